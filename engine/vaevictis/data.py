@@ -1,0 +1,360 @@
+"""The data of a Vae Victis game, as loaded from its scenario folder: map, counters, setup, tables.
+
+These are frozen, typed records; the loader (:mod:`engine.vaevictis.loader`) builds them from TOML and
+checks every cross-reference, so the rules code can trust them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+from engine.hexgrid import Grid, Hex, Hexside, hexside
+
+Side = Literal["allied", "german"]
+Nationality = Literal["us", "british", "german"]
+UnitKind = Literal["infantry", "mechanized", "armored", "hq"]
+Terrain = Literal["clear", "rough", "forest"]
+PlaceKind = Literal["city", "village", "locality"]
+Weather = Literal["clear", "overcast"]
+
+SIDES: tuple[Side, Side] = ("german", "allied")
+
+
+def other_side(side: Side) -> Side:
+    """The opposing side."""
+    return "allied" if side == "german" else "german"
+
+
+# --- The map ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    """A named place on the map: a city or village (which are terrain) or a locality (a name only)."""
+
+    name: str
+    hex: Hex
+    kind: PlaceKind
+
+
+@dataclass(frozen=True)
+class River:
+    """A river, as the hexsides it runs along, with the bridges over it."""
+
+    name: str
+    hexsides: frozenset[Hexside]
+    bridges: frozenset[Hexside]
+
+
+@dataclass(frozen=True)
+class Road:
+    """A road, as a chain of adjacent hexes."""
+
+    name: str
+    hexes: tuple[Hex, ...]
+
+    @property
+    def links(self) -> list[Hexside]:
+        """The hexsides the road crosses, one per step."""
+        return [hexside(a, b) for a, b in itertools.pairwise(self.hexes)]
+
+
+@dataclass(frozen=True)
+class GameMap:
+    """Terrain, water, roads, names and edges of one map."""
+
+    name: str
+    grid: Grid
+    terrain: Mapping[Hex, Terrain]
+    westwall: frozenset[Hex]
+    places: tuple[Place, ...]
+    rivers: tuple[River, ...]
+    roads: tuple[Road, ...]
+    friendly_edges: Mapping[Side, frozenset[Hex]]
+    """Each side's friendly board edge hexes (10.2)."""
+    entry_hexes: Mapping[Side, frozenset[Hex]]
+    """Each side's reinforcement entry hexes (16.1)."""
+
+    @cached_property
+    def settlements(self) -> dict[Hex, Place]:
+        """The city or village in each hex that has one."""
+        return {p.hex: p for p in self.places if p.kind != "locality"}
+
+    @cached_property
+    def river_at(self) -> dict[Hexside, River]:
+        """The river along each river hexside."""
+        return {side: river for river in self.rivers for side in river.hexsides}
+
+    @cached_property
+    def bridges(self) -> frozenset[Hexside]:
+        """Every bridged hexside."""
+        return frozenset(side for river in self.rivers for side in river.bridges)
+
+    @cached_property
+    def road_links(self) -> frozenset[Hexside]:
+        """Every hexside a road crosses."""
+        return frozenset(link for road in self.roads for link in road.links)
+
+    @cached_property
+    def road_hexes(self) -> frozenset[Hex]:
+        """Every hex a road passes through."""
+        return frozenset(h for road in self.roads for h in road.hexes)
+
+    def place(self, name: str) -> Place:
+        """The place of that name.
+
+        :raises KeyError: if no place has that name.
+        """
+        for p in self.places:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def is_city(self, hex_: Hex) -> bool:
+        """Whether the hex holds a city."""
+        place = self.settlements.get(hex_)
+        return place is not None and place.kind == "city"
+
+    def is_village(self, hex_: Hex) -> bool:
+        """Whether the hex holds a village."""
+        place = self.settlements.get(hex_)
+        return place is not None and place.kind == "village"
+
+    def river_between(self, a: Hex, b: Hex) -> River | None:
+        """The river between two adjacent hexes, if any."""
+        return self.river_at.get(hexside(a, b))
+
+    def is_bridged(self, a: Hex, b: Hex) -> bool:
+        """Whether the hexside between two hexes carries a bridge."""
+        return hexside(a, b) in self.bridges
+
+    def has_road(self, a: Hex, b: Hex) -> bool:
+        """Whether a road links two adjacent hexes."""
+        return hexside(a, b) in self.road_links
+
+    def name_of(self, hex_: Hex) -> str | None:
+        """The name printed in a hex (settlement first, else a locality), if any."""
+        settlement = self.settlements.get(hex_)
+        if settlement:
+            return settlement.name
+        for p in self.places:
+            if p.hex == hex_:
+                return p.name
+        return None
+
+
+# --- The counters ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Army:
+    """An army: the owner of a support-marker pool (1.6)."""
+
+    id: str
+    name: str
+    side: Side
+    nationality: Nationality
+
+
+@dataclass(frozen=True)
+class Formation:
+    """A formation (a corps): its HQ and the units with its colour bar (1.5)."""
+
+    id: str
+    name: str
+    army: str
+    color: str
+    hq: str | None
+    independent: bool
+    detachments: int
+    """Detachment markers available to the formation's divisions (18)."""
+
+
+@dataclass(frozen=True)
+class UnitDef:
+    """A counter as printed: what does not change during a game."""
+
+    id: str
+    name: str
+    long_name: str
+    formation: str
+    division: str | None
+    kind: UnitKind
+    size: str
+    steps: int
+    strength: int
+    """Full combat strength; each step lost costs ``step_strength`` points (1.2)."""
+    quality: int
+    support: int = 0
+    """HQ support rating (1.3): markers it may receive in the support phase."""
+    c3i: str | None = None
+    """HQ C3I rating (9.5), A to C."""
+    reconstructed: tuple[str, ...] = ()
+    """The fields whose values were reconstructed rather than read in the document."""
+
+    @property
+    def is_hq(self) -> bool:
+        return self.kind == "hq"
+
+    @property
+    def is_mechanized(self) -> bool:
+        """Armored and mechanized units share the mechanized movement class (6.1) and ZoC/river rules."""
+        return self.kind in ("mechanized", "armored")
+
+
+@dataclass(frozen=True)
+class DetachmentTemplate:
+    """The size of a nationality's detachment markers (18)."""
+
+    nationality: Nationality
+    steps: int
+    strength_per_step: int
+
+
+# --- The setup -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnDef:
+    number: int
+    date: str
+    weather: Weather
+
+
+@dataclass(frozen=True)
+class Placement:
+    unit: str
+    hex: Hex
+    improved_position: bool
+
+
+@dataclass(frozen=True)
+class Reinforcement:
+    """Units arriving on a turn, at one entry hex or at the player's choice among several (16.1)."""
+
+    turn: int
+    units: tuple[str, ...]
+    hexes: tuple[Hex, ...]
+    trucks: bool
+
+
+@dataclass(frozen=True)
+class SupportGrant:
+    """Markers an army's pool starts with (turn 0) or receives on a turn (17)."""
+
+    army: str
+    turn: int
+    markers: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class EventDef:
+    """A historical event marker (15)."""
+
+    id: str
+    side: Side
+    name: str
+    count: int
+    rule: str
+
+
+@dataclass(frozen=True)
+class VictoryCondition:
+    """One way for a side to win (17)."""
+
+    kind: Literal["cross-meuse", "hold-cities"]
+    side: Side
+    when: Literal["any-time", "end-of-turn", "end"]
+    result: str
+    supplied: bool = False
+    cities: tuple[str, ...] = ()
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class ScenarioDef:
+    """A scenario of the game (17.1, 17.2)."""
+
+    id: str
+    name: str
+    rule: str
+    turns: int
+    victory: tuple[VictoryCondition, ...]
+    default_result: str
+    special_rules: tuple[str, ...]
+
+
+# --- The tables ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CrtCell:
+    """One result of the Combat Results Table: attacker's then defender's."""
+
+    attacker: int | Literal["E"]
+    defender: int | Literal["E"]
+    breakthrough: bool
+    attacker_red: bool
+    defender_red: bool
+
+    def __str__(self) -> str:
+        def fmt(value: int | str) -> str:
+            return "-" if value == 0 else str(value)
+
+        return f"{fmt(self.attacker)}/{fmt(self.defender)}"
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The charts of the game (terrain, status, actions, attack types, CRT, C3I, SNAFU, supports)."""
+
+    raw: Mapping[str, object] = field(repr=False)
+    """The parsed TOML, for the chart-by-chart accessors of the rules modules."""
+    crt_columns: tuple[str, ...]
+    crt: tuple[tuple[CrtCell, ...], ...]
+    """``crt[row][column]``; row 0 is a modified roll of 0 or less."""
+    c3i: Mapping[str, tuple[bool, ...]]
+    """Per rating, whether each die face (index 0 = a roll of 1) calls for the SNAFU table."""
+    snafu: Mapping[int, str]
+    """Effect code per 2d6 total."""
+
+
+# --- Everything ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameData:
+    """One game's complete data, as loaded and validated."""
+
+    id: str
+    name: str
+    map: GameMap
+    armies: Mapping[str, Army]
+    formations: Mapping[str, Formation]
+    units: Mapping[str, UnitDef]
+    detachments: Mapping[Nationality, DetachmentTemplate]
+    turns: tuple[TurnDef, ...]
+    setup: tuple[Placement, ...]
+    reinforcements: tuple[Reinforcement, ...]
+    support: tuple[SupportGrant, ...]
+    events: Mapping[str, EventDef]
+    scenarios: Mapping[str, ScenarioDef]
+    tables: Tables
+    extra: Mapping[str, object] = field(default_factory=dict, repr=False)
+    """Further setup sections (air, fuel shortage, Christmas presents) as parsed, for the rules modules."""
+
+    def side_of(self, unit_id: str) -> Side:
+        """The side a unit fights for."""
+        return self.armies[self.formations[self.units[unit_id].formation].army].side
+
+    def nationality_of(self, unit_id: str) -> Nationality:
+        """The nationality of a unit's army."""
+        return self.armies[self.formations[self.units[unit_id].formation].army].nationality
+
+    def army_of(self, unit_id: str) -> Army:
+        """The army a unit belongs to."""
+        return self.armies[self.formations[self.units[unit_id].formation].army]

@@ -1,0 +1,762 @@
+"""Build a Vae Victis game from its parsed data files and validate every entry and cross-reference.
+
+A game folder holds ``game.toml`` (names the other files), ``map.toml``, ``counters.toml``, ``setup.toml``,
+``scenarios.toml`` and ``tables.toml``; ``docs/scenario-format.md`` describes them. The ``scenarios``
+package reads the files (the engine does no I/O) and hands their parsed contents to :func:`build_game`.
+Every problem found is reported at once, each naming the file, the entry and what is wrong.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar, cast
+
+from engine.hexgrid import Grid, Hex, Hexside, hex_name, hexside, parse_hex
+from engine.vaevictis.data import (
+    Army,
+    CrtCell,
+    DetachmentTemplate,
+    EventDef,
+    Formation,
+    GameData,
+    GameMap,
+    Place,
+    Placement,
+    Reinforcement,
+    River,
+    Road,
+    ScenarioDef,
+    Side,
+    SupportGrant,
+    Tables,
+    TurnDef,
+    UnitDef,
+    VictoryCondition,
+)
+
+T = TypeVar("T")
+
+TERRAIN_LETTERS = {".": "clear", "r": "rough", "f": "forest"}
+UNIT_KINDS = ("infantry", "mechanized", "armored", "hq")
+SIDES = ("allied", "german")
+NATIONALITIES = ("us", "british", "german")
+SUPPORT_KINDS = {
+    "german": ("nebelwerfer", "artillery", "stug", "hetzer", "tiger"),
+    "allied": ("heavy_artillery", "artillery", "tank"),
+}
+COMMENT_KEYS = frozenset({"note", "basis", "source", "reconstructed", "rule"})
+
+
+class ScenarioError(ValueError):
+    """A game's data is broken. ``problems`` lists each defect as "file: entry: problem"."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(f"{len(problems)} problem(s) in the scenario data:\n" + "\n".join(problems))
+
+
+class Problems:
+    """Collects the defects found while loading, each tied to a file and an entry."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, file: str, entry: str, problem: str) -> None:
+        self.items.append(f"{file}: {entry}: {problem}")
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
+class Reader:
+    """Typed access to one TOML table, recording a problem instead of raising."""
+
+    def __init__(self, problems: Problems, file: str, entry: str, table: Mapping[str, Any]) -> None:
+        self.problems, self.file, self.entry, self.table = problems, file, entry, table
+
+    def fail(self, problem: str) -> None:
+        self.problems.add(self.file, self.entry, problem)
+
+    def get(self, key: str, kind: type[T] | tuple[type, ...], default: Any = ..., *, what: str = "") -> Any:
+        if key not in self.table:
+            if default is ...:
+                self.fail(f"missing '{key}'")
+                return None
+            return default
+        value = self.table[key]
+        if isinstance(value, bool) and kind in (int, float):
+            self.fail(f"'{key}' must be {what or kind}, not {value!r}")
+            return None
+        if not isinstance(value, kind):
+            self.fail(f"'{key}' must be {what or getattr(kind, '__name__', kind)}, not {value!r}")
+            return None
+        return value
+
+    def hex(self, key: str, grid: Grid, value: Any = None) -> Hex | None:
+        text = self.table.get(key) if value is None else value
+        return parse_hex_checked(self, key, text, grid)
+
+    def choice(self, key: str, options: Iterable[str], default: Any = ...) -> Any:
+        value = self.get(key, str, default)
+        options = tuple(options)
+        if value is not None and value is not default and value not in options:
+            self.fail(f"'{key}' is {value!r}; expected one of {', '.join(options)}")
+            return None
+        return value
+
+    def no_unknown_keys(self, known: Iterable[str]) -> None:
+        unknown = set(self.table) - set(known) - COMMENT_KEYS
+        for key in sorted(unknown):
+            self.fail(f"unknown key '{key}'")
+
+
+def parse_hex_checked(reader: Reader, key: str, text: Any, grid: Grid) -> Hex | None:
+    if not isinstance(text, str):
+        reader.fail(f"'{key}' must be a hex number string such as \"1817\", not {text!r}")
+        return None
+    try:
+        hex_ = parse_hex(text)
+    except ValueError as error:
+        reader.fail(str(error))
+        return None
+    if not grid.contains(hex_):
+        reader.fail(f"hex {text} is not on the map")
+        return None
+    return hex_
+
+
+Documents = Mapping[str, Mapping[str, Any]]
+"""Parsed TOML documents by file name."""
+
+
+def document(documents: Documents, name: str, problems: Problems) -> Mapping[str, Any]:
+    if name not in documents:
+        problems.add(name, "(file)", "missing file")
+        return {}
+    return documents[name]
+
+
+def entries(problems: Problems, file: str, document: Mapping[str, Any], key: str) -> list[Reader]:
+    """A Reader for each table of the ``[[key]]`` array of a document, labelled by its id or position."""
+    raw = document.get(key, [])
+    if not isinstance(raw, list):
+        problems.add(file, key, "must be an array of tables ([[" + key + "]])")
+        return []
+    found = []
+    for index, item in enumerate(raw, start=1):
+        label = f"{key} #{index}"
+        if isinstance(item, dict):
+            ident = item.get("id") or item.get("name") or item.get("unit")
+            if isinstance(ident, str):
+                label = f"{key} '{ident}'"
+            found.append(Reader(problems, file, label, item))
+        else:
+            problems.add(file, label, "must be a table")
+    return found
+
+
+# --- The map ---------------------------------------------------------------------------------------------
+
+
+def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | None:
+    doc = document(documents, file, problems)
+    if not doc:
+        return None
+    head = Reader(problems, file, "[map]", doc.get("map", {}))
+    columns = head.get("columns", int)
+    rows = head.get("rows", int)
+    lower = head.choice("lower_columns", ("odd", "even"))
+    name = head.get("name", str, "")
+    if columns is None or rows is None or lower is None:
+        return None
+    grid = Grid(columns, rows, lower)
+
+    terrain: dict[Hex, Any] = {}
+    terrain_rows = Reader(problems, file, "[terrain]", doc.get("terrain", {})).get("rows", list)
+    if terrain_rows is not None:
+        if len(terrain_rows) != rows:
+            problems.add(file, "[terrain]", f"has {len(terrain_rows)} rows; the map has {rows}")
+        for r, line in enumerate(terrain_rows, start=1):
+            if not isinstance(line, str) or len(line) != columns:
+                problems.add(file, f"[terrain] row {r:02d}", f"must be a string of {columns} characters")
+                continue
+            for c, letter in enumerate(line, start=1):
+                hex_ = c * 100 + r
+                if not grid.contains(hex_):
+                    if letter != " ":
+                        problems.add(
+                            file,
+                            f"[terrain] row {r:02d}",
+                            f"hex {hex_name(hex_)} is off the map: use a space",
+                        )
+                    continue
+                if letter not in TERRAIN_LETTERS:
+                    problems.add(file, f"[terrain] hex {hex_name(hex_)}", f"unknown terrain letter {letter!r}")
+                    continue
+                terrain[hex_] = TERRAIN_LETTERS[letter]
+        missing = [h for h in grid.hexes if h not in terrain]
+        if missing and not problems:
+            problems.add(file, "[terrain]", f"no terrain for {len(missing)} hexes, e.g. {hex_name(missing[0])}")
+
+    top = Reader(problems, file, "(top level)", doc)
+    westwall = frozenset(
+        h for text in (top.get("westwall", list, []) or []) if (h := top.hex("westwall", grid, text)) is not None
+    )
+
+    places = []
+    for reader in entries(problems, file, doc, "place"):
+        reader.no_unknown_keys(("name", "hex", "kind"))
+        pname, phex = reader.get("name", str), reader.hex("hex", grid)
+        kind = reader.choice("kind", ("city", "village", "locality"))
+        if pname and phex is not None and kind:
+            places.append(Place(pname, phex, kind))
+    seen_names = Counter(p.name for p in places)
+    for pname, count in seen_names.items():
+        if count > 1:
+            problems.add(file, f"place '{pname}'", f"is named {count} times")
+    settled = Counter(p.hex for p in places if p.kind != "locality")
+    for h, count in settled.items():
+        if count > 1:
+            problems.add(file, f"hex {hex_name(h)}", f"holds {count} settlements; a hex holds at most one")
+
+    def sides_of(reader: Reader, key: str) -> frozenset[Hexside]:
+        found = set()
+        for pair in reader.get(key, list, []) or []:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                reader.fail(f"'{key}' entries are pairs of hexes, not {pair!r}")
+                continue
+            a, b = (parse_hex_checked(reader, key, text, grid) for text in pair)
+            if a is None or b is None:
+                continue
+            if not grid.are_adjacent(a, b):
+                reader.fail(f"{hex_name(a)} and {hex_name(b)} are not adjacent, so they share no hexside")
+                continue
+            found.add(hexside(a, b))
+        return frozenset(found)
+
+    rivers = []
+    for reader in entries(problems, file, doc, "river"):
+        reader.no_unknown_keys(("name", "hexsides", "bridges"))
+        sides, bridges = sides_of(reader, "hexsides"), sides_of(reader, "bridges")
+        for a, b in sorted(bridges - sides):
+            reader.fail(f"bridge {hex_name(a)}-{hex_name(b)} is not on this river")
+        rivers.append(River(reader.get("name", str, reader.entry), sides, bridges))
+
+    roads = []
+    for reader in entries(problems, file, doc, "road"):
+        reader.no_unknown_keys(("name", "hexes"))
+        chain = [reader.hex("hexes", grid, text) for text in reader.get("hexes", list, []) or []]
+        if any(h is None for h in chain):
+            continue
+        hexes = tuple(cast(list[Hex], chain))
+        if len(hexes) < 2:
+            reader.fail("a road links at least two hexes")
+        for a, b in itertools.pairwise(hexes):
+            if not grid.are_adjacent(a, b):
+                reader.fail(f"{hex_name(a)} and {hex_name(b)} are consecutive but not adjacent")
+        roads.append(Road(reader.get("name", str, reader.entry), hexes))
+
+    edges_doc = doc.get("edges", {})
+    friendly: dict[Side, frozenset[Hex]] = {}
+    for side in SIDES:
+        reader = Reader(problems, file, f"[edges] {side}", edges_doc)
+        edge_hexes: set[Hex] = set()
+        for spec in reader.get(side, list, []) or []:
+            edge = spec.get("edge") if isinstance(spec, dict) else None
+            if edge not in ("north", "south", "east", "west"):
+                reader.fail(f"{spec!r} must name an edge: north, south, east or west")
+                continue
+            edge_hexes.update(grid.edge_hexes(edge, spec.get("from"), spec.get("to")))
+        if not edge_hexes:
+            reader.fail("a side needs a friendly board edge (10.2)")
+        friendly[cast(Side, side)] = frozenset(edge_hexes)
+
+    entry_doc = doc.get("entry", {})
+    entry: dict[Side, frozenset[Hex]] = {}
+    for side in SIDES:
+        reader = Reader(problems, file, f"[entry] {side}", entry_doc)
+        found_entry = set()
+        for text in reader.get(side, list, []) or []:
+            h = reader.hex(side, grid, text)
+            if h is None:
+                continue
+            if not grid.is_on_edge(h):
+                reader.fail(f"entry hex {text} is not on a map edge (16.1)")
+            found_entry.add(h)
+        entry[cast(Side, side)] = frozenset(found_entry)
+
+    game_map = GameMap(
+        name=name,
+        grid=grid,
+        terrain=terrain,
+        westwall=westwall,
+        places=tuple(places),
+        rivers=tuple(rivers),
+        roads=tuple(roads),
+        friendly_edges=friendly,
+        entry_hexes=entry,
+    )
+    for road in roads:
+        for a, b in road.links:
+            if game_map.river_between(a, b) and not game_map.is_bridged(a, b):
+                problems.add(
+                    file,
+                    f"road '{road.name}'",
+                    f"crosses the river between {hex_name(a)} and {hex_name(b)} without a bridge",
+                )
+    return game_map
+
+
+# --- The counters ----------------------------------------------------------------------------------------
+
+
+def load_counters(
+    documents: Documents, file: str, problems: Problems
+) -> tuple[dict[str, Army], dict[str, Formation], dict[str, UnitDef], dict[Any, DetachmentTemplate]]:
+    doc = document(documents, file, problems)
+    armies: dict[str, Army] = {}
+    for reader in entries(problems, file, doc, "army"):
+        reader.no_unknown_keys(("id", "name", "side", "nationality"))
+        army = Army(
+            reader.get("id", str),
+            reader.get("name", str),
+            reader.choice("side", SIDES),
+            reader.choice("nationality", NATIONALITIES),
+        )
+        if army.id in armies:
+            reader.fail("duplicate army id")
+        armies[army.id] = army
+
+    formations: dict[str, Formation] = {}
+    for reader in entries(problems, file, doc, "formation"):
+        reader.no_unknown_keys(("id", "name", "army", "color", "hq", "independent", "detachments"))
+        formation = Formation(
+            id=reader.get("id", str),
+            name=reader.get("name", str),
+            army=reader.get("army", str),
+            color=reader.get("color", str),
+            hq=reader.get("hq", str, None),
+            independent=reader.get("independent", bool, False),
+            detachments=reader.get("detachments", int, 0) or 0,
+        )
+        if formation.id in formations:
+            reader.fail("duplicate formation id")
+        if formation.army not in armies:
+            reader.fail(f"army '{formation.army}' does not exist")
+        if formation.color and not (formation.color.startswith("#") and len(formation.color) == 7):
+            reader.fail(f"colour {formation.color!r} must be #rrggbb")
+        if formation.hq is None and not formation.independent:
+            reader.fail("a formation that is not independent needs an HQ (1.5)")
+        if formation.detachments < 0:
+            reader.fail("detachments cannot be negative")
+        formations[formation.id] = formation
+
+    units: dict[str, UnitDef] = {}
+    for reader in entries(problems, file, doc, "unit"):
+        reader.no_unknown_keys(
+            (
+                "id",
+                "name",
+                "long_name",
+                "formation",
+                "division",
+                "kind",
+                "size",
+                "steps",
+                "strength",
+                "quality",
+                "support",
+                "c3i",
+            )
+        )
+        reconstructed = reader.table.get("reconstructed", [])
+        unit = UnitDef(
+            id=reader.get("id", str),
+            name=reader.get("name", str),
+            long_name=reader.get("long_name", str, ""),
+            formation=reader.get("formation", str),
+            division=reader.get("division", str, None),
+            kind=reader.choice("kind", UNIT_KINDS),
+            size=reader.get("size", str, ""),
+            steps=reader.get("steps", int) or 0,
+            strength=reader.get("strength", int) or 0,
+            quality=reader.get("quality", int) or 0,
+            support=reader.get("support", int, 0) or 0,
+            c3i=reader.choice("c3i", ("A", "B", "C"), None),
+            reconstructed=tuple(reconstructed) if isinstance(reconstructed, list) else (),
+        )
+        if unit.id in units:
+            reader.fail("duplicate unit id")
+        if unit.formation not in formations:
+            reader.fail(f"formation '{unit.formation}' does not exist")
+        if unit.steps < 1:
+            reader.fail("a unit has at least one step (1.2)")
+        if unit.strength - 3 * (unit.steps - 1) < 1:
+            reader.fail(
+                f"strength {unit.strength} leaves nothing on the last of {unit.steps} steps (1.2: 3 points a step)"
+            )
+        if not 1 <= unit.quality <= 6:
+            reader.fail(f"quality {unit.quality} is outside 1-6 (9.4 rolls a d6 against it)")
+        if unit.kind == "hq":
+            if unit.steps != 1:
+                reader.fail("an HQ has a single step (1.2)")
+            if unit.c3i is None:
+                reader.fail("an HQ needs a C3I rating (1.3)")
+            if unit.support < 0:
+                reader.fail("support rating cannot be negative")
+        units[unit.id] = unit
+
+    for formation in formations.values():
+        if formation.hq is not None:
+            hq = units.get(formation.hq)
+            if hq is None:
+                problems.add(file, f"formation '{formation.id}'", f"HQ '{formation.hq}' does not exist")
+            elif hq.kind != "hq":
+                problems.add(file, f"formation '{formation.id}'", f"HQ '{formation.hq}' is not an HQ counter")
+            elif hq.formation != formation.id:
+                problems.add(file, f"formation '{formation.id}'", f"HQ '{formation.hq}' belongs to '{hq.formation}'")
+    for unit in units.values():
+        owner = formations.get(unit.formation)
+        if owner and owner.independent and unit.kind != "hq" and unit.quality not in (4, 5):
+            problems.add(file, f"unit '{unit.id}'", "an independent needs quality 4 or 5 to have a C3I rating (9.5)")
+
+    detachments = {}
+    for reader in entries(problems, file, doc, "detachment"):
+        reader.no_unknown_keys(("nationality", "steps", "strength_per_step"))
+        template = DetachmentTemplate(
+            reader.choice("nationality", NATIONALITIES),
+            reader.get("steps", int) or 1,
+            reader.get("strength_per_step", int) or 3,
+        )
+        detachments[template.nationality] = template
+    return armies, formations, units, detachments
+
+
+# --- Setup and scenarios ---------------------------------------------------------------------------------
+
+
+def load_setup(
+    documents: Documents,
+    file: str,
+    problems: Problems,
+    grid: Grid,
+    armies: Mapping[str, Army],
+    units: Mapping[str, UnitDef],
+) -> tuple[
+    tuple[TurnDef, ...],
+    tuple[Placement, ...],
+    tuple[Reinforcement, ...],
+    tuple[SupportGrant, ...],
+    dict[str, EventDef],
+    dict[str, Any],
+]:
+    doc = document(documents, file, problems)
+    turns = []
+    for reader in entries(problems, file, doc, "turn"):
+        reader.no_unknown_keys(("number", "date", "weather"))
+        turns.append(
+            TurnDef(
+                reader.get("number", int) or 0,
+                reader.get("date", str, ""),
+                reader.choice("weather", ("clear", "overcast")),
+            )
+        )
+    if [t.number for t in turns] != list(range(1, len(turns) + 1)):
+        problems.add(file, "[[turn]]", "turns must be numbered 1, 2, 3... in order")
+
+    def unit_ref(reader: Reader, unit_id: Any) -> str | None:
+        if not isinstance(unit_id, str) or unit_id not in units:
+            reader.fail(f"unit {unit_id!r} is not in the counters file")
+            return None
+        return unit_id
+
+    placements = []
+    for reader in entries(problems, file, doc, "setup"):
+        reader.no_unknown_keys(("unit", "hex", "improved_position"))
+        unit_id, h = unit_ref(reader, reader.table.get("unit")), reader.hex("hex", grid)
+        if unit_id and h is not None:
+            placements.append(Placement(unit_id, h, reader.get("improved_position", bool, False)))
+
+    reinforcements = []
+    for reader in entries(problems, file, doc, "reinforcement"):
+        reader.no_unknown_keys(("turn", "units", "hexes", "trucks"))
+        ids = [unit_ref(reader, u) for u in reader.get("units", list, []) or []]
+        hexes = [reader.hex("hexes", grid, text) for text in reader.get("hexes", list, []) or []]
+        turn = reader.get("turn", int) or 0
+        if not 1 <= turn <= max(len(turns), 1):
+            reader.fail(f"turn {turn} is not a turn of the game")
+        if not hexes:
+            reader.fail("a reinforcement needs at least one entry hex (16.1)")
+        if all(ids) and all(h is not None for h in hexes):
+            reinforcements.append(
+                Reinforcement(
+                    turn,
+                    tuple(cast(list[str], ids)),
+                    tuple(cast(list[Hex], hexes)),
+                    reader.get("trucks", bool, False),
+                )
+            )
+
+    support = []
+    for reader in entries(problems, file, doc, "support"):
+        reader.no_unknown_keys(("army", "turn", "markers"))
+        army_id = reader.get("army", str)
+        markers = reader.get("markers", dict, {}) or {}
+        army = armies.get(army_id or "")
+        if army is None:
+            reader.fail(f"army {army_id!r} does not exist")
+            continue
+        allowed = SUPPORT_KINDS[army.side]
+        for kind, count in markers.items():
+            if kind not in allowed:
+                reader.fail(f"'{kind}' is not a {army.side} support marker; expected one of {', '.join(allowed)}")
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                reader.fail(f"marker count for '{kind}' must be a non-negative integer")
+        support.append(SupportGrant(army.id, reader.get("turn", int) or 0, dict(markers)))
+
+    events = {}
+    for reader in entries(problems, file, doc, "event"):
+        reader.no_unknown_keys(("id", "side", "name", "count", "rule"))
+        event = EventDef(
+            reader.get("id", str),
+            reader.choice("side", SIDES),
+            reader.get("name", str),
+            reader.get("count", int, 1),
+            str(reader.table.get("rule", "")),
+        )
+        events[event.id] = event
+
+    extra = {
+        key: value for key, value in doc.items() if key not in ("turn", "setup", "reinforcement", "support", "event")
+    }
+    return tuple(turns), tuple(placements), tuple(reinforcements), tuple(support), events, extra
+
+
+def load_scenarios(documents: Documents, file: str, problems: Problems, turns: int) -> dict[str, ScenarioDef]:
+    doc = document(documents, file, problems)
+    scenarios = {}
+    for reader in entries(problems, file, doc, "scenario"):
+        reader.no_unknown_keys(("id", "name", "turns", "victory", "default_result", "special_rules"))
+        conditions = []
+        for index, raw in enumerate(reader.get("victory", list, []) or [], start=1):
+            sub = Reader(problems, file, f"{reader.entry} victory #{index}", raw if isinstance(raw, dict) else {})
+            sub.no_unknown_keys(("kind", "side", "when", "result", "supplied", "cities", "count"))
+            conditions.append(
+                VictoryCondition(
+                    kind=sub.choice("kind", ("cross-meuse", "hold-cities")),
+                    side=sub.choice("side", SIDES),
+                    when=sub.choice("when", ("any-time", "end-of-turn", "end")),
+                    result=sub.get("result", str),
+                    supplied=sub.get("supplied", bool, False),
+                    cities=tuple(sub.get("cities", list, []) or []),
+                    count=sub.get("count", int, 0) or 0,
+                )
+            )
+        scenario = ScenarioDef(
+            id=reader.get("id", str),
+            name=reader.get("name", str),
+            rule=str(reader.table.get("rule", "")),
+            turns=reader.get("turns", int) or 0,
+            victory=tuple(conditions),
+            default_result=reader.get("default_result", str),
+            special_rules=tuple(reader.get("special_rules", list, []) or []),
+        )
+        if not 1 <= scenario.turns <= turns:
+            reader.fail(f"lasts {scenario.turns} turns but the turn track has {turns}")
+        scenarios[scenario.id] = scenario
+    if not scenarios:
+        problems.add(file, "[[scenario]]", "no scenario defined")
+    return scenarios
+
+
+def load_tables(documents: Documents, file: str, problems: Problems) -> Tables:
+    doc = document(documents, file, problems)
+    crt_doc = doc.get("crt", {})
+    reader = Reader(problems, file, "[crt]", crt_doc)
+    columns = tuple(reader.get("columns", list, []) or [])
+    rows = reader.get("rows", list, []) or []
+    if len(rows) != 9:
+        reader.fail(f"has {len(rows)} rows; the CRT has rows 0 to 8 (7.6)")
+    cells = []
+    for r, row_cells in enumerate(rows):
+        if not isinstance(row_cells, list) or len(row_cells) != len(columns):
+            reader.fail(f"row {r} must have one cell per column ({len(columns)})")
+            continue
+        parsed = []
+        for c, text in enumerate(row_cells):
+            cell = parse_crt_cell(text)
+            if cell is None:
+                reader.fail(
+                    f"cell row {r} column {columns[c]} is {text!r}; expected 'attacker/defender' like '1/2', '-/E'"
+                )
+                continue
+            parsed.append(cell)
+        cells.append(tuple(parsed))
+
+    c3i: dict[str, tuple[bool, ...]] = {}
+    for rating, faces in doc.get("c3i", {}).items():
+        if not (isinstance(faces, list) and len(faces) == 6 and all(f in ("S", "-") for f in faces)):
+            problems.add(file, f"[c3i] {rating}", "needs six entries, 'S' or '-' (9.5)")
+            continue
+        c3i[rating] = tuple(f == "S" for f in faces)
+    if set(c3i) != {"A", "B", "C"}:
+        problems.add(file, "[c3i]", "needs ratings A, B and C (9.5)")
+
+    snafu: dict[int, str] = {}
+    for sub in entries(problems, file, doc, "snafu"):
+        for total in sub.get("roll", list, []) or []:
+            if total in snafu:
+                sub.fail(f"the roll {total} appears twice")
+            snafu[total] = sub.get("effect", str, "none")
+    if set(snafu) != set(range(2, 13)):
+        problems.add(file, "[[snafu]]", f"must cover every 2d6 total from 2 to 12, has {sorted(snafu)}")
+
+    for section in (
+        "terrain",
+        "crossing",
+        "status",
+        "actions",
+        "movement_allowance",
+        "attack_type",
+        "support",
+        "doctrine",
+        "stacking",
+    ):
+        if section not in doc:
+            problems.add(file, f"[{section}]", "missing table")
+    return Tables(raw=doc, crt_columns=columns, crt=tuple(cells), c3i=c3i, snafu=snafu)
+
+
+def parse_crt_cell(text: Any) -> CrtCell | None:
+    """Read a CRT cell such as ``"1/2"`` or ``"-/E"``; red and bold flags are filled by :func:`mark_crt`."""
+    if not isinstance(text, str) or text.count("/") != 1:
+        return None
+
+    def part(value: str) -> int | str | None:
+        value = value.strip()
+        if value == "-":
+            return 0
+        if value == "E":
+            return "E"
+        return int(value) if value.isdigit() else None
+
+    attacker, defender = (part(p) for p in text.split("/"))
+    if attacker is None or defender is None:
+        return None
+    a = cast(Any, attacker)
+    d = cast(Any, defender)
+    # Reconstruction of the lost formatting, argued in docs/rules/ardennes44.md ("The CRT").
+    breakthrough = a == 0 and (d == "E" or d >= 2)
+    return CrtCell(a, d, breakthrough, attacker_red=a != "E" and a >= 3, defender_red=d != "E" and d >= 3)
+
+
+# --- The whole game --------------------------------------------------------------------------------------
+
+
+def check_cross_references(data: GameData, problems: Problems, files: Mapping[str, str]) -> None:
+    """The checks that span files: setup hexes, stacking, entry hexes, victory cities."""
+    setup_file, scenario_file = files["setup"], files["scenarios"]
+    placed = Counter(p.unit for p in data.setup)
+    arriving = Counter(u for r in data.reinforcements for u in r.units)
+    for unit_id in data.units:
+        total = placed[unit_id] + arriving[unit_id]
+        if total > 1:
+            problems.add(setup_file, f"unit '{unit_id}'", f"is set up or arrives {total} times")
+        if total == 0:
+            problems.add(setup_file, f"unit '{unit_id}'", "neither sets up nor arrives")
+
+    steps_in: Counter[Hex] = Counter()
+    sides_in: dict[Hex, set[Side]] = {}
+    for placement in data.setup:
+        steps_in[placement.hex] += data.units[placement.unit].steps
+        sides_in.setdefault(placement.hex, set()).add(data.side_of(placement.unit))
+    limit = int(cast(Mapping[str, Any], data.tables.raw.get("stacking", {})).get("max_steps", 6))
+    for h, steps in steps_in.items():
+        if steps > limit:
+            problems.add(setup_file, f"hex {hex_name(h)}", f"sets up {steps} steps; the limit is {limit} (5)")
+        if len(sides_in[h]) > 1:
+            problems.add(setup_file, f"hex {hex_name(h)}", "holds units of both sides")
+
+    for reinforcement in data.reinforcements:
+        side = data.side_of(reinforcement.units[0])
+        for unit_id in reinforcement.units:
+            if data.side_of(unit_id) != side:
+                problems.add(setup_file, f"reinforcement turn {reinforcement.turn}", "mixes the two sides")
+        for h in reinforcement.hexes:
+            if h not in data.map.entry_hexes[side]:
+                problems.add(
+                    setup_file,
+                    f"reinforcement turn {reinforcement.turn} {', '.join(reinforcement.units)}",
+                    f"enters at {hex_name(h)}, which is not a {side} entry hex (16.1)",
+                )
+
+    for scenario in data.scenarios.values():
+        for condition in scenario.victory:
+            for city in condition.cities:
+                try:
+                    place = data.map.place(city)
+                except KeyError:
+                    problems.add(scenario_file, f"scenario '{scenario.id}'", f"victory city {city!r} is not on the map")
+                    continue
+                if place.kind != "city":
+                    problems.add(
+                        scenario_file,
+                        f"scenario '{scenario.id}'",
+                        f"victory city {city!r} is a {place.kind}, not a city",
+                    )
+            if condition.kind == "hold-cities" and not 1 <= condition.count <= len(condition.cities):
+                problems.add(
+                    scenario_file,
+                    f"scenario '{scenario.id}'",
+                    "hold-cities needs a count between 1 and the number of cities",
+                )
+
+    for army_id in {g.army for g in data.support}:
+        if army_id not in data.armies:
+            problems.add(setup_file, f"support for '{army_id}'", "army does not exist")
+
+
+def build_game(documents: Documents, default_id: str = "game") -> GameData:
+    """Build and validate a game from its parsed files (``{"game.toml": {...}, "map.toml": {...}, ...}``).
+
+    :raises ScenarioError: listing every problem found, each with its file and entry.
+    """
+    problems = Problems()
+    index = document(documents, "game.toml", problems)
+    if problems:
+        raise ScenarioError(problems.items)
+    game = Reader(problems, "game.toml", "[game]", index.get("game", {}))
+    files = {key: game.get(key, str, f"{key}.toml") for key in ("map", "counters", "setup", "scenarios", "tables")}
+    game_map = load_map(documents, files["map"], problems)
+    armies, formations, units, detachments = load_counters(documents, files["counters"], problems)
+    tables = load_tables(documents, files["tables"], problems)
+    if game_map is None:
+        raise ScenarioError(problems.items or [f"{files['map']}: (file): no map"])
+    turns, setup, reinforcements, support, events, extra = load_setup(
+        documents, files["setup"], problems, game_map.grid, armies, units
+    )
+    scenarios = load_scenarios(documents, files["scenarios"], problems, len(turns))
+    data = GameData(
+        id=game.get("id", str, default_id),
+        name=game.get("name", str, default_id),
+        map=game_map,
+        armies=armies,
+        formations=formations,
+        units=units,
+        detachments=detachments,
+        turns=turns,
+        setup=setup,
+        reinforcements=reinforcements,
+        support=support,
+        events=events,
+        scenarios=scenarios,
+        tables=tables,
+        extra=extra,
+    )
+    if not problems:
+        check_cross_references(data, problems, files)
+    if problems:
+        raise ScenarioError(problems.items)
+    return data
