@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 from engine.hexgrid import Grid, Hex, Hexside, hexside
 
@@ -312,7 +312,7 @@ class CrtCell:
 class Tables:
     """The charts of the game (terrain, status, actions, attack types, CRT, C3I, SNAFU, supports)."""
 
-    raw: Mapping[str, object] = field(repr=False)
+    raw: Mapping[str, Any] = field(repr=False)
     """The parsed TOML, for the chart-by-chart accessors of the rules modules."""
     crt_columns: tuple[str, ...]
     crt: tuple[tuple[CrtCell, ...], ...]

@@ -1,0 +1,65 @@
+"""[4] Zones of control: which hexes each unit controls, and which of them a moving side must respect.
+
+[4.1] A unit controls its own hex and the six around it, but never across a river, bridged or not. An HQ or a
+unit whose combat strength is 1 controls only its own hex, which enemy units may not enter. [7.8] A
+breakthrough marker cancels the other side's control in its hex and the six around it, but not the control
+a unit exerts over its own hex. [15.3] A Roadblock has no zone of control.
+"""
+
+from __future__ import annotations
+
+from engine.hexgrid import Hex
+from engine.vaevictis.data import Side, other_side
+from engine.vaevictis.state import Position, UnitState
+
+
+def exerts_zoc_beyond_own_hex(pos: Position, unit: UnitState) -> bool:
+    """[4.1] Whether a unit's zone reaches the adjacent hexes (not an HQ, strength above 1)."""
+    return not pos.unit_def(unit.id).is_hq and pos.strength(unit) > 1
+
+
+def zoc_hexes(pos: Position, unit: UnitState) -> set[Hex]:
+    """[4.1] The hexes a unit controls, before any breakthrough."""
+    assert unit.hex is not None
+    hexes = {unit.hex}
+    if exerts_zoc_beyond_own_hex(pos, unit):
+        game_map = pos.data.map
+        hexes.update(n for n in game_map.grid.neighbours(unit.hex) if game_map.river_between(unit.hex, n) is None)
+    return hexes
+
+
+def breakthrough_area(pos: Position, side: Side) -> set[Hex]:
+    """[7.8] The hexes where the breakthrough markers of ``side`` cancel enemy zones of control."""
+    area: set[Hex] = set()
+    for marker in pos.state.markers:
+        if marker.kind == "breakthrough" and marker.side == side:
+            area.add(marker.hex)
+            area.update(pos.data.map.grid.neighbours(marker.hex))
+    return area
+
+
+def enemy_zoc(pos: Position, side: Side) -> dict[Hex, set[str]]:
+    """The hexes where the enemies of ``side`` exert a zone of control, each with the units exerting it.
+
+    Breakthrough markers of ``side`` are applied (7.8). The "same unit" rule of 4.2 needs the unit ids.
+    """
+    enemy = other_side(side)
+    cancelled = breakthrough_area(pos, side)
+    control: dict[Hex, set[str]] = {}
+    for unit in pos.state.on_map():
+        if pos.side_of(unit.id) != enemy:
+            continue
+        for hex_ in zoc_hexes(pos, unit):
+            if hex_ in cancelled and hex_ != unit.hex:
+                continue
+            control.setdefault(hex_, set()).add(unit.id)
+    return control
+
+
+def is_unenterable_zoc_hex(pos: Position, hex_: Hex, side: Side) -> bool:
+    """[4.1] Whether ``hex_`` holds an enemy HQ or strength-1 unit, whose own hex ``side`` may never enter.
+
+    Any hex holding enemy units is closed to movement anyway; this names the rule for the refusal.
+    """
+    units = pos.units_at(hex_)
+    return bool(units) and pos.side_of(units[0].id) != side
