@@ -484,8 +484,13 @@ def check(out) -> list[str]:
     for h in ["0105", "1601", "0405"]:
         if parse(h) not in beyond:
             problems.append(f"{h} should be beyond the Meuse")
-    for h in ["0116", "0921", "0410", "1004", "0313", "1301"]:
-        pass
+    for h in ["0116", "0921", "0410", "1004", "0313", "3407"]:
+        if parse(h) in beyond:
+            problems.append(f"{h} should be east of the Meuse")
+    onroad = {h for _n, hexes in out["roads"] for h in hexes}
+    for h in ENTRY_ALLIED + ENTRY_GERMAN:
+        if parse(h) not in onroad:
+            problems.append(f"entry hex {h} is on no road")
     # setup hexes on their side of every barrier: reach own edges without crossing an unbridged river
     # hexside (the route a supply line or mechanized unit would need).
     allsides = set().union(*out["rivers"].values())
@@ -519,7 +524,6 @@ def check(out) -> list[str]:
     unreached = [name(h) for h in HEXES if h not in allied_reach or h not in german_reach]
     if unreached:
         problems.append(f"hexes cut off by unbridged rivers: {unreached}")
-    # the same with the loader, if it can be imported
     return problems
 
 

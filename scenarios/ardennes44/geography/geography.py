@@ -28,6 +28,13 @@ ANCHORS = [
     ("Huy", 50.518, 5.240, "1004"),
     ("Marche", 50.227, 5.344, "1211"),
     ("Givet", 50.140, 4.825, "0313"),
+    # front-line fits from the setup lists (the front ran a column further east on the game map than
+    # on the ground north of the Schnee Eifel): 2nd Inf at Wahlerscheid 3005, 14th Cav at Manderfeld 3008,
+    # 277th VG at Hollerath 3105, 112th/28th at Lutzkampen 2712.
+    ("Wahlerscheid", 50.490, 6.300, "3005"),
+    ("Manderfeld", 50.330, 6.333, "3008"),
+    ("Hollerath", 50.470, 6.370, "3105"),
+    ("Lutzkampen", 50.150, 6.180, "2712"),
 ]
 
 # --- Settlements: (name, lat, lon, kind, priority).  priority: lower wins when two fall in one hex. ---
@@ -452,6 +459,12 @@ ROADS = [
     ("Ettelbruck - Grosbous - Martelange", ["Ettelbruck", "Mertzig", "Grosbous", "Bigonville", "Martelange"]),
     ("Esneux - Comblain - Aywaille", ["Liege", "Esneux", "Comblain-au-Pont", "Hamoir"]),
     ("Malmedy - Robertville - Elsenborn", ["Malmedy", "Sourbrodt", "Elsenborn"]),
+    ("Irrel - Bollendorf - Wallendorf", ["Irrel", "Bollendorf", "Wallendorf", "Mettendorf"]),
+    ("Verviers - Jalhay - Baraque Michel", ["Verviers", "Jalhay", (50.514, 6.071)]),
+    ("Andenne - Gesves - Assesse", ["Andenne", "Gesves", "Assesse"]),
+    ("Han-sur-Lesse - Tellin - Grupont", ["Han-sur-Lesse", "Tellin", "Grupont"]),
+    ("Wiltz - Harlange - Bastogne", ["Wiltz", "Harlange", "Assenois"]),
+    ("La Roche - Marcouray - Hotton", ["La Roche", "Marcouray", "Hotton"]),
 ]
 
 # --- Terrain areas: (terrain, name, polygon).  Applied in order; a later area overrides an earlier one.
@@ -507,7 +520,13 @@ TERRAIN_AREAS = [
     ("f", "Bois de Sprimont - Ferrieres", [(50.470, 5.560), (50.460, 5.680), (50.390, 5.660), (50.400, 5.560)]),
     ("f", "Meuse woods (Yvoir - Hastiere)", [(50.360, 4.720), (50.340, 4.860), (50.200, 4.860), (50.180, 4.720)]),
     ("f", "Mullerthal woods", [(49.830, 6.240), (49.820, 6.380), (49.760, 6.380), (49.760, 6.240)]),
+    ("f", "Kermeter and Schleiden forests", [(50.650, 6.420), (50.650, 6.700), (50.545, 6.700), (50.545, 6.420)]),
+    ("f", "Ciergnon and Calestienne woods", [(50.210, 5.020), (50.190, 5.170), (50.140, 5.160), (50.150, 5.010)]),
+    ("f", "Bois de Spontin and Crupet", [(50.370, 4.930), (50.360, 5.040), (50.310, 5.040), (50.320, 4.930)]),
+    ("f", "Bois de Chanxhe and Ourthe woods", [(50.560, 5.570), (50.560, 5.660), (50.470, 5.660), (50.480, 5.560)]),
+    ("f", "Bois de Bastogne fringe (Bois Jacques)", [(50.050, 5.760), (50.060, 5.860), (50.020, 5.870), (50.010, 5.780)]),
     # clearings: the open plateaus and depressions, applied last
+    ("r", "Skyline Drive ridge", [(50.160, 6.060), (50.160, 6.110), (49.960, 6.110), (49.960, 6.060)]),
     ("c", "Famenne", [(50.360, 5.440), (50.340, 5.520), (50.250, 5.460), (50.200, 5.330), (50.130, 5.180),
                       (50.080, 4.980), (50.150, 4.960), (50.240, 5.150), (50.300, 5.330)]),
     ("c", "Bastogne plateau", [(50.080, 5.620), (50.090, 5.800), (50.020, 5.880), (49.930, 5.860),
