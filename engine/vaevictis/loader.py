@@ -165,6 +165,10 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
     if not doc:
         return None
     head = Reader(problems, file, "[map]", doc.get("map", {}))
+    head.no_unknown_keys(("name", "columns", "rows", "lower_columns"))
+    Reader(problems, file, "(top level)", doc).no_unknown_keys(
+        ("map", "terrain", "place", "river", "road", "edges", "entry")
+    )
     columns = head.get("columns", int)
     rows = head.get("rows", int)
     lower = head.choice("lower_columns", ("odd", "even"))
@@ -174,7 +178,9 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
     grid = Grid(columns, rows, lower)
 
     terrain: dict[Hex, Any] = {}
-    terrain_rows = Reader(problems, file, "[terrain]", doc.get("terrain", {})).get("rows", list)
+    terrain_table = Reader(problems, file, "[terrain]", doc.get("terrain", {}))
+    terrain_table.no_unknown_keys(("rows", "westwall"))
+    terrain_rows = terrain_table.get("rows", list)
     if terrain_rows is not None:
         if len(terrain_rows) != rows:
             problems.add(file, "[terrain]", f"has {len(terrain_rows)} rows; the map has {rows}")
@@ -200,9 +206,10 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
         if missing and not problems:
             problems.add(file, "[terrain]", f"no terrain for {len(missing)} hexes, e.g. {hex_name(missing[0])}")
 
-    top = Reader(problems, file, "(top level)", doc)
     westwall = frozenset(
-        h for text in (top.get("westwall", list, []) or []) if (h := top.hex("westwall", grid, text)) is not None
+        h
+        for text in (terrain_table.get("westwall", list, []) or [])
+        if (h := terrain_table.hex("westwall", grid, text)) is not None
     )
 
     places = []

@@ -23,9 +23,9 @@ _MAP: dict[str, Any] = {
             ".ff..r..",
             "........",
             " . . . .",
-        ]
+        ],
+        "westwall": ["0803"],
     },
-    "westwall": ["0803"],
     "place": [
         {"name": "Alpha", "hex": "0203", "kind": "city"},
         {"name": "Bravo", "hex": "0603", "kind": "village"},

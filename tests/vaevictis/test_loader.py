@@ -93,6 +93,8 @@ def unit(docs: Docs, unit_id: str) -> dict[str, Any]:
         (lambda d: d["tables.toml"]["crt"]["rows"][3].__setitem__(4, "1-1"), "[crt]: cell row 3 column 2:1 is '1-1'"),
         (lambda d: d["tables.toml"]["crt"]["rows"].pop(), "has 8 rows; the CRT has rows 0 to 8"),
         (lambda d: d["counters.toml"]["unit"][1].__setitem__("colour", "red"), "unknown key 'colour'"),
+        (lambda d: d["map.toml"]["terrain"].__setitem__("westwal", []), "map.toml: [terrain]: unknown key 'westwal'"),
+        (lambda d: d["map.toml"].__setitem__("westwall", ["0803"]), "map.toml: (top level): unknown key 'westwall'"),
     ],
 )
 def test_a_broken_entry_is_named_with_its_file_and_problem(change: Callable[[Docs], None], expected: str) -> None:
