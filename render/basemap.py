@@ -1,0 +1,274 @@
+"""The base layer of a map: terrain, hexes, water, roads, settlements, names and edges, drawn once.
+
+The base layer depends only on the map and the zoom, so it is cached (a small LRU keyed by the map's
+identity and the zoom); every snapshot starts from a copy of it. Shapes are drawn at twice the size and
+reduced, for smooth edges; text is drawn at the final size, for crisp letters.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+
+from PIL import Image, ImageDraw
+
+from engine.hexgrid import Grid, Hex, hex_name
+from engine.vaevictis.data import GameMap
+from render import palette, symbols
+from render.fonts import draw_text
+from render.layout import Layout
+
+SUPERSAMPLE = 2
+"""Shapes are drawn at this multiple of the final size, then reduced."""
+
+TERRAIN_FILL: dict[str, palette.RGB] = {"clear": palette.CLEAR, "rough": palette.ROUGH, "forest": palette.FOREST}
+
+
+class BaseLayerCache:
+    """A bounded LRU of base layers, keyed by map identity and zoom.
+
+    Entries hold the map itself, so a key's ``id`` cannot be reused by another map while cached.
+    Thread-safe: snapshots are rendered off the bot's event loop.
+    """
+
+    def __init__(self, maxsize: int = 4) -> None:
+        self.maxsize = maxsize
+        self._entries: OrderedDict[tuple[int, float], tuple[GameMap, Image.Image]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, game_map: GameMap, zoom: float) -> Image.Image:
+        """The base layer of ``game_map`` at ``zoom``, drawn on first use.
+
+        .. warning:: The image is shared; copy it before drawing on it.
+        """
+        key = (id(game_map), zoom)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and entry[0] is game_map:
+                self._entries.move_to_end(key)
+                return entry[1]
+        image = draw_base_layer(game_map, Layout(game_map.grid, zoom))
+        with self._lock:
+            self._entries[key] = (game_map, image)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.maxsize:
+                self._entries.popitem(last=False)
+        return image
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+CACHE = BaseLayerCache()
+"""The process-wide base-layer cache."""
+
+
+def base_layer(game_map: GameMap, zoom: float = 1.0) -> Image.Image:
+    """The cached base layer of a map at a zoom (shared: copy before drawing on it)."""
+    return CACHE.get(game_map, zoom)
+
+
+def draw_base_layer(game_map: GameMap, layout: Layout) -> Image.Image:
+    """Draw the base layer of a map: shapes supersampled, then names and hex numbers."""
+    big = Layout(game_map.grid, layout.zoom * SUPERSAMPLE)
+    image = Image.new("RGB", big.pixel_size, palette.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _terrain(image, draw, game_map, big)
+    _outlines(draw, game_map.grid, big)
+    _settlement_grounds(draw, game_map, big)
+    _roads(draw, game_map, big)
+    _settlements(draw, game_map, big)
+    _westwall(draw, game_map, big)
+    _rivers(draw, game_map, big)
+    _edges(draw, game_map, big)
+    _entries(draw, game_map, big)
+    width, height = layout.pixel_size
+    image = image.resize((width, height), Image.Resampling.LANCZOS)
+    draw = ImageDraw.Draw(image)
+    _hex_numbers(draw, game_map.grid, layout)
+    _names(draw, game_map, layout)
+    return image
+
+
+# --- Shapes ------------------------------------------------------------------------------------------------
+
+
+def _terrain(image: Image.Image, draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    for hex_ in game_map.grid.hexes:
+        fill = TERRAIN_FILL.get(game_map.terrain.get(hex_, "clear"), palette.CLEAR)
+        draw.polygon(layout.corners(hex_), fill=fill)
+    for terrain, texture in (("rough", _hatching), ("forest", _trees)):
+        hexes = [h for h in game_map.grid.hexes if game_map.terrain.get(h) == terrain]
+        if hexes:
+            image.paste(texture(layout), (0, 0), _mask(hexes, layout))
+
+
+def _mask(hexes: Iterable[Hex], layout: Layout) -> Image.Image:
+    mask = Image.new("L", layout.pixel_size, 0)
+    draw = ImageDraw.Draw(mask)
+    for hex_ in hexes:
+        draw.polygon(layout.corners(hex_, 0.97), fill=255)
+    return mask
+
+
+def _hatching(layout: Layout) -> Image.Image:
+    """Short diagonal strokes in staggered rows: the rough-terrain texture."""
+    width, height = layout.pixel_size
+    texture = Image.new("RGB", (width, height), palette.ROUGH)
+    draw = ImageDraw.Draw(texture)
+    step = layout.size * 0.3
+    stroke = layout.size * 0.12
+    line = max(1, round(layout.size / 40))
+    for j in range(int(height / step) + 2):
+        y = j * step
+        shift = step / 2 if j % 2 else 0.0
+        for i in range(int(width / step) + 2):
+            x = i * step + shift
+            draw.line((x - stroke, y + stroke, x + stroke, y - stroke), fill=palette.ROUGH_HATCH, width=line)
+    return texture
+
+
+def _trees(layout: Layout) -> Image.Image:
+    """Small trees in staggered rows: the forest texture."""
+    width, height = layout.pixel_size
+    texture = Image.new("RGB", (width, height), palette.FOREST)
+    draw = ImageDraw.Draw(texture)
+    step = layout.size * 0.36
+    for j in range(int(height / step) + 2):
+        y = j * step
+        shift = step / 2 if j % 2 else 0.0
+        fill = palette.FOREST_TREE if j % 2 else palette.FOREST_TREE_LIGHT
+        for i in range(int(width / step) + 2):
+            symbols.tree(draw, (i * step + shift, y), layout.size * 0.22, fill)
+    return texture
+
+
+def _outlines(draw: ImageDraw.ImageDraw, grid: Grid, layout: Layout) -> None:
+    width = max(1, round(layout.size / 40))
+    for hex_ in grid.hexes:
+        corners = layout.corners(hex_)
+        draw.line([*corners, corners[0]], fill=palette.HEX_OUTLINE, width=width)
+
+
+def _settlement_grounds(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    for place in game_map.settlements.values():
+        if place.kind == "city":
+            draw.polygon(layout.corners(place.hex, 0.82), fill=palette.CITY_GROUND)
+
+
+def _settlements(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    for place in game_map.settlements.values():
+        center = layout.center(place.hex)
+        if place.kind == "city":
+            symbols.city(draw, center, layout.size)
+        else:
+            symbols.village(draw, center, layout.size)
+
+
+def _roads(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    width = max(2, round(layout.size * 0.09))
+    for road in game_map.roads:
+        points = [layout.center(h) for h in road.hexes]
+        draw.line(points, fill=palette.ROAD, width=width, joint="curve")
+        for x, y in points:
+            draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=palette.ROAD)
+
+
+def _westwall(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    """Dragon's teeth just inside the border of the Westwall hexes, so the line shows around counters."""
+    tooth = layout.size * 0.15
+    for hex_ in sorted(game_map.westwall):
+        inner = layout.corners(hex_, 0.84)
+        for side in range(6):
+            if layout.side_neighbour(hex_, side) in game_map.westwall:
+                continue
+            symbols.dragon_teeth(draw, inner[side], inner[(side + 1) % 6], tooth)
+
+
+def _rivers(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    width = max(3, round(layout.size * 0.13))
+    for river in game_map.rivers:
+        for a, b in sorted(river.hexsides):
+            start, end = layout.hexside_points(a, b)
+            draw.line((start, end), fill=palette.RIVER, width=width)
+            for x, y in (start, end):
+                draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=palette.RIVER)
+    bar = max(3, round(layout.size * 0.11))
+    for a, b in sorted(game_map.bridges):
+        (ax, ay), (bx, by) = layout.center(a), layout.center(b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = (bx - ax) * 0.16, (by - ay) * 0.16
+        draw.line((mx - dx, my - dy, mx + dx, my + dy), fill=palette.BRIDGE, width=bar)
+        length = math.hypot(dx, dy)
+        nx, ny = -dy / length * bar * 0.9, dx / length * bar * 0.9
+        for sign in (-1, 1):
+            draw.line(
+                (mx - dx + sign * nx, my - dy + sign * ny, mx + dx + sign * nx, my + dy + sign * ny),
+                fill=palette.BRIDGE,
+                width=max(1, bar // 3),
+            )
+
+
+def _edges(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    width = max(3, round(layout.size * 0.2))
+    for side in sorted(game_map.friendly_edges):
+        colour = palette.SIDE_EDGE.get(side, palette.HEX_OUTLINE)
+        for hex_ in sorted(game_map.friendly_edges[side]):
+            for start, end in layout.outer_sides(hex_):
+                draw.line((start, end), fill=colour, width=width)
+                for x, y in (start, end):
+                    draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=colour)
+
+
+def _entries(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    radius = layout.size * 0.19
+    for side in sorted(game_map.entry_hexes):
+        for hex_ in sorted(game_map.entry_hexes[side]):
+            x, y = layout.center(hex_)
+            point = (x - layout.size * 0.74, y)
+            if side == "allied":
+                symbols.star(draw, point, radius, (255, 255, 255), (20, 20, 20))
+            else:
+                symbols.cross(draw, point, radius * 0.9, (20, 20, 20), (255, 255, 255))
+
+
+# --- Text --------------------------------------------------------------------------------------------------
+
+
+def _hex_numbers(draw: ImageDraw.ImageDraw, grid: Grid, layout: Layout) -> None:
+    size = max(7, round(layout.size * 0.2))
+    for hex_ in grid.hexes:
+        x, y = layout.center(hex_)
+        draw_text(
+            draw,
+            (x, y - layout.height / 2 + 1),
+            hex_name(hex_),
+            size,
+            palette.HEX_NUMBER,
+            anchor="mt",
+            halo=palette.HEX_NUMBER_HALO,
+            halo_width=1,
+        )
+
+
+def _names(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    for place in game_map.places:
+        x, y = layout.center(place.hex)
+        size = round(layout.size * (0.26 if place.kind == "city" else 0.22))
+        colour = palette.PLACE_NAME if place.kind != "locality" else palette.darker(palette.HEX_NUMBER, 0.9)
+        draw_text(
+            draw,
+            (x, y + layout.height / 2 - 2),
+            place.name,
+            max(7, size),
+            colour,
+            anchor="md",
+            halo=palette.HALO,
+            halo_width=max(1, round(layout.size / 25)),
+        )

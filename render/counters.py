@@ -1,0 +1,241 @@
+"""Counters drawn in the style of the game's printed ones, and stacks of them.
+
+A counter is a square on its nationality's ground with the formation's colour bar on top holding the
+unit's name, the NATO type symbol with its size marks, and the bottom line ``strength-steps-quality``
+(steps in a red box for armored and mechanized units, blue for infantry). An HQ shows its support rating
+bottom-left and its C3I letter bottom-right. Counter faces are drawn once per size and cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from render import palette
+from render.fonts import draw_text, fitting_size, font
+from render.picture import CounterFace, HiddenStack
+
+SUPERSAMPLE = 4
+"""Counter shapes are drawn at this multiple of the final size, then reduced."""
+
+Box = tuple[int, int, int, int]
+
+
+@lru_cache(maxsize=1024)
+def counter_tile(face: CounterFace, size: int) -> Image.Image:
+    """The counter as an RGBA image ``size`` pixels square (shared: copy before drawing on it)."""
+    base = palette.COUNTER_BASE.get(face.nationality, palette.COUNTER_BASE["us"])
+    bar = palette.rgb(face.bar_color)
+    tile = _shapes(size, base, bar, face)
+    draw = ImageDraw.Draw(tile)
+    _name(tile, face.label, size, bar)
+    _bottom_line(draw, face, size)
+    return tile
+
+
+@lru_cache(maxsize=64)
+def hidden_tile(side: str, size: int) -> Image.Image:
+    """A blank counter of a side, for a stack the seat may not inspect."""
+    base = palette.HIDDEN_BASE.get(side, palette.HIDDEN_BASE["allied"])
+    tile = _ground(size, base)
+    draw = ImageDraw.Draw(tile)
+    draw_text(draw, (size / 2, size / 2), "?", round(size * 0.55), palette.COUNTER_TEXT)
+    return tile
+
+
+def draw_stack(canvas: Image.Image, box: Box, faces: Sequence[CounterFace]) -> None:
+    """Draw a stack in its counter box: the others as offset edges under the top one, a count badge,
+    and the top counter's markers as chips."""
+    if not faces:
+        return
+    size = box[2] - box[0]
+    tiles = [counter_tile(face, size) for face in faces]
+    _paste_stack(canvas, box, tiles)
+    draw = ImageDraw.Draw(canvas)
+    _chips(draw, box, faces[0].shown_markers)
+    if len(faces) > 1:
+        _badge(draw, box, len(faces))
+
+
+def draw_hidden(canvas: Image.Image, box: Box, stack: HiddenStack) -> None:
+    """Draw a hidden stack: blank counters of the side with the count."""
+    size = box[2] - box[0]
+    tile = hidden_tile(stack.side, size)
+    _paste_stack(canvas, box, [tile] * max(1, stack.count))
+    if stack.count > 1:
+        _badge(ImageDraw.Draw(canvas), box, stack.count)
+
+
+def chip_boxes(box: Box, count: int) -> list[Box]:
+    """Where the marker chips of a counter go: down its right edge, then its left edge."""
+    left, top, right, _ = box
+    size = right - left
+    height = max(8, round(size * 0.24))
+    width = max(14, round(size * 0.42))
+    per_column = 3
+    boxes = []
+    for k in range(count):
+        column, place = divmod(k, per_column)
+        y = top + round(size * 0.27) + place * (height + 1)
+        x = right - width // 2 if column % 2 == 0 else left - width // 2
+        boxes.append((x, y, x + width, y + height))
+    return boxes
+
+
+# --- Counter parts -----------------------------------------------------------------------------------------
+
+
+def _ground(size: int, base: palette.RGB) -> Image.Image:
+    big = size * SUPERSAMPLE
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(
+        (0, 0, big - 1, big - 1), radius=big * 0.06, fill=base, outline=palette.COUNTER_EDGE, width=SUPERSAMPLE
+    )
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def _shapes(size: int, base: palette.RGB, bar: palette.RGB, face: CounterFace) -> Image.Image:
+    big = size * SUPERSAMPLE
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    edge = SUPERSAMPLE
+    draw.rounded_rectangle(
+        (0, 0, big - 1, big - 1), radius=big * 0.06, fill=base, outline=palette.COUNTER_EDGE, width=edge
+    )
+    draw.rounded_rectangle(
+        (edge, edge, big - 1 - edge, round(big * 0.25)), radius=big * 0.04, fill=bar, corners=(True, True, False, False)
+    )
+    draw.line(
+        (edge, round(big * 0.25), big - 1 - edge, round(big * 0.25)),
+        fill=palette.COUNTER_EDGE,
+        width=max(1, SUPERSAMPLE // 2),
+    )
+    _nato(draw, face, big)
+    if not face.is_hq:
+        _steps_box(draw, face, big)
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def _nato(draw: ImageDraw.ImageDraw, face: CounterFace, big: int) -> None:
+    """The NATO symbol: a box with the type inside and the size marks above it."""
+    ink = palette.COUNTER_TEXT
+    line = round(big * 0.028)
+    width, height = big * 0.46, big * 0.25
+    left, top = (big - width) / 2, big * 0.40
+    right, bottom = left + width, top + height
+    if face.is_hq:
+        # The HQ flag: the box on a staff rising from the bottom line.
+        left, right = left + big * 0.04, right + big * 0.04
+        draw.line((left, top, left, big * 0.76), fill=ink, width=line)
+    draw.rectangle((left, top, right, bottom), outline=ink, width=line)
+    if face.kind in ("infantry", "mechanized"):
+        draw.line((left, top, right, bottom), fill=ink, width=line)
+        draw.line((left, bottom, right, top), fill=ink, width=line)
+    if face.kind in ("armored", "mechanized"):
+        inset_x, inset_y = width * 0.16, height * 0.2
+        draw.ellipse((left + inset_x, top + inset_y, right - inset_x, bottom - inset_y), outline=ink, width=line)
+    if face.is_hq:
+        draw.rectangle((left, top, right, top + height * 0.45), fill=ink)
+    _size_marks(draw, face.size, (left + right) / 2, top - big * 0.025, big * 0.085, line)
+
+
+def _size_marks(draw: ImageDraw.ImageDraw, size: str, center_x: float, bottom: float, height: float, line: int) -> None:
+    """NATO size marks (``I``, ``II``, ``III``, ``X``, ``XX``, ``XXX``) drawn as strokes above the box."""
+    ink = palette.COUNTER_TEXT
+    marks = [c for c in size.upper() if c in "IX"]
+    if not marks:
+        return
+    widths = [height * (0.12 if c == "I" else 0.75) for c in marks]
+    gap = height * 0.35
+    total = sum(widths) + gap * (len(marks) - 1)
+    x = center_x - total / 2
+    top = bottom - height
+    for mark, width in zip(marks, widths, strict=True):
+        if mark == "I":
+            draw.line((x + width / 2, top, x + width / 2, bottom), fill=ink, width=line)
+        else:
+            draw.line((x, top, x + width, bottom), fill=ink, width=line)
+            draw.line((x, bottom, x + width, top), fill=ink, width=line)
+        x += width + gap
+
+
+def _steps_box(draw: ImageDraw.ImageDraw, face: CounterFace, big: int) -> None:
+    colour = palette.STEPS_ARMOR if face.kind in ("armored", "mechanized") else palette.STEPS_INFANTRY
+    half = big * 0.12
+    cx, cy = big / 2, big * 0.83
+    draw.rectangle(
+        (cx - half, cy - half, cx + half, cy + half),
+        fill=colour,
+        outline=palette.COUNTER_EDGE,
+        width=max(1, SUPERSAMPLE // 2),
+    )
+
+
+def _name(tile: Image.Image, label: str, size: int, bar: palette.RGB) -> None:
+    """The unit's name in the colour bar, condensed sideways when it is too long to fit."""
+    ink = (0, 0, 0) if palette.is_light(bar) else (255, 255, 255)
+    room = size * 0.92
+    text_size = fitting_size(label, max(7, round(size * 0.19)), room, smallest=max(7, round(size * 0.15)))
+    text_font = font(text_size)
+    left, top, right, bottom = text_font.getbbox(label, anchor="ls")
+    width, height = max(1, int(right - left) + 2), max(1, int(bottom - top) + 2)
+    stamp = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(stamp).text((1 - left, 1 - top), label, font=text_font, fill=255, anchor="ls")
+    if width > room:
+        width = round(room)
+        stamp = stamp.resize((width, height), Image.Resampling.LANCZOS)
+    colour = Image.new("RGBA", (width, height), (*ink, 255))
+    bar_middle = size * 0.135
+    tile.paste(colour, (round((size - width) / 2), round(bar_middle - height / 2)), stamp)
+
+
+def _bottom_line(draw: ImageDraw.ImageDraw, face: CounterFace, size: int) -> None:
+    text_size = max(7, round(size * 0.22))
+    y = size * 0.83
+    ink = palette.COUNTER_TEXT
+    if face.is_hq:
+        draw_text(draw, (size * 0.2, y), str(face.support), text_size, ink)
+        draw_text(draw, (size * 0.8, y), face.c3i or "", text_size, ink)
+        return
+    half = size * 0.12
+    draw_text(draw, (size / 2, y), str(face.steps), text_size, (255, 255, 255))
+    draw_text(draw, (size / 2 - half - 1, y), f"{face.strength}-", text_size, ink, anchor="rm")
+    draw_text(draw, (size / 2 + half + 1, y), f"-{face.quality}", text_size, ink, anchor="lm")
+
+
+# --- Stacks and markers ------------------------------------------------------------------------------------
+
+
+def _paste_stack(canvas: Image.Image, box: Box, tiles: Sequence[Image.Image]) -> None:
+    size = box[2] - box[0]
+    shift = max(2, round(size * 0.06))
+    under = min(len(tiles) - 1, 3)
+    for depth in range(under, 0, -1):
+        tile = tiles[depth]
+        canvas.paste(tile, (box[0] + depth * shift, box[1] + depth * shift), tile)
+    canvas.paste(tiles[0], (box[0], box[1]), tiles[0])
+
+
+def _badge(draw: ImageDraw.ImageDraw, box: Box, count: int) -> None:
+    left, top, right, _ = box
+    radius = max(6, round((right - left) * 0.15))
+    cx, cy = right, top
+    draw.ellipse(
+        (cx - radius, cy - radius, cx + radius, cy + radius),
+        fill=palette.BADGE,
+        outline=(255, 255, 255),
+        width=max(1, radius // 6),
+    )
+    draw_text(draw, (cx, cy), str(count), round(radius * 1.3), (255, 255, 255))
+
+
+def _chips(draw: ImageDraw.ImageDraw, box: Box, markers: Sequence[str]) -> None:
+    for marker, (left, top, right, bottom) in zip(markers, chip_boxes(box, len(markers)), strict=True):
+        text, colour = palette.marker_chip(marker)
+        draw.rounded_rectangle((left, top, right, bottom), radius=3, fill=colour, outline=(255, 255, 255), width=1)
+        ink = (0, 0, 0) if palette.is_light(colour) else (255, 255, 255)
+        text_size = fitting_size(text, max(7, round((bottom - top) * 0.75)), right - left - 2, smallest=6)
+        draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, text_size, ink)

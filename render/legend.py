@@ -1,0 +1,184 @@
+"""The margin around a map: a title bar above it and a key to the terrain, symbols and markers below."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PIL import Image, ImageDraw
+
+from render import palette, symbols
+from render.fonts import draw_text, text_width
+
+Swatch = Callable[[ImageDraw.ImageDraw, tuple[float, float, float, float]], None]
+
+
+def title_height(zoom: float) -> int:
+    """Height of the title bar."""
+    return round(34 * zoom)
+
+
+def _hex_swatch(
+    fill: palette.RGB, texture: Callable[[ImageDraw.ImageDraw, tuple[float, ...]], None] | None = None
+) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        draw.rectangle(box, fill=fill, outline=palette.HEX_OUTLINE)
+        if texture is not None:
+            texture(draw, box)
+
+    return draw_swatch
+
+
+def _hatch(draw: ImageDraw.ImageDraw, box: tuple[float, ...]) -> None:
+    left, top, right, bottom = box
+    step = (right - left) / 4
+    for k in range(4):
+        x = left + step * (k + 0.5)
+        draw.line((x - step * 0.35, bottom - 3, x + step * 0.35, top + 3), fill=palette.ROUGH_HATCH, width=1)
+
+
+def _forest(draw: ImageDraw.ImageDraw, box: tuple[float, ...]) -> None:
+    left, top, right, bottom = box
+    height = bottom - top
+    for k in range(2):
+        symbols.tree(
+            draw, (left + (right - left) * (0.3 + 0.4 * k), top + height * 0.35), height * 0.6, palette.FOREST_TREE
+        )
+
+
+def _line(colour: palette.RGB, width_factor: float) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        middle = (top + bottom) / 2
+        draw.line((left, middle, right, middle), fill=colour, width=max(2, round((bottom - top) * width_factor)))
+
+    return draw_swatch
+
+
+def _bridge(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    left, top, right, bottom = box
+    middle, center = (top + bottom) / 2, (left + right) / 2
+    draw.line((left, middle, right, middle), fill=palette.RIVER, width=max(2, round((bottom - top) * 0.3)))
+    draw.line((center, top, center, bottom), fill=palette.BRIDGE, width=max(2, round((bottom - top) * 0.25)))
+
+
+def _westwall(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    left, top, right, bottom = box
+    middle = top + (bottom - top) * 0.3
+    draw.rectangle(box, fill=palette.CLEAR, outline=palette.HEX_OUTLINE)
+    symbols.dragon_teeth(draw, (left + 3, middle), (right - 3, middle), (bottom - top) * 0.45)
+
+
+def _settlement(kind: str) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        draw.rectangle(box, fill=palette.CITY_GROUND if kind == "city" else palette.CLEAR, outline=palette.HEX_OUTLINE)
+        center = ((left + right) / 2, (top + bottom) / 2)
+        if kind == "city":
+            symbols.city(draw, center, (bottom - top) * 0.75)
+        else:
+            symbols.village(draw, center, (bottom - top) * 0.9)
+
+    return draw_swatch
+
+
+def _entry(side: str) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        center, radius = ((left + right) / 2, (top + bottom) / 2), (bottom - top) * 0.45
+        draw.rectangle(box, fill=palette.CLEAR, outline=palette.HEX_OUTLINE)
+        if side == "allied":
+            symbols.star(draw, center, radius, (255, 255, 255), (20, 20, 20))
+        else:
+            symbols.cross(draw, center, radius * 0.9, (20, 20, 20), (255, 255, 255))
+
+    return draw_swatch
+
+
+def _chip(marker: str) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        text, colour = palette.marker_chip(marker)
+        left, top, right, bottom = box
+        draw.rounded_rectangle(box, radius=3, fill=colour, outline=(255, 255, 255))
+        ink = (0, 0, 0) if palette.is_light(colour) else (255, 255, 255)
+        draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, max(7, round((bottom - top) * 0.7)), ink)
+
+    return draw_swatch
+
+
+KEY: tuple[tuple[str, Swatch], ...] = (
+    ("Clear", _hex_swatch(palette.CLEAR)),
+    ("Rough", _hex_swatch(palette.ROUGH, _hatch)),
+    ("Forest", _hex_swatch(palette.FOREST, _forest)),
+    ("Westwall", _westwall),
+    ("City", _settlement("city")),
+    ("Village", _settlement("village")),
+    ("River", _line(palette.RIVER, 0.35)),
+    ("Bridge", _bridge),
+    ("Road", _line(palette.ROAD, 0.25)),
+    ("Allied edge", _line(palette.SIDE_EDGE["allied"], 0.45)),
+    ("German edge", _line(palette.SIDE_EDGE["german"], 0.45)),
+    ("Allied entry", _entry("allied")),
+    ("German entry", _entry("german")),
+    *((name.replace("-", " ").capitalize(), _chip(name)) for name in palette.MARKERS),
+)
+"""The key's entries, in reading order."""
+
+
+def key_height(width: int, zoom: float) -> int:
+    """Height of the key when it is laid out in rows across ``width`` pixels."""
+    return len(_rows(width, zoom)) * _row_height(zoom) + round(10 * zoom)
+
+
+def _row_height(zoom: float) -> int:
+    return round(24 * zoom)
+
+
+def _entry_width(label: str, zoom: float) -> float:
+    return 30 * zoom + 6 * zoom + text_width(label, _text_size(zoom)) + 16 * zoom
+
+
+def _text_size(zoom: float) -> int:
+    return max(8, round(12 * zoom))
+
+
+def _rows(width: int, zoom: float) -> list[list[tuple[str, Swatch]]]:
+    rows: list[list[tuple[str, Swatch]]] = [[]]
+    used = 10 * zoom
+    for label, swatch in KEY:
+        needed = _entry_width(label, zoom)
+        if rows[-1] and used + needed > width:
+            rows.append([])
+            used = 10 * zoom
+        rows[-1].append((label, swatch))
+        used += needed
+    return rows
+
+
+def frame_map(map_image: Image.Image, caption: str, zoom: float) -> tuple[Image.Image, tuple[int, int]]:
+    """The map with its title bar above and key below; also where the map's top-left corner went."""
+    width, height = map_image.size
+    top = title_height(zoom)
+    bottom = key_height(width, zoom)
+    image = Image.new("RGB", (width, top + height + bottom), palette.BACKGROUND)
+    image.paste(map_image, (0, top))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width, top - 1), fill=palette.TITLE_BAR)
+    title_size = max(10, round(18 * zoom))
+    draw_text(draw, (round(10 * zoom), top / 2), caption, title_size, palette.TITLE_TEXT, anchor="lm")
+    y = top + height + round(6 * zoom)
+    for row in _rows(width, zoom):
+        x = 10 * zoom
+        for label, swatch in row:
+            swatch_box = (x, y + 4 * zoom, x + 30 * zoom, y + _row_height(zoom) - 4 * zoom)
+            swatch(draw, swatch_box)
+            draw_text(
+                draw,
+                (x + 36 * zoom, y + _row_height(zoom) / 2),
+                label,
+                _text_size(zoom),
+                palette.LEGEND_TEXT,
+                anchor="lm",
+            )
+            x += _entry_width(label, zoom)
+        y += _row_height(zoom)
+    return image, (0, top)

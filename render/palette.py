@@ -1,0 +1,95 @@
+"""The colours of the map and the counters, in one place so the legend and the drawing agree."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PIL import ImageColor
+
+RGB = tuple[int, int, int]
+
+
+def rgb(color: str) -> RGB:
+    """An ``"#rrggbb"`` colour as an RGB triple.
+
+    :raises ValueError: if the text is not a colour Pillow understands.
+    """
+    red, green, blue = ImageColor.getrgb(color)[:3]
+    return red, green, blue
+
+
+def darker(color: RGB, factor: float = 0.7) -> RGB:
+    """The colour scaled towards black."""
+    return (int(color[0] * factor), int(color[1] * factor), int(color[2] * factor))
+
+
+def is_light(color: RGB) -> bool:
+    """Whether black text reads better than white on this colour (relative luminance)."""
+    red, green, blue = color
+    return 0.299 * red + 0.587 * green + 0.114 * blue > 150
+
+
+# --- The map ---------------------------------------------------------------------------------------------
+
+BACKGROUND: Final[RGB] = (236, 232, 220)
+CLEAR: Final[RGB] = (240, 238, 214)
+ROUGH: Final[RGB] = (214, 190, 140)
+ROUGH_HATCH: Final[RGB] = (168, 138, 88)
+FOREST: Final[RGB] = (140, 178, 112)
+FOREST_TREE: Final[RGB] = (72, 118, 58)
+FOREST_TREE_LIGHT: Final[RGB] = (104, 150, 84)
+WESTWALL: Final[RGB] = (70, 70, 70)
+HEX_OUTLINE: Final[RGB] = (120, 116, 100)
+HEX_NUMBER: Final[RGB] = (60, 56, 48)
+HEX_NUMBER_HALO: Final[RGB] = (236, 234, 214)
+RIVER: Final[RGB] = (38, 104, 214)
+BRIDGE: Final[RGB] = (40, 36, 32)
+ROAD: Final[RGB] = (176, 48, 32)
+CITY: Final[RGB] = (120, 84, 72)
+CITY_GROUND: Final[RGB] = (212, 196, 184)
+VILLAGE: Final[RGB] = (96, 72, 64)
+PLACE_NAME: Final[RGB] = (20, 20, 20)
+HALO: Final[RGB] = (255, 255, 250)
+TITLE_BAR: Final[RGB] = (44, 48, 40)
+TITLE_TEXT: Final[RGB] = (245, 242, 230)
+LEGEND_TEXT: Final[RGB] = (30, 30, 30)
+
+SIDE_EDGE: Final[dict[str, RGB]] = {"allied": (60, 130, 60), "german": (40, 40, 40)}
+"""The band along each side's friendly board edge."""
+
+# --- The counters ----------------------------------------------------------------------------------------
+
+COUNTER_BASE: Final[dict[str, RGB]] = {
+    "german": (92, 100, 104),
+    "us": (104, 110, 58),
+    "british": (150, 118, 78),
+}
+"""The counter's ground by nationality: German field grey, US olive, British khaki-brown."""
+COUNTER_TEXT: Final[RGB] = (250, 250, 245)
+COUNTER_EDGE: Final[RGB] = (16, 16, 16)
+STEPS_ARMOR: Final[RGB] = (200, 30, 30)
+"""The steps box of armored and mechanized units, as printed."""
+STEPS_INFANTRY: Final[RGB] = (30, 80, 200)
+"""The steps box of infantry (and HQ) units, as printed."""
+BADGE: Final[RGB] = (180, 20, 20)
+INDEPENDENT_BAR: Final[RGB] = (242, 167, 195)
+"""Independent units carry a pink colour bar."""
+HIDDEN_BASE: Final[dict[str, RGB]] = {"german": (92, 100, 104), "allied": (104, 110, 58)}
+HIGHLIGHT: Final[RGB] = (255, 200, 0)
+
+MARKERS: Final[dict[str, tuple[str, RGB]]] = {
+    "improved-position": ("IP", (150, 105, 50)),
+    "activated": ("ACT", (240, 200, 40)),
+    "fatigue": ("FAT", (240, 130, 30)),
+    "out-of-command": ("OoC", (140, 70, 170)),
+    "isolated": ("ISO", (200, 30, 30)),
+    "unsupplied": ("OoS", (20, 20, 20)),
+    "breakthrough": ("BT", (30, 160, 90)),
+}
+"""Each marker's chip: short text and colour. Unknown markers get a grey chip with their first letters."""
+UNKNOWN_MARKER: Final[RGB] = (150, 150, 150)
+
+
+def marker_chip(name: str) -> tuple[str, RGB]:
+    """The chip text and colour of a marker."""
+    return MARKERS.get(name, (name[:3].upper(), UNKNOWN_MARKER))

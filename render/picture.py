@@ -1,0 +1,145 @@
+"""What the renderer draws: counter faces and a map picture, independent of the engine's state.
+
+The bot builds a :class:`MapPicture` from what one seat may see (fog of war applied), and the renderer
+draws exactly that. :func:`setup_picture` builds the picture of a game's initial set-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.hexgrid import Hex
+from engine.vaevictis.data import GameData, GameMap, Nationality, Side, UnitKind
+
+Marker = Literal[
+    "improved-position", "activated", "fatigue", "out-of-command", "isolated", "unsupplied", "breakthrough"
+]
+"""The marker names the renderer knows; any other name is drawn as a grey chip with its first letters."""
+
+DEFAULT_STEP_STRENGTH = 3
+"""Strength lost per step (1.2), when the game's tables do not say."""
+
+
+@dataclass(frozen=True)
+class CounterFace:
+    """One counter as it shows on the map: the printed values and the markers on it."""
+
+    label: str
+    """The unit's name as printed (``"Peiper/1"``, ``"HQ V"``)."""
+    side: Side
+    nationality: Nationality
+    """Chooses the counter's ground: German field grey, US olive, British khaki-brown."""
+    kind: UnitKind
+    size: str
+    """NATO size symbol: ``"III"``, ``"X"``, ``"XX"``, ``"XXX"``."""
+    bar_color: str
+    """The formation's colour bar, ``"#rrggbb"``."""
+    strength: int
+    """Current combat strength."""
+    steps: int
+    """Steps left."""
+    max_steps: int
+    quality: int
+    support: int = 0
+    """HQ support rating (1.3); HQs only."""
+    c3i: str | None = None
+    """HQ C3I rating (9.5), A to C; HQs only."""
+    activated: bool = False
+    """An HQ that has been activated this turn."""
+    markers: tuple[str, ...] = ()
+    """Markers on the counter, drawn as chips (see ``render.palette.MARKERS``)."""
+
+    @property
+    def is_hq(self) -> bool:
+        return self.kind == "hq"
+
+    @property
+    def shown_markers(self) -> tuple[str, ...]:
+        """The markers to draw, ``"activated"`` included when the HQ is activated."""
+        if self.activated and "activated" not in self.markers:
+            return (*self.markers, "activated")
+        return self.markers
+
+
+@dataclass(frozen=True)
+class HiddenStack:
+    """A stack the viewing seat may not inspect: only its side and how many counters it holds."""
+
+    side: Side
+    count: int
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A hex outlined in a colour (a unit's move, a target, the hex a prompt is about)."""
+
+    hex: Hex
+    color: str = "#ffc800"
+
+
+@dataclass(frozen=True, eq=False)
+class MapPicture:
+    """Everything one image shows: the map, the counters a seat may see, and a title."""
+
+    game_map: GameMap
+    counters: Mapping[Hex, tuple[CounterFace, ...]] = field(default_factory=dict)
+    """The counters in each hex, in stack order, top first."""
+    hidden: Mapping[Hex, HiddenStack] = field(default_factory=dict)
+    """Stacks under fog of war: drawn as blank counters with a count."""
+    title: str = ""
+    """The caption above the map; the map's name when empty."""
+    highlights: tuple[Highlight, ...] = ()
+
+    @property
+    def caption(self) -> str:
+        return self.title or self.game_map.name
+
+
+def counter_face(
+    data: GameData,
+    unit_id: str,
+    *,
+    steps: int | None = None,
+    markers: Iterable[str] = (),
+    activated: bool = False,
+) -> CounterFace:
+    """The face of a unit with ``steps`` left (full strength by default) and the given markers.
+
+    :raises KeyError: if the unit is not in the game.
+    """
+    unit = data.units[unit_id]
+    formation = data.formations[unit.formation]
+    left = unit.steps if steps is None else steps
+    stacking = data.tables.raw.get("stacking", {})
+    step_strength = int(stacking.get("step_strength", DEFAULT_STEP_STRENGTH))
+    return CounterFace(
+        label=unit.name,
+        side=data.side_of(unit_id),
+        nationality=data.nationality_of(unit_id),
+        kind=unit.kind,
+        size=unit.size,
+        bar_color=formation.color,
+        strength=max(0, unit.strength - step_strength * (unit.steps - left)),
+        steps=left,
+        max_steps=unit.steps,
+        quality=unit.quality,
+        support=unit.support,
+        c3i=unit.c3i,
+        activated=activated,
+        markers=tuple(markers),
+    )
+
+
+def setup_picture(data: GameData, title: str | None = None) -> MapPicture:
+    """The picture of the initial set-up: every placed unit at full strength, improved positions marked."""
+    stacks: dict[Hex, list[CounterFace]] = {}
+    for placement in data.setup:
+        markers = ("improved-position",) if placement.improved_position else ()
+        stacks.setdefault(placement.hex, []).append(counter_face(data, placement.unit, markers=markers))
+    return MapPicture(
+        game_map=data.map,
+        counters={hex_: tuple(faces) for hex_, faces in stacks.items()},
+        title=title if title is not None else f"{data.name}: initial set-up",
+    )

@@ -1,0 +1,200 @@
+"""What a snapshot must show, checked in its pixels: counters, markers, rivers, roads, close-ups, PNG bytes."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from engine.vaevictis.data import GameData
+from render import basemap, palette
+from render.counters import chip_boxes
+from render.picture import CounterFace, HiddenStack, MapPicture, counter_face, setup_picture
+from render.snapshot import frame, render_map, to_png
+
+RGB = tuple[int, int, int]
+
+
+def near(a: RGB, b: RGB, tolerance: int = 8) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def count_colour(image: Image.Image, box: tuple[float, float, float, float], colour: RGB, tolerance: int = 8) -> int:
+    """How many pixels in ``box`` are (nearly) ``colour``."""
+    left, top, right, bottom = (round(v) for v in box)
+    data = image.convert("RGB").crop((left, top, right, bottom)).tobytes()
+    pixels = ((data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3))
+    return sum(1 for rgb in pixels if near(rgb, colour, tolerance))
+
+
+def pixel(image: Image.Image, xy: tuple[float, float]) -> RGB:
+    red, green, blue = image.convert("RGB").getpixel((round(xy[0]), round(xy[1])))[:3]  # type: ignore[index]
+    return red, green, blue
+
+
+def around(xy: tuple[float, float], half: float) -> tuple[float, float, float, float]:
+    return xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half
+
+
+def with_counters(game: GameData, counters: dict[int, tuple[CounterFace, ...]]) -> MapPicture:
+    return MapPicture(game_map=game.map, counters=counters, title="test")
+
+
+# --- Counters ----------------------------------------------------------------------------------------------
+
+
+def test_a_counter_shows_its_formation_colour_bar_at_its_hex(game: GameData) -> None:
+    picture = setup_picture(game)
+    image = render_map(picture)
+    where = frame(picture)
+    bar = palette.rgb(game.formations["us-v"].color)
+    counter = where.layout.counter_size
+    assert count_colour(image, around(where.pixel(203), counter / 2), bar) > counter * 5
+    empty = render_map(MapPicture(game_map=game.map))
+    assert count_colour(empty, around(where.pixel(203), counter / 2), bar) == 0
+
+
+def test_the_german_hq_is_drawn_where_it_is_set_up_and_nowhere_else(game: GameData) -> None:
+    picture = setup_picture(game)
+    image = render_map(picture)
+    where = frame(picture)
+    bar = palette.rgb(game.formations["de-1ss"].color)
+    half = where.layout.counter_size / 2
+    assert count_colour(image, around(where.pixel(803), half), bar) > 0
+    assert count_colour(image, around(where.pixel(203), half), bar) == 0
+
+
+def test_an_improved_position_from_the_setup_becomes_a_marker(game: GameData) -> None:
+    picture = setup_picture(game)
+    (face,) = picture.counters[203]
+    assert face.markers == ("improved-position",)
+    assert picture.counters[103][0].markers == ()
+
+
+@pytest.mark.parametrize("marker", ["isolated", "fatigue", "out-of-command", "breakthrough"])
+def test_a_marker_chip_appears_when_the_marker_is_set(game: GameData, marker: str) -> None:
+    plain = counter_face(game, "us-2-id")
+    marked = counter_face(game, "us-2-id", markers=[marker])
+    where = frame(MapPicture(game_map=game.map))
+    box = where.layout.counter_box(504)
+    dy = where.origin[1]
+    (chip,) = chip_boxes((box[0], box[1] + dy, box[2], box[3] + dy), 1)
+    _, colour = palette.marker_chip(marker)
+    with_marker = render_map(with_counters(game, {504: (marked,)}))
+    without = render_map(with_counters(game, {504: (plain,)}))
+    assert count_colour(with_marker, chip, colour) > (chip[2] - chip[0]) * 2
+    assert count_colour(without, chip, colour) == 0
+
+
+def test_an_activated_hq_carries_the_activated_chip(game: GameData) -> None:
+    face = counter_face(game, "hq-us-v", activated=True)
+    assert face.shown_markers == ("activated",)
+
+
+def test_steps_are_boxed_red_for_armour_and_blue_for_infantry(game: GameData) -> None:
+    armour = counter_face(game, "de-peiper")
+    infantry = counter_face(game, "us-2-id")
+    image = render_map(with_counters(game, {504: (armour,), 506: (infantry,)}))
+    where = frame(MapPicture(game_map=game.map))
+    size = where.layout.counter_size
+
+    def steps_box(hex_: int) -> tuple[float, float, float, float]:
+        left, top, _, _ = where.layout.counter_box(hex_)
+        x, y = left + size / 2, top + where.origin[1] + size * 0.83
+        return around((x, y), size * 0.1)
+
+    assert count_colour(image, steps_box(504), palette.STEPS_ARMOR, 30) > 10
+    assert count_colour(image, steps_box(506), palette.STEPS_INFANTRY, 30) > 10
+
+
+def test_a_lost_step_lowers_the_strength_shown(game: GameData) -> None:
+    full = counter_face(game, "us-2-id")
+    reduced = counter_face(game, "us-2-id", steps=3)
+    assert (full.strength, full.steps) == (12, 4)
+    assert (reduced.strength, reduced.steps, reduced.max_steps) == (9, 3, 4)
+
+
+def test_a_stack_shows_a_count_badge_and_a_hidden_stack_its_side(game: GameData) -> None:
+    faces = (counter_face(game, "de-peiper"), counter_face(game, "hq-de-1ss"))
+    picture = MapPicture(game_map=game.map, counters={504: faces}, hidden={506: HiddenStack("allied", 2)})
+    image = render_map(picture)
+    where = frame(picture)
+    _, top, right, _ = where.layout.counter_box(504)
+    badge = (right - 4, top + where.origin[1] - 4, right + 4, top + where.origin[1] + 4)
+    assert count_colour(image, badge, palette.BADGE, 20) > 0
+    hidden = around(where.pixel(506), where.layout.counter_size / 3)
+    assert count_colour(image, hidden, palette.HIDDEN_BASE["allied"]) > 50
+
+
+# --- The base map ------------------------------------------------------------------------------------------
+
+
+def test_a_river_hexside_is_blue_between_its_hexes(game: GameData) -> None:
+    picture = MapPicture(game_map=game.map)
+    image = render_map(picture)
+    where = frame(picture)
+
+    def midpoint(a: int, b: int) -> tuple[float, float]:
+        (ax, ay), (bx, by) = where.pixel(a), where.pixel(b)
+        return (ax + bx) / 2, (ay + by) / 2
+
+    assert near(pixel(image, midpoint(404, 504)), palette.RIVER, 12)
+    assert not near(pixel(image, midpoint(405, 505)), palette.RIVER, 60)
+
+
+def test_a_road_runs_between_the_centres_of_linked_hexes(game: GameData) -> None:
+    picture = MapPicture(game_map=game.map)
+    image = render_map(picture)
+    where = frame(picture)
+    (ax, ay), (bx, by) = where.pixel(603), where.pixel(703)
+    assert near(pixel(image, ((ax + bx) / 2, (ay + by) / 2)), palette.ROAD, 12)
+
+
+def test_the_base_layer_cache_stays_bounded_and_reuses_layers(game: GameData) -> None:
+    cache = basemap.BaseLayerCache(maxsize=2)
+    first = cache.get(game.map, 0.5)
+    assert cache.get(game.map, 0.5) is first
+    for zoom in (0.6, 0.7, 0.8):
+        cache.get(game.map, zoom)
+    assert len(cache) == 2
+    assert len(basemap.CACHE) <= basemap.CACHE.maxsize
+
+
+# --- Snapshots ---------------------------------------------------------------------------------------------
+
+
+def test_the_same_picture_gives_byte_identical_pngs(game: GameData) -> None:
+    picture = setup_picture(game)
+    first = to_png(render_map(picture))
+    basemap.CACHE.clear()
+    second = to_png(render_map(picture))
+    assert first == second
+    assert Image.open(io.BytesIO(first)).format == "PNG"
+
+
+def test_a_close_up_is_smaller_than_the_map_and_centred_on_its_hex(game: GameData) -> None:
+    picture = setup_picture(game)
+    full = render_map(picture)
+    close = render_map(picture, region=(203, 1))
+    assert close.width < full.width and close.height < full.height
+    where = frame(picture, region=(203, 1))
+    width, height = where.map_size
+    x, y = where.pixel(203)
+    assert abs(x - width / 2) <= 1 and abs(y - (where.origin[1] + height / 2)) <= 1
+    bar = palette.rgb(game.formations["us-v"].color)
+    assert count_colour(close, around((x, y), where.layout.counter_size / 2), bar) > 0
+
+
+def test_a_close_up_must_be_on_the_map(game: GameData) -> None:
+    picture = MapPicture(game_map=game.map)
+    with pytest.raises(ValueError, match="not on"):
+        render_map(picture, region=(2020, 2))
+    with pytest.raises(ValueError, match="radius"):
+        render_map(picture, region=(203, 0))
+
+
+def test_zoom_scales_the_snapshot(game: GameData) -> None:
+    picture = MapPicture(game_map=game.map)
+    small, large = render_map(picture, zoom=0.5), render_map(picture, zoom=1.0)
+    assert large.width > 1.8 * small.width
