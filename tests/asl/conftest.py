@@ -1,0 +1,140 @@
+"""Helpers for the ASL campaign-game tests: a campaign, an action driver and the channel's view of it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.asl import SYSTEM, CampaignState
+from engine.asl.module import Module, load_table_override, parse_module_text
+from engine.contract import Action, Event
+
+HERE = Path(__file__).parent
+TEST_CHART = (HERE / "example_rg_chart.toml").read_text(encoding="utf-8")
+"""Invented RG chart and CG (TEST DATA, not from ABtF)."""
+
+SEED = bytes.fromhex("5eed" * 16)
+
+
+def bundled() -> Module:
+    """The bundled A Bridge Too Far module."""
+    from scenarios.asl import module_text
+
+    name, text = module_text("a-bridge-too-far")
+    return parse_module_text(text, name)
+
+
+def module_with_test_chart() -> Module:
+    return load_table_override(bundled(), TEST_CHART, "example_rg_chart.toml")
+
+
+class Table:
+    """A campaign being played: the state, every action and every event, and the channel's text."""
+
+    def __init__(self, state: CampaignState) -> None:
+        self.state = state
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+
+    def act(self, seat: str, verb: str, **args: Any) -> list[Event]:
+        action = Action(seat, verb, args)
+        before = json.dumps(SYSTEM.state_to_json(self.state), sort_keys=True)
+        new_state, events = SYSTEM.apply(self.state, action)
+        # apply never mutates its input: checked on every action of every test
+        assert json.dumps(SYSTEM.state_to_json(self.state), sort_keys=True) == before
+        self.state = new_state
+        self.actions.append(action)
+        self.events.extend(events)
+        return events
+
+    def prompts(self) -> dict[str, Any]:
+        return SYSTEM.prompts(self.state)
+
+    def step_rule(self) -> str | None:
+        step = SYSTEM.view(self.state, None)["step"]
+        return None if step is None else step["rule"]
+
+    def channel(self) -> str:
+        """Everything the channel could have seen so far: public events, public prompts, the public view."""
+        parts = [json.dumps(e.to_json(), ensure_ascii=False) for e in self.events if not e.secret_to]
+        parts += [p.text for p in SYSTEM.prompts(self.state).values() if not p.secret]
+        parts.append(json.dumps(SYSTEM.view(self.state, None), ensure_ascii=False))
+        return "\n".join(parts)
+
+    def finish_manual(self) -> None:
+        """Say done on every manual step (and setup) until a step needs something else."""
+        for _ in range(200):
+            current = self.prompts()
+            doers = [s for s, p in current.items() if [c.verb for c in p.choices] == ["done"]]
+            if not doers or len(doers) != len(current):
+                return
+            for seat in doers:
+                self.act(seat, "done")
+        raise AssertionError("manual steps never ended")
+
+    def play_secret_steps(
+        self,
+        purchases: dict[str, str] | None = None,
+        forts: dict[str, str] | None = None,
+        chits: dict[str, str] | None = None,
+    ) -> None:
+        """Answer the secret steps of one RePh pass with the given choices (default: nothing, idle)."""
+        for _ in range(50):
+            current = self.prompts()
+            if not current or self.state.phase != "refit":
+                return
+            progressed = False
+            for seat, prompt in current.items():
+                verbs = [c.verb for c in prompt.choices] + list(prompt.free_verbs)
+                if "roll_cpp" in verbs:
+                    self.act(seat, "roll_cpp")
+                elif "purchase" in verbs:
+                    self.act(seat, "purchase", rgs=(purchases or {}).get(seat, ""))
+                elif "roll_rgs" in verbs:
+                    self.act(seat, "roll_rgs")
+                elif "fortify" in verbs:
+                    self.act(seat, "fortify", items=(forts or {}).get(seat, ""))
+                elif "choose_chit" in verbs:
+                    self.act(seat, "choose_chit", chit=(chits or {}).get(seat, "idle"))
+                elif verbs == ["done"] or "done" in verbs:
+                    self.act(seat, "done")
+                else:
+                    continue
+                progressed = True
+                break
+            if not progressed:
+                return
+        raise AssertionError("secret steps never ended")
+
+
+def new_table(options: dict[str, Any] | None = None, chart: bool = True, begin: bool = True) -> Table:
+    opts: dict[str, Any] = {
+        "start": "17N",
+        "end": "19PM",
+        "elr": {"allied": 5, "german": 3},
+        "san": {"allied": 3, "german": 4},
+    }
+    opts.update(options or {})
+    state = SYSTEM.new_game("a-bridge-too-far", opts, SEED)
+    table = Table(state)
+    if chart:
+        table.act("organiser", "load_table", text=TEST_CHART, file="example_rg_chart.toml")
+    if begin:
+        table.act("allied", "begin")
+    return table
+
+
+def kinds(events: Iterable[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+@pytest.fixture
+def table() -> Table:
+    return new_table()
+
+
+Predicate = Callable[[Table], bool]
