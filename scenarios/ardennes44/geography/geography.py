@@ -35,6 +35,9 @@ ANCHORS = [
     ("Manderfeld", 50.330, 6.333, "3008"),
     ("Hollerath", 50.470, 6.370, "3105"),
     ("Lutzkampen", 50.150, 6.180, "2712"),
+    # 26th VG attacked across the Our south of Dasburg, from the German bank: its setup hex 2616 must lie
+    # east of the river (a point on the German bank between Dasburg and Gemund an der Our).
+    ("26 VG start line", 50.015, 6.168, "2616"),
 ]
 
 # --- Settlements: (name, lat, lon, kind, priority).  priority: lower wins when two fall in one hex. ---
@@ -138,6 +141,8 @@ SETTLEMENTS = [
     ("Kalterherberg", 50.520, 6.215, "village", 2),
     ("Hellenthal", 50.485, 6.432, "village", 2),
     ("Schleiden", 50.530, 6.477, "village", 2),
+    ("Einruhr", 50.585, 6.380, "village", 3),
+    ("Gemund (Eifel)", 50.577, 6.497, "village", 3),
     ("Hallschlag", 50.360, 6.440, "village", 2),
     ("Manderfeld", 50.330, 6.333, "village", 2),
     ("Amel", 50.352, 6.172, "village", 2),
@@ -369,6 +374,8 @@ ROADS = [
     ("Eupen - Monschau", ["Eupen", (50.575, 6.190), "Monschau"]),
     ("Monschau - Roetgen", ["Monschau", "2801"]),
     ("Monschau - Schleiden - Kall", ["Monschau", "Hellenthal", "Schleiden", "3403"]),
+    # The Rur dam road that served LXVII Korps (HQ 3102, 272nd VG 3002) from Schleiden.
+    ("Einruhr - Gemund - Schleiden", ["Einruhr", "Gemund (Eifel)", "Schleiden"]),
     ("Eupen - Baraque Michel - Malmedy", ["Eupen", (50.560, 6.080), (50.514, 6.071), "Malmedy"]),
     ("Verviers - Spa - Malmedy - St. Vith",
      ["Verviers", "Theux", "Spa", "Francorchamps", "Malmedy", (50.411, 6.063), "Ligneuville", "Recht",
