@@ -1,0 +1,756 @@
+"""[6] Movement: where a unit or stack may go with the action points it has, and moving it there.
+
+The rules of the chapter and of the others that bear on a move, in the order a move meets them:
+
+- [6.1] A move action costs 1 AP and gives the unit its movement allowance: 4 MP for infantry, 6 for
+  mechanized and armored units (HQ: the tables' allowance). Unused MPs are lost, except that consecutive
+  move actions sum: a unit short of MPs for the next hex buys another move action and goes on.
+  ``UnitState.movement_points`` holds what is left of the last move action for a consecutive one.
+- [6.2] Terrain costs come from the Terrain Effects Chart (``[terrain.*]`` in the tables); a road halves
+  nothing for a unit that is not alone: the road rate is paid only by a unit moving alone between hexes that
+  hold no other unit. Crossing a river includes entering the hex beyond.
+- [13.1] Rivers: US (and British) infantry pays 2 MP anywhere, mechanized 3 MP at a bridge only; German
+  infantry pays 1 AP anywhere, mechanized 1 AP at a bridge only, then goes on with the MPs it has left.
+- [4.2] Entering an enemy zone of control stops the move and obliges an attack (not in a city, village or
+  forest, 4.3), and is forbidden without the AP for a normal attack, except into those hexes. Leaving a zone
+  costs +1 MP; going straight from one zone to another costs +2 MP, and is forbidden within one enemy unit's
+  zone. [7.8] Breakthrough markers cancel zones (see :func:`engine.vaevictis.zoc.enemy_zoc`); [15.2] the
+  150 Pz Brigade lets a stack ignore them (``ignore_zoc``).
+- [4.1] A hex holding enemy units is never entered. [15.3] A Roadblock closes its hex to the Germans;
+  [15.2] a Stosser marker closes its hex to the Allies.
+- [5] Friendly stacks are crossed freely; a move may not end with more than 6 steps in its hex.
+- [16.1] A reinforcement enters by a move action, paying its entry hex plus 1 MP per unit that already
+  entered there this activation sequence; US units in trucks pay 1/2 MP per free road hex more than 2 hexes
+  from any enemy unit.
+- [17.1] A unit marked ``cannot_move`` does not move.
+
+Consecutive move actions that sum their MPs form one movement (the example of 6.1): the stacking limit is
+checked where that movement ends. The search (:func:`legal_destinations`) keeps, per hex, the Pareto set of
+(APs left, MPs left) labels and settles labels fewest APs spent first, then most MPs left, so the route it
+gives for each hex is the cheapest one.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.contract import Event, IllegalActionError, InvalidActionError
+from engine.hexgrid import Hex, hex_name, hexside
+from engine.vaevictis.data import GameData, Side, UnitDef, other_side
+from engine.vaevictis.state import GameState, Position, UnitState
+from engine.vaevictis.zoc import enemy_zoc
+
+MobilityClass = str
+"""``"infantry"`` or ``"mechanized"``: the columns of the Terrain Effects Chart (6.2)."""
+
+PROHIBITED = math.inf
+"""The cost of a move the rules forbid (an unbridged river for mechanized units, 13.1)."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """One way for a unit or stack to reach a hex in this activation, with what it costs."""
+
+    destination: Hex
+    """The hex where the move ends."""
+    path: tuple[Hex, ...]
+    """Every hex from the start hex (included; the entry hex for a reinforcement) to the destination."""
+    ap_spent: int
+    """Action points spent: move actions (6.1, 16.1) plus German river crossings (13.1)."""
+    mp_left: float
+    """MPs left in the last move action, which a consecutive move action may use (6.1); 0 after entering a ZoC."""
+    enters_enemy_zoc: bool
+    """Whether the move ends by entering an enemy zone of control, which stops it (4.2)."""
+    mp_spent: float
+    """Every MP paid along the path, for display."""
+
+
+# --- Per-map tables (cached on the game data) --------------------------------------------------------------
+
+_NO_RIVER, _RIVER, _BRIDGE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class _MapTables:
+    """What a search asks of the map and the charts at every step, computed once per game data."""
+
+    links: Mapping[Hex, tuple[tuple[Hex, bool, int], ...]]
+    """Per hex: each neighbour, whether a road links them, and the river between (none, river, bridge)."""
+    cost: Mapping[MobilityClass, Mapping[Hex, float]]
+    """MPs to enter each hex off road, per class (6.2, Terrain Effects Chart)."""
+    road: Mapping[MobilityClass, float]
+    """MPs per hex along a road for a unit alone (6.2)."""
+    road_hexes: frozenset[Hex]
+    shelter: frozenset[Hex]
+    """City, village and forest hexes: entered in an enemy ZoC without AP to attack, attack optional (4.2, 4.3)."""
+    crossing: Mapping[tuple[bool, MobilityClass, int], tuple[float, int]]
+    """(German?, class, river or bridge) -> (MP, AP) to cross and enter the hex beyond (13.1)."""
+    allowance: Mapping[str, float]
+    """Movement allowance per unit kind (6.1)."""
+    max_steps: int
+    attack_ap: int
+    move_ap: int
+
+
+_CACHE: dict[int, tuple[weakref.ref[GameData], _MapTables]] = {}
+
+
+def _tables(data: GameData) -> _MapTables:
+    """The cached per-map tables of a game's data."""
+    cached = _CACHE.get(id(data))
+    if cached is not None and cached[0]() is data:
+        return cached[1]
+    tables = _build_tables(data)
+    _CACHE[id(data)] = (weakref.ref(data), tables)
+    return tables
+
+
+def _number(value: Any) -> float:
+    """A chart figure: a number, or ``PROHIBITED`` for "prohibited"."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return PROHIBITED
+
+
+def _build_tables(data: GameData) -> _MapTables:
+    raw = data.tables.raw
+    terrain_chart = raw["terrain"]
+    game_map = data.map
+    grid = game_map.grid
+    links: dict[Hex, tuple[tuple[Hex, bool, int], ...]] = {}
+    for h in grid.hexes:
+        entries = []
+        for n in grid.neighbours(h):
+            side = hexside(h, n)
+            river = _NO_RIVER
+            if side in game_map.river_at:
+                river = _BRIDGE if side in game_map.bridges else _RIVER
+            entries.append((n, side in game_map.road_links, river))
+        links[h] = tuple(entries)
+
+    classes: tuple[MobilityClass, ...] = ("infantry", "mechanized")
+    cost: dict[MobilityClass, dict[Hex, float]] = {c: {} for c in classes}
+    for h in grid.hexes:
+        for c in classes:
+            # Overlays replace the terrain's cost unless the chart says "other" (OTIH).
+            value = _number(terrain_chart[game_map.terrain[h]][c])
+            overlays = []
+            if h in game_map.westwall:
+                overlays.append("westwall")
+            if game_map.is_city(h):
+                overlays.append("city")
+            elif game_map.is_village(h):
+                overlays.append("village")
+            for overlay in overlays:
+                figure = terrain_chart[overlay][c]
+                if figure != "other":
+                    value = _number(figure)
+            cost[c][h] = value
+
+    shelter = frozenset(
+        h
+        for h in grid.hexes
+        if (game_map.is_city(h) and terrain_chart["city"].get("attack_optional"))
+        or (game_map.is_village(h) and terrain_chart["village"].get("attack_optional"))
+        or terrain_chart[game_map.terrain[h]].get("attack_optional")
+    )
+
+    crossing: dict[tuple[bool, MobilityClass, int], tuple[float, int]] = {}
+    for river_kind, key in ((_RIVER, "river"), (_BRIDGE, "bridge")):
+        chart = raw["crossing"][key]
+        for c in classes:
+            us_mp = _number(chart[f"us_{c}_mp"])
+            german_ap = _number(chart[f"german_{c}_ap"])
+            crossing[(False, c, river_kind)] = (us_mp, 0)
+            crossing[(True, c, river_kind)] = (0.0, int(german_ap)) if german_ap != PROHIBITED else (PROHIBITED, 0)
+
+    return _MapTables(
+        links=links,
+        cost=cost,
+        road={c: _number(terrain_chart["road"][c]) for c in classes},
+        road_hexes=game_map.road_hexes,
+        shelter=shelter,
+        crossing=crossing,
+        allowance={k: float(v) for k, v in raw["movement_allowance"].items()},
+        max_steps=int(raw["stacking"]["max_steps"]),
+        attack_ap=int(raw["actions"]["normal_attack"]),
+        move_ap=int(raw["actions"]["move"]),
+    )
+
+
+def terrain_class(unit: UnitDef) -> MobilityClass:
+    """[6.1] The Terrain Effects Chart column a unit pays: infantry, or mechanized for armor, mechanized and HQ.
+
+    CLARIFICATION: the chart has no HQ column; an HQ has the mechanized allowance (6 MP) and pays
+    mechanized costs.
+    """
+    return "infantry" if unit.kind == "infantry" else "mechanized"
+
+
+def crossing_class(unit: UnitDef) -> MobilityClass:
+    """[13.1] The crossing column a unit uses: only armored and mechanized combat units are bound to bridges.
+
+    CLARIFICATION: 13.1 names "armored or mechanized combat units"; an HQ is not a combat unit and crosses
+    as infantry does.
+    """
+    return "mechanized" if unit.is_mechanized else "infantry"
+
+
+# --- The moving group --------------------------------------------------------------------------------------
+
+# Why a step fails; the search only needs to know that it does, check_move says why.
+_OK = 0
+_ENEMY = 1
+_ROADBLOCK = 2
+_STOSSER = 3
+_RIVER_CLOSED = 4
+_NO_AP_TO_CROSS = 5
+_NO_MP = 6
+_SAME_UNIT_ZOC = 7
+_NO_AP_TO_ATTACK = 8
+
+
+class _Mover:
+    """A unit or stack about to move, with the position read once for the whole search."""
+
+    def __init__(
+        self,
+        data: GameData,
+        state: GameState,
+        unit_ids: Sequence[str],
+        *,
+        ignore_zoc: bool,
+        entering_at: Hex | None,
+        entered_already: int,
+        trucks: bool,
+    ) -> None:
+        self.data = data
+        self.state = state
+        self.tables = t = _tables(data)
+        if not unit_ids:
+            raise InvalidActionError("name at least one unit to move")
+        for unit_id in unit_ids:
+            if unit_id not in state.units or unit_id not in data.units:
+                raise InvalidActionError(f"there is no unit {unit_id!r}")
+        if len(set(unit_ids)) != len(unit_ids):
+            raise InvalidActionError("a unit is named twice")
+        self.ids = tuple(unit_ids)
+        self.units: list[UnitState] = [state.units[u] for u in unit_ids]
+        self.defs = [data.units[u] for u in unit_ids]
+        self.names = " and ".join(d.name for d in self.defs)
+        self.pos = pos = Position(data, state)
+        sides = {data.side_of(u) for u in unit_ids}
+        if len(sides) != 1:
+            raise InvalidActionError("units of both sides cannot move together")
+        self.side: Side = sides.pop()
+        self.german = self.side == "german"
+        self.entering_at = entering_at
+        self.entered_already = entered_already
+        self.ignore_zoc = ignore_zoc
+
+        # [6.1] The stack moves at the pace of its slowest member and pays the worst of its classes.
+        self.allowance = min(t.allowance[d.kind] for d in self.defs)
+        self.classes = sorted({terrain_class(d) for d in self.defs})
+        crossing_classes = sorted({crossing_class(d) for d in self.defs})
+        self.cost = t.cost[self.classes[0]] if len(self.classes) == 1 else _max_costs(t, self.classes)
+        # [6.2] Only a unit moving alone may use the road rate; [16.1] trucks pay 1/2 on roads.
+        self.alone = len(self.ids) == 1
+        self.road_rate = t.road[self.classes[-1]]
+        self.trucks = trucks and self.alone
+        self.crossing = {
+            kind: (
+                max(t.crossing[(self.german, c, kind)][0] for c in crossing_classes),
+                max(t.crossing[(self.german, c, kind)][1] for c in crossing_classes),
+            )
+            for kind in (_RIVER, _BRIDGE)
+        }
+        self.ap = min(u.action_points for u in self.units)
+        self.mp = 0.0 if entering_at is not None else min(u.movement_points for u in self.units)
+        self.steps = sum(u.steps for u in self.units)
+
+        # The board as this side sees it.
+        self.start: Hex | None = None if entering_at is not None else self.units[0].hex
+        enemy = other_side(self.side)
+        movers = set(self.ids)
+        self.blocked: dict[Hex, int] = {}
+        self.other_units: set[Hex] = set()
+        self.friendly_steps: dict[Hex, int] = {}
+        enemy_hexes = []
+        for hex_, occupants in pos.occupants.items():
+            side = data.side_of(occupants[0].id)
+            if side == enemy:
+                self.blocked[hex_] = _ENEMY
+                enemy_hexes.append(hex_)
+                continue
+            others = [u for u in occupants if u.id not in movers]
+            if others:
+                self.other_units.add(hex_)
+                self.friendly_steps[hex_] = sum(u.steps for u in others)
+        for marker in state.markers:
+            if marker.kind == "roadblock" and self.german:
+                self.blocked.setdefault(marker.hex, _ROADBLOCK)
+            elif marker.kind == "stosser" and not self.german:
+                self.blocked.setdefault(marker.hex, _STOSSER)
+        self.zoc: dict[Hex, set[str]] = {} if ignore_zoc else enemy_zoc(pos, self.side)
+        self.near_enemy: set[Hex] = set()
+        if self.trucks:
+            grid = data.map.grid
+            for hex_ in enemy_hexes:
+                self.near_enemy.update(grid.within(hex_, 2))
+
+    # --- Readiness -----------------------------------------------------------------------------------------
+
+    def readiness_problem(self) -> IllegalActionError | None:
+        """Why this group cannot move at all now, if it cannot."""
+        for unit, definition in zip(self.units, self.defs, strict=True):
+            if unit.eliminated:
+                return IllegalActionError(f"{definition.name} has been eliminated", rule="1.2")
+            if self.entering_at is None and unit.hex is None:
+                return IllegalActionError(
+                    f"{definition.name} is not on the map: name its entry hex to bring it in", rule="16.1"
+                )
+            if self.entering_at is not None and unit.hex is not None:
+                return IllegalActionError(f"{definition.name} is already on the map", rule="16.1")
+            if unit.cannot_move:
+                return IllegalActionError(
+                    f"{definition.name} may not move this turn: it began the game adjacent to a German unit",
+                    rule="17.1",
+                )
+            if unit.must_attack:
+                return IllegalActionError(
+                    f"{definition.name} entered an enemy zone of control and must attack before it moves on",
+                    rule="4.2",
+                )
+        if self.entering_at is None and len({u.hex for u in self.units}) != 1:
+            return IllegalActionError(f"{self.names} are not in the same hex and cannot move as a stack", rule="5")
+        if self.entering_at is not None and self.entering_at not in self.data.map.entry_hexes[self.side]:
+            return IllegalActionError(f"{hex_name(self.entering_at)} is not an entry hex of the {self.side}s", "16.1")
+        if self.ap <= 0 and self.mp <= 0:
+            who = "it has" if self.alone else "they have"
+            return IllegalActionError(f"{self.names} cannot move: {who} no action point left", rule="3.4.1")
+        return None
+
+    # --- One step ------------------------------------------------------------------------------------------
+
+    def step_cost(self, from_: Hex | None, to: Hex, road: bool, river: int) -> tuple[float, int, int]:
+        """The (MP, AP) to enter ``to`` from ``from_`` (``None``: from off the map) and why it is closed, if it is."""
+        why = self.blocked.get(to, _OK)
+        if why:
+            return 0.0, 0, why
+        ap_cost = 0
+        if river:
+            mp_cost, ap_cost = self.crossing[river]
+            if mp_cost == PROHIBITED:
+                return 0.0, 0, _RIVER_CLOSED
+        else:
+            mp_cost = self.cost[to]
+            if road and self.alone and to not in self.other_units and (from_ is None or from_ not in self.other_units):
+                mp_cost = min(mp_cost, 0.5 if self.trucks and to not in self.near_enemy else self.road_rate)
+        if from_ is None:
+            mp_cost += self.entered_already
+        elif from_ in self.zoc:
+            to_zoc = self.zoc.get(to)
+            if to_zoc:
+                if not self.zoc[from_].isdisjoint(to_zoc):
+                    return 0.0, 0, _SAME_UNIT_ZOC
+                mp_cost += 2
+            else:
+                mp_cost += 1
+        return mp_cost, ap_cost, _OK
+
+    def pay(self, ap: int, mp: float, mp_cost: float, ap_cost: int, to: Hex) -> tuple[int, float, int]:
+        """The APs and MPs left after paying for a step, buying move actions as needed (6.1), or why not."""
+        if ap_cost:
+            if ap < ap_cost:
+                return ap, mp, _NO_AP_TO_CROSS
+            ap -= ap_cost
+        if mp < mp_cost:
+            actions = math.ceil((mp_cost - mp) / self.allowance)
+            if ap < actions * self.tables.move_ap:
+                return ap, mp, _NO_MP
+            ap -= actions * self.tables.move_ap
+            mp += actions * self.allowance
+        mp -= mp_cost
+        if to in self.zoc and ap < self.tables.attack_ap and to not in self.tables.shelter:
+            return ap, mp, _NO_AP_TO_ATTACK
+        return ap, mp, _OK
+
+    def fits(self, hex_: Hex) -> bool:
+        """[5] Whether the group may end its move in a hex without exceeding the stacking limit."""
+        return self.friendly_steps.get(hex_, 0) + self.steps <= self.tables.max_steps
+
+    def entry_link(self, hex_: Hex) -> tuple[bool, int]:
+        """[16.1] How a reinforcement comes onto its entry hex: along the road if the hex has one."""
+        return hex_ in self.tables.road_hexes, _NO_RIVER
+
+    def route(self, path: tuple[Hex, ...], ap: int, mp: float, spent: float) -> Route:
+        destination = path[-1]
+        entered = destination in self.zoc
+        return Route(
+            destination=destination,
+            path=path,
+            ap_spent=self.ap - ap,
+            mp_left=0.0 if entered else mp,
+            enters_enemy_zoc=entered,
+            mp_spent=spent,
+        )
+
+
+def _max_costs(tables: _MapTables, classes: Sequence[MobilityClass]) -> dict[Hex, float]:
+    return {h: max(tables.cost[c][h] for c in classes) for h in tables.cost[classes[0]]}
+
+
+# --- Legal destinations ------------------------------------------------------------------------------------
+
+
+def legal_destinations(
+    data: GameData,
+    state: GameState,
+    unit_ids: Sequence[str],
+    *,
+    ignore_zoc: bool = False,
+    entering_at: Hex | None = None,
+    entered_already: int = 0,
+    trucks: bool = False,
+) -> dict[Hex, Route]:
+    """[6] Every hex the unit or stack can reach in this activation, each with its cheapest route.
+
+    The units move together: the stack has the fewest APs and carried MPs of its members, the smallest
+    allowance and the worst terrain costs of its classes (6.1). The cheapest route spends the fewest APs,
+    then leaves the most MPs. The start hex is not a destination; a reinforcement's entry hex is.
+
+    ``ignore_zoc``: the stack carries the 150 Pz Brigade marker and its roll succeeded (15.2).
+    ``entering_at``: the units are reinforcements entering the map at that hex (16.1), after
+    ``entered_already`` units entered there this activation sequence; ``trucks``: US units in trucks (16.1).
+
+    Returns an empty dict when the units cannot move at all (see :func:`check_move` for the reason).
+
+    :raises InvalidActionError: if a unit id is unknown, or the units belong to both sides.
+    """
+    mover = _Mover(
+        data,
+        state,
+        unit_ids,
+        ignore_zoc=ignore_zoc,
+        entering_at=entering_at,
+        entered_already=entered_already,
+        trucks=trucks,
+    )
+    if mover.readiness_problem() is not None:
+        return {}
+    links = mover.tables.links
+    zoc = mover.zoc
+    step_cost = mover.step_cost
+    pay = mover.pay
+
+    # Labels: parallel lists, a heap of (-ap, -mp, index); settled Pareto fronts per hex.
+    hexes: list[Hex] = []
+    aps: list[int] = []
+    mps: list[float] = []
+    spent: list[float] = []
+    parents: list[int] = []
+    heap: list[tuple[int, float, int]] = []
+
+    if entering_at is None:
+        assert mover.start is not None
+        hexes.append(mover.start)
+        aps.append(mover.ap)
+        mps.append(mover.mp)
+        spent.append(0.0)
+        parents.append(-1)
+        heap.append((-mover.ap, -mover.mp, 0))
+    else:
+        road, river = mover.entry_link(entering_at)
+        mp_cost, ap_cost, why = step_cost(None, entering_at, road, river)
+        if why:
+            return {}
+        # [16.1] Entering is a move action even when the entry costs nothing more.
+        ap, mp = mover.ap - mover.tables.move_ap, mover.allowance
+        if ap < 0:
+            return {}
+        ap, mp, why = pay(ap, mp, mp_cost, ap_cost, entering_at)
+        if why:
+            return {}
+        hexes.append(entering_at)
+        aps.append(ap)
+        mps.append(mp)
+        spent.append(mp_cost)
+        parents.append(-1)
+        heap.append((-ap, -mp, 0))
+
+    settled: dict[Hex, list[tuple[int, float]]] = {}
+    best: dict[Hex, int] = {}
+    while heap:
+        neg_ap, neg_mp, index = heapq.heappop(heap)
+        here = hexes[index]
+        ap, mp = -neg_ap, -neg_mp
+        front = settled.get(here)
+        if front is None:
+            settled[here] = [(ap, mp)]
+            best[here] = index
+        else:
+            if any(a >= ap and m >= mp for a, m in front):
+                continue
+            front.append((ap, mp))
+        if here in zoc and (index != 0 or entering_at is not None):
+            continue  # [4.2] entering an enemy ZoC stops the move
+        for to, road, river in links[here]:
+            mp_cost, ap_cost, why = step_cost(here, to, road, river)
+            if why:
+                continue
+            new_ap, new_mp, why = pay(ap, mp, mp_cost, ap_cost, to)
+            if why:
+                continue
+            done = settled.get(to)
+            if done is not None and any(a >= new_ap and m >= new_mp for a, m in done):
+                continue
+            hexes.append(to)
+            aps.append(new_ap)
+            mps.append(new_mp)
+            spent.append(spent[index] + mp_cost)
+            parents.append(index)
+            heapq.heappush(heap, (-new_ap, -new_mp, len(hexes) - 1))
+
+    routes: dict[Hex, Route] = {}
+    for hex_, index in best.items():
+        if hex_ == mover.start or not mover.fits(hex_):
+            continue
+        path = []
+        i = index
+        while i >= 0:
+            path.append(hexes[i])
+            i = parents[i]
+        path.reverse()
+        routes[hex_] = mover.route(tuple(path), aps[index], mps[index], spent[index])
+    return routes
+
+
+# --- Checking an explicit path -----------------------------------------------------------------------------
+
+
+def check_move(
+    data: GameData,
+    state: GameState,
+    unit_ids: Sequence[str],
+    path: Sequence[Hex],
+    *,
+    ignore_zoc: bool = False,
+    entering_at: Hex | None = None,
+    entered_already: int = 0,
+    trucks: bool = False,
+) -> Route:
+    """[6] Check a move along an explicit path and say what it costs.
+
+    ``path`` starts with the units' hex (for a reinforcement, with its entry hex) and ends with the
+    destination. The keyword arguments are those of :func:`legal_destinations`. MPs are paid as late as
+    possible: a new move action is bought only when the next hex needs it (6.1).
+
+    :raises InvalidActionError: if a unit is unknown or the path is empty.
+    :raises IllegalActionError: naming the rule and the reason when the move is not allowed.
+    """
+    mover = _Mover(
+        data,
+        state,
+        unit_ids,
+        ignore_zoc=ignore_zoc,
+        entering_at=entering_at,
+        entered_already=entered_already,
+        trucks=trucks,
+    )
+    problem = mover.readiness_problem()
+    if problem is not None:
+        raise problem
+    hexes = tuple(path)
+    if not hexes:
+        raise InvalidActionError("a move needs a path of hexes")
+    grid = data.map.grid
+    for h in hexes:
+        if not grid.contains(h):
+            raise IllegalActionError(f"{hex_name(h)} is not on the map", rule="6.1")
+    if entering_at is None:
+        if hexes[0] != mover.start:
+            assert mover.start is not None
+            raise IllegalActionError(
+                f"the path must start where {mover.names} stand, in {hex_name(mover.start)}", rule="6.1"
+            )
+        if len(hexes) < 2:
+            raise IllegalActionError(f"{mover.names} would not leave {hex_name(hexes[0])}", rule="6.1")
+        ap, mp, mp_spent = mover.ap, mover.mp, 0.0
+    else:
+        if hexes[0] != entering_at:
+            raise IllegalActionError(
+                f"the path of a reinforcement starts at its entry hex, {hex_name(entering_at)}", rule="16.1"
+            )
+        road, river = mover.entry_link(entering_at)
+        mp_cost, ap_cost, why = mover.step_cost(None, entering_at, road, river)
+        if why:
+            raise _refusal(mover, why, None, entering_at, mp_cost, mover.ap, mover.mp)
+        if mover.ap < mover.tables.move_ap:
+            raise IllegalActionError(
+                f"{mover.names} cannot enter the map: entering is a move action and costs 1 AP", rule="16.1"
+            )
+        ap, mp = mover.ap - mover.tables.move_ap, mover.allowance
+        new_ap, new_mp, why = mover.pay(ap, mp, mp_cost, ap_cost, entering_at)
+        if why:
+            raise _refusal(mover, why, None, entering_at, mp_cost, ap, mp)
+        ap, mp, mp_spent = new_ap, new_mp, mp_cost
+
+    for i in range(1, len(hexes)):
+        here, to = hexes[i - 1], hexes[i]
+        if (i > 1 or entering_at is not None) and here in mover.zoc:
+            raise IllegalActionError(
+                f"{mover.names} must stop in {hex_name(here)}: it is in the zone of control of "
+                f"{_unit_names(data, mover.zoc[here])}",
+                rule="4.2",
+            )
+        link = next((entry for entry in mover.tables.links[here] if entry[0] == to), None)
+        if link is None:
+            raise IllegalActionError(f"{hex_name(here)} and {hex_name(to)} are not adjacent", rule="6.1")
+        mp_cost, ap_cost, why = mover.step_cost(here, to, link[1], link[2])
+        if why:
+            raise _refusal(mover, why, here, to, mp_cost, ap, mp)
+        new_ap, new_mp, why = mover.pay(ap, mp, mp_cost, ap_cost, to)
+        if why:
+            raise _refusal(mover, why, here, to, mp_cost, ap, mp)
+        ap, mp, mp_spent = new_ap, new_mp, mp_spent + mp_cost
+
+    destination = hexes[-1]
+    if not mover.fits(destination):
+        total = mover.friendly_steps.get(destination, 0) + mover.steps
+        raise IllegalActionError(
+            f"{mover.names} may not end the move in {hex_name(destination)}: it would hold {total} steps, "
+            f"more than the {mover.tables.max_steps} allowed",
+            rule="5",
+        )
+    return mover.route(hexes, ap, mp, mp_spent)
+
+
+def _unit_names(data: GameData, unit_ids: set[str]) -> str:
+    return " and ".join(sorted(data.units[u].name for u in unit_ids))
+
+
+def _refusal(
+    mover: _Mover, why: int, here: Hex | None, to: Hex, mp_cost: float, ap: int, mp: float
+) -> IllegalActionError:
+    """The refusal a player reads for a step that fails with reason ``why``."""
+    data, names, target = mover.data, mover.names, hex_name(to)
+    if why == _ENEMY:
+        enemies = {u.id for u in mover.pos.units_at(to)}
+        return IllegalActionError(
+            f"{names} may not enter {target}: it holds enemy units ({_unit_names(data, enemies)})", rule="4.1"
+        )
+    if why == _ROADBLOCK:
+        return IllegalActionError(f"{names} may not enter {target}: a US Roadblock blocks it", rule="15.3")
+    if why == _STOSSER:
+        return IllegalActionError(f"{names} may not enter {target}: the Stosser marker holds it", rule="15.2")
+    river = data.map.river_between(here, to) if here is not None else None
+    river_name = river.name if river else "river"
+    if why == _RIVER_CLOSED:
+        return IllegalActionError(
+            f"{names} may not cross the {river_name} between {hex_name(here or to)} and {target}: "
+            "armored and mechanized units cross rivers only by a bridge",
+            rule="13.1",
+        )
+    if why == _NO_AP_TO_CROSS:
+        return IllegalActionError(
+            f"{names} cannot cross the {river_name} into {target}: a German crossing costs 1 AP and none is left; "
+            "the unit stays behind the river",
+            rule="13.1",
+        )
+    if why == _SAME_UNIT_ZOC:
+        assert here is not None
+        common = mover.zoc[here] & mover.zoc[to]
+        return IllegalActionError(
+            f"{names} may not move directly from {hex_name(here)} to {target}: both hexes are in the zone of "
+            f"control of {_unit_names(data, common)}",
+            rule="4.2",
+        )
+    if why == _NO_AP_TO_ATTACK:
+        return IllegalActionError(
+            f"{names} may not enter {target}: it is in the zone of control of {_unit_names(data, mover.zoc[to])} "
+            f"and {names} would have no AP left to attack",
+            rule="4.2",
+        )
+    return IllegalActionError(
+        f"{names} cannot pay the {_mp(mp_cost)} MP to enter {target}: {_mp(mp)} MP left and no AP for "
+        "another move action",
+        rule="6.1",
+    )
+
+
+def _mp(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+# --- Applying a move ---------------------------------------------------------------------------------------
+
+
+def apply_move(
+    data: GameData,
+    state: GameState,
+    unit_ids: Sequence[str],
+    route: Route,
+    *,
+    ignore_zoc: bool = False,
+    entering_at: Hex | None = None,
+    entered_already: int = 0,
+    trucks: bool = False,
+) -> list[Event]:
+    """[6] Move the units along a route, mutating ``state``: the caller passes a copy.
+
+    The route's path is checked again (:func:`check_move`, with the same keyword arguments as the search
+    that produced it), so a stale route is refused rather than applied. The units spend the APs, keep the
+    MPs left for a consecutive move action (6.1), leave any Improved Position (12.1), and must attack if the
+    move entered an enemy zone of control outside a city, village or forest (4.2, 4.3).
+
+    .. warning:: The state machine must reset ``UnitState.movement_points`` to 0 when a unit takes any
+       action other than a move, and handle the 150 Pz Brigade die (15.2) and Greif (15.2) itself.
+
+    :raises IllegalActionError: as :func:`check_move`, e.g. if the destination would exceed 6 steps (5).
+    """
+    checked = check_move(
+        data,
+        state,
+        unit_ids,
+        route.path,
+        ignore_zoc=ignore_zoc,
+        entering_at=entering_at,
+        entered_already=entered_already,
+        trucks=trucks,
+    )
+    shelter = _tables(data).shelter
+    must_attack = checked.enters_enemy_zoc and checked.destination not in shelter
+    for unit_id in unit_ids:
+        unit = state.units[unit_id]
+        unit.hex = checked.destination
+        unit.arrived = True
+        unit.improved_position = False
+        unit.action_points -= checked.ap_spent
+        unit.movement_points = checked.mp_left
+        unit.must_attack = unit.must_attack or must_attack
+    names = " and ".join(data.units[u].name for u in unit_ids)
+    route_text = "-".join(hex_name(h) for h in checked.path)
+    text = f"{names} {'enter' if entering_at is not None else 'move'} {route_text} ({checked.ap_spent} AP"
+    text += f", {_mp(checked.mp_left)} MP left)" if checked.mp_left else ")"
+    if checked.enters_enemy_zoc:
+        text += "; in an enemy zone of control" + (", must attack" if must_attack else "")
+    return [
+        Event(
+            kind="move",
+            text=text,
+            data={
+                "units": list(unit_ids),
+                "path": [hex_name(h) for h in checked.path],
+                "ap_spent": checked.ap_spent,
+                "mp_left": checked.mp_left,
+                "enters_enemy_zoc": checked.enters_enemy_zoc,
+                "must_attack": must_attack,
+                "entering": entering_at is not None,
+            },
+        )
+    ]
