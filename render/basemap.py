@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from PIL import Image, ImageDraw
 
 from engine.hexgrid import Grid, Hex, hex_name
-from engine.vaevictis.data import GameMap
+from engine.vaevictis.data import GameMap, Place
 from render import palette, symbols
 from render.fonts import draw_text
-from render.layout import Layout
+from render.layout import Layout, Point
 
 SUPERSAMPLE = 2
 """Shapes are drawn at this multiple of the final size, then reduced."""
@@ -231,7 +231,7 @@ def _entries(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> No
     for side in sorted(game_map.entry_hexes):
         for hex_ in sorted(game_map.entry_hexes[side]):
             x, y = layout.center(hex_)
-            point = (x - layout.size * 0.74, y)
+            point = (x - layout.size * 0.62, y + layout.height * 0.08)
             if side == "allied":
                 symbols.star(draw, point, radius, (255, 255, 255), (20, 20, 20))
             else:
@@ -242,7 +242,7 @@ def _entries(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> No
 
 
 def _hex_numbers(draw: ImageDraw.ImageDraw, grid: Grid, layout: Layout) -> None:
-    size = max(7, round(layout.size * 0.2))
+    size = max(7, round(layout.size * 0.19))
     for hex_ in grid.hexes:
         x, y = layout.center(hex_)
         draw_text(
@@ -259,16 +259,26 @@ def _hex_numbers(draw: ImageDraw.ImageDraw, grid: Grid, layout: Layout) -> None:
 
 def _names(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
     for place in game_map.places:
-        x, y = layout.center(place.hex)
-        size = round(layout.size * (0.26 if place.kind == "city" else 0.22))
-        colour = palette.PLACE_NAME if place.kind != "locality" else palette.darker(palette.HEX_NUMBER, 0.9)
-        draw_text(
-            draw,
-            (x, y + layout.height / 2 - 2),
-            place.name,
-            max(7, size),
-            colour,
-            anchor="md",
-            halo=palette.HALO,
-            halo_width=max(1, round(layout.size / 25)),
-        )
+        draw_place_name(draw, layout, place)
+
+
+def draw_place_name(draw: ImageDraw.ImageDraw, layout: Layout, place: Place, offset: Point = (0.0, 0.0)) -> None:
+    """A place's name with a halo, just under its hex's counter (well above the next hex's number).
+
+    Snapshots draw the names of occupied hexes again over the counters' stack edges, hence ``offset``
+    (subtracted from the map position).
+    """
+    x, y = layout.center(place.hex)
+    counter_bottom = layout.counter_box(place.hex)[3] - y
+    size = max(7, round(layout.size * (0.26 if place.kind == "city" else 0.22)))
+    colour = palette.PLACE_NAME if place.kind != "locality" else palette.LOCALITY_NAME
+    draw_text(
+        draw,
+        (x - offset[0], y + counter_bottom + 1 - offset[1]),
+        place.name,
+        size,
+        colour,
+        anchor="mt",
+        halo=palette.HALO,
+        halo_width=max(1, round(layout.size / 25)),
+    )

@@ -221,8 +221,8 @@ def _paste_stack(canvas: Image.Image, box: Box, tiles: Sequence[Image.Image]) ->
 
 def _badge(draw: ImageDraw.ImageDraw, box: Box, count: int) -> None:
     left, top, right, _ = box
-    radius = max(6, round((right - left) * 0.15))
-    cx, cy = right, top
+    radius = max(6, round((right - left) * 0.14))
+    cx, cy = right + radius // 2, top - radius // 2
     draw.ellipse(
         (cx - radius, cy - radius, cx + radius, cy + radius),
         fill=palette.BADGE,

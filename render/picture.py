@@ -8,15 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
 
 from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData, GameMap, Nationality, Side, UnitKind
-
-Marker = Literal[
-    "improved-position", "activated", "fatigue", "out-of-command", "isolated", "unsupplied", "breakthrough"
-]
-"""The marker names the renderer knows; any other name is drawn as a grey chip with its first letters."""
 
 DEFAULT_STEP_STRENGTH = 3
 """Strength lost per step (1.2), when the game's tables do not say."""
@@ -49,7 +43,9 @@ class CounterFace:
     activated: bool = False
     """An HQ that has been activated this turn."""
     markers: tuple[str, ...] = ()
-    """Markers on the counter, drawn as chips (see ``render.palette.MARKERS``)."""
+    """Markers on the counter, drawn as chips: "improved-position", "activated", "fatigue",
+    "out-of-command", "isolated", "unsupplied", "breakthrough" (``render.palette.MARKERS``); any other
+    name gets a grey chip with its first letters."""
 
     @property
     def is_hq(self) -> bool:

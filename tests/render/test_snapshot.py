@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from engine.vaevictis.data import GameData
 from render import basemap, palette
@@ -173,6 +173,15 @@ def test_the_same_picture_gives_byte_identical_pngs(game: GameData) -> None:
     assert Image.open(io.BytesIO(first)).format == "PNG"
 
 
+def test_the_png_keeps_the_colours_within_a_few_levels(game: GameData) -> None:
+    image = render_map(setup_picture(game))
+    decoded = Image.open(io.BytesIO(to_png(image))).convert("RGB")
+    assert decoded.size == image.size
+    difference = ImageStat.Stat(ImageChops.difference(image, decoded)).mean
+    assert max(difference) < 3
+    assert len(to_png(image)) < len(to_png(image, colours=0))
+
+
 def test_a_close_up_is_smaller_than_the_map_and_centred_on_its_hex(game: GameData) -> None:
     picture = setup_picture(game)
     full = render_map(picture)
@@ -198,3 +207,21 @@ def test_zoom_scales_the_snapshot(game: GameData) -> None:
     picture = MapPicture(game_map=game.map)
     small, large = render_map(picture, zoom=0.5), render_map(picture, zoom=1.0)
     assert large.width > 1.8 * small.width
+
+
+def test_the_ardennes_setup_map_renders_under_two_megabytes() -> None:
+    from engine.vaevictis.loader import ScenarioError
+    from scenarios import load_game
+
+    try:
+        ardennes = load_game("ardennes44")
+    except ScenarioError as error:
+        pytest.skip(f"the Ardennes data does not load yet: {error.problems[0]}")
+    picture = setup_picture(ardennes)
+    png = to_png(render_map(picture))
+    assert len(png) < 2_000_000
+    bastogne = ardennes.map.place("Bastogne").hex
+    close = render_map(picture, region=(bastogne, 4))
+    where = frame(picture, region=(bastogne, 4))
+    assert close.width < where.layout.pixel_size[0]
+    assert near(pixel(close, where.pixel(bastogne)), pixel(render_map(picture), frame(picture).pixel(bastogne)), 0)
