@@ -1,0 +1,212 @@
+"""[8] Command and [10] supply: lines of command and of supply, and the statuses they give.
+
+[8.1] A unit is in command when a line of command reaches its HQ within the command range (6 hexes Allied,
+4 German: 9.2, 9.3), counted without the HQ's hex and with the unit's. The line may cross any terrain and
+enemy zones of control, never a hex holding enemy units.
+
+[10.1] A line of supply crosses no hex holding enemy units, no enemy zone of control unless a friendly unit
+stands there (official answer), and no river except at a bridge. [10.2] A unit is supplied through a supplied
+HQ able to supply it within command range, or through a road within 1 hex that leads to a friendly board
+edge. An HQ is supplied through a road at most 1 hex away leading to a friendly board edge free of enemy
+units and zones of control. [10.3] A unit that cannot trace supply at the start of a turn becomes Isolated,
+and Unsupplied if it already was.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from engine.hexgrid import Hex
+from engine.vaevictis.data import GameData, Side
+from engine.vaevictis.geography import beyond_meuse
+from engine.vaevictis.state import Position, UnitState
+from engine.vaevictis.zoc import enemy_zoc
+
+
+def command_range(data: GameData, side: Side) -> int:
+    """[9.2, 9.3] The command range of a side's HQs."""
+    return int(data.tables.raw["doctrine"][side]["command_range"])
+
+
+class SupplyNet:
+    """The lines of command and supply of one side in one position, computed once and queried per unit."""
+
+    def __init__(self, pos: Position, side: Side) -> None:
+        self.pos = pos
+        self.side = side
+        self.data = pos.data
+        self.grid = pos.data.map.grid
+        self.enemy_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
+        self.blocked_by_markers = {m.hex for m in pos.state.markers if m.kind in blocking_markers(side)}
+        zone = enemy_zoc(pos, side)
+        friendly_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) == side}
+        self.supply_closed = self.enemy_hexes | self.blocked_by_markers | {h for h in zone if h not in friendly_hexes}
+        self.edge = frozenset(h for h in pos.data.map.friendly_edges[side] if h not in self.supply_closed)
+        self.road_to_edge = self._roads_reaching_edge()
+        self._hq_supplied: dict[str, bool] = {}
+
+    # --- Lines of command (8.1) ---------------------------------------------------------------------------
+
+    def in_command(self, unit: UnitState) -> bool:
+        """[8.1] Whether the unit traces a line of command to its formation HQ within range."""
+        formation = self.data.formations[self.data.units[unit.id].formation]
+        if formation.independent:
+            return True  # 16.3: independents are always in command
+        if self._british_west_of_meuse(unit):
+            return True  # 16.2
+        if formation.hq is None:
+            return False
+        hq = self.pos.state.units[formation.hq]
+        if not hq.on_map or unit.hex is None or hq.hex is None:
+            return False
+        if unit.id == hq.id:
+            return True
+        return self._within(hq.hex, unit.hex, command_range(self.data, self.side), self.enemy_hexes, rivers=False)
+
+    # --- Lines of supply (10) -----------------------------------------------------------------------------
+
+    def is_supplied(self, unit: UnitState) -> bool:
+        """[10.2] Whether the unit traces a line of supply now."""
+        if unit.hex is None:
+            return False
+        if self._british_west_of_meuse(unit):
+            return True
+        if self.data.units[unit.id].is_hq:
+            return self.hq_supplied(unit.id)
+        if self._near_supplied_road(unit.hex):
+            return True
+        reach = command_range(self.data, self.side)
+        for hq_id in self.supplying_hqs(unit.id):
+            hq = self.pos.state.units[hq_id]
+            if hq.hex is None or not hq.on_map or not self.hq_supplied(hq_id):
+                continue
+            if self._within(hq.hex, unit.hex, reach, self.supply_closed - {hq.hex, unit.hex}, rivers=True):
+                return True
+        return False
+
+    def hq_supplied(self, hq_id: str) -> bool:
+        """[10.2] Whether an HQ reaches a road, within 1 hex, that leads to a friendly board edge."""
+        if hq_id not in self._hq_supplied:
+            hq = self.pos.state.units[hq_id]
+            self._hq_supplied[hq_id] = hq.hex is not None and (
+                self._british_west_of_meuse(hq) or self._near_supplied_road(hq.hex)
+            )
+        return self._hq_supplied[hq_id]
+
+    def supplying_hqs(self, unit_id: str) -> list[str]:
+        """The HQs able to supply a unit, as for supports (1.3, 16.3).
+
+        A German unit draws on its own formation's HQ; an Allied unit on any HQ of its army; an independent
+        on any HQ of its side (the command range is checked by the caller).
+        """
+        formation = self.data.formations[self.data.units[unit_id].formation]
+        if not formation.independent and self.data.armies[formation.army].nationality == "german":
+            return [formation.hq] if formation.hq else []
+        return [
+            f.hq
+            for f in self.data.formations.values()
+            if f.hq is not None
+            and self.data.armies[f.army].side == self.side
+            and (formation.independent or f.army == formation.army)
+        ]
+
+    def _near_supplied_road(self, hex_: Hex) -> bool:
+        """Whether a road leading to the friendly edge is in the hex or one open step away."""
+        if hex_ in self.road_to_edge:
+            return True
+        return any(n in self.road_to_edge and self._open_step(hex_, n) for n in self.grid.neighbours(hex_))
+
+    def _open_step(self, a: Hex, b: Hex) -> bool:
+        """Whether a line of supply may step from ``a`` into ``b`` (10.1, 13.1)."""
+        game_map = self.data.map
+        crosses_river = game_map.river_between(a, b) is not None and not game_map.is_bridged(a, b)
+        return b not in self.supply_closed and not crosses_river
+
+    def _roads_reaching_edge(self) -> frozenset[Hex]:
+        """Road hexes from which the road net leads, through open hexes, to the friendly board edge."""
+        game_map = self.data.map
+        links: dict[Hex, list[Hex]] = {}
+        for a, b in game_map.road_links:
+            links.setdefault(a, []).append(b)
+            links.setdefault(b, []).append(a)
+        start = [h for h in self.edge if h in links]
+        seen = set(start)
+        queue = deque(start)
+        while queue:
+            hex_ = queue.popleft()
+            for n in links.get(hex_, ()):
+                if n not in seen and n not in self.supply_closed:
+                    seen.add(n)
+                    queue.append(n)
+        return frozenset(seen)
+
+    def _within(self, start: Hex, goal: Hex, reach: int, closed: Iterable[Hex], rivers: bool) -> bool:
+        """Whether a path of at most ``reach`` hexes joins two hexes avoiding ``closed`` hexes.
+
+        With ``rivers``, only bridged river hexsides may be crossed (a line of supply, 10.1, 13.1).
+        """
+        if self.grid.distance(start, goal) > reach:
+            return False
+        closed_set = set(closed) - {goal}
+        seen = {start: 0}
+        queue = deque([start])
+        game_map = self.data.map
+        while queue:
+            hex_ = queue.popleft()
+            steps = seen[hex_]
+            if hex_ == goal:
+                return True
+            if steps == reach:
+                continue
+            for n in self.grid.neighbours(hex_):
+                if n in seen or n in closed_set:
+                    continue
+                if rivers and game_map.river_between(hex_, n) is not None and not game_map.is_bridged(hex_, n):
+                    continue
+                seen[n] = steps + 1
+                queue.append(n)
+        return False
+
+    def _british_west_of_meuse(self, unit: UnitState) -> bool:
+        """[16.2] British units west of the Meuse are always in command and supplied."""
+        return (
+            unit.hex is not None
+            and self.data.nationality_of(unit.id) == "british"
+            and unit.hex in beyond_meuse(self.data)
+        )
+
+
+def blocking_markers(side: Side) -> tuple[str, ...]:
+    """Event markers that close a hex to a side's lines of supply: the Roadblock to the German (15.3)."""
+    return ("roadblock",) if side == "german" else ("stosser",)
+
+
+def update_statuses(pos: Position, side: Side, all_in_command: bool = False) -> list[tuple[str, str]]:
+    """[8.1, 10.3] Set the command and supply statuses of a side's units at the start of a turn.
+
+    Returns ``(unit id, change)`` pairs for the log, where change is one of ``out-of-command``,
+    ``in-command``, ``isolated``, ``unsupplied``, ``supplied``. ``all_in_command`` is the first-turn rule
+    of 17.1 for the American units.
+    """
+    net = SupplyNet(pos, side)
+    changes: list[tuple[str, str]] = []
+    for unit in list(pos.state.on_map()):
+        if pos.side_of(unit.id) != side:
+            continue
+        in_command = all_in_command or net.in_command(unit)
+        if in_command == unit.out_of_command:
+            changes.append((unit.id, "in-command" if in_command else "out-of-command"))
+        unit.out_of_command = not in_command
+        if net.is_supplied(unit):
+            if unit.isolated or unit.unsupplied:
+                changes.append((unit.id, "supplied"))
+            unit.isolated = unit.unsupplied = False
+        elif unit.isolated or unit.unsupplied:
+            if not unit.unsupplied:
+                changes.append((unit.id, "unsupplied"))
+            unit.isolated, unit.unsupplied = False, True
+        else:
+            changes.append((unit.id, "isolated"))
+            unit.isolated = True
+    return changes

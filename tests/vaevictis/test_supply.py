@@ -1,0 +1,133 @@
+"""[8] Command and [10] supply on small positions of the mini game.
+
+Mini map: 8 columns x 6 rows; the German edge is column 08, the Allied edge column 01; a road runs along
+row 03 from 0103 to 0803, crossing the Test River on the bridge 0403-0503; 0404-0504 is an unbridged river
+hexside.
+"""
+
+from __future__ import annotations
+
+from engine.vaevictis.data import GameData
+from engine.vaevictis.state import Position
+from engine.vaevictis.supply import SupplyNet, update_statuses
+from tests.vaevictis.positions import mini_data, position
+
+DATA: GameData = mini_data()
+
+
+def net(pos: Position, side: str = "allied") -> SupplyNet:
+    return SupplyNet(pos, side)  # type: ignore[arg-type]
+
+
+def test_10_2_an_hq_near_a_road_to_the_friendly_edge_is_supplied() -> None:
+    pos = position(DATA, {"hq-us-v": 202, "hq-de-1ss": 805})
+    assert net(pos).hq_supplied("hq-us-v")  # 0202 touches the road hex 0203, whose road reaches column 01
+
+
+def test_10_2_an_hq_two_hexes_from_any_road_is_not_supplied() -> None:
+    pos = position(DATA, {"hq-us-v": 105, "hq-de-1ss": 806})
+    assert not net(pos).hq_supplied("hq-us-v")
+
+
+def test_10_2_a_unit_traces_supply_to_a_supplied_hq_within_command_range() -> None:
+    pos = position(DATA, {"hq-us-v": 203, "us-2-id": 105, "hq-de-1ss": 806})
+    assert net(pos).is_supplied(pos.state.units["us-2-id"])
+
+
+def full_river(docs: dict) -> None:  # type: ignore[type-arg]
+    """Make the Test River run the whole height of the map between columns 04 and 05, bridged at 0403-0503."""
+    sides = [
+        ["0401", "0501"],
+        ["0402", "0501"],
+        ["0402", "0502"],
+        ["0403", "0502"],
+        ["0403", "0503"],
+        ["0404", "0503"],
+        ["0404", "0504"],
+        ["0405", "0504"],
+        ["0405", "0505"],
+        ["0406", "0505"],
+    ]
+    docs["map.toml"]["river"][0]["hexsides"] = sides
+
+
+RIVER = mini_data(full_river)
+
+
+def test_10_1_a_line_of_supply_crosses_a_river_only_at_a_bridge() -> None:
+    # HQ west of the river at 0404 (next to the road hex 0403); the unit just across it at 0504.
+    open_bridge = position(RIVER, {"hq-us-v": 404, "us-2-id": 504, "hq-de-1ss": 801})
+    assert net(open_bridge).is_supplied(open_bridge.state.units["us-2-id"])
+    # A German unit at 0603 controls 0503, the bridge's far end: the only crossing is closed.
+    closed = position(RIVER, {"hq-us-v": 404, "us-2-id": 504, "de-12-vg": 603, "hq-de-1ss": 801})
+    assert not net(closed).is_supplied(closed.state.units["us-2-id"])
+
+
+def test_10_1_enemy_zoc_blocks_supply_unless_a_friendly_unit_stands_there() -> None:
+    # The German at 0204 controls 0104 and 0205; the unit at 0105 has no road near and its way round to the
+    # HQ at 0103 is longer than the Allied range of 6.
+    placements = {"hq-us-v": 103, "us-2-id": 105, "de-12-vg": 204, "hq-de-1ss": 801}
+    blocked = position(DATA, placements)
+    assert not net(blocked).is_supplied(blocked.state.units["us-2-id"])
+    opened = position(DATA, {**placements, "us-3-id": 104})
+    assert net(opened).is_supplied(opened.state.units["us-2-id"])
+
+
+def test_10_2_a_friendly_edge_in_enemy_zoc_supplies_nothing() -> None:
+    pos = position(DATA, {"hq-us-v": 102, "de-12-vg": 203, "hq-de-1ss": 801})
+    # The German at 0203 holds the road and controls 0103, the road's only edge hex.
+    assert not net(pos).hq_supplied("hq-us-v")
+
+
+def test_10_3_isolated_then_unsupplied_then_supplied_again() -> None:
+    pos = position(DATA, {"hq-us-v": 105, "us-2-id": 206, "hq-de-1ss": 806})
+    unit = pos.state.units["us-2-id"]
+    update_statuses(pos, "allied")
+    assert unit.isolated and not unit.unsupplied
+    update_statuses(pos, "allied")
+    assert unit.unsupplied and not unit.isolated
+    unit.hex = 203
+    pos.invalidate()
+    update_statuses(pos, "allied")
+    assert not unit.isolated and not unit.unsupplied
+
+
+def test_8_1_command_range_counts_from_the_hq_to_the_unit() -> None:
+    # Allied range is 6: 0103 to 0703 is 6 hexes (in command), to 0803 is 7 (out of command).
+    pos = position(DATA, {"hq-us-v": 103, "us-2-id": 703, "hq-de-1ss": 806})
+    assert net(pos).in_command(pos.state.units["us-2-id"])
+    pos = position(DATA, {"hq-us-v": 103, "us-2-id": 803, "hq-de-1ss": 806})
+    assert not net(pos).in_command(pos.state.units["us-2-id"])
+
+
+def test_8_1_a_line_of_command_goes_through_enemy_zoc_but_not_enemy_units() -> None:
+    pos = position(DATA, {"hq-us-v": 101, "us-2-id": 103, "de-12-vg": 203, "hq-de-1ss": 806})
+    assert net(pos).in_command(pos.state.units["us-2-id"])  # 0102 is in German ZoC: allowed
+    walled = position(
+        DATA, {"hq-us-v": 101, "us-2-id": 301, "de-12-vg": 201, "de-hansen": 202, "de-peiper": 102, "hq-de-1ss": 806}
+    )
+    assert not net(walled).in_command(walled.state.units["us-2-id"])  # German units fill every short path
+
+
+def test_8_2_german_range_is_four() -> None:
+    pos = position(DATA, {"hq-de-1ss": 803, "de-12-vg": 403, "hq-us-v": 101})
+    assert net(pos, "german").in_command(pos.state.units["de-12-vg"])
+    pos = position(DATA, {"hq-de-1ss": 803, "de-12-vg": 303, "hq-us-v": 101})
+    assert not net(pos, "german").in_command(pos.state.units["de-12-vg"])
+
+
+def test_8_2_units_out_of_command_get_the_status_and_lose_it_back_in_range() -> None:
+    pos = position(DATA, {"hq-de-1ss": 803, "de-12-vg": 203, "hq-us-v": 206})
+    unit = pos.state.units["de-12-vg"]
+    update_statuses(pos, "german")
+    assert unit.out_of_command
+    unit.hex = 603
+    pos.invalidate()
+    update_statuses(pos, "german")
+    assert not unit.out_of_command
+
+
+def test_17_1_all_us_units_in_command_on_turn_one() -> None:
+    pos = position(DATA, {"hq-us-v": 101, "us-2-id": 806, "hq-de-1ss": 801})
+    update_statuses(pos, "allied", all_in_command=True)
+    assert not pos.state.units["us-2-id"].out_of_command
