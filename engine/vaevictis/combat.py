@@ -1,0 +1,1066 @@
+"""[7] Combat resolution: the die, the results, losses, retreats, advances and breakthroughs.
+
+An attack is a sub-procedure on ``state.pending``: :func:`begin_attack` checks the plan (through
+:func:`engine.vaevictis.odds.assess`, the same arithmetic as the preview), spends the action points and the
+supports, rolls the optional C3I/SNAFU check and the combat die, reads the CRT and pushes a pending combat
+record. Then each decision that belongs to a player is asked by :func:`pending_prompt` and applied by
+:func:`apply_pending`, in the order of 7.6: the defender's losses and retreat, the attacker's losses and
+retreat, then the attacker's advance.
+
+Verbs of the pending combat (each listed in the prompt with its arguments):
+
+- ``choose_snafu_unit {unit}`` (defender): the attacker struck by SNAFU 9 or 11 (9.5).
+- ``reroll`` / ``keep_roll`` (attacker): spend the Christmas present "reroll one die when attacking" (15.4);
+  the new roll stands.
+- ``take_loss {unit}`` or ``take_loss {marker: "hq:kind"}``: lose one step from that unit, or give up that
+  armor support marker as the step (1.6.1). The first loss of a result is the quality unit's (7.4); when
+  armored or mechanized units stand on both sides, the first or second loss is an armored/mechanized unit's
+  or an armor marker's (7.6). Also used for the step lost per enemy-ZoC hex entered in retreat (7.7.1).
+- ``retreat {to, units?}``: retreat one hex (the rest of the result becomes hexes of retreat once the first
+  is taken; 7.6 "losses first"). ``units`` (comma-separated ids) splits part of a stack off (7.7.1).
+- ``advance {to, units?}``: advance one hex after combat (7.7.2); ``end_advance`` stops advancing.
+
+State the combat keeps or leaves: ``state.returning[army][kind]`` for support markers going back to the pool
+(1.6.1, 1.6.2, official answer to 9.5); ``UnitState.retreated_into_stack`` (7.7.1); a ``breakthrough``
+:class:`MapMarker` for the attacker (7.8), to be removed at the end of the operations phase by the turn
+sequence; ``state.flags["christmas_reroll"]``, the sides still holding the re-roll present (15.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from engine.contract import Action, Choice, Event, IllegalActionError, InvalidActionError, NotYourTurnError, Prompt
+from engine.dice import Dice
+from engine.hexgrid import Hex, hex_name
+from engine.vaevictis import retreat as rt
+from engine.vaevictis import zoc
+from engine.vaevictis.data import CrtCell, GameData, Side, other_side
+from engine.vaevictis.odds import (
+    Assessment,
+    AttackPlan,
+    Modifier,
+    action_cost,
+    assess,
+    attack_type,
+    c3i_rating,
+    crt_cell,
+    is_armor,
+    support_def,
+)
+from engine.vaevictis.state import GameState, MapMarker, Position
+
+Record = dict[str, Any]
+Role = str  # "attacker" | "defender"
+
+
+# --- Dice ---------------------------------------------------------------------------------------------------
+
+
+def roll_d6(state: GameState, purpose: str, rule: str, modifiers: Sequence[Modifier] = ()) -> tuple[int, Event]:
+    """Roll one die through the game's verifiable dice, and the event that logs it with every modifier."""
+    dice = Dice(bytes.fromhex(state.seed), state.rolls_made)
+    number = state.rolls_made
+    face = dice.d6()
+    state.rolls_made = dice.rolls_made
+    total = face + sum(m.amount for m in modifiers)
+    mods = "".join(f", {m}" for m in modifiers)
+    text = f"{purpose} ({rule}): rolled {face}{mods}" + (f" = {total}" if modifiers else "")
+    return face, Event(
+        "roll",
+        text,
+        {
+            "purpose": purpose,
+            "rule": rule,
+            "roll_number": number,
+            "die": face,
+            "modifiers": [{"amount": m.amount, "reason": m.reason, "rule": m.rule} for m in modifiers],
+            "total": total,
+        },
+    )
+
+
+def _refuse(message: str, rule: str) -> IllegalActionError:
+    return IllegalActionError(message, rule=rule)
+
+
+def _name(data: GameData, unit_id: str) -> str:
+    return data.units[unit_id].name
+
+
+# --- Beginning an attack --------------------------------------------------------------------------------
+
+
+def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Event]:
+    """[7.5] Declare and resolve an attack up to the first decision a player must take.
+
+    Checks the plan, spends each attacker's APs (1 normal, 2 prepared: 3.4.1) and the committed supports,
+    rolls the optional C3I check (9.5), the combat die with its modifier and the supports' retention rolls
+    (1.6.1, 1.6.2), reads the CRT and pushes the pending combat record. Mutates ``state`` (pass a copy).
+
+    :raises IllegalActionError: if the attack breaks a rule; the state is then unchanged.
+    """
+    if any(r.get("kind") == "combat" for r in state.pending):
+        raise _refuse("finish the combat in progress first", "7.5")
+    plan = AttackPlan.from_json({**plan.to_json(), "snafu": None, "snafu_unit": None})
+    assessment = assess(data, state, plan)
+    cost = action_cost(data, plan.kind)
+    for unit_id in plan.attackers:
+        unit = state.units[unit_id]
+        if unit.action_points < cost:
+            raise _refuse(
+                f"{_name(data, unit_id)} has {unit.action_points} AP left; a {plan.kind} attack costs {cost}", "3.4.1"
+            )
+    # The attack is legal: from here on the state changes.
+    events: list[Event] = []
+    for unit_id in plan.attackers:
+        unit = state.units[unit_id]
+        unit.action_points -= cost
+        unit.must_attack = False
+    for hq_id, kind in (*plan.supports, *plan.defender_supports):
+        state.units[hq_id].supports.remove(kind)
+    defender_side = other_side(plan.side)
+    if plan.air:
+        state.air_missions[plan.side] = state.air_missions.get(plan.side, 0) - plan.air
+    if plan.defender_air:
+        state.air_missions[defender_side] = state.air_missions.get(defender_side, 0) - plan.defender_air
+    events.append(
+        Event(
+            "attack",
+            f"{plan.side.capitalize()} {plan.kind} attack on {hex_name(plan.target)} by "
+            + ", ".join(_name(data, u) for u in plan.attackers),
+            {"plan": plan.to_json(), "ap_spent": cost},
+        )
+    )
+    record: Record = {
+        "kind": "combat",
+        "plan": plan.to_json(),
+        "side": plan.side,
+        "target": plan.target,
+        "attackers": list(plan.attackers),
+        "defenders": list(assessment.defenders),
+        "armor_on_both_sides": any(is_armor(data, u) for u in plan.attackers)
+        and any(is_armor(data, u) for u in assessment.defenders),
+        "stage": "roll",
+    }
+    state.pending.append(record)
+
+    # [9.5] The optional C3I check and the SNAFU table.
+    if state.options.get("c3i_snafu"):
+        events += _c3i_check(data, state, record, plan)
+    else:
+        record["snafu"] = None
+    events += _continue(data, state, record)
+    return events
+
+
+def _c3i_check(data: GameData, state: GameState, record: Record, plan: AttackPlan) -> list[Event]:
+    order = "ABC"
+    rating = max((c3i_rating(data, u) for u in plan.attackers), key=order.index)
+    face, event = roll_d6(state, f"C3I check, rating {rating}", "9.5")
+    events = [event]
+    effect: str | None = None
+    if data.tables.c3i[rating][face - 1]:
+        first, e1 = roll_d6(state, "SNAFU table, first die", "9.5")
+        second, e2 = roll_d6(state, "SNAFU table, second die", "9.5")
+        effect = data.tables.snafu[first + second]
+        texts = {int(total): entry["text"] for entry in data.tables.raw["snafu"] for total in entry["roll"]}
+        events += [
+            e1,
+            e2,
+            Event(
+                "snafu",
+                f"SNAFU {first + second}: {texts.get(first + second, effect)}",
+                {"roll": first + second, "effect": effect},
+            ),
+        ]
+    record["snafu"] = effect
+    if effect == "hesitation":
+        for unit_id in plan.attackers:
+            unit = state.units[unit_id]
+            if unit.action_points > 0:
+                unit.action_points -= 1
+    if effect == "halve-one-armored":
+        choices = [u for u in plan.attackers if data.units[u].kind == "armored"]
+        if len(choices) == 1:
+            record["snafu_unit"] = choices[0]
+        elif choices:
+            record["stage"] = "snafu_choice"
+            record["snafu_choices"] = choices
+    if effect == "zero-one-attacker" and len(plan.attackers) > 1:
+        record["stage"] = "snafu_choice"
+        record["snafu_choices"] = list(plan.attackers)
+    return events
+
+
+def current_plan(record: Record) -> AttackPlan:
+    """The plan of a pending combat, with its SNAFU once known."""
+    return AttackPlan.from_json(
+        {**record["plan"], "snafu": record.get("snafu"), "snafu_unit": record.get("snafu_unit")}
+    )
+
+
+def _roll_combat(data: GameData, state: GameState, record: Record) -> list[Event]:
+    """[7.5] Roll the combat die with its modifier and read the CRT."""
+    plan = current_plan(record)
+    assessment = assess(data, state, plan, committed=True)
+    face, roll_event = roll_d6(state, "Combat die", "7.5", assessment.drm)
+    record["die"] = face
+    record["assessment"] = {
+        "column": assessment.column,
+        "column_name": assessment.column_name,
+        "drm": assessment.drm_total,
+        "attacker_quality": assessment.attacker_quality,
+        "defender_quality": assessment.defender_quality,
+        "cancelled": list(assessment.cancelled),
+        "attack_total": assessment.attack_total,
+        "defence_total": assessment.defence_total,
+        "ratio": assessment.ratio,
+        "shifts": [{"amount": m.amount, "reason": m.reason, "rule": m.rule} for m in assessment.shifts],
+        "drm_detail": [{"amount": m.amount, "reason": m.reason, "rule": m.rule} for m in assessment.drm],
+    }
+    rerollers = state.flags.get("christmas_reroll", [])
+    if state.options.get("christmas_presents") and plan.side in rerollers:
+        record["stage"] = "reroll"
+        return [roll_event]
+    return [roll_event, *_read_result(data, state, record, assessment)]
+
+
+def _read_result(data: GameData, state: GameState, record: Record, assessment: Assessment | None = None) -> list[Event]:
+    plan = current_plan(record)
+    if assessment is None:
+        assessment = assess(data, state, plan, committed=True)
+    info = record["assessment"]
+    row, cell = crt_cell(data, info["column"], record["die"] + info["drm"])
+    breakthrough = cell.breakthrough and record.get("snafu") != "hesitation"
+    record["result"] = {
+        "text": str(cell),
+        "attacker": cell.attacker,
+        "defender": cell.defender,
+        "attacker_red": cell.attacker_red,
+        "defender_red": cell.defender_red,
+        "breakthrough": breakthrough,
+        "row": row,
+    }
+    events = [
+        Event(
+            "combat",
+            f"Combat at {hex_name(plan.target)}: {assessment.attack_total} against {assessment.defence_total}, "
+            f"ratio {assessment.ratio}, column {assessment.column_name}, die {record['die']} "
+            f"{assessment.drm_total:+d}: result {cell}" + (" (breakthrough)" if breakthrough else ""),
+            {
+                "attackers": list(plan.attackers),
+                "defenders": list(assessment.defenders),
+                "target": plan.target,
+                "ratio": assessment.ratio,
+                "column": assessment.column_name,
+                "shifts": info["shifts"],
+                "drm": assessment.drm_total,
+                "drm_detail": info["drm_detail"],
+                "die": record["die"],
+                "result": str(cell),
+                "breakthrough": breakthrough,
+                "snafu": record.get("snafu"),
+                "lines": assessment.lines(),
+            },
+        )
+    ]
+    events += _supports_after_use(data, state, record, plan, assessment)
+    if breakthrough:
+        state.markers.append(MapMarker("breakthrough", plan.target, plan.side, state.turn))
+        events.append(
+            Event(
+                "breakthrough",
+                f"Breakthrough at {hex_name(plan.target)} (7.8)",
+                {"hex": plan.target, "side": plan.side},
+            )
+        )
+    record["defender"] = _side_record(data, state, record, "defender", cell)
+    record["attacker"] = _side_record(data, state, record, "attacker", cell)
+    record["stage"] = "defender"
+    events += _eliminate_if_e(data, state, record, "defender")
+    events += _eliminate_if_e(data, state, record, "attacker")
+    return events
+
+
+def _supports_after_use(
+    data: GameData, state: GameState, record: Record, plan: AttackPlan, assessment: Assessment
+) -> list[Event]:
+    """[1.6.1, 1.6.2, 9.5] Retention rolls for the artillery supports used; cancelled ones go back unrolled."""
+    events: list[Event] = []
+    cancelled = list(assessment.cancelled)
+    armor: dict[str, list[list[str]]] = {"attacker": [], "defender": []}
+    defender_side = other_side(plan.side)
+    for role, owner, uses in (
+        ("attacker", plan.side, plan.supports),
+        ("defender", defender_side, plan.defender_supports),
+    ):
+        for hq_id, kind in uses:
+            army = data.army_of(hq_id).id
+            definition = support_def(data, owner, kind)
+            assert definition is not None
+            label = f"{kind.replace('_', ' ')} of HQ {_name(data, hq_id)}"
+            if role == "attacker" and f"{hq_id}:{kind}" in cancelled:
+                cancelled.remove(f"{hq_id}:{kind}")
+                _return_marker(state, army, kind)
+                events.append(
+                    Event(
+                        "support",
+                        f"{label} cancelled by SNAFU: back to the pool next turn (9.5)",
+                        {"hq": hq_id, "kind": kind, "kept": True, "cancelled": True},
+                    )
+                )
+                continue
+            if definition.get("category") == "armor":
+                armor[role].append([hq_id, kind])
+                continue
+            face, event = roll_d6(state, f"Retention of {label}", "1.6")
+            events.append(event)
+            kept = face in definition.get("kept_on", [])
+            if kept:
+                _return_marker(state, army, kind)
+            events.append(
+                Event(
+                    "support",
+                    f"{label} " + ("back to the pool next turn" if kept else "removed from the game"),
+                    {"hq": hq_id, "kind": kind, "kept": kept, "die": face},
+                )
+            )
+    record["armor_markers"] = armor
+    return events
+
+
+def _return_marker(state: GameState, army: str, kind: str) -> None:
+    pool = state.returning.setdefault(army, {})
+    pool[kind] = pool.get(kind, 0) + 1
+
+
+# --- The results ----------------------------------------------------------------------------------------
+
+
+def _side_units(record: Record, role: Role) -> list[str]:
+    return list(record["attackers"] if role == "attacker" else record["defenders"])
+
+
+def _alive(state: GameState, ids: Sequence[str]) -> list[str]:
+    return [u for u in ids if state.units[u].on_map]
+
+
+def _side_record(data: GameData, state: GameState, record: Record, role: Role, cell: CrtCell) -> Record:
+    value = cell.attacker if role == "attacker" else cell.defender
+    red = cell.attacker_red if role == "attacker" else cell.defender_red
+    plan = current_plan(record)
+    minimum = 0
+    if value != "E" and value > 0:
+        if red:
+            minimum = 1
+        if role == "attacker" and attack_type(data, plan.kind)["attacker_minimum_loss"]:
+            minimum = 1
+    hexes: dict[Hex, list[str]] = {}
+    for u in _side_units(record, role):
+        h = state.units[u].hex
+        assert h is not None
+        hexes.setdefault(h, []).append(u)
+    return {
+        "owed": value,
+        "min_losses": minimum,
+        "losses": 0,
+        "retreat": None,
+        "groups": [
+            {"units": units, "path": [h], "zoc_owed": 0, "blocked": False} for h, units in sorted(hexes.items())
+        ],
+        "unfulfilled": 0,
+        "done": value == 0,
+    }
+
+
+def _eliminate_if_e(data: GameData, state: GameState, record: Record, role: Role) -> list[Event]:
+    side_record = record[role]
+    if side_record["owed"] != "E":
+        return []
+    events = []
+    for u in _alive(state, _side_units(record, role)):
+        events += _eliminate(data, state, u, "the whole stack is eliminated (E, 7.6)")
+    side_record["done"] = True
+    return events
+
+
+def _eliminate(data: GameData, state: GameState, unit_id: str, why: str) -> list[Event]:
+    unit = state.units[unit_id]
+    where = unit.hex
+    unit.steps = 0
+    unit.eliminated = True
+    unit.hex = None
+    events = [Event("eliminated", f"{_name(data, unit_id)} is eliminated: {why}", {"unit": unit_id, "hex": where})]
+    if data.units[unit_id].is_hq and unit.supports:
+        army = data.army_of(unit_id).id
+        for kind in unit.supports:
+            _return_marker(state, army, kind)
+        events.append(
+            Event(
+                "support",
+                f"The supports of HQ {_name(data, unit_id)} go back to the pool (1.3)",
+                {"hq": unit_id, "kinds": list(unit.supports)},
+            )
+        )
+        unit.supports = []
+    return events
+
+
+def _lose_step(data: GameData, state: GameState, unit_id: str, why: str) -> list[Event]:
+    unit = state.units[unit_id]
+    if unit.steps <= 1:
+        return [
+            Event("loss", f"{_name(data, unit_id)} loses its last step ({why})", {"unit": unit_id, "steps": 0}),
+            *_eliminate(data, state, unit_id, why),
+        ]
+    unit.steps -= 1
+    return [
+        Event(
+            "loss",
+            f"{_name(data, unit_id)} loses a step ({why}): {unit.steps} left",
+            {"unit": unit_id, "steps": unit.steps},
+        )
+    ]
+
+
+def _owed(side_record: Record) -> int:
+    value = side_record["owed"]
+    return 0 if value == "E" else int(value)
+
+
+def _role_side(record: Record, role: Role) -> Side:
+    side = cast(Side, record["side"])
+    return side if role == "attacker" else other_side(side)
+
+
+# --- Who may take a loss ---------------------------------------------------------------------------------
+
+
+def _hq_may_fall(data: GameData, state: GameState, unit_id: str, among: Sequence[str]) -> bool:
+    """[1.3] An HQ is destroyed only alone or once the units stacked with it are gone."""
+    if not data.units[unit_id].is_hq:
+        return True
+    here = state.units[unit_id].hex
+    return not any(
+        u != unit_id and state.units[u].hex == here and not data.units[u].is_hq for u in _alive(state, among)
+    )
+
+
+def loss_targets(data: GameData, state: GameState, record: Record, role: Role) -> tuple[list[str], list[str]]:
+    """[7.4, 7.6, 1.6.1] The units, and the armor markers (``"hq:kind"``), that may take the next step loss."""
+    side_record = record[role]
+    units = _alive(state, _side_units(record, role))
+    markers = [f"{h}:{k}" for h, k in record.get("armor_markers", {}).get(role, [])]
+    zoc_group = next((g for g in side_record["groups"] if g["zoc_owed"] > 0 and _alive(state, g["units"])), None)
+    if zoc_group is not None:
+        members = _alive(state, zoc_group["units"])
+        return [u for u in members if _hq_may_fall(data, state, u, members)], markers
+    taken = side_record["losses"]
+    quality = record["assessment"]["attacker_quality" if role == "attacker" else "defender_quality"]
+    if taken == 0 and quality in units:
+        return [quality], []
+    allowed = [u for u in units if _hq_may_fall(data, state, u, units)]
+    if record["armor_on_both_sides"]:
+        armored_index = 0 if is_armor(data, quality) else 1
+        if taken == armored_index:
+            armored = [u for u in allowed if is_armor(data, u)]
+            if armored or markers:
+                return armored, markers
+    return allowed, markers
+
+
+# --- The machine ----------------------------------------------------------------------------------------
+
+
+def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
+    """Run the automatic steps of the combat until a player must decide or the combat is over."""
+    events: list[Event] = []
+    for _ in range(1000):
+        stage = record["stage"]
+        if stage == "roll":
+            events += _roll_combat(data, state, record)
+            continue
+        if stage in ("snafu_choice", "reroll"):
+            return events
+        if stage in ("defender", "attacker"):
+            role = stage
+            events += _settle(data, state, record, role)
+            if _needs_decision(data, state, record, role):
+                return events
+            if role == "defender":
+                record["stage"] = "attacker"
+            else:
+                events += _start_advance(data, state, record)
+            continue
+        if stage == "advance":
+            if _advance_groups(data, state, record):
+                return events
+            record["stage"] = "done"
+            continue
+        if stage == "done":
+            events += _finish(data, state, record)
+            return events
+    raise RuntimeError("combat procedure did not settle")  # pragma: no cover
+
+
+def _settle(data: GameData, state: GameState, record: Record, role: Role) -> list[Event]:
+    """Automatic consequences: eliminated sides, blocked or impossible retreats absorbed as losses."""
+    side_record = record[role]
+    events: list[Event] = []
+    if side_record["done"]:
+        return events
+    side = _role_side(record, role)
+    units = _alive(state, _side_units(record, role))
+    owed = _owed(side_record)
+    if not units:
+        retreated = max((len(g["path"]) - 1 for g in side_record["groups"]), default=0)
+        side_record["unfulfilled"] = max(0, owed - side_record["losses"] - retreated)
+        side_record["done"] = True
+        return events
+    if side_record["retreat"] is None:
+        if side_record["losses"] >= owed:
+            side_record["done"] = True
+        return events
+    pos = Position(data, state)
+    control = zoc.enemy_zoc(pos, side)
+    for group in side_record["groups"]:
+        members = _alive(state, group["units"])
+        if not members or group["zoc_owed"] or group["blocked"]:
+            continue
+        left = side_record["retreat"] - (len(group["path"]) - 1)
+        if left <= 0:
+            continue
+        options = rt.retreat_options(pos, side, members, group["path"], control)
+        if options.hexes:
+            continue
+        if options.off_map:
+            for u in members:
+                events += _eliminate(data, state, u, "it retreated off the map (7.7.1)")
+            pos.invalidate()
+            continue
+        group["blocked"] = True
+        group["zoc_owed"] += left
+        events.append(
+            Event(
+                "retreat",
+                f"{', '.join(_name(data, u) for u in members)} cannot retreat further from "
+                f"{hex_name(group['path'][-1])}: the remaining {left} hex(es) are taken as step losses (7.7.1)",
+                {"units": members, "hex": group["path"][-1], "absorbed": left},
+            )
+        )
+    if not _alive(state, _side_units(record, role)):
+        return events + _settle(data, state, record, role)
+    finished = all(
+        not _alive(state, g["units"])
+        or (g["zoc_owed"] == 0 and (g["blocked"] or len(g["path"]) - 1 >= side_record["retreat"]))
+        for g in side_record["groups"]
+    )
+    if finished:
+        side_record["done"] = True
+        events += _mark_retreated_into_stack(data, state, record, role)
+    return events
+
+
+def _mark_retreated_into_stack(data: GameData, state: GameState, record: Record, role: Role) -> list[Event]:
+    side_record = record[role]
+    mine = set(_side_units(record, role))
+    pos = Position(data, state)
+    events = []
+    for group in side_record["groups"]:
+        members = _alive(state, group["units"])
+        if not members or len(group["path"]) < 2:
+            continue
+        others = [u for u in pos.units_at(group["path"][-1]) if u.id not in mine]
+        if others:
+            for u in members:
+                state.units[u].retreated_into_stack = True
+            events.append(
+                Event(
+                    "retreat",
+                    f"{', '.join(_name(data, u) for u in members)} retreated into a friendly "
+                    "stack: half strength if attacked again this turn (7.7.1)",
+                    {"units": members, "hex": group["path"][-1], "retreated_into_stack": True},
+                )
+            )
+    return events
+
+
+def _needs_decision(data: GameData, state: GameState, record: Record, role: Role) -> bool:
+    return not record[role]["done"]
+
+
+def _start_advance(data: GameData, state: GameState, record: Record) -> list[Event]:
+    """[7.7.2] Whether the attacker may advance, and how far."""
+    record["stage"] = "done"
+    target = record["target"]
+    attacker = record["attacker"]
+    defender = record["defender"]
+    side = cast(Side, record["side"])
+    pos = Position(data, state)
+    if pos.units_at(target):
+        return []
+    if record.get("snafu") == "hesitation":
+        return [Event("advance", "No advance after combat: SNAFU 3, hesitation (9.5)", {"hex": target})]
+    if attacker["retreat"] is not None:
+        return []
+    units = _alive(state, record["attackers"])
+    if not units:
+        return []
+    if defender["owed"] == "E":
+        allowance = 1
+    else:
+        retreated = max((len(g["path"]) - 1 for g in defender["groups"]), default=0)
+        allowance = max(1, retreated + int(defender["unfulfilled"]))
+    record["advance"] = {
+        "allowance": allowance,
+        "paths": [g["path"] for g in defender["groups"]],
+        "units": {u: {"hex": state.units[u].hex, "moved": 0, "stopped": False} for u in units},
+    }
+    record["stage"] = "advance"
+    return [
+        Event(
+            "advance",
+            f"{side.capitalize()} may advance up to {allowance} hex(es) from {hex_name(target)} (7.7.2)",
+            {"hex": target, "allowance": allowance},
+        )
+    ]
+
+
+def _advance_groups(data: GameData, state: GameState, record: Record) -> dict[tuple[Hex, int], list[str]]:
+    """Advancing units still able to move, grouped by hex and hexes advanced."""
+    advance = record["advance"]
+    groups: dict[tuple[Hex, int], list[str]] = {}
+    for u, info in advance["units"].items():
+        if info["stopped"] or not state.units[u].on_map or info["moved"] >= advance["allowance"]:
+            continue
+        groups.setdefault((info["hex"], info["moved"]), []).append(u)
+    pos = Position(data, state)
+    side = cast(Side, record["side"])
+    return {
+        key: units
+        for key, units in groups.items()
+        if any(
+            rt.advance_options(pos, side, [u], key[0], key[1], record["target"], advance["paths"], advance["allowance"])
+            for u in units
+        )
+    }
+
+
+def _finish(data: GameData, state: GameState, record: Record) -> list[Event]:
+    """[1.6.1] Armor supports not given up go back to the pool; the combat leaves the pending stack."""
+    events = []
+    for role in ("attacker", "defender"):
+        for hq_id, kind in record.get("armor_markers", {}).get(role, []):
+            _return_marker(state, data.army_of(hq_id).id, kind)
+            events.append(
+                Event(
+                    "support",
+                    f"{kind} of HQ {_name(data, hq_id)} back to the pool next turn (1.6.1)",
+                    {"hq": hq_id, "kind": kind, "kept": True},
+                )
+            )
+    state.pending.remove(record)
+    events.append(Event("combat_end", f"Combat at {hex_name(record['target'])} is over", {"target": record["target"]}))
+    return events
+
+
+# --- Prompts ----------------------------------------------------------------------------------------------
+
+
+def _top_record(state: GameState) -> Record:
+    records: list[Record] = state.pending
+    for record in reversed(records):
+        if record.get("kind") == "combat":
+            return record
+    raise _refuse("no combat is waiting for a decision", "7.5")
+
+
+def _seat(record: Record) -> Side:
+    stage = record["stage"]
+    attacker = cast(Side, record["side"])
+    if stage in ("snafu_choice", "defender"):
+        return other_side(attacker)
+    return attacker
+
+
+def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], str]:
+    """The seat that decides, the question, the legal choices and the rule, for the top pending combat."""
+    record = _top_record(state)
+    seat = _seat(record)
+    stage = record["stage"]
+    if stage == "snafu_choice":
+        return (
+            seat,
+            "SNAFU: choose the attacking unit it strikes",
+            [Choice("choose_snafu_unit", {"unit": u}, _name(data, u)) for u in record["snafu_choices"]],
+            "9.5",
+        )
+    if stage == "reroll":
+        return (
+            seat,
+            f"Combat die {record['die']}: use your Christmas re-roll?",
+            [
+                Choice("reroll", {}, "Re-roll (the new roll stands)"),
+                Choice("keep_roll", {}, f"Keep the {record['die']}"),
+            ],
+            "15.4",
+        )
+    if stage == "advance":
+        out = []
+        advance = record["advance"]
+        pos = Position(data, state)
+        for (here, moved), units in sorted(_advance_groups(data, state, record).items()):
+            for h in sorted(
+                {
+                    h
+                    for u in units
+                    for h in rt.advance_options(
+                        pos, seat, [u], here, moved, record["target"], advance["paths"], advance["allowance"]
+                    )
+                }
+            ):
+                able = [
+                    u
+                    for u in units
+                    if h
+                    in rt.advance_options(
+                        pos, seat, [u], here, moved, record["target"], advance["paths"], advance["allowance"]
+                    )
+                ]
+                out.append(
+                    Choice(
+                        "advance",
+                        {"to": h, "units": ",".join(able)},
+                        f"Advance {', '.join(_name(data, u) for u in able)} to {hex_name(h)}",
+                    )
+                )
+        out.append(Choice("end_advance", {}, "Stop advancing"))
+        return seat, f"Advance after combat (up to {advance['allowance']} hex(es))?", out, "7.7.2"
+    role = stage
+    side_record = record[role]
+    out = []
+    units, markers = loss_targets(data, state, record, role)
+    zoc_due = any(g["zoc_owed"] > 0 and _alive(state, g["units"]) for g in side_record["groups"])
+    owed = _owed(side_record)
+    if zoc_due or (side_record["retreat"] is None and side_record["losses"] < owed):
+        out += [Choice("take_loss", {"unit": u}, f"{_name(data, u)} loses a step") for u in units]
+        out += [Choice("take_loss", {"marker": m}, f"Give up the {m.split(':')[1]} marker as a step") for m in markers]
+    if not zoc_due and side_record["losses"] >= side_record["min_losses"] and side_record["losses"] < owed:
+        pos = Position(data, state)
+        side = _role_side(record, role)
+        for group in side_record["groups"]:
+            members = _alive(state, group["units"])
+            left = owed - side_record["losses"] - (len(group["path"]) - 1)
+            if not members or group["blocked"] or left <= 0:
+                continue
+            for h in rt.retreat_options(pos, side, members, group["path"]).hexes:
+                out.append(
+                    Choice(
+                        "retreat",
+                        {"to": h, "units": ",".join(members)},
+                        f"Retreat {', '.join(_name(data, u) for u in members)} to {hex_name(h)}",
+                    )
+                )
+    who = "Defender" if role == "defender" else "Attacker"
+    text = f"{who}: result {record['result']['text']}; {side_record['losses']} step(s) lost"
+    if side_record["retreat"] is not None:
+        text += f", retreating {side_record['retreat']} hex(es)"
+    return seat, text, out, "7.6" if side_record["retreat"] is None else "7.7.1"
+
+
+def pending_prompt(data: GameData, state: GameState) -> Prompt:
+    """[7.6] The decision the top pending combat waits for: whose it is and the legal choices.
+
+    :raises IllegalActionError: if no combat is pending.
+    """
+    seat, text, options, rule = choices(data, state)
+    free = ("retreat", "advance") if any(c.verb in ("retreat", "advance") for c in options) else ()
+    return Prompt(seat, text, tuple(options), free_verbs=free, rule=rule)
+
+
+# --- Applying a decision ----------------------------------------------------------------------------------
+
+
+def _text_arg(args: Mapping[str, Any], key: str) -> str:
+    value = args.get(key)
+    if not isinstance(value, str) or not value:
+        raise InvalidActionError(f"missing argument {key!r}")
+    return value
+
+
+def _hex_arg(args: Mapping[str, Any], key: str) -> Hex:
+    value = args.get(key)
+    if isinstance(value, bool):
+        raise InvalidActionError(f"argument {key!r} must be a hex")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    raise InvalidActionError(f"argument {key!r} must be a hex such as 1817, not {value!r}")
+
+
+def _units_arg(args: Mapping[str, Any]) -> list[str] | None:
+    value = args.get("units")
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str):
+        raise InvalidActionError("'units' is a comma-separated list of unit ids")
+    return [u.strip() for u in value.split(",") if u.strip()]
+
+
+def apply_pending(data: GameData, state: GameState, action: Action) -> list[Event]:
+    """Apply one decision to the top pending combat (see the module docstring for the verbs).
+
+    Mutates ``state`` (pass a copy).
+
+    :raises NotYourTurnError: if the decision is the other side's.
+    :raises IllegalActionError: if the rules forbid it, with the rule number.
+    :raises InvalidActionError: for an unknown verb or a malformed argument.
+    """
+    record = _top_record(state)
+    seat = _seat(record)
+    if action.seat != seat:
+        raise NotYourTurnError(f"the {seat} player decides now")
+    stage = record["stage"]
+    verb, args = action.verb, action.args
+    events: list[Event] = []
+    if stage == "snafu_choice":
+        if verb != "choose_snafu_unit":
+            raise InvalidActionError("choose the attacking unit the SNAFU strikes (choose_snafu_unit)")
+        unit = _text_arg(args, "unit")
+        if unit not in record["snafu_choices"]:
+            raise _refuse(f"{unit!r} is not an attacker this SNAFU may strike", "9.5")
+        record["snafu_unit"] = unit
+        record["stage"] = "roll"
+        events.append(Event("snafu", f"SNAFU strikes {_name(data, unit)}", {"unit": unit}))
+    elif stage == "reroll":
+        if verb == "reroll":
+            state.flags["christmas_reroll"] = [s for s in state.flags.get("christmas_reroll", []) if s != seat]
+            plan = current_plan(record)
+            drm = assess(data, state, plan, committed=True).drm
+            face, event = roll_d6(state, "Combat die, Christmas re-roll", "15.4", drm)
+            record["die"] = face
+            events.append(event)
+        elif verb != "keep_roll":
+            raise InvalidActionError("answer 'reroll' or 'keep_roll'")
+        events += _read_result(data, state, record)
+    elif stage in ("defender", "attacker"):
+        events += _apply_result_decision(data, state, record, stage, verb, args)
+    elif stage == "advance":
+        events += _apply_advance(data, state, record, verb, args)
+    else:  # pragma: no cover - the machine never rests elsewhere
+        raise _refuse("no decision is due", "7.5")
+    return events + _continue(data, state, record)
+
+
+def _apply_result_decision(
+    data: GameData, state: GameState, record: Record, role: Role, verb: str, args: Mapping[str, Any]
+) -> list[Event]:
+    side_record = record[role]
+    owed = _owed(side_record)
+    zoc_group = next((g for g in side_record["groups"] if g["zoc_owed"] > 0 and _alive(state, g["units"])), None)
+    if verb == "take_loss":
+        if zoc_group is None and (side_record["retreat"] is not None or side_record["losses"] >= owed):
+            raise _refuse("no step loss is owed now: losses come before the retreat", "7.6")
+        units, markers = loss_targets(data, state, record, role)
+        why = (
+            "retreat through enemy ZoC, 7.7.1"
+            if zoc_group is not None and not zoc_group["blocked"]
+            else (
+                "retreat absorbed as losses, 7.7.1"
+                if zoc_group is not None
+                else f"combat result {record['result']['text']}"
+            )
+        )
+        if args.get("marker"):
+            marker = _text_arg(args, "marker")
+            if marker not in markers:
+                raise _refuse(f"{marker!r} is not an armor support marker that may take this loss", "1.6.1")
+            hq_id, kind = marker.split(":", 1)
+            record["armor_markers"][role].remove([hq_id, kind])
+            events = [
+                Event(
+                    "loss",
+                    f"The {kind} marker of HQ {_name(data, hq_id)} is given up as a step loss (1.6.1)",
+                    {"marker": kind, "hq": hq_id, "given_up": True},
+                )
+            ]
+        else:
+            unit = _text_arg(args, "unit")
+            if unit not in units:
+                raise _refuse(_loss_refusal(data, state, record, role, unit), "7.6")
+            events = _lose_step(data, state, unit, why)
+        if zoc_group is not None:
+            zoc_group["zoc_owed"] -= 1
+        else:
+            side_record["losses"] += 1
+        return events
+    if verb == "retreat":
+        if zoc_group is not None:
+            raise _refuse("take the step lost in enemy ZoC before retreating further", "7.7.1")
+        if side_record["losses"] >= owed:
+            raise _refuse("the whole result has been taken as losses: no retreat is owed", "7.6")
+        if side_record["losses"] < side_record["min_losses"]:
+            reason = (
+                "the result is red"
+                if record["result"][f"{role}_red"]
+                else "a prepared attack costs the attacker a step"
+            )
+            raise _refuse(
+                f"at least one step must be lost before retreating ({reason})",
+                "7.6" if record["result"][f"{role}_red"] else "7.3.2",
+            )
+        return _retreat_step(data, state, record, role, _hex_arg(args, "to"), _units_arg(args))
+    raise InvalidActionError(f"answer with take_loss or retreat, not {verb!r}")
+
+
+def _loss_refusal(data: GameData, state: GameState, record: Record, role: Role, unit: str) -> str:
+    if unit not in _alive(state, _side_units(record, role)):
+        return f"{unit!r} is not one of your units in this combat"
+    quality = record["assessment"]["attacker_quality" if role == "attacker" else "defender_quality"]
+    if record[role]["losses"] == 0 and unit != quality:
+        return f"the first step loss is {_name(data, quality)}'s, whose quality was used (7.4)"
+    if data.units[unit].is_hq:
+        return "an HQ is destroyed only when alone or once the units stacked with it are gone (1.3)"
+    return "with armored or mechanized units on both sides this loss must be an armored or mechanized unit's (7.6)"
+
+
+def _retreat_step(
+    data: GameData, state: GameState, record: Record, role: Role, to: Hex, units: list[str] | None
+) -> list[Event]:
+    side_record = record[role]
+    owed = _owed(side_record)
+    side = _role_side(record, role)
+    if side_record["retreat"] is None:
+        side_record["retreat"] = owed - side_record["losses"]
+    length = side_record["retreat"]
+    groups = [
+        g
+        for g in side_record["groups"]
+        if _alive(state, g["units"]) and not g["blocked"] and len(g["path"]) - 1 < length
+    ]
+    if units is None:
+        candidates = groups
+        group = candidates[0] if candidates else None
+        moving = _alive(state, group["units"]) if group else []
+    else:
+        group = next((g for g in groups if set(units) <= set(_alive(state, g["units"]))), None)
+        moving = units
+    if group is None or not moving:
+        raise _refuse("those units have no retreat left to make together", "7.7.1")
+    pos = Position(data, state)
+    options = rt.retreat_options(pos, side, moving, group["path"])
+    if to not in options.hexes:
+        if to in options.legal:
+            raise _refuse(
+                f"{hex_name(to)} is open but the retreat priorities prefer "
+                f"{', '.join(hex_name(h) for h in options.hexes)} ({options.priority})",
+                "7.7.1",
+            )
+        raise _refuse(
+            f"cannot retreat into {hex_name(to)}: enemy-held, impassable, already crossed, overstacked or not adjacent",
+            "7.7.1",
+        )
+    if set(moving) != set(_alive(state, group["units"])):
+        # [7.7.1] Units of a stack may retreat into different hexes, the same number of hexes each.
+        group["units"] = [u for u in group["units"] if u not in moving]
+        group = {"units": list(moving), "path": list(group["path"]), "zoc_owed": 0, "blocked": False}
+        side_record["groups"].append(group)
+    came_from = group["path"][-1]
+    # [4.3, 7.7.1] A step per hex of enemy ZoC entered, unless a friendly unit is already there.
+    entered_zoc = rt.is_in_enemy_zoc(pos, side, to)
+    events = _leave_hex(data, state, came_from, moving)
+    for u in moving:
+        state.units[u].hex = to
+        state.units[u].improved_position = False
+    group["path"].append(to)
+    text = f"{', '.join(_name(data, u) for u in moving)} retreat from {hex_name(came_from)} to {hex_name(to)}"
+    if entered_zoc:
+        group["zoc_owed"] += 1
+        text += ": enemy ZoC, one step lost (7.7.1)"
+    events.append(Event("retreat", text, {"units": list(moving), "from": came_from, "to": to, "zoc_loss": entered_zoc}))
+    return events
+
+
+def _leave_hex(data: GameData, state: GameState, hex_: Hex, units: Sequence[str]) -> list[Event]:
+    """[15.3] Nuts! helps only while its stack does not retreat: the marker goes when the stack leaves."""
+    events = []
+    for marker in list(state.markers):
+        if marker.kind == "nuts" and marker.hex == hex_ and any(data.side_of(u) == marker.side for u in units):
+            state.markers.remove(marker)
+            events.append(
+                Event(
+                    "marker",
+                    f"The Nuts! stack at {hex_name(hex_)} retreated: the marker is removed (15.3)",
+                    {"kind": "nuts", "hex": hex_},
+                )
+            )
+    return events
+
+
+def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, args: Mapping[str, Any]) -> list[Event]:
+    advance = record["advance"]
+    side = cast(Side, record["side"])
+    if verb == "end_advance":
+        for info in advance["units"].values():
+            info["stopped"] = True
+        return [Event("advance", "The attacker stops advancing", {"hex": record["target"]})]
+    if verb != "advance":
+        raise InvalidActionError(f"answer with advance or end_advance, not {verb!r}")
+    to = _hex_arg(args, "to")
+    groups = _advance_groups(data, state, record)
+    units = _units_arg(args)
+    if units is None:
+        key = next((k for k in sorted(groups) if to in _group_options(data, state, record, k, groups[k])), None)
+        units = groups[key] if key else []
+    if not units:
+        raise _refuse(f"no advancing unit may enter {hex_name(to)}", "7.7.2")
+    for u in units:
+        if u not in advance["units"]:
+            raise _refuse(f"{_name(data, u) if u in data.units else u!r} did not take part in the combat", "7.7.2")
+        info = advance["units"][u]
+        if info["stopped"]:
+            raise _refuse(f"{_name(data, u)} has stopped advancing", "7.7.2")
+    starts = {(advance["units"][u]["hex"], advance["units"][u]["moved"]) for u in units}
+    if len(starts) != 1:
+        raise _refuse("units advancing together must stand in the same hex", "7.7.2")
+    here, moved = starts.pop()
+    pos = Position(data, state)
+    options = rt.advance_options(
+        pos, side, units, here, moved, record["target"], advance["paths"], advance["allowance"]
+    )
+    if to not in options:
+        raise _refuse(
+            f"cannot advance into {hex_name(to)}: the advance enters the vacated hex first, follows the retreat path "
+            "(armor may leave it after the first hex), within the result, never enemy-held, impassable or overstacked",
+            "7.7.2",
+        )
+    for u in units:
+        state.units[u].hex = to
+    pos = Position(data, state)
+    stop = rt.advance_stops(pos, side, here, to, record["target"])
+    for u in units:
+        info = advance["units"][u]
+        info["hex"] = to
+        info["moved"] = moved + 1
+        info["stopped"] = stop is not None
+    text = f"{', '.join(_name(data, u) for u in units)} advance to {hex_name(to)}" + (f": stop, {stop}" if stop else "")
+    return [Event("advance", text, {"units": list(units), "from": here, "to": to, "stopped": stop})]
+
+
+def _group_options(
+    data: GameData, state: GameState, record: Record, key: tuple[Hex, int], units: list[str]
+) -> tuple[Hex, ...]:
+    advance = record["advance"]
+    return rt.advance_options(
+        Position(data, state),
+        cast(Side, record["side"]),
+        units,
+        key[0],
+        key[1],
+        record["target"],
+        advance["paths"],
+        advance["allowance"],
+    )

@@ -1,0 +1,746 @@
+"""[7] The arithmetic of an attack: who may take part, strengths, odds, column shifts, die modifiers.
+
+One function, :func:`assess`, computes everything about a proposed attack and names the source of every
+figure; :func:`preview` adds the chance of each result on the Combat Results Table without rolling a die or
+changing the state (the bot's "odds before an attack"); :mod:`engine.vaevictis.combat` resolves the attack
+with the very same assessment, so the preview and the resolution can never disagree.
+
+Every figure is read from the game's tables (``tables.raw``): the terrain and crossing effects (TEC), the
+status table (1.4), the attack types (7.3), the support markers (1.6.1, 1.6.2) and the CRT (7.6).
+
+Readings of unclear text (recorded in docs/rules/ardennes44.md):
+
+- 0.3: strengths are added before being halved, per group of units halved the same number of times; halving
+  twice (fatigued and unsupplied) divides the group's sum by four, rounding up once.
+- 7.5: a ratio beyond the table (better than 8:1, worse than 1:4) reads the extreme column ("8:1+"); the
+  column shifts move from there and the final column is clamped to the table again.
+- TEC city "Armor halved": armored units only (the rules say "armored or mechanized" when they mean both).
+- 1.3: an HQ lends its quality (4) only when it is alone in its hex; it adds no strength in attack.
+- 12.2: the IP shift needs every defending unit in the hex, HQ included, to be in Improved Positions.
+- 7.3 / 14.3: each side may commit at most the attack type's number of HQ supports and of air supports,
+  and at most two air supports in all for one combat.
+- 15.3 Nuts!: +1 to the quality of an allied unit in the marker's hex or the six around it, in attack and in
+  defence, when that unit lends its quality.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal, cast
+
+from engine.contract import IllegalActionError
+from engine.hexgrid import Hex, hex_name
+from engine.vaevictis.data import CrtCell, GameData, Side, other_side
+from engine.vaevictis.state import GameState, Position, UnitState
+
+AttackKind = Literal["normal", "prepared"]
+SupportUse = tuple[str, str]
+"""An HQ support marker committed to a combat: ``(hq id, marker kind)``, e.g. ``("hq-de-1ss", "tiger")``."""
+
+SNAFU_EFFECTS = (
+    "column-left",
+    "hesitation",
+    "cancel-artillery",
+    "cancel-armor-support",
+    "none",
+    "halve-one-armored",
+    "cancel-air",
+    "zero-one-attacker",
+    "command-confusion",
+)
+"""The effect codes of the SNAFU table (tables.toml ``[[snafu]]``, 9.5)."""
+
+
+# --- The plan --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """A proposed attack, as declared (7.5): the same plan drives the preview and the resolution."""
+
+    side: Side
+    """The attacking side."""
+    kind: AttackKind
+    """``"normal"`` (7.3.1) or ``"prepared"`` (7.3.2)."""
+    attackers: tuple[str, ...]
+    """The attacking units (from several hexes only for a prepared attack)."""
+    target: Hex
+    """The hex attacked; every enemy unit in it defends (7.2)."""
+    supports: tuple[SupportUse, ...] = ()
+    """The attacker's HQ support markers committed (1.6)."""
+    air: int = 0
+    """The attacker's air supports committed (14.3)."""
+    defender_supports: tuple[SupportUse, ...] = ()
+    """The defender's HQ support markers committed (1.6)."""
+    defender_air: int = 0
+    """The defender's air supports committed (14.3)."""
+    attacker_quality: str | None = None
+    """The attacking unit whose quality is used (7.4); ``None`` for the best."""
+    defender_quality: str | None = None
+    """The defending unit whose quality is used (7.4); ``None`` for the best."""
+    snafu: str | None = None
+    """The SNAFU effect code once rolled (9.5), else ``None``."""
+    snafu_unit: str | None = None
+    """The attacker the defender chose for SNAFU 9 (halved) or 11 (strength zero)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The plan as plain JSON data (kept in the pending combat record)."""
+        return {
+            "side": self.side,
+            "kind": self.kind,
+            "attackers": list(self.attackers),
+            "target": self.target,
+            "supports": [list(s) for s in self.supports],
+            "air": self.air,
+            "defender_supports": [list(s) for s in self.defender_supports],
+            "defender_air": self.defender_air,
+            "attacker_quality": self.attacker_quality,
+            "defender_quality": self.defender_quality,
+            "snafu": self.snafu,
+            "snafu_unit": self.snafu_unit,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AttackPlan:
+        """Read a plan back from :meth:`to_json`."""
+        return cls(
+            side=data["side"],
+            kind=data["kind"],
+            attackers=tuple(data["attackers"]),
+            target=int(data["target"]),
+            supports=tuple((str(h), str(k)) for h, k in data.get("supports", [])),
+            air=int(data.get("air", 0)),
+            defender_supports=tuple((str(h), str(k)) for h, k in data.get("defender_supports", [])),
+            defender_air=int(data.get("defender_air", 0)),
+            attacker_quality=data.get("attacker_quality"),
+            defender_quality=data.get("defender_quality"),
+            snafu=data.get("snafu"),
+            snafu_unit=data.get("snafu_unit"),
+        )
+
+
+# --- The assessment ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One column shift or die modifier, with its reason and rule."""
+
+    amount: int
+    reason: str
+    rule: str
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} {self.reason} ({self.rule})"
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One unit's part in the sums: its strength and every halving applied to it."""
+
+    unit: str
+    name: str
+    strength: int
+    """Current strength before halving (1.2)."""
+    halvings: tuple[str, ...]
+    """Each halving with its reason and rule, e.g. ``"fatigued (3.5.1)"``."""
+    zeroed: bool = False
+    """SNAFU 11: the unit adds nothing but shares the result."""
+
+    @property
+    def divisor(self) -> int:
+        return 0 if self.zeroed else 2 ** len(self.halvings)
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """Everything about an attack before the die is rolled, each figure with its source."""
+
+    plan: AttackPlan
+    defenders: tuple[str, ...]
+    attacker_hexes: tuple[Hex, ...]
+    attackers_detail: tuple[Contribution, ...]
+    defenders_detail: tuple[Contribution, ...]
+    attack_total: int
+    defence_total: int
+    ratio: str
+    """The rounded force ratio (7.5), e.g. ``"2:1"`` or ``"1:3"``; may lie beyond the table."""
+    base_column: int
+    """Index in ``tables.crt_columns`` of the ratio's column (extreme columns beyond the table)."""
+    base_column_name: str
+    shifts: tuple[Modifier, ...]
+    column: int
+    """Index of the final column, after the shifts, clamped to the table."""
+    column_name: str
+    drm: tuple[Modifier, ...]
+    drm_total: int
+    attacker_quality: str
+    defender_quality: str
+    cancelled: tuple[str, ...] = ()
+    """Supports cancelled by SNAFU, as ``"hq:kind"`` or ``"air"`` (they go back without a roll, 9.5)."""
+    notes: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        """The assessment in words, one line per figure, for the bot and the log."""
+        out = [
+            f"{'Prepared' if self.plan.kind == 'prepared' else 'Normal'} attack on {hex_name(self.plan.target)}",
+        ]
+        for title, detail, total in (
+            ("Attack", self.attackers_detail, self.attack_total),
+            ("Defence", self.defenders_detail, self.defence_total),
+        ):
+            parts = []
+            for c in detail:
+                how = "0 (SNAFU 11)" if c.zeroed else str(c.strength)
+                if c.halvings and not c.zeroed:
+                    how += " halved: " + ", ".join(c.halvings)
+                parts.append(f"{c.name} {how}")
+            out.append(f"{title} {total}: " + "; ".join(parts))
+        out.append(f"Ratio {self.ratio} (7.5): column {self.base_column_name}")
+        out.extend(f"Shift {m}" for m in self.shifts)
+        out.append(f"Final column {self.column_name}")
+        out.extend(f"Die {m}" for m in self.drm)
+        out.append(f"Die modifier {self.drm_total:+d}")
+        out.extend(f"Cancelled by SNAFU: {c}" for c in self.cancelled)
+        out.extend(self.notes)
+        return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one die face gives."""
+
+    face: int
+    modified: int
+    row: int
+    result: str
+    breakthrough: bool
+
+
+@dataclass(frozen=True)
+class Preview:
+    """[7.5] The odds of an attack: its assessment and the chance of each result, without rolling."""
+
+    assessment: Assessment
+    outcomes: tuple[Outcome, ...]
+    probabilities: Mapping[str, Fraction] = field(default_factory=dict)
+    """Chance of each result text (``"1/2"``), exact."""
+    breakthrough: Fraction = Fraction(0)
+    """Chance of a breakthrough (7.8)."""
+
+    def lines(self) -> list[str]:
+        """The preview in words."""
+        out = self.assessment.lines()
+        for result, chance in sorted(self.probabilities.items(), key=lambda kv: -kv[1]):
+            out.append(f"{result}: {float(chance) * 100:.0f}%")
+        if self.breakthrough:
+            out.append(f"Breakthrough: {float(self.breakthrough) * 100:.0f}%")
+        return out
+
+
+# --- Table readers ----------------------------------------------------------------------------------------
+
+
+def support_def(data: GameData, side: Side, kind: str) -> Mapping[str, Any] | None:
+    """The support marker of that kind for a side (tables.toml ``[support.*]``), or ``None``."""
+    for name, entry in data.tables.raw["support"].items():
+        if entry.get("key", name) == kind and entry.get("side") in (side, "both"):
+            return cast(Mapping[str, Any], entry)
+    return None
+
+
+def attack_type(data: GameData, kind: str) -> Mapping[str, Any]:
+    """The attack type's row of Table 7.3."""
+    return cast(Mapping[str, Any], data.tables.raw["attack_type"][kind])
+
+
+def action_cost(data: GameData, kind: str) -> int:
+    """APs a unit spends on an attack of this kind (Actions Table 3.4.1)."""
+    return int(data.tables.raw["actions"][f"{kind}_attack"])
+
+
+def column_index(data: GameData, name: str) -> int:
+    return data.tables.crt_columns.index(name)
+
+
+def round_ratio(attack: int, defence: int) -> tuple[int, int]:
+    """[7.5] The force ratio rounded to the nearest whole number, never in the defender's favour.
+
+    Returns ``(a, d)`` with one of them 1: ``(2, 1)`` for 2:1, ``(1, 3)`` for 1:3.
+
+    >>> round_ratio(149, 100), round_ratio(150, 100), round_ratio(10, 25), round_ratio(10, 26)
+    ((1, 1), (2, 1), (1, 2), (1, 3))
+    """
+    if defence <= 0:
+        return (max(1, attack), 1) if attack > 0 else (1, 1)
+    if attack <= 0:
+        return (1, 99)
+    if attack >= defence:
+        # attack / defence rounded half up: floor(a/d + 1/2).
+        return ((2 * attack + defence) // (2 * defence), 1)
+    # defence / attack rounded half down (toward the attacker): ceil(d/a - 1/2).
+    return (1, max(1, _half_down(defence, attack)))
+
+
+def _half_down(num: int, den: int) -> int:
+    """``num / den`` rounded to the nearest integer, exact halves rounded down."""
+    return (2 * num + den - 1) // (2 * den)
+
+
+def ratio_column(data: GameData, ratio: tuple[int, int]) -> int:
+    """The CRT column of a rounded ratio; beyond the table, the extreme column (7.5, "8:1+")."""
+    columns = data.tables.crt_columns
+    even = column_index(data, "1:1")
+    a, d = ratio
+    index = even + (a - 1) if d == 1 else even - (d - 1)
+    return max(0, min(len(columns) - 1, index))
+
+
+def crt_cell(data: GameData, column: int, modified_roll: int) -> tuple[int, CrtCell]:
+    """The CRT row for a modified roll (clamped to the table's rows) and the cell at a column."""
+    lowest = int(data.tables.raw["crt"].get("lowest_row", 0))
+    row = max(lowest, min(lowest + len(data.tables.crt) - 1, modified_roll)) - lowest
+    return row, data.tables.crt[row][column]
+
+
+# --- Who is who ---------------------------------------------------------------------------------------------
+
+
+def is_armor(data: GameData, unit_id: str) -> bool:
+    """Armored or mechanized (7.4 divisional integrity, 7.6 armor losses, 7.7.2 advances)."""
+    return data.units[unit_id].is_mechanized
+
+
+def hq_of(data: GameData, unit_id: str) -> str | None:
+    """The HQ of the unit's formation, if it has one."""
+    return data.formations[data.units[unit_id].formation].hq
+
+
+def c3i_rating(data: GameData, unit_id: str) -> str:
+    """[9.5] The C3I rating an attacking unit uses: its HQ's; independents A with quality 5+, else B."""
+    formation = data.formations[data.units[unit_id].formation]
+    if formation.independent or formation.hq is None:
+        return "A" if data.units[unit_id].quality >= 5 else "B"
+    return data.units[formation.hq].c3i or "B"
+
+
+def command_range(data: GameData, side: Side) -> int:
+    """[8.1, 9.2, 9.3] How far an HQ's command reaches."""
+    return int(data.tables.raw["doctrine"][side]["command_range"])
+
+
+def in_command_range(pos: Position, hq: UnitState, unit: UnitState) -> bool:
+    """[8.1] Whether a Line of Command of at most the HQ's range joins the HQ to the unit.
+
+    The line may cross any terrain and enemy ZoC but no hex holding an enemy unit.
+    """
+    assert hq.hex is not None and unit.hex is not None
+    side = pos.side_of(hq.id)
+    reach = command_range(pos.data, side)
+    grid = pos.data.map.grid
+    if grid.distance(hq.hex, unit.hex) > reach:
+        return False
+    frontier = [hq.hex]
+    seen = {hq.hex}
+    for _ in range(reach):
+        nxt = []
+        for h in frontier:
+            for n in grid.neighbours(h):
+                if n in seen:
+                    continue
+                seen.add(n)
+                if n == unit.hex:
+                    return True
+                holder = pos.side_at(n)
+                if holder is not None and holder != side:
+                    continue
+                nxt.append(n)
+        frontier = nxt
+    return hq.hex == unit.hex
+
+
+def may_support(pos: Position, hq_id: str, unit: UnitState) -> bool:
+    """[1.3, 16.3] Whether an HQ may support a unit: US/British HQs any unit of their army, German HQs
+    their own formation's units; independents any HQ of their side; in command range either way."""
+    data = pos.data
+    hq = pos.state.units[hq_id]
+    if not hq.on_map or not unit.on_map:
+        return False
+    formation = data.formations[data.units[unit.id].formation]
+    if data.side_of(hq_id) != data.side_of(unit.id):
+        return False
+    if not formation.independent:
+        if data.nationality_of(hq_id) == "german":
+            if data.units[hq_id].formation != formation.id:
+                return False
+        elif data.army_of(hq_id).id != data.army_of(unit.id).id and data.nationality_of(unit.id) != "british":
+            return False
+    return in_command_range(pos, hq, unit)
+
+
+def defending_units(pos: Position, target: Hex) -> list[UnitState]:
+    """[7.2] Every unit in the target hex defends."""
+    return list(pos.units_at(target))
+
+
+def default_quality_unit(pos: Position, units: Sequence[UnitState], alone: bool) -> str:
+    """[7.4] The best quality among the units; an HQ counts only when alone (1.3)."""
+    eligible = [u for u in units if not pos.unit_def(u.id).is_hq] or ([units[0]] if alone and units else [])
+    if not eligible:
+        eligible = list(units)
+    return max(eligible, key=lambda u: (quality_of(pos, u), pos.strength(u))).id
+
+
+def quality_of(pos: Position, unit: UnitState) -> int:
+    """[7.4, 1.3, 15.3] A unit's quality: an HQ alone 4; Nuts! +1 near the marker."""
+    data = pos.data
+    quality = data.units[unit.id].quality
+    if data.units[unit.id].is_hq:
+        quality = int(data.tables.raw["stacking"]["hq_alone_quality"])
+    return quality + nuts_bonus(pos, unit)
+
+
+def nuts_bonus(pos: Position, unit: UnitState) -> int:
+    """[15.3] +1 quality for allied units with the Nuts! marker or in the six hexes around it."""
+    if pos.side_of(unit.id) != "allied" or unit.hex is None:
+        return 0
+    grid = pos.data.map.grid
+    for marker in pos.state.markers:
+        if marker.kind == "nuts" and (marker.hex == unit.hex or grid.are_adjacent(marker.hex, unit.hex)):
+            return 1
+    return 0
+
+
+def crossing_of(data: GameData, a: Hex, b: Hex) -> str | None:
+    """``"river"``, ``"bridge"`` or ``None`` for the hexside between two adjacent hexes."""
+    if data.map.river_between(a, b) is None:
+        return None
+    return "bridge" if data.map.is_bridged(a, b) else "river"
+
+
+def divisional_integrity(pos: Position, units: Iterable[UnitState]) -> bool:
+    """[7.4] Whether some stack among the units holds two armored/mechanized units of one division."""
+    seen: Counter[tuple[Hex | None, str]] = Counter()
+    for u in units:
+        definition = pos.unit_def(u.id)
+        if definition.is_mechanized and definition.division:
+            seen[(u.hex, definition.division)] += 1
+    return any(count >= 2 for count in seen.values())
+
+
+# --- The assessment ---------------------------------------------------------------------------------------
+
+
+def _refuse(message: str, rule: str) -> IllegalActionError:
+    return IllegalActionError(message, rule=rule)
+
+
+def _validate_supports(
+    pos: Position,
+    side: Side,
+    uses: Sequence[SupportUse],
+    units: Sequence[UnitState],
+    limit: int,
+    who: str,
+    committed: bool,
+) -> None:
+    data = pos.data
+    if len(uses) > limit:
+        raise _refuse(f"{who} may commit at most {limit} HQ support marker(s) to this attack, not {len(uses)}", "7.3")
+    wanted: Counter[SupportUse] = Counter(uses)
+    for (hq_id, kind), count in wanted.items():
+        if hq_id not in data.units or not data.units[hq_id].is_hq or data.side_of(hq_id) != side:
+            raise _refuse(f"{hq_id!r} is not an HQ of the {side} side", "1.6")
+        if support_def(data, side, kind) is None:
+            raise _refuse(f"{kind!r} is not a support marker of the {side} side", "1.6")
+        hq = pos.state.units[hq_id]
+        if not committed and hq.supports.count(kind) < count:
+            raise _refuse(f"HQ {data.units[hq_id].name} holds {hq.supports.count(kind)} {kind} marker(s)", "1.6")
+        if not committed and not any(may_support(pos, hq_id, u) for u in units):
+            raise _refuse(
+                f"HQ {data.units[hq_id].name} cannot support any unit in this combat (formation, army or command "
+                "range)",
+                "1.3",
+            )
+
+
+def _contribution(pos: Position, unit: UnitState, halvings: list[str], zeroed: bool = False) -> Contribution:
+    return Contribution(unit.id, pos.unit_def(unit.id).name, pos.strength(unit), tuple(halvings), zeroed)
+
+
+def sum_strengths(details: Iterable[Contribution]) -> int:
+    """[0.3] Add strengths per group halved the same number of times, then halve each group once."""
+    groups: dict[int, int] = {}
+    for c in details:
+        if c.zeroed:
+            continue
+        groups[c.divisor] = groups.get(c.divisor, 0) + c.strength
+    return sum(-(-total // divisor) for divisor, total in groups.items())
+
+
+def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: bool = False) -> Assessment:
+    """[7] Check an attack and work out its odds, column shifts and die modifier, naming every source.
+
+    ``committed`` is for an attack already declared, whose markers and air missions have been spent: their
+    availability is then not checked again.
+
+    :raises IllegalActionError: if the attack breaks a rule (adjacency, one hex for a normal attack, supports
+        beyond the attack type's limit, status forbidding a prepared attack, ...), with the rule number.
+    """
+    pos = Position(data, state)
+    tables = data.tables.raw
+    side, enemy = plan.side, other_side(plan.side)
+    if plan.kind not in ("normal", "prepared"):
+        raise _refuse(f"an attack is normal or prepared, not {plan.kind!r}", "7.3")
+    if not plan.attackers:
+        raise _refuse("name at least one attacking unit", "7.1")
+    if len(set(plan.attackers)) != len(plan.attackers):
+        raise _refuse("a unit is named twice among the attackers; its strength cannot be divided", "7.2")
+    if not data.map.grid.contains(plan.target):
+        raise _refuse(f"{plan.target} is not a hex of the map", "7.1")
+    defenders = defending_units(pos, plan.target)
+    if not defenders or pos.side_of(defenders[0].id) != enemy:
+        raise _refuse(f"{hex_name(plan.target)} holds no enemy unit to attack", "7.1")
+
+    attackers: list[UnitState] = []
+    for unit_id in plan.attackers:
+        if unit_id not in state.units:
+            raise _refuse(f"no unit {unit_id!r}", "7.1")
+        unit = state.units[unit_id]
+        name = data.units[unit_id].name
+        if not unit.on_map or data.side_of(unit_id) != side:
+            raise _refuse(f"{name} is not a {side} unit on the map", "7.1")
+        if data.units[unit_id].is_hq:
+            raise _refuse(f"HQ {name} has a combat strength only in defence", "1.3")
+        assert unit.hex is not None
+        if not data.map.grid.are_adjacent(unit.hex, plan.target):
+            raise _refuse(f"{name} at {hex_name(unit.hex)} is not adjacent to {hex_name(plan.target)}", "7.1")
+        crossing = crossing_of(data, unit.hex, plan.target)
+        if crossing == "river" and data.units[unit_id].kind != "infantry":
+            raise _refuse(f"{name} cannot attack across an unbridged river: only infantry may", "0.2")
+        if plan.kind == "prepared" and (unit.isolated or unit.unsupplied):
+            status = "unsupplied" if unit.unsupplied else "isolated"
+            raise _refuse(f"{name} is {status} and cannot take part in a prepared attack", "10.3")
+        attackers.append(unit)
+    attacker_hexes = tuple(sorted({u.hex for u in attackers if u.hex is not None}))
+    kind_row = attack_type(data, plan.kind)
+    if len(attacker_hexes) > 1 and not kind_row["from_several_hexes"]:
+        raise _refuse(
+            "a normal attack is made from a single hex; attacking from several needs a prepared attack", "7.3.1"
+        )
+
+    snafu = plan.snafu if plan.snafu in SNAFU_EFFECTS else None
+    confusion = snafu == "command-confusion"
+
+    # Supports: limits, ownership, command range.
+    limit = int(kind_row["hq_supports"])
+    _validate_supports(pos, side, plan.supports, attackers, limit, "The attacker", committed)
+    _validate_supports(pos, enemy, plan.defender_supports, defenders, limit, "The defender", committed)
+    air_limit = int(kind_row["air_supports"])
+    for who, count, owner in (("The attacker", plan.air, side), ("The defender", plan.defender_air, enemy)):
+        if count < 0:
+            raise _refuse("a number of air supports cannot be negative", "14.3")
+        if count > air_limit:
+            raise _refuse(f"{who} may commit at most {air_limit} air support(s) to this attack", "7.3")
+        if not committed and count > state.air_missions.get(owner, 0):
+            raise _refuse(f"{who} has {state.air_missions.get(owner, 0)} air support mission(s) left", "14.2")
+    if plan.air + plan.defender_air > 2:
+        raise _refuse("there cannot be more than two air supports in a single combat", "14.3")
+
+    # Quality units (7.4).
+    defender_alone = len(defenders) == 1
+    if plan.attacker_quality is None:
+        attacker_q = default_quality_unit(pos, attackers, alone=False)
+    elif plan.attacker_quality in plan.attackers:
+        attacker_q = plan.attacker_quality
+    else:
+        raise _refuse(f"{plan.attacker_quality!r} is not one of the attackers", "7.4")
+    if plan.defender_quality is None:
+        defender_q = default_quality_unit(pos, defenders, alone=defender_alone)
+    elif plan.defender_quality in {u.id for u in defenders}:
+        defender_q = plan.defender_quality
+        if data.units[defender_q].is_hq and not defender_alone:
+            raise _refuse("an HQ has a quality of its own only when it is alone in its hex", "1.3")
+    else:
+        raise _refuse(f"{plan.defender_quality!r} is not one of the defenders", "7.4")
+
+    # SNAFU effects that pick a unit (9.5).
+    zeroed: str | None = None
+    halved_by_snafu: str | None = None
+    if snafu == "zero-one-attacker" and len(attackers) > 1 and plan.snafu_unit:
+        if plan.snafu_unit not in plan.attackers:
+            raise _refuse("SNAFU 11 strikes one of the attackers", "9.5")
+        zeroed = plan.snafu_unit
+    if snafu == "halve-one-armored" and plan.snafu_unit:
+        if plan.snafu_unit not in plan.attackers or data.units[plan.snafu_unit].kind != "armored":
+            raise _refuse("SNAFU 9 strikes one attacking armored unit", "9.5")
+        halved_by_snafu = plan.snafu_unit
+
+    # Strengths (1.2, 0.3), with each halving.
+    crossing_table = tables["crossing"]
+    attack_details = []
+    for unit in attackers:
+        halvings = []
+        if unit.fatigued:
+            halvings.append("fatigued (3.5.1)")
+        if unit.unsupplied:
+            halvings.append("unsupplied (10.3)")
+        assert unit.hex is not None
+        crossing = crossing_of(data, unit.hex, plan.target)
+        if crossing is not None and crossing_table[crossing].get("attack_halved"):
+            halvings.append(f"attacking across a {'bridge' if crossing == 'bridge' else 'river'} (0.2)")
+        if unit.id == halved_by_snafu:
+            halvings.append("SNAFU 9, supply problems (9.5)")
+        attack_details.append(_contribution(pos, unit, halvings, zeroed=unit.id == zeroed))
+    city_halves_armor = data.map.is_city(plan.target) and bool(tables["terrain"]["city"].get("armor_halved_in_defence"))
+    defence_details = []
+    for unit in defenders:
+        halvings = []
+        if unit.fatigued:
+            halvings.append("fatigued (3.5.1)")
+        if unit.unsupplied:
+            halvings.append("unsupplied (10.3)")
+        if unit.retreated_into_stack:
+            halvings.append("retreated into this stack (7.7.1)")
+        if city_halves_armor and data.units[unit.id].kind == "armored":
+            halvings.append("armor in a city (0.2)")
+        defence_details.append(_contribution(pos, unit, halvings))
+    attack_total = sum_strengths(attack_details)
+    defence_total = sum_strengths(defence_details)
+    ratio = round_ratio(attack_total, defence_total)
+    ratio_text = f"{ratio[0]}:{ratio[1]}"
+    base = ratio_column(data, ratio)
+
+    # Column shifts (7.4).
+    shifts: list[Modifier] = []
+    terrain = data.map.terrain.get(plan.target, "clear")
+    terrain_shift = int(tables["terrain"][terrain].get("column_shift", 0))
+    if terrain_shift:
+        shifts.append(Modifier(terrain_shift, f"defender in {terrain}", "0.2"))
+    settlement = data.map.settlements.get(plan.target)
+    if settlement is not None and settlement.kind in ("city", "village"):
+        shift = int(tables["terrain"][settlement.kind].get("column_shift", 0))
+        if shift:
+            shifts.append(Modifier(shift, f"defender in the {settlement.kind} of {settlement.name}", "0.2, 7.4"))
+    if plan.target in data.map.westwall:
+        ww = tables["terrain"]["westwall"]
+        if ww.get("column_shift_only_for", enemy) == enemy:
+            shifts.append(Modifier(int(ww["column_shift"]), "German defender in the Westwall", "0.2"))
+    if all(u.improved_position for u in defenders):
+        shifts.append(
+            Modifier(
+                int(tables["status"]["improved_position"]["column_shift_if_all_in_ip"]),
+                "every defender in Improved Positions",
+                "12.2",
+            )
+        )
+    nationalities = {data.nationality_of(u.id) for u in attackers}
+    type_shift = min(int(kind_row["column_shift"][n]) for n in nationalities)
+    if type_shift:
+        shifts.append(Modifier(type_shift, f"{'German' if side == 'german' else 'Allied'} prepared attack", "7.3.2"))
+
+    cancelled: list[str] = []
+
+    def cancels(category: str) -> bool:
+        if confusion:
+            return True
+        return (
+            (snafu == "cancel-artillery" and category == "artillery")
+            or (snafu == "cancel-armor-support" and category == "armor")
+            or (snafu == "cancel-air" and category == "air")
+        )
+
+    drm: list[Modifier] = []
+    for owner, uses, sign in ((side, plan.supports, 1), (enemy, plan.defender_supports, -1)):
+        for hq_id, kind in uses:
+            definition = support_def(data, owner, kind)
+            assert definition is not None
+            label = f"{kind.replace('_', ' ')} support of HQ {data.units[hq_id].name}"
+            if sign > 0 and cancels(str(definition.get("category"))):
+                cancelled.append(f"{hq_id}:{kind}")
+                continue
+            if "column_shift" in definition:
+                shifts.append(Modifier(sign * int(definition["column_shift"]), label, "1.6"))
+            if "die_modifier" in definition:
+                drm.append(Modifier(sign * int(definition["die_modifier"]), label, "1.6"))
+    air_def = tables["support"]["air"]
+    for owner_air, sign in ((plan.air, 1), (plan.defender_air, -1)):
+        for _ in range(owner_air):
+            if sign > 0 and cancels("air"):
+                cancelled.append("air")
+                continue
+            who = "attacker" if sign > 0 else "defender"
+            shifts.append(Modifier(sign * int(air_def["column_shift"]), f"air support for the {who}", "14.3"))
+    if snafu == "column-left":
+        shifts.append(Modifier(-1, "SNAFU 2, poor air-ground coordination", "9.5"))
+
+    top = len(data.tables.crt_columns) - 1
+    column = max(0, min(top, base + sum(m.amount for m in shifts)))
+
+    # Die modifiers (7.4).
+    aq = quality_of(pos, state.units[attacker_q])
+    dq = quality_of(pos, state.units[defender_q])
+    drm.insert(
+        0,
+        Modifier(
+            aq - dq,
+            f"quality {aq} of {data.units[attacker_q].name} less quality {dq} of {data.units[defender_q].name}",
+            "7.4",
+        ),
+    )
+    if divisional_integrity(pos, attackers) and not confusion:
+        drm.append(Modifier(1, "attacker's divisional integrity", "7.4"))
+    if divisional_integrity(pos, defenders):
+        drm.append(Modifier(-1, "defender's divisional integrity", "7.4"))
+    if confusion:
+        drm.append(
+            Modifier(-len(attacker_hexes), f"SNAFU 12, command confusion ({len(attacker_hexes)} stack(s))", "9.5")
+        )
+
+    return Assessment(
+        plan=plan,
+        defenders=tuple(u.id for u in defenders),
+        attacker_hexes=attacker_hexes,
+        attackers_detail=tuple(attack_details),
+        defenders_detail=tuple(defence_details),
+        attack_total=attack_total,
+        defence_total=defence_total,
+        ratio=ratio_text,
+        base_column=base,
+        base_column_name=data.tables.crt_columns[base],
+        shifts=tuple(shifts),
+        column=column,
+        column_name=data.tables.crt_columns[column],
+        drm=tuple(m for m in drm if m.amount or m.rule == "7.4"),
+        drm_total=sum(m.amount for m in drm),
+        attacker_quality=attacker_q,
+        defender_quality=defender_q,
+        cancelled=tuple(cancelled),
+    )
+
+
+def preview(data: GameData, state: GameState, plan: AttackPlan) -> Preview:
+    """[7.5, 7.6] The odds of an attack: the assessment and each result's chance over the six die faces.
+
+    Rolls nothing and changes nothing.
+
+    :raises IllegalActionError: as :func:`assess`.
+    """
+    assessment = assess(data, state, plan)
+    outcomes = []
+    chances: dict[str, Fraction] = {}
+    breakthrough = Fraction(0)
+    sixth = Fraction(1, 6)
+    for face in range(1, 7):
+        modified = face + assessment.drm_total
+        row, cell = crt_cell(data, assessment.column, modified)
+        text = str(cell)
+        bold = cell.breakthrough and plan.snafu != "hesitation"
+        outcomes.append(Outcome(face, modified, row, text, bold))
+        chances[text] = chances.get(text, Fraction(0)) + sixth
+        if bold:
+            breakthrough += sixth
+    return Preview(assessment, tuple(outcomes), chances, breakthrough)

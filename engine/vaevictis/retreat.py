@@ -1,0 +1,217 @@
+"""[7.7] Retreat and advance after combat: which hexes the rules allow, as pure functions of a position.
+
+[7.7.1] A retreating unit or stack never enters a hex holding enemy units, a hex it could not enter (tanks
+across an unbridged river), a Roadblock (15.3), a hex it has already passed through, or a hex where it would
+break the stacking limit (5). Among the hexes left, the retreat follows, as far as possible and in this
+order: a hex out of enemy ZoC; the general direction of the friendly board edge; the hex furthest from an
+enemy unit; the terrain that costs least in movement points. Each priority narrows the choice to its best
+hexes before the next one is applied, and the player chooses among what remains.
+
+[7.7.2] An advance enters the vacated hex first, then follows a retreat path (armored and mechanized units
+may leave it after the first hex); it never crosses what the unit could not cross, stops on entering an enemy
+ZoC (except the vacated hex) and stops after crossing a river.
+
+Readings (docs/rules/ardennes44.md): "general direction of the friendly edge" = hexes nearer to the nearest
+friendly edge hex than the hex left, when there are any; a friendly unit in a hex cancels the enemy ZoC
+there for the retreat (4.2, 4.3; the "enemy unit" of 7.7.1 is a translation slip); a retreat leaves the map
+(and the units are eliminated) only when no hex on the map is open and the stack stands on the map's edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.hexgrid import Hex
+from engine.vaevictis import zoc
+from engine.vaevictis.data import GameData, Side, other_side
+from engine.vaevictis.state import Position
+
+IMPASSABLE = 99.0
+
+
+def mobility(data: GameData, unit_id: str) -> str:
+    """The movement class of a unit for the TEC: ``infantry`` or ``mechanized`` (HQs move as mechanized)."""
+    return "infantry" if data.units[unit_id].kind == "infantry" else "mechanized"
+
+
+def can_cross(data: GameData, a: Hex, b: Hex, unit_id: str) -> bool:
+    """[13.1, 7.7.1] Whether a unit may cross from ``a`` to ``b``: only infantry crosses an unbridged river."""
+    if data.map.river_between(a, b) is None or data.map.is_bridged(a, b):
+        return True
+    return data.units[unit_id].kind == "infantry"
+
+
+def entry_cost(data: GameData, a: Hex, b: Hex, unit_id: str) -> float:
+    """The MPs a unit pays to enter ``b`` from ``a`` (TEC), used to rank retreat hexes (7.7.1, 4th priority).
+
+    An impassable crossing costs :data:`IMPASSABLE`; a German river crossing (paid in APs) counts as 2 MP.
+    """
+    if not can_cross(data, a, b, unit_id):
+        return IMPASSABLE
+    table = data.tables.raw
+    klass = mobility(data, unit_id)
+    terrain = table["terrain"]
+    cost = float(terrain[data.map.terrain.get(b, "clear")][klass])
+    settlement = data.map.settlements.get(b)
+    if settlement is not None and settlement.kind in ("city", "village"):
+        value = terrain[settlement.kind][klass]
+        if value != "other":
+            cost = float(value) if not data.map.has_road(a, b) else min(cost, float(value))
+    if data.map.has_road(a, b):
+        cost = min(cost, float(terrain["road"][klass]))
+    if data.map.river_between(a, b) is not None:
+        crossing = table["crossing"]["bridge" if data.map.is_bridged(a, b) else "river"]
+        nationality = "german" if data.side_of(unit_id) == "german" else "us"
+        key = f"{nationality}_{klass}_{'ap' if nationality == 'german' else 'mp'}"
+        value = crossing.get(key, 2)
+        cost = IMPASSABLE if value == "prohibited" else max(cost, 2.0 if nationality == "german" else float(value))
+    return cost
+
+
+def group_cost(data: GameData, a: Hex, b: Hex, units: Iterable[str]) -> float:
+    """The dearest entry cost among the units of a group."""
+    return max((entry_cost(data, a, b, u) for u in units), default=0.0)
+
+
+def is_in_enemy_zoc(pos: Position, side: Side, hex_: Hex, control: dict[Hex, set[str]] | None = None) -> bool:
+    """[4.2, 7.7.1] Whether ``hex_`` is in enemy ZoC for a retreat: a friendly unit there cancels it."""
+    control = zoc.enemy_zoc(pos, side) if control is None else control
+    if hex_ not in control:
+        return False
+    return not any(pos.side_of(u.id) == side for u in pos.units_at(hex_))
+
+
+def edge_distance(pos: Position, side: Side, hex_: Hex) -> int:
+    """Hexes from ``hex_`` to the nearest hex of the side's friendly board edge (10.2)."""
+    grid = pos.data.map.grid
+    edge = pos.data.map.friendly_edges.get(side, frozenset())
+    return min((grid.distance(hex_, e) for e in edge), default=0)
+
+
+def enemy_distance(pos: Position, side: Side, hex_: Hex) -> int:
+    """Hexes from ``hex_`` to the nearest enemy unit on the map."""
+    grid = pos.data.map.grid
+    enemy = other_side(side)
+    return min(
+        (grid.distance(hex_, h) for h, units in pos.occupants.items() if units and pos.side_of(units[0].id) == enemy),
+        default=99,
+    )
+
+
+def is_blocked(pos: Position, side: Side, hex_: Hex) -> bool:
+    """A hex no unit of ``side`` may retreat or advance into: enemy-held, or a Roadblock against the Germans."""
+    holder = pos.side_at(hex_)
+    if holder is not None and holder != side:
+        return True
+    return any(m.kind == "roadblock" and m.side != side for m in pos.state.markers_at(hex_))
+
+
+def stacking_limit(data: GameData) -> int:
+    return int(data.tables.raw["stacking"]["max_steps"])
+
+
+@dataclass(frozen=True)
+class RetreatOptions:
+    """The hexes a retreating group may enter next."""
+
+    hexes: tuple[Hex, ...]
+    """The hexes the priorities of 7.7.1 leave; the owner picks one."""
+    legal: tuple[Hex, ...]
+    """Every hex the group may physically enter, before the priorities."""
+    priority: str
+    """The last priority that narrowed the choice, in words."""
+    off_map: bool
+    """No hex is open and the group stands on the map's edge: it retreats off the map and is eliminated."""
+
+
+def retreat_options(
+    pos: Position, side: Side, units: Sequence[str], path: Sequence[Hex], control: dict[Hex, set[str]] | None = None
+) -> RetreatOptions:
+    """[7.7.1] The hexes a group of units retreating along ``path`` (its hexes so far) may enter next."""
+    data = pos.data
+    grid = data.map.grid
+    here = path[-1]
+    weight = sum(pos.state.units[u].steps for u in units)
+    limit = stacking_limit(data)
+    legal = []
+    for n in grid.neighbours(here):
+        if n in path or is_blocked(pos, side, n):
+            continue
+        if any(not can_cross(data, here, n, u) for u in units):
+            continue
+        present = sum(u.steps for u in pos.units_at(n) if u.id not in units)
+        if present + weight > limit:
+            continue
+        legal.append(n)
+    if not legal:
+        return RetreatOptions((), (), "no hex is open", grid.is_on_edge(here))
+    control = zoc.enemy_zoc(pos, side) if control is None else control
+    choice = list(legal)
+    priority = "any open hex"
+    free = [h for h in choice if not is_in_enemy_zoc(pos, side, h, control)]
+    if free and len(free) < len(choice):
+        choice, priority = free, "out of enemy ZoC"
+    now = edge_distance(pos, side, here)
+    nearer = [h for h in choice if edge_distance(pos, side, h) < now]
+    if nearer and len(nearer) < len(choice):
+        choice, priority = nearer, "toward the friendly board edge"
+    far = max(enemy_distance(pos, side, h) for h in choice)
+    farthest = [h for h in choice if enemy_distance(pos, side, h) == far]
+    if len(farthest) < len(choice):
+        choice, priority = farthest, "furthest from the enemy"
+    cheap = min(group_cost(data, here, h, units) for h in choice)
+    cheapest = [h for h in choice if group_cost(data, here, h, units) == cheap]
+    if len(cheapest) < len(choice):
+        choice, priority = cheapest, "least costly terrain"
+    return RetreatOptions(tuple(sorted(choice)), tuple(sorted(legal)), priority, False)
+
+
+def advance_options(
+    pos: Position,
+    side: Side,
+    units: Sequence[str],
+    here: Hex,
+    moved: int,
+    vacated: Hex,
+    paths: Sequence[Sequence[Hex]],
+    allowance: int,
+) -> tuple[Hex, ...]:
+    """[7.7.2] The hexes a group of advancing units at ``here`` may enter next.
+
+    ``moved`` is how many hexes the group has advanced already; ``paths`` are the defenders' retreat paths,
+    each starting at the vacated hex. Beyond the end of every path (a result left unfulfilled by the
+    defender's elimination) any neighbour is open.
+    """
+    data = pos.data
+    if moved >= allowance:
+        return ()
+    if moved == 0:
+        candidates: set[Hex] = {vacated}
+    else:
+        armor = all(data.units[u].is_mechanized for u in units)
+        on_path = [list(p) for p in paths if here in p]
+        following = {p[p.index(here) + 1] for p in on_path if p.index(here) + 1 < len(p)}
+        beyond = not following and all(p.index(here) == len(p) - 1 for p in on_path)
+        candidates = set(data.map.grid.neighbours(here)) if armor or beyond or not paths else following
+    weight = sum(pos.state.units[u].steps for u in units)
+    limit = stacking_limit(data)
+    out = []
+    for h in sorted(candidates):
+        if not data.map.grid.are_adjacent(here, h) or is_blocked(pos, side, h):
+            continue
+        if any(not can_cross(data, here, h, u) for u in units):
+            continue
+        if sum(u.steps for u in pos.units_at(h) if u.id not in units) + weight > limit:
+            continue
+        out.append(h)
+    return tuple(out)
+
+
+def advance_stops(pos: Position, side: Side, came_from: Hex, hex_: Hex, vacated: Hex) -> str | None:
+    """[7.7.2] Why an advance must stop after entering ``hex_``, or ``None`` if it may go on."""
+    if pos.data.map.river_between(came_from, hex_) is not None:
+        return "it crossed a river"
+    if hex_ != vacated and hex_ in zoc.enemy_zoc(pos, side):
+        return "it entered an enemy zone of control"
+    return None
