@@ -81,8 +81,8 @@ class _MapTables:
 
     links: Mapping[Hex, tuple[tuple[Hex, bool, int], ...]]
     """Per hex: each neighbour, whether a road links them, and the river between (none, river, bridge)."""
-    cost: Mapping[MobilityClass, Mapping[Hex, float]]
-    """MPs to enter each hex off road, per class (6.2, Terrain Effects Chart)."""
+    cost: Mapping[str, Mapping[Hex, float]]
+    """MPs to enter each hex off road, per class, and for a stack of both (6.2, Terrain Effects Chart)."""
     road: Mapping[MobilityClass, float]
     """MPs per hex along a road for a unit alone (6.2)."""
     road_hexes: frozenset[Hex]
@@ -134,7 +134,7 @@ def _build_tables(data: GameData) -> _MapTables:
         links[h] = tuple(entries)
 
     classes: tuple[MobilityClass, ...] = ("infantry", "mechanized")
-    cost: dict[MobilityClass, dict[Hex, float]] = {c: {} for c in classes}
+    cost: dict[str, dict[Hex, float]] = {c: {} for c in classes}
     for h in grid.hexes:
         for c in classes:
             # Overlays replace the terrain's cost unless the chart says "other" (OTIH).
@@ -151,6 +151,8 @@ def _build_tables(data: GameData) -> _MapTables:
                 if figure != "other":
                     value = _number(figure)
             cost[c][h] = value
+    # A stack of both classes pays the worse of the two (6.1).
+    cost["infantry+mechanized"] = {h: max(cost["infantry"][h], cost["mechanized"][h]) for h in grid.hexes}
 
     shelter = frozenset(
         h
@@ -257,7 +259,7 @@ class _Mover:
         self.allowance = min(t.allowance[d.kind] for d in self.defs)
         self.classes = sorted({terrain_class(d) for d in self.defs})
         crossing_classes = sorted({crossing_class(d) for d in self.defs})
-        self.cost = t.cost[self.classes[0]] if len(self.classes) == 1 else _max_costs(t, self.classes)
+        self.cost = t.cost["+".join(self.classes)]
         # [6.2] Only a unit moving alone may use the road rate; [16.1] trucks pay 1/2 on roads.
         self.alone = len(self.ids) == 1
         self.road_rate = t.road[self.classes[-1]]
@@ -269,6 +271,9 @@ class _Mover:
             )
             for kind in (_RIVER, _BRIDGE)
         }
+        # [1.3] An HQ's strength serves only in defence: a stack of HQs alone can never attack.
+        self.can_attack = not all(d.is_hq for d in self.defs)
+        self.attack_ap = t.attack_ap if self.can_attack else 1_000_000
         self.ap = min(u.action_points for u in self.units)
         self.mp = 0.0 if entering_at is not None else min(u.movement_points for u in self.units)
         self.steps = sum(u.steps for u in self.units)
@@ -376,7 +381,7 @@ class _Mover:
             ap -= actions * self.tables.move_ap
             mp += actions * self.allowance
         mp -= mp_cost
-        if to in self.zoc and ap < self.tables.attack_ap and to not in self.tables.shelter:
+        if to in self.zoc and ap < self.attack_ap and to not in self.tables.shelter:
             return ap, mp, _NO_AP_TO_ATTACK
         return ap, mp, _OK
 
@@ -399,10 +404,6 @@ class _Mover:
             enters_enemy_zoc=entered,
             mp_spent=spent,
         )
-
-
-def _max_costs(tables: _MapTables, classes: Sequence[MobilityClass]) -> dict[Hex, float]:
-    return {h: max(tables.cost[c][h] for c in classes) for h in tables.cost[classes[0]]}
 
 
 # --- Legal destinations ------------------------------------------------------------------------------------
@@ -446,7 +447,6 @@ def legal_destinations(
     links = mover.tables.links
     zoc = mover.zoc
     step_cost = mover.step_cost
-    pay = mover.pay
 
     # Labels: parallel lists, a heap of (-ap, -mp, index); settled Pareto fronts per hex.
     hexes: list[Hex] = []
@@ -473,7 +473,7 @@ def legal_destinations(
         ap, mp = mover.ap - mover.tables.move_ap, mover.allowance
         if ap < 0:
             return {}
-        ap, mp, why = pay(ap, mp, mp_cost, ap_cost, entering_at)
+        ap, mp, why = mover.pay(ap, mp, mp_cost, ap_cost, entering_at)
         if why:
             return {}
         hexes.append(entering_at)
@@ -483,8 +483,15 @@ def legal_destinations(
         parents.append(-1)
         heap.append((-ap, -mp, 0))
 
+    # The loop inlines Mover.pay (the same arithmetic; test_every_route_found_passes_check_move guards it) and
+    # caches each hex's legal steps, which do not depend on the label.
+    allowance, move_ap, attack_ap = mover.allowance, mover.tables.move_ap, mover.attack_ap
+    shelter = mover.tables.shelter
+    steps_from: dict[Hex, list[tuple[Hex, float, int, bool]]] = {}
     settled: dict[Hex, list[tuple[int, float]]] = {}
+    pushed: dict[Hex, list[tuple[int, float]]] = {hexes[0]: [(aps[0], mps[0])]}
     best: dict[Hex, int] = {}
+    stop_at_start = entering_at is not None
     while heap:
         neg_ap, neg_mp, index = heapq.heappop(heap)
         here = hexes[index]
@@ -494,21 +501,50 @@ def legal_destinations(
             settled[here] = [(ap, mp)]
             best[here] = index
         else:
-            if any(a >= ap and m >= mp for a, m in front):
+            dominated = False
+            for a, m in front:
+                if a >= ap and m >= mp:
+                    dominated = True
+                    break
+            if dominated:
                 continue
             front.append((ap, mp))
-        if here in zoc and (index != 0 or entering_at is not None):
+        if here in zoc and (index != 0 or stop_at_start):
             continue  # [4.2] entering an enemy ZoC stops the move
-        for to, road, river in links[here]:
-            mp_cost, ap_cost, why = step_cost(here, to, road, river)
-            if why:
+        steps = steps_from.get(here)
+        if steps is None:
+            steps = []
+            for to, road, river in links[here]:
+                mp_cost, ap_cost, why = step_cost(here, to, road, river)
+                if not why:
+                    steps.append((to, mp_cost, ap_cost, to in zoc and to not in shelter))
+            steps_from[here] = steps
+        for to, mp_cost, ap_cost, needs_attack_ap in steps:
+            new_ap = ap - ap_cost
+            if new_ap < 0:
                 continue
-            new_ap, new_mp, why = pay(ap, mp, mp_cost, ap_cost, to)
-            if why:
+            new_mp = mp
+            if new_mp < mp_cost:
+                actions = math.ceil((mp_cost - new_mp) / allowance)
+                new_ap -= actions * move_ap
+                if new_ap < 0:
+                    continue
+                new_mp += actions * allowance
+            new_mp -= mp_cost
+            if needs_attack_ap and new_ap < attack_ap:
                 continue
-            done = settled.get(to)
-            if done is not None and any(a >= new_ap and m >= new_mp for a, m in done):
-                continue
+            seen = pushed.get(to)
+            if seen is None:
+                pushed[to] = [(new_ap, new_mp)]
+            else:
+                dominated = False
+                for a, m in seen:
+                    if a >= new_ap and m >= new_mp:
+                        dominated = True
+                        break
+                if dominated:
+                    continue
+                seen.append((new_ap, new_mp))
             hexes.append(to)
             aps.append(new_ap)
             mps.append(new_mp)
@@ -668,6 +704,12 @@ def _refusal(
         return IllegalActionError(
             f"{names} may not move directly from {hex_name(here)} to {target}: both hexes are in the zone of "
             f"control of {_unit_names(data, common)}",
+            rule="4.2",
+        )
+    if why == _NO_AP_TO_ATTACK and not mover.can_attack:
+        return IllegalActionError(
+            f"{names} may not enter {target}: it is in the zone of control of {_unit_names(data, mover.zoc[to])} "
+            "and an HQ, which cannot attack, may enter an enemy zone only in a city, village or forest",
             rule="4.2",
         )
     if why == _NO_AP_TO_ATTACK:

@@ -364,6 +364,17 @@ def test_4_2_cannot_enter_zoc_without_ap_to_attack_except_forest() -> None:
     assert not state.units["us-393"].must_attack  # 4.3: attack optional in a forest
 
 
+def test_4_2_an_hq_alone_enters_an_enemy_zoc_only_where_attack_is_optional() -> None:
+    data = build({"0405": "f"})
+    state = position(data, {"hq-us-v": ("0104", 3), "de-116": ("0504", 0)})
+    error = refusal(data, state, ["hq-us-v"], [104, 204, 304, 404])
+    assert error.rule == "4.2" and "an HQ, which cannot attack" in error.reason
+    routes = legal_destinations(data, state, ["hq-us-v"])
+    assert 404 not in routes and 405 in routes
+    state.units["us-393"].hex, state.units["us-393"].action_points = 104, 3
+    assert check_move(data, state, ["hq-us-v", "us-393"], [104, 204, 304, 404]).enters_enemy_zoc
+
+
 def test_4_2_disengaging_costs_1_more_mp() -> None:
     data = build()
     state = position(data, {"us-393": ("0404", 1), "de-116": ("0504", 0)})
