@@ -10,11 +10,10 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
 
 from PIL import Image, ImageDraw
 
-from engine.hexgrid import Grid, Hex, hex_name
+from engine.hexgrid import Grid, hex_name
 from engine.vaevictis.data import GameMap, Place
 from render import palette, symbols
 from render.fonts import draw_text
@@ -105,21 +104,30 @@ def _terrain(image: Image.Image, draw: ImageDraw.ImageDraw, game_map: GameMap, l
         draw.polygon(layout.corners(hex_), fill=fill)
     for terrain, texture in (("rough", _hatching), ("forest", _trees)):
         hexes = [h for h in game_map.grid.hexes if game_map.terrain.get(h) == terrain]
-        if hexes:
-            image.paste(texture(layout), (0, 0), _mask(hexes, layout))
+        if not hexes:
+            continue
+        tile, mask = texture(layout), _hex_mask(layout)
+        for hex_ in hexes:
+            x, y = layout.center(hex_)
+            image.paste(tile, (round(x - tile.width / 2), round(y - tile.height / 2)), mask)
 
 
-def _mask(hexes: Iterable[Hex], layout: Layout) -> Image.Image:
-    mask = Image.new("L", layout.pixel_size, 0)
-    draw = ImageDraw.Draw(mask)
-    for hex_ in hexes:
-        draw.polygon(layout.corners(hex_, 0.97), fill=255)
+def _hex_mask(layout: Layout) -> Image.Image:
+    """A hex-shaped mask the size of one hex, slightly inset so the outline stays clean."""
+    width, height = math.ceil(2 * layout.size), math.ceil(layout.height)
+    mask = Image.new("L", (width, height), 0)
+    radius = layout.size * 0.97
+    corners = [
+        (width / 2 + radius * math.cos(math.radians(60 * k)), height / 2 + radius * math.sin(math.radians(60 * k)))
+        for k in range(6)
+    ]
+    ImageDraw.Draw(mask).polygon(corners, fill=255)
     return mask
 
 
 def _hatching(layout: Layout) -> Image.Image:
-    """Short diagonal strokes in staggered rows: the rough-terrain texture."""
-    width, height = layout.pixel_size
+    """Short diagonal strokes in staggered rows: the rough-terrain texture of one hex."""
+    width, height = math.ceil(2 * layout.size), math.ceil(layout.height)
     texture = Image.new("RGB", (width, height), palette.ROUGH)
     draw = ImageDraw.Draw(texture)
     step = layout.size * 0.3
@@ -135,8 +143,8 @@ def _hatching(layout: Layout) -> Image.Image:
 
 
 def _trees(layout: Layout) -> Image.Image:
-    """Small trees in staggered rows: the forest texture."""
-    width, height = layout.pixel_size
+    """Small trees in staggered rows: the forest texture of one hex."""
+    width, height = math.ceil(2 * layout.size), math.ceil(layout.height)
     texture = Image.new("RGB", (width, height), palette.FOREST)
     draw = ImageDraw.Draw(texture)
     step = layout.size * 0.36

@@ -14,7 +14,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render import palette
-from render.fonts import draw_text, fitting_size, font
+from render.fonts import draw_text, fitting_size, font, printable
 from render.picture import CounterFace, HiddenStack
 
 SUPERSAMPLE = 4
@@ -178,6 +178,7 @@ def _name(tile: Image.Image, label: str, size: int, bar: palette.RGB) -> None:
     """The unit's name in the colour bar, condensed sideways when it is too long to fit."""
     ink = (0, 0, 0) if palette.is_light(bar) else (255, 255, 255)
     room = size * 0.92
+    label = printable(label)
     text_size = fitting_size(label, max(7, round(size * 0.19)), room, smallest=max(7, round(size * 0.15)))
     text_font = font(text_size)
     left, top, right, bottom = text_font.getbbox(label, anchor="ls")

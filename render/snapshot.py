@@ -23,6 +23,10 @@ from render.picture import MapPicture
 PNG_COLOURS = 256
 """Palette size of the PNGs: plenty for a map of flat colours, and a quarter of full colour's size."""
 
+MIN_ZOOM = 0.25
+MAX_ZOOM = 2.0
+"""Zoom range of snapshots. At zoom 2 the Ardennes map is 5200 x 4000 pixels, its base layer drawn at twice that."""
+
 Region = tuple[Hex, int]
 """A close-up: the hex at its centre and its radius in hexes."""
 
@@ -51,8 +55,11 @@ class Frame:
 def frame(picture: MapPicture, zoom: float = 1.0, region: Region | None = None) -> Frame:
     """The frame of a snapshot of ``picture``.
 
-    :raises ValueError: if the region's hex is not on the map or its radius is below 1.
+    :raises ValueError: if the zoom is out of range, or the region's hex is not on the map or its radius
+        is below 1.
     """
+    if not MIN_ZOOM <= zoom <= MAX_ZOOM:
+        raise ValueError(f"zoom must be between {MIN_ZOOM} and {MAX_ZOOM}, not {zoom!r}")
     layout = Layout(picture.game_map.grid, zoom)
     width, height = layout.pixel_size
     crop = (0, 0, width, height)

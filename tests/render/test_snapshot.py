@@ -201,6 +201,8 @@ def test_a_close_up_must_be_on_the_map(game: GameData) -> None:
         render_map(picture, region=(2020, 2))
     with pytest.raises(ValueError, match="radius"):
         render_map(picture, region=(203, 0))
+    with pytest.raises(ValueError, match="zoom"):
+        render_map(picture, zoom=10)
 
 
 def test_zoom_scales_the_snapshot(game: GameData) -> None:
