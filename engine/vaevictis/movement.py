@@ -6,16 +6,17 @@ The rules of the chapter and of the others that bear on a move, in the order a m
   mechanized and armored units (HQ: the tables' allowance). Unused MPs are lost, except that consecutive
   move actions sum: a unit short of MPs for the next hex buys another move action and goes on.
   ``UnitState.movement_points`` holds what is left of the last move action for a consecutive one.
-- [6.2] Terrain costs come from the Terrain Effects Chart (``[terrain.*]`` in the tables); a road halves
-  nothing for a unit that is not alone: the road rate is paid only by a unit moving alone between hexes that
-  hold no other unit. Crossing a river includes entering the hex beyond.
+- [6.2] Terrain costs come from the Terrain Effects Chart (``[terrain.*]`` in the tables). The road rate is
+  paid only by a unit moving alone between hexes that hold no other unit; otherwise it pays the terrain.
+  Crossing a river includes entering the hex beyond.
 - [13.1] Rivers: US (and British) infantry pays 2 MP anywhere, mechanized 3 MP at a bridge only; German
   infantry pays 1 AP anywhere, mechanized 1 AP at a bridge only, then goes on with the MPs it has left.
 - [4.2] Entering an enemy zone of control stops the move and obliges an attack (not in a city, village or
   forest, 4.3), and is forbidden without the AP for a normal attack, except into those hexes. Leaving a zone
   costs +1 MP; going straight from one zone to another costs +2 MP, and is forbidden within one enemy unit's
   zone. [7.8] Breakthrough markers cancel zones (see :func:`engine.vaevictis.zoc.enemy_zoc`); [15.2] the
-  150 Pz Brigade lets a stack ignore them (``ignore_zoc``).
+  150 Pz Brigade lets a stack ignore them (``ignore_zoc``). An HQ cannot attack (1.3): HQs alone enter an
+  enemy zone only where attack is optional.
 - [4.1] A hex holding enemy units is never entered. [15.3] A Roadblock closes its hex to the Germans;
   [15.2] a Stosser marker closes its hex to the Allies.
 - [5] Friendly stacks are crossed freely; a move may not end with more than 6 steps in its hex.
