@@ -78,35 +78,38 @@ class Table:
 
     def play_secret_steps(
         self,
-        purchases: dict[str, str] | None = None,
-        forts: dict[str, str] | None = None,
-        chits: dict[str, str] | None = None,
+        purchases: dict[str, dict[str, str]] | None = None,
+        forts: dict[str, dict[str, str]] | None = None,
+        chits: dict[str, dict[str, str]] | None = None,
+        until: str | None = None,
     ) -> None:
-        """Answer the secret steps of one RePh pass with the given choices (default: nothing, idle)."""
-        for _ in range(50):
+        """Answer the secret steps (and manual ones) of the RePh with choices by CG Date.
+
+        Each argument maps a CG Date to each side's choice; the default is nothing bought and Idle chits.
+        ``until`` names a verb to stop at (e.g. ``"choose_chit"``) without answering it.
+        """
+        for _ in range(200):
             current = self.prompts()
             if not current or self.state.phase != "refit":
                 return
-            progressed = False
-            for seat, prompt in current.items():
-                verbs = [c.verb for c in prompt.choices] + list(prompt.free_verbs)
-                if "roll_cpp" in verbs:
-                    self.act(seat, "roll_cpp")
-                elif "purchase" in verbs:
-                    self.act(seat, "purchase", rgs=(purchases or {}).get(seat, ""))
-                elif "roll_rgs" in verbs:
-                    self.act(seat, "roll_rgs")
-                elif "fortify" in verbs:
-                    self.act(seat, "fortify", items=(forts or {}).get(seat, ""))
-                elif "choose_chit" in verbs:
-                    self.act(seat, "choose_chit", chit=(chits or {}).get(seat, "idle"))
-                elif verbs == ["done"] or "done" in verbs:
-                    self.act(seat, "done")
-                else:
-                    continue
-                progressed = True
-                break
-            if not progressed:
+            date = self.state.date
+            seat, prompt = next(iter(current.items()))
+            verbs = [c.verb for c in prompt.choices] + list(prompt.free_verbs)
+            if until is not None and until in verbs:
+                return
+            if "roll_cpp" in verbs:
+                self.act(seat, "roll_cpp")
+            elif "purchase" in verbs:
+                self.act(seat, "purchase", rgs=(purchases or {}).get(date, {}).get(seat, ""))
+            elif "roll_rgs" in verbs:
+                self.act(seat, "roll_rgs")
+            elif "fortify" in verbs:
+                self.act(seat, "fortify", items=(forts or {}).get(date, {}).get(seat, ""))
+            elif "choose_chit" in verbs:
+                self.act(seat, "choose_chit", chit=(chits or {}).get(date, {}).get(seat, "idle"))
+            elif "done" in verbs:
+                self.act(seat, "done")
+            else:
                 return
         raise AssertionError("secret steps never ended")
 
