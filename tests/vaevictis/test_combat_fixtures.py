@@ -21,7 +21,9 @@ from engine.vaevictis.state import GameState, UnitState
 from tests.vaevictis.minigame import documents
 
 
-def _unit(uid: str, formation: str, kind: str, steps: int, strength: int, quality: int, division: str | None) -> dict[str, Any]:
+def _unit(
+    uid: str, formation: str, kind: str, steps: int, strength: int, quality: int, division: str | None
+) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "id": uid,
         "name": uid,

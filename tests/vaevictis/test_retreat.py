@@ -1,0 +1,76 @@
+"""Retreat and advance paths (retreat.py), as pure functions of a position (7.7.1, 7.7.2)."""
+
+from __future__ import annotations
+
+from engine.vaevictis import retreat as rt
+from engine.vaevictis.state import MapMarker, Position
+from tests.vaevictis.test_combat_fixtures import mini_game, new_state
+
+DATA = mini_game()
+
+
+def options(placed: dict[str, int], units: list[str], path: list[int]) -> rt.RetreatOptions:
+    state = new_state(DATA, placed)
+    return rt.retreat_options(Position(DATA, state), "allied", units, path)
+
+
+def test_7_7_1_tanks_cannot_retreat_across_an_unbridged_river() -> None:
+    # 0404|0504 is an unbridged river, 0403|0503 a bridged one.
+    tank = options({"us-cca": 504}, ["us-cca"], [504])
+    foot = options({"us-b": 504}, ["us-b"], [504])
+    assert 404 not in tank.legal and 404 in foot.legal
+    assert rt.can_cross(DATA, 503, 403, "us-cca")
+
+
+def test_7_7_1_never_into_an_enemy_held_hex_nor_back_along_the_path() -> None:
+    found = options({"us-b": 303, "de-vg": 203}, ["us-b"], [403, 303])
+    assert 203 not in found.legal and 403 not in found.legal
+
+
+def test_7_7_1_first_priority_out_of_enemy_zoc() -> None:
+    found = options({"us-b": 303, "de-vg": 403}, ["us-b"], [303])
+    assert found.legal == (203, 204, 302, 304, 404)
+    assert 302 not in found.hexes and 404 not in found.hexes  # in the ZoC of de-vg
+
+
+def test_7_7_1_second_priority_toward_the_friendly_edge() -> None:
+    found = options({"us-b": 505}, ["us-b"], [505])  # no enemy: the west edge decides, then cost
+    assert all(h // 100 == 4 for h in found.hexes)
+
+
+def test_7_7_1_fourth_priority_least_costly_terrain() -> None:
+    found = options({"us-b": 303, "de-vg": 403}, ["us-b"], [303])
+    assert found.hexes == (203,) and found.priority == "least costly terrain"  # the city, not the forest 0204
+
+
+def test_7_7_1_never_into_a_hex_over_the_stacking_limit() -> None:
+    found = options({"us-b": 303, "us-2-id": 203}, ["us-b"], [303])
+    assert 203 in found.legal  # 4 + 2 = 6 steps: allowed
+    found = options({"us-b": 303, "us-2-id": 203, "us-c": 203}, ["us-b"], [303])
+    assert 203 not in found.legal
+
+
+def test_15_3_a_roadblock_blocks_the_german_retreat() -> None:
+    state = new_state(DATA, {"de-vg": 403})
+    state.markers.append(MapMarker("roadblock", 503, "allied", 1))
+    found = rt.retreat_options(Position(DATA, state), "german", ["de-vg"], [403])
+    assert 503 not in found.legal
+
+
+def test_7_7_2_the_advance_enters_the_vacated_hex_first() -> None:
+    pos = Position(DATA, new_state(DATA, {"de-vg": 403}))
+    assert rt.advance_options(pos, "german", ["de-vg"], 403, 0, 303, [[303, 203]], 2) == (303,)
+
+
+def test_7_7_2_infantry_follows_the_path_armor_may_leave_it() -> None:
+    pos = Position(DATA, new_state(DATA, {"de-vg": 303, "de-peiper": 303}))
+    assert rt.advance_options(pos, "german", ["de-vg"], 303, 1, 303, [[303, 203]], 2) == (203,)
+    assert len(rt.advance_options(pos, "german", ["de-peiper"], 303, 1, 303, [[303, 203]], 2)) > 1
+    assert rt.advance_options(pos, "german", ["de-vg"], 303, 2, 303, [[303, 203]], 2) == ()
+
+
+def test_7_7_2_an_advance_stops_after_a_river_or_in_enemy_zoc() -> None:
+    pos = Position(DATA, new_state(DATA, {"de-vg": 503, "us-b": 102}))
+    assert rt.advance_stops(pos, "german", 503, 403, 403) == "it crossed a river"
+    assert rt.advance_stops(pos, "german", 303, 203, 303) == "it entered an enemy zone of control"
+    assert rt.advance_stops(pos, "german", 403, 303, 303) is None
