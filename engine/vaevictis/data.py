@@ -344,7 +344,7 @@ class GameData:
     events: Mapping[str, EventDef]
     scenarios: Mapping[str, ScenarioDef]
     tables: Tables
-    extra: Mapping[str, object] = field(default_factory=dict, repr=False)
+    extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """Further setup sections (air, fuel shortage, Christmas presents) as parsed, for the rules modules."""
 
     def side_of(self, unit_id: str) -> Side:

@@ -121,6 +121,10 @@ class GameState:
     detachments_used: dict[str, int] = field(default_factory=dict)
     pending: list[dict[str, Any]] = field(default_factory=list)
     """Stack of sub-procedures awaiting a decision (combat results, retreats, advances)."""
+    arrivals: dict[str, int] = field(default_factory=dict)
+    """Reinforcements whose arrival was put back (16.1 Southern Front): unit id → new turn."""
+    hq_destroyed: dict[str, int] = field(default_factory=dict)
+    """HQs destroyed, with the turn it happened; they return in a later supply phase (1.3)."""
     flags: dict[str, Any] = field(default_factory=dict)
     """Per-turn facts a rule remembers (e.g. which German armies activated on turn 1)."""
     result: dict[str, Any] | None = None

@@ -1,0 +1,254 @@
+"""[3] Activation: formation and general activations, action points, fatigue, out-of-command checks.
+
+A unit acts only while activated (3.1). A *formation activation* (3.2) activates a formation's HQ for free
+and lets every in-command unit of the formation act; a *general activation* (3.3) lets a fixed number of
+units of any formations act (3 German, 4 Allied: 9.2, 9.3). A unit joins the activation in progress when it
+first acts. A unit already activated this turn may act again in a later activation, and is then fatigued
+(3.5); a fatigued unit must recover before it can be fatigued again.
+"""
+
+from __future__ import annotations
+
+from engine.contract import Event, IllegalActionError
+from engine.dice import Dice
+from engine.vaevictis.data import GameData, Side
+from engine.vaevictis.state import Activation, GameState, Position, UnitState
+
+
+def doctrine(data: GameData, side: Side) -> dict[str, int]:
+    """[9.2, 9.3] Command range and general-activation size of a side."""
+    return dict(data.tables.raw["doctrine"][side])
+
+
+def is_independent(data: GameData, unit_id: str) -> bool:
+    """[16.3] Whether a unit belongs to no formation (pink bar)."""
+    return data.formations[data.units[unit_id].formation].independent
+
+
+def hq_of(data: GameData, unit_id: str) -> str | None:
+    """The HQ of a unit's formation, or ``None`` for an independent."""
+    return data.formations[data.units[unit_id].formation].hq
+
+
+def hq_is_destroyed(state: GameState, data: GameData, unit_id: str) -> bool:
+    """Whether the unit's formation HQ is off the map (destroyed, or not yet arrived)."""
+    hq = hq_of(data, unit_id)
+    return hq is not None and not state.units[hq].on_map
+
+
+def can_act_now(state: GameState, data: GameData, unit: UnitState) -> bool:
+    """Whether the unit could take an action in the activation in progress (joining it if need be)."""
+    try:
+        check_can_join(state, data, unit)
+    except IllegalActionError:
+        return unit.id in (state.activation.units if state.activation else [])
+    return True
+
+
+def check_can_join(state: GameState, data: GameData, unit: UnitState) -> None:
+    """Raise if the unit may not join the activation in progress (it has not joined it yet).
+
+    :raises IllegalActionError: with the rule that forbids it.
+    """
+    activation = state.activation
+    definition = data.units[unit.id]
+    if activation is None:
+        raise IllegalActionError(
+            "no activation is in progress: activate a formation or make a general activation", "3.1"
+        )
+    if data.side_of(unit.id) != activation.side:
+        raise IllegalActionError(f"{definition.name} is not one of your units", "3.1")
+    if unit.id in activation.units:
+        return
+    if not unit.arrived:
+        raise IllegalActionError(f"{definition.name} has not arrived yet", "16.1")
+    if unit.eliminated:
+        raise IllegalActionError(f"{definition.name} has been eliminated", "1.2")
+    if unit.activations >= 1 and unit.fatigued:
+        raise IllegalActionError(
+            f"{definition.name} is fatigued and must recover before it can be activated again this turn", "3.5.2"
+        )
+    if activation.kind == "formation":
+        if definition.formation != activation.formation:
+            raise IllegalActionError(
+                f"{definition.name} is not in {data.formations[activation.formation or ''].name}, "
+                "the formation activated",
+                "3.2",
+            )
+        if unit.out_of_command:
+            raise IllegalActionError(
+                f"{definition.name} is out of command and can act only in a general activation", "8.2"
+            )
+        return
+    if len(activation.units) >= activation.limit:
+        raise IllegalActionError(
+            f"this general activation already has its {activation.limit} units",
+            "9.2" if activation.side == "allied" else "9.3",
+        )
+
+
+def start_formation_activation(state: GameState, data: GameData, formation_id: str) -> list[Event]:
+    """[3.2] Begin a formation activation: its HQ is activated for free (and fatigued if reactivated).
+
+    :raises IllegalActionError: if the formation cannot be activated now.
+    """
+    side = state.active
+    formation = data.formations.get(formation_id)
+    if formation is None or side is None or data.armies[formation.army].side != side:
+        raise IllegalActionError(f"{formation_id!r} is not one of your formations", "3.2")
+    if formation.independent or formation.hq is None:
+        raise IllegalActionError(f"{formation.name} are independents: they act only in general activations", "16.3")
+    hq = state.units[formation.hq]
+    if not hq.on_map:
+        raise IllegalActionError(
+            f"the HQ of {formation.name} is not on the map, so the formation cannot be activated", "3.2"
+        )
+    if hq.activations >= 1 and hq.fatigued:
+        raise IllegalActionError(
+            f"the HQ of {formation.name} is fatigued and cannot be reactivated until it recovers", "3.5.2"
+        )
+    restriction = formation_restriction(state, data, formation_id)
+    if restriction:
+        raise IllegalActionError(restriction[1], restriction[0])
+    state.activation = Activation(side=side, kind="formation", formation=formation_id)
+    events = [Event("activation", f"{side.capitalize()} activates {formation.name}.", {"formation": formation_id})]
+    events += join(state, data, hq, dice=None)
+    return events
+
+
+def formation_restriction(state: GameState, data: GameData, formation_id: str) -> tuple[str, str] | None:
+    """[17.1] Turn 1: the German activates three formations in succession, one from each army."""
+    if state.turn != 1 or "german-three-formations-turn-1" not in scenario_rules(state, data):
+        return None
+    used = state.flags.get("turn1_german_armies", [])
+    army = data.formations[formation_id].army
+    if data.armies[army].side == "german" and army in used:
+        return (
+            "17.1",
+            f"on turn 1 the three German formation activations come one from each army; "
+            f"{data.armies[army].name} has had its turn",
+        )
+    return None
+
+
+def scenario_rules(state: GameState, data: GameData) -> tuple[str, ...]:
+    return data.scenarios[state.scenario].special_rules
+
+
+def start_general_activation(state: GameState, data: GameData) -> list[Event]:
+    """[3.3] Begin a general activation of 3 (German) or 4 (Allied) units of the player's choice."""
+    side = state.active
+    assert side is not None
+    limit = doctrine(data, side)["general_activation"]
+    state.activation = Activation(side=side, kind="general", formation=None, limit=limit)
+    return [
+        Event("activation", f"{side.capitalize()} makes a general activation of up to {limit} units.", {"limit": limit})
+    ]
+
+
+def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None) -> list[Event]:
+    """Bring a unit into the activation in progress: count the activation, set its APs, roll C3I if needed.
+
+    [3.5] A unit already activated this turn is fatigued as it joins. [9.4] In a general activation a unit
+    that is out of command, or whose HQ is destroyed, rolls 1d6 and needs less than its quality; on a
+    failure it has 1 AP.
+    """
+    activation = state.activation
+    assert activation is not None
+    check_can_join(state, data, unit)
+    if unit.id in activation.units:
+        return []
+    definition = data.units[unit.id]
+    events: list[Event] = []
+    if unit.activations >= 1:
+        unit.fatigued = True
+        events.append(Event("fatigue", f"{definition.name} is reactivated and becomes fatigued.", {"unit": unit.id}))
+    unit.activations += 1
+    activation.units.append(unit.id)
+    pos = Position(data, state)
+    unit.action_points = pos.base_action_points(unit)
+    unit.movement_points = 0.0
+    needs_check = (
+        activation.kind == "general"
+        and not definition.is_hq
+        and not is_independent(data, unit.id)
+        and (unit.out_of_command or hq_is_destroyed(state, data, unit.id))
+    )
+    if needs_check:
+        assert dice is not None
+        die = dice.d6()
+        passed = die < definition.quality
+        if not passed:
+            unit.action_points = min(unit.action_points, 1)
+        events.append(
+            Event(
+                "roll",
+                f"C3I check for {definition.name}: rolled {die} against quality {definition.quality}: "
+                + ("passed." if passed else "failed, 1 AP only."),
+                {"unit": unit.id, "die": die, "need_below": definition.quality, "passed": passed, "rule": "9.4"},
+            )
+        )
+    events.append(
+        Event(
+            "join",
+            f"{definition.name} is activated with {unit.action_points} AP.",
+            {"unit": unit.id, "ap": unit.action_points},
+        )
+    )
+    return events
+
+
+def recover_fatigue(state: GameState, data: GameData, unit: UnitState) -> list[Event]:
+    """[3.5.2] Spend 2 AP to remove Fatigue, as the first action of the unit's first activation this turn.
+
+    The 2 AP are counted on the unit's APs before the fatigue penalty, so that a fatigued infantry unit
+    (2 AP less 1) can still recover; see docs/rules/ardennes44.md.
+    """
+    definition = data.units[unit.id]
+    if not unit.fatigued:
+        raise IllegalActionError(f"{definition.name} is not fatigued", "3.5.2")
+    if unit.activations != 1:
+        raise IllegalActionError(f"{definition.name} can recover only in its first activation of the turn", "3.5.2")
+    pos = Position(data, state)
+    unfatigued = pos.base_action_points(unit) + 1
+    if unit.action_points != pos.base_action_points(unit) or unfatigued < 2:
+        raise IllegalActionError(f"recovery must be {definition.name}'s first action of the activation", "3.5.2")
+    unit.fatigued = False
+    unit.action_points = unfatigued - 2
+    return [Event("recover", f"{definition.name} recovers from fatigue.", {"unit": unit.id})]
+
+
+def enter_improved_position(
+    state: GameState, data: GameData, unit: UnitState, enemy_zoc_hexes: set[int]
+) -> list[Event]:
+    """[12.1] Spend 1 AP to take up an Improved Position, never in an enemy zone of control."""
+    definition = data.units[unit.id]
+    if unit.improved_position:
+        raise IllegalActionError(f"{definition.name} is already in an Improved Position", "12.1")
+    if unit.hex in enemy_zoc_hexes:
+        raise IllegalActionError(f"{definition.name} is in an enemy zone of control and cannot dig in", "12.1")
+    if unit.action_points < 1:
+        raise IllegalActionError(f"{definition.name} has no AP left; an Improved Position costs 1 AP", "3.4.1")
+    unit.action_points -= 1
+    unit.improved_position = True
+    return [
+        Event(
+            "improved-position", f"{definition.name} takes up an Improved Position.", {"unit": unit.id, "hex": unit.hex}
+        )
+    ]
+
+
+def leave_improved_position(state: GameState, data: GameData, unit: UnitState) -> list[Event]:
+    """[12.1] Leave an Improved Position at no AP cost."""
+    definition = data.units[unit.id]
+    if not unit.improved_position:
+        raise IllegalActionError(f"{definition.name} is not in an Improved Position", "12.1")
+    unit.improved_position = False
+    return [Event("leave-improved-position", f"{definition.name} leaves its Improved Position.", {"unit": unit.id})]
+
+
+def units_owing_an_attack(state: GameState) -> list[UnitState]:
+    """[4.2] Units of the activation that entered an enemy zone of control and have not attacked yet."""
+    if state.activation is None:
+        return []
+    return [state.units[u] for u in state.activation.units if state.units[u].must_attack and state.units[u].on_map]

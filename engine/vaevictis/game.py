@@ -1,0 +1,777 @@
+"""The Vae Victis game as the engine contract: new game, prompts, apply, view, result.
+
+The operations phase (2.1 step 5) is a state machine: the active side starts an activation (3.2, 3.3) or
+passes; during an activation it moves, attacks, digs in or recovers units; it ends the activation, the
+stacking limit is enforced (5), and the other side acts. Decisions that belong to either side in the middle
+of a procedure (combat results, retreats, advances, stacking eliminations) sit on ``state.pending`` and are
+asked for by prompts, so correspondence play never waits on an unspoken rule.
+
+Every handler works on a copy of the state and either returns the new state with its events or raises
+:class:`IllegalActionError` with the rule number; the input state is never changed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+from engine.contract import (
+    Action,
+    Choice,
+    Event,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+    Prompt,
+    Result,
+)
+from engine.dice import Dice
+from engine.hexgrid import Hex, hex_name, parse_hex
+from engine.vaevictis import activation as act
+from engine.vaevictis import combat, movement, stacking, turn, zoc
+from engine.vaevictis.data import SIDES, GameData, Side, other_side
+from engine.vaevictis.odds import AttackPlan, preview
+from engine.vaevictis.state import GameState, Position, UnitState
+
+OPTIONS: dict[str, str] = {
+    "c3i_snafu": "9.5 C3I and SNAFU (optional)",
+    "fog_of_war": "11 Fog of war (optional)",
+    "christmas_presents": "15.4 Christmas presents (optional)",
+}
+"""The optional rules of the game, each a game option, with the rule that defines it."""
+
+Handler = Callable[[GameState, Side, Mapping[str, Any]], list[Event]]
+
+
+class VaeVictisGame:
+    """One Vae Victis game system bound to its data (Ardennes 1944, Alsace 1944, ...)."""
+
+    seats: tuple[Side, ...] = SIDES
+
+    def __init__(self, data: GameData) -> None:
+        self.data = data
+
+    # --- New game ---------------------------------------------------------------------------------------
+
+    def new_game(self, scenario: str, options: Mapping[str, Any], seed: bytes) -> GameState:
+        """Set a scenario up: counters in place, pools filled, turn 1 ready for its first activation.
+
+        :raises InvalidActionError: for an unknown scenario or option.
+        """
+        if scenario not in self.data.scenarios:
+            raise InvalidActionError(
+                f"no scenario {scenario!r} in {self.data.name}; choose one of {', '.join(self.data.scenarios)}"
+            )
+        unknown = set(options) - set(OPTIONS)
+        if unknown:
+            raise InvalidActionError(
+                f"unknown option(s) {', '.join(sorted(unknown))}; the options are {', '.join(OPTIONS)}"
+            )
+        state = GameState(
+            game=self.data.id,
+            scenario=scenario,
+            options={name: bool(options.get(name, False)) for name in OPTIONS},
+            seed=seed.hex(),
+        )
+        for unit_id, definition in self.data.units.items():
+            state.units[unit_id] = UnitState(id=unit_id, steps=definition.steps)
+        for placement in self.data.setup:
+            unit = state.units[placement.unit]
+            unit.hex = placement.hex
+            unit.arrived = True
+            unit.improved_position = placement.improved_position
+        for army_id in self.data.armies:
+            state.pools[army_id] = {}
+            state.returning[army_id] = {}
+        for grant in self.data.support:
+            if grant.turn == 0:
+                pool = state.pools[grant.army]
+                for kind, count in grant.markers.items():
+                    pool[kind] = pool.get(kind, 0) + count
+        state.events_left = {event.id: event.count for event in self.data.events.values()}
+        turn.start_turn(self.data, state)
+        self.advance(state)
+        return state
+
+    def advance(self, state: GameState) -> list[Event]:
+        """Run the turn's automatic steps until a player must decide or the operations phase begins (2.1)."""
+        events: list[Event] = []
+        done = state.flags.setdefault("phase_done", [])
+        while state.result is None:
+            if state.phase == "air":
+                if "air" not in done:
+                    events += turn.air_phase(self.data, state)
+                    done.append("air")
+                state.phase = "supply"
+            elif state.phase == "supply":
+                if "southern-front" not in done:
+                    events += turn.southern_front(self.data, state)
+                    done.append("southern-front")
+                if turn.returning_hqs(self.data, state):
+                    return events
+                if "statuses" not in done:
+                    events += turn.supply_phase(self.data, state)
+                    done.append("statuses")
+                state.phase = "support"
+            elif state.phase == "support":
+                if any(self._support_prompt(state, side) for side in SIDES):
+                    return events
+                state.phase = "initiative"
+            elif state.phase == "initiative":
+                events += turn.initiative_phase(self.data, state)
+            else:
+                return events
+        return events
+
+    # --- Dice -------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _dice(state: GameState) -> Dice:
+        return Dice(bytes.fromhex(state.seed), state.rolls_made)
+
+    # --- Prompts ----------------------------------------------------------------------------------------
+
+    def prompts(self, state: GameState) -> dict[Side, Prompt]:
+        """What each seat must or may decide now."""
+        if state.result is not None:
+            return {}
+        if state.pending:
+            prompt = self._pending_prompt(state)
+            return {prompt.seat: prompt}  # type: ignore[dict-item]
+        if state.phase == "supply":
+            return self._hq_return_prompts(state)
+        if state.phase == "support":
+            return {side: p for side in SIDES if (p := self._support_prompt(state, side))}
+        side = state.active
+        assert side is not None
+        if state.activation is None:
+            choices = [
+                Choice("activate_formation", {"formation": fid}, f"Activate {f.name}")
+                for fid, f in self.data.formations.items()
+                if self._formation_can_activate(state, fid, side)
+            ]
+            choices.append(Choice("activate_general", {}, "General activation"))
+            choices.append(Choice("pass", {}, "Pass"))
+            return {
+                side: Prompt(
+                    side,
+                    f"Turn {state.turn}: your activation sequence. "
+                    "Activate a formation, make a general activation, or pass.",
+                    tuple(choices),
+                    rule="2.1",
+                )
+            }
+        verbs = ("move", "enter", "attack", "preview", "enter_ip", "leave_ip", "recover", "end_activation")
+        owing = act.units_owing_an_attack(state)
+        text = "Act with your activated units, then end the activation."
+        if owing:
+            names = ", ".join(self.data.units[u.id].name for u in owing)
+            text += f" {names} must attack before the activation ends (4.2)."
+        return {side: Prompt(side, text, (Choice("end_activation", {}, "End activation"),), verbs, rule="3.4")}
+
+    def _formation_can_activate(self, state: GameState, formation_id: str, side: Side) -> bool:
+        formation = self.data.formations[formation_id]
+        if formation.independent or formation.hq is None or self.data.armies[formation.army].side != side:
+            return False
+        hq = state.units[formation.hq]
+        if not hq.on_map or (hq.activations >= 1 and hq.fatigued):
+            return False
+        return act.formation_restriction(state, self.data, formation_id) is None
+
+    def _pending_prompt(self, state: GameState) -> Prompt:
+        record = state.pending[-1]
+        if record["kind"] == "stacking":
+            side = record["side"]
+            hexes = ", ".join(hex_name(h) for h in record["hexes"])
+            pos = Position(self.data, state)
+            choices = [
+                Choice(
+                    "eliminate",
+                    {"hex": hex_name(h), "units": ",".join(ids)},
+                    "Eliminate " + ", ".join(self.data.units[u].name for u in ids),
+                )
+                for h in record["hexes"]
+                for ids in minimal_eliminations(pos, h, stacking.stacking_limit(self.data))
+            ]
+            return Prompt(
+                side,
+                f"Your stacks at {hexes} hold more than 6 steps: choose the units to eliminate (5).",
+                tuple(choices),
+                rule="5",
+            )
+        return combat.pending_prompt(self.data, state)
+
+    # --- Apply ------------------------------------------------------------------------------------------
+
+    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        """Apply one seat's action to a copy of the state.
+
+        :raises NotYourTurnError: if the seat has nothing to decide now.
+        :raises IllegalActionError: if the rules forbid the action, with the rule number.
+        :raises InvalidActionError: if the action is malformed.
+        """
+        if action.seat not in self.seats:
+            raise InvalidActionError(f"unknown seat {action.seat!r}")
+        if state.result is not None:
+            raise IllegalActionError("the game is over")
+        if action.verb == "preview":
+            raise InvalidActionError("an odds preview changes nothing: ask for it with VaeVictisGame.preview")
+        prompts = self.prompts(state)
+        if action.seat not in prompts:
+            waiting = ", ".join(prompts) or "nobody"
+            raise NotYourTurnError(f"it is not your decision now; waiting for: {waiting}")
+        new = state.copy()
+        seat = action.seat
+        if new.pending:
+            events = self._apply_pending(new, action)
+        elif new.phase != "operations":
+            events = self._apply_phase_action(new, seat, action)
+        else:
+            handler = self._handlers().get(action.verb)
+            if handler is None:
+                raise InvalidActionError(f"unknown action {action.verb!r} in the operations phase")
+            events = handler(new, seat, action.args)
+        self._record_destroyed_hqs(new)
+        if new.phase != "operations" and not new.pending:
+            events += self.advance(new)
+        return new, events
+
+    def _record_destroyed_hqs(self, state: GameState) -> None:
+        """[1.3] Note the turn an HQ was destroyed: it returns in the next turn's supply phase."""
+        for unit_id, unit in state.units.items():
+            if unit.eliminated and self.data.units[unit_id].is_hq and unit_id not in state.hq_destroyed:
+                state.hq_destroyed[unit_id] = state.turn
+
+    # --- The phases before operations ---------------------------------------------------------------------
+
+    def _apply_phase_action(self, state: GameState, side: Side, action: Action) -> list[Event]:
+        args = action.args
+        if state.phase == "supply" and action.verb == "place_hq":
+            return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
+        if state.phase == "support" and action.verb == "allot":
+            return turn.allot(self.data, state, side, text_arg(args, "hq"), text_arg(args, "marker"))
+        if state.phase == "support" and action.verb == "end_support":
+            state.flags.setdefault("support_done", []).append(side)
+            return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
+        raise InvalidActionError(f"{action.verb!r} is not an action of the {state.phase} phase")
+
+    def _hq_return_prompts(self, state: GameState) -> dict[Side, Prompt]:
+        prompts: dict[Side, Prompt] = {}
+        for hq_id in turn.returning_hqs(self.data, state):
+            side = self.data.side_of(hq_id)
+            if side in prompts:
+                continue
+            hexes = turn.hq_placement_hexes(self.data, state, hq_id)
+            prompts[side] = Prompt(
+                side,
+                f"{self.data.units[hq_id].name} returns: place it on a hex out of enemy zones of control where it "
+                "is supplied (1.3).",
+                tuple(Choice("place_hq", {"hq": hq_id, "hex": hex_name(h)}, hex_name(h)) for h in hexes),
+                rule="1.3",
+            )
+        return prompts
+
+    def _support_prompt(self, state: GameState, side: Side) -> Prompt | None:
+        if side in state.flags.get("support_done", []):
+            return None
+        choices = turn.support_choices(self.data, state, side)
+        if not choices:
+            return None
+        return Prompt(
+            side,
+            "Support phase: allot support markers from your armies' pools to your HQs, up to each HQ's rating (1.6).",
+            (*choices, Choice("end_support", {}, "Done")),
+            rule="1.6",
+        )
+
+    def _handlers(self) -> dict[str, Handler]:
+        return {
+            "activate_formation": self._activate_formation,
+            "activate_general": self._activate_general,
+            "pass": self._pass,
+            "move": self._move,
+            "enter": self._enter,
+            "attack": self._attack,
+            "enter_ip": self._enter_ip,
+            "leave_ip": self._leave_ip,
+            "recover": self._recover,
+            "end_activation": self._end_activation,
+        }
+
+    def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
+        record = state.pending[-1]
+        if record["kind"] == "stacking":
+            if action.verb != "eliminate":
+                raise IllegalActionError("first bring your overstacked hexes down to 6 steps", "5")
+            hex_ = hex_arg(self.data, action.args, "hex")
+            if hex_ not in record["hexes"]:
+                raise IllegalActionError(f"{hex_name(hex_)} is not overstacked", "5")
+            events = stacking.eliminate_excess(state, self.data, hex_, list_arg(action.args, "units"))
+            record["hexes"].remove(hex_)
+            if not record["hexes"]:
+                state.pending.pop()
+                events += self._after_activation(state)
+            return events
+        events = combat.apply_pending(self.data, state, action)
+        if not state.pending:
+            events += self._check_sudden_victory(state)
+        return events
+
+    # --- Handlers: the activation sequence ---------------------------------------------------------------
+
+    def _activate_formation(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        self._no_activation(state)
+        formation_id = text_arg(args, "formation")
+        events = act.start_formation_activation(state, self.data, formation_id)
+        if state.turn == 1 and self.data.armies[self.data.formations[formation_id].army].side == "german":
+            state.flags.setdefault("turn1_german_armies", []).append(self.data.formations[formation_id].army)
+        return events
+
+    def _activate_general(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        self._no_activation(state)
+        return act.start_general_activation(state, self.data)
+
+    def _no_activation(self, state: GameState) -> None:
+        if state.activation is not None:
+            raise IllegalActionError("an activation is already in progress: end it first", "2.1")
+
+    def _pass(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        self._no_activation(state)
+        state.consecutive_passes += 1
+        events = [Event("pass", f"The {side} player passes.", {"side": side})]
+        if state.consecutive_passes >= 2 or self._has_activated_everything(state, other_side(side)):
+            return events + self._end_operations(state)
+        state.active = other_side(side)
+        return events
+
+    def _activated_unit(self, state: GameState, side: Side, unit_id: str) -> tuple[UnitState, list[Event]]:
+        """The unit, joined to the activation in progress if it was not yet (3.1), with the events of joining."""
+        unit = self._unit(state, {"unit": unit_id}, "unit", side)
+        if state.activation is None:
+            raise IllegalActionError(
+                "no activation is in progress: activate a formation or make a general activation", "3.1"
+            )
+        if unit.id in state.activation.units:
+            return unit, []
+        dice = self._dice(state)
+        events = act.join(state, self.data, unit, dice)
+        state.rolls_made = dice.rolls_made
+        return unit, events
+
+    def _move(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        unit_ids = list_arg(args, "units")
+        target = hex_arg(self.data, args, "to")
+        units, events = [], []
+        for unit_id in unit_ids:
+            unit, joined = self._activated_unit(state, side, unit_id)
+            units.append(unit)
+            events += joined
+        for unit in units:
+            self._check_may_move(state, unit)
+        starts = {u.hex for u in units}
+        if len(starts) != 1:
+            raise IllegalActionError("units moving together must start in the same hex", "6.1")
+        if "path" in args:
+            path = [parse_hex(p) for p in list_arg(args, "path")]
+            route = movement.check_move(self.data, state, unit_ids, path)
+        else:
+            destinations = movement.legal_destinations(self.data, state, unit_ids)
+            if target not in destinations:
+                start = next(iter(starts))
+                assert start is not None
+                if self.data.map.grid.are_adjacent(start, target):
+                    movement.check_move(self.data, state, unit_ids, [start, target])  # raises with the reason
+                names = ", ".join(self.data.units[u].name for u in unit_ids)
+                left = min(state.units[u].action_points for u in unit_ids)
+                raise IllegalActionError(
+                    f"{names} cannot reach {hex_name(target)} this activation with {left} AP left: it is too far, "
+                    "or every way there is closed by terrain, rivers or enemy zones of control",
+                    "6.1",
+                )
+            route = destinations[target]
+        return events + movement.apply_move(self.data, state, unit_ids, route)
+
+    def _check_may_move(self, state: GameState, unit: UnitState) -> None:
+        name = self.data.units[unit.id].name
+        if unit.cannot_move:
+            raise IllegalActionError(f"{name} began the game next to a German unit and cannot move on turn 1", "17.1")
+        if not unit.on_map:
+            raise IllegalActionError(f"{name} is not on the map: use 'enter' for a reinforcement", "16.1")
+        if unit.improved_position:
+            raise IllegalActionError(f"{name} is in an Improved Position: leave it first (no AP cost)", "12.1")
+
+    def _enter(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[16.1] A reinforcement enters the map at one of its entry hexes, as a move action."""
+        unit_id = text_arg(args, "unit")
+        entry = hex_arg(self.data, args, "at")
+        target = hex_arg(self.data, args, "to") if "to" in args else entry
+        unit = self._unit(state, args, "unit", side)
+        arrival = next((r for r in self.data.reinforcements if unit_id in r.units), None)
+        if arrival is None or unit.arrived:
+            raise IllegalActionError(f"{self.data.units[unit_id].name} is not a reinforcement waiting to enter", "16.1")
+        if arrival.turn > state.turn:
+            raise IllegalActionError(f"{self.data.units[unit_id].name} arrives on turn {arrival.turn}", "16.1")
+        if entry not in arrival.hexes:
+            allowed = " or ".join(hex_name(h) for h in arrival.hexes)
+            raise IllegalActionError(f"{self.data.units[unit_id].name} enters at {allowed}", "16.1")
+        unit.arrived = True
+        _, events = self._activated_unit(state, side, unit_id)
+        if arrival.trucks and self.data.nationality_of(unit_id) == "us":
+            unit.action_points = 3
+        entered = state.flags.setdefault("entered_at", {})
+        already = entered.get(str(entry), 0)
+        destinations = movement.legal_destinations(
+            self.data, state, [unit_id], entering_at=entry, entered_already=already, trucks=arrival.trucks
+        )
+        if target not in destinations:
+            unit.arrived = False
+            raise IllegalActionError(f"{hex_name(target)} cannot be reached on entry this activation", "16.1")
+        entered[str(entry)] = already + 1
+        return events + movement.apply_move(self.data, state, [unit_id], destinations[target])
+
+    def _attack(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        plan = self.attack_plan(state, side, args)
+        events = []
+        for unit_id in plan.attackers:
+            unit, joined = self._activated_unit(state, side, unit_id)
+            unit.movement_points = 0.0
+            events += joined
+        return events + combat.begin_attack(self.data, state, plan)
+
+    def attack_plan(self, state: GameState, side: Side, args: Mapping[str, Any]) -> AttackPlan:
+        """Read an attack's arguments into a plan (shared by the attack and its odds preview)."""
+        kind = text_arg(args, "kind", "normal")
+        if kind not in ("normal", "prepared"):
+            raise InvalidActionError(f"an attack is 'normal' or 'prepared', not {kind!r}")
+        attack_kind: Literal["normal", "prepared"] = "prepared" if kind == "prepared" else "normal"
+        supports = [tuple(s.split(":", 1)) for s in list_arg(args, "supports", required=False)]
+        if any(len(s) != 2 for s in supports):
+            raise InvalidActionError("supports are given as hq-id:marker-kind, separated by commas")
+        return AttackPlan(
+            side=side,
+            kind=attack_kind,
+            attackers=tuple(list_arg(args, "attackers")),
+            target=hex_arg(self.data, args, "target"),
+            supports=tuple((s[0], s[1]) for s in supports),
+            air=int_arg(args, "air", 0),
+        )
+
+    def preview(self, state: GameState, side: Side, args: Mapping[str, Any]) -> Any:
+        """[7.5] The odds of a proposed attack: column, every modifier with its source, each result's chance.
+
+        Changes nothing and rolls nothing.
+        """
+        return preview(self.data, state, self.attack_plan(state, side, args))
+
+    def _enter_ip(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        controlled = set(zoc.enemy_zoc(Position(self.data, state), side))
+        events += act.enter_improved_position(state, self.data, unit, controlled)
+        unit.movement_points = 0.0  # 6.1: only consecutive move actions pool their MPs
+        return events
+
+    def _leave_ip(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        unit = self._unit(state, args, "unit", side)
+        return act.leave_improved_position(state, self.data, unit)
+
+    def _recover(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        events += act.recover_fatigue(state, self.data, unit)
+        unit.movement_points = 0.0
+        return events
+
+    def _end_activation(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        if state.activation is None:
+            raise IllegalActionError("no activation is in progress", "2.1")
+        owing = act.units_owing_an_attack(state)
+        if owing:
+            names = ", ".join(self.data.units[u.id].name for u in owing)
+            raise IllegalActionError(f"{names} entered an enemy zone of control and must attack first", "4.2")
+        events = [Event("end-activation", f"The {side} player ends the activation.", {"side": side})]
+        over = stacking.overstacked_hexes(Position(self.data, state), side)
+        if over:
+            state.pending.append({"kind": "stacking", "side": side, "hexes": sorted(over)})
+            return events
+        return events + self._after_activation(state)
+
+    def _after_activation(self, state: GameState) -> list[Event]:
+        """The sequence is over: clear APs, count it, and hand over to the other side (2.1, 2.2)."""
+        assert state.activation is not None
+        side = state.activation.side
+        for unit_id in state.activation.units:
+            unit = state.units[unit_id]
+            unit.action_points = 0
+            unit.movement_points = 0.0
+            unit.must_attack = False
+        state.activation = None
+        state.consecutive_passes = 0
+        state.sequences_this_turn += 1
+        state.flags.pop("entered_at", None)
+        if self._german_turn1_run(state, side):
+            return []
+        if self._has_activated_everything(state, other_side(side)):
+            return self._series_roll(state, side)
+        state.active = other_side(side)
+        return []
+
+    def _has_activated_everything(self, state: GameState, side: Side) -> bool:
+        """[2.2] Whether every unit of a side on the map (or due to arrive) has been activated this turn."""
+        for unit_id, unit in state.units.items():
+            if self.data.side_of(unit_id) != side or unit.eliminated:
+                continue
+            if unit.on_map and unit.activations == 0:
+                return False
+            if not unit.arrived and self._arrival_turn(state, unit_id) <= state.turn:
+                return False
+        return True
+
+    def _arrival_turn(self, state: GameState, unit_id: str) -> int:
+        scheduled = next((r.turn for r in self.data.reinforcements if unit_id in r.units), 0)
+        return state.arrivals.get(unit_id, scheduled)
+
+    def _series_roll(self, state: GameState, side: Side) -> list[Event]:
+        """[2.2] The other side has activated everything: ``side`` goes on, rolling 2d6 after each sequence
+        from the second; 11 or 12 ends the turn."""
+        series = state.flags.get("series", 0) + 1
+        state.flags["series"] = series
+        state.active = side
+        if series < 2:
+            return []
+        dice = self._dice(state)
+        first, second = dice.two_d6()
+        state.rolls_made = dice.rolls_made
+        total = first + second
+        events = [
+            Event(
+                "roll",
+                f"End-of-turn check: rolled {first}+{second} = {total}" + (": the turn ends." if total >= 11 else "."),
+                {"dice": [first, second], "total": total, "rule": "2.2"},
+            )
+        ]
+        if total >= 11:
+            events += self._end_operations(state)
+        return events
+
+    def _german_turn1_run(self, state: GameState, side: Side) -> bool:
+        """[17.1] On turn 1 the German activates three formations in succession before the Allies act."""
+        rules = self.data.scenarios[state.scenario].special_rules
+        return (
+            state.turn == 1
+            and side == "german"
+            and "german-three-formations-turn-1" in rules
+            and len(state.flags.get("turn1_german_armies", [])) < 3
+        )
+
+    # --- End of the operations phase and of the turn -----------------------------------------------------
+
+    def _end_operations(self, state: GameState) -> list[Event]:
+        """[2.2] The operations phase is over: the administrative phase, victory, and the next turn."""
+        events = turn.administrative_phase(self.data, state)
+        events += self._check_turn_victory(state)
+        if state.result is not None:
+            return events
+        if state.turn >= self.data.scenarios[state.scenario].turns:
+            return events + self._final_victory(state)
+        state.turn += 1
+        events += turn.start_turn(self.data, state)
+        return events + self.advance(state)
+
+    # --- Victory (17) -----------------------------------------------------------------------------------
+
+    def _supplied(self, unit: UnitState) -> bool:
+        return not unit.isolated and not unit.unsupplied
+
+    def _beyond_meuse(self, state: GameState) -> list[UnitState]:
+        from engine.vaevictis.geography import beyond_meuse
+
+        area = beyond_meuse(self.data)
+        pos = Position(self.data, state)
+        return [u for u in state.on_map() if pos.side_of(u.id) == "german" and u.hex in area and self._supplied(u)]
+
+    def _check_sudden_victory(self, state: GameState) -> list[Event]:
+        for condition in self.data.scenarios[state.scenario].victory:
+            if condition.kind == "cross-meuse" and condition.when == "any-time" and self._beyond_meuse(state):
+                return self._declare(
+                    state, condition.side, condition.result, "a supplied German unit has crossed the Meuse"
+                )
+        return []
+
+    def _check_turn_victory(self, state: GameState) -> list[Event]:
+        for condition in self.data.scenarios[state.scenario].victory:
+            if (
+                condition.kind == "cross-meuse"
+                and condition.when in ("end-of-turn", "any-time")
+                and self._beyond_meuse(state)
+            ):
+                return self._declare(
+                    state, condition.side, condition.result, "a supplied German unit is across the Meuse"
+                )
+        return []
+
+    def _final_victory(self, state: GameState) -> list[Event]:
+        pos = Position(self.data, state)
+        for condition in self.data.scenarios[state.scenario].victory:
+            if condition.kind != "hold-cities":
+                continue
+            held = [
+                city
+                for city in condition.cities
+                if any(
+                    pos.side_of(u.id) == condition.side and (self._supplied(u) or not condition.supplied)
+                    for u in pos.units_at(self.data.map.place(city).hex)
+                )
+            ]
+            if len(held) >= condition.count:
+                return self._declare(state, condition.side, condition.result, f"holds {', '.join(held)}")
+        default = self.data.scenarios[state.scenario].default_result
+        return self._declare(
+            state, "allied" if default.startswith("allied") else "german", default, "the German objectives were not met"
+        )
+
+    def _declare(self, state: GameState, side: Side, result: str, reason: str) -> list[Event]:
+        state.result = {"winner": side, "result": result, "reason": reason}
+        state.phase = "over"
+        state.pending = []
+        state.activation = None
+        return [Event("victory", f"{result.replace('-', ' ').capitalize()}: {reason}.", dict(state.result))]
+
+    def result(self, state: GameState) -> Result | None:
+        """How the game ended, once it has."""
+        if state.result is None:
+            return None
+        return Result(state.result["winner"], f"{state.result['result']}: {state.result['reason']}")
+
+    # --- View -------------------------------------------------------------------------------------------
+
+    def view(self, state: GameState, seat: Side | None) -> dict[str, Any]:
+        """What one seat may see (``None``: what both may see, for the channel).
+
+        Without fog of war every counter is visible. With it (11), an enemy stack shows only its top unit
+        and its size, unless a friendly unit exerts a zone of control on it (11.1).
+        """
+        pos = Position(self.data, state)
+        inspectable: dict[Side, set[Hex]] = {}
+        if state.options.get("fog_of_war"):
+            for side in SIDES:
+                inspectable[side] = set(zoc.enemy_zoc(pos, other_side(side)))
+        stacks = []
+        for hex_, units in sorted(pos.occupants.items()):
+            owner = pos.side_of(units[0].id)
+            visible = units
+            if state.options.get("fog_of_war") and seat != owner:
+                sees = seat is not None and hex_ in inspectable[seat]
+                both = seat is None and all(hex_ in inspectable[s] for s in SIDES if s != owner)
+                if not (sees or both):
+                    visible = units[:1]
+            stacks.append(
+                {
+                    "hex": hex_,
+                    "side": owner,
+                    "count": len(units),
+                    "units": [unit_view(pos, u) for u in visible],
+                }
+            )
+        return {
+            "game": state.game,
+            "scenario": state.scenario,
+            "turn": state.turn,
+            "weather": self.data.turns[state.turn - 1].weather,
+            "phase": state.phase,
+            "initiative": state.initiative,
+            "active": state.active,
+            "stacks": stacks,
+            "markers": [{"kind": m.kind, "hex": m.hex, "side": m.side} for m in state.markers],
+            "pools": {army: dict(pool) for army, pool in state.pools.items()},
+            "events_left": dict(state.events_left),
+            "result": state.result,
+        }
+
+    # --- Argument helpers -------------------------------------------------------------------------------
+
+    def _unit(self, state: GameState, args: Mapping[str, Any], key: str, side: Side) -> UnitState:
+        unit_id = text_arg(args, key)
+        if unit_id not in state.units:
+            raise InvalidActionError(f"there is no unit {unit_id!r}")
+        if self.data.side_of(unit_id) != side:
+            raise IllegalActionError(f"{self.data.units[unit_id].name} is not one of your units")
+        return state.units[unit_id]
+
+
+def minimal_eliminations(pos: Position, hex_: Hex, limit: int) -> list[tuple[str, ...]]:
+    """[5] Every set of units whose loss brings a hex within the limit, none of them superfluous."""
+    units = pos.units_at(hex_)
+    total = sum(u.steps for u in units)
+    found: list[tuple[str, ...]] = []
+    for size in range(1, len(units) + 1):
+        for combo in itertools.combinations(units, size):
+            removed = sum(u.steps for u in combo)
+            if total - removed <= limit and all(total - removed + u.steps > limit for u in combo):
+                found.append(tuple(u.id for u in combo))
+    return found
+
+
+def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:
+    """A counter as a player sees it."""
+    definition = pos.unit_def(unit.id)
+    return {
+        "id": unit.id,
+        "name": definition.name,
+        "kind": definition.kind,
+        "steps": unit.steps,
+        "max_steps": definition.steps,
+        "strength": pos.strength(unit),
+        "quality": definition.quality,
+        "status": [
+            flag
+            for flag in ("improved_position", "fatigued", "out_of_command", "isolated", "unsupplied")
+            if getattr(unit, flag)
+        ]
+        + (["activated"] if unit.activations else []),
+        "supports": list(unit.supports),
+    }
+
+
+def text_arg(args: Mapping[str, Any], key: str, default: str | None = None) -> str:
+    value = args.get(key, default)
+    if value is None:
+        raise InvalidActionError(f"missing argument '{key}'")
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidActionError(f"argument '{key}' must be text, not {value!r}")
+    return value.strip()
+
+
+def list_arg(args: Mapping[str, Any], key: str, required: bool = True) -> list[str]:
+    value = args.get(key)
+    if value is None or value == "":
+        if required:
+            raise InvalidActionError(f"missing argument '{key}'")
+        return []
+    if isinstance(value, list):
+        items = [str(v).strip() for v in value]
+    elif isinstance(value, str):
+        items = [v.strip() for v in value.split(",")]
+    else:
+        raise InvalidActionError(f"argument '{key}' must be a comma-separated list, not {value!r}")
+    return [i for i in items if i]
+
+
+def int_arg(args: Mapping[str, Any], key: str, default: int) -> int:
+    value = args.get(key, default)
+    if isinstance(value, bool):
+        raise InvalidActionError(f"argument '{key}' must be a whole number")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise InvalidActionError(f"argument '{key}' must be a whole number, not {value!r}") from None
+
+
+def hex_arg(data: GameData, args: Mapping[str, Any], key: str) -> Hex:
+    text = text_arg(args, key)
+    try:
+        hex_ = parse_hex(text)
+    except ValueError as error:
+        raise InvalidActionError(str(error)) from None
+    if not data.map.grid.contains(hex_):
+        raise InvalidActionError(f"hex {text} is not on the map")
+    return hex_

@@ -1,0 +1,184 @@
+"""[3] Activation, [3.5] fatigue, [9.4] C3I checks, [12] Improved Positions and the sequence of play (2.1, 2.2).
+
+Mini game: US V Corps (HQ, 2nd and 3rd Inf Div, CCA/9) against I SS Pz Korps (HQ, Peiper, Hansen, 12 VG).
+"""
+
+from __future__ import annotations
+
+from engine.contract import NotYourTurnError
+from tests.vaevictis.gameplay import Table
+
+FRONT = {
+    "hq-us-v": 101,
+    "us-2-id": 203,
+    "us-3-id": 204,
+    "us-cca": 104,
+    "hq-de-1ss": 803,
+    "de-peiper": 703,
+    "de-hansen": 704,
+    "de-12-vg": 604,
+}
+
+
+def test_3_2_formation_activation_activates_the_hq_for_free() -> None:
+    table = Table(placements=FRONT)
+    events = table.act("german", "activate_formation", formation="de-1ss")
+    assert table.unit("hq-de-1ss").activations == 1
+    assert any(e.kind == "join" for e in events)
+    assert table.state.activation is not None and table.state.activation.kind == "formation"
+
+
+def test_3_2_only_units_of_the_activated_formation_act() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "activate_formation", formation="de-1ss")
+    table.refused("german", "enter_ip", None, "not one of your units", unit="us-2-id")
+
+
+def test_8_2_out_of_command_units_act_only_in_a_general_activation() -> None:
+    table = Table(placements=FRONT)
+    table.set("de-12-vg", out_of_command=True)
+    table.act("german", "activate_formation", formation="de-1ss")
+    table.refused("german", "move", "8.2", "out of command", units="de-12-vg", to="0504")
+
+
+def test_9_3_a_german_general_activation_takes_three_units() -> None:
+    table = Table(placements={**FRONT, "hq-de-1ss": 806})
+    table.act("german", "activate_general")
+    for unit in ("de-peiper", "de-hansen", "de-12-vg"):
+        table.act(
+            "german",
+            "enter_ip" if unit == "de-12-vg" else "move",
+            **(
+                {"unit": unit}
+                if unit == "de-12-vg"
+                else {"units": unit, "to": "0802" if unit == "de-peiper" else "0805"}
+            ),
+        )
+    table.refused("german", "enter_ip", "9.3", "already has its 3 units", unit="hq-de-1ss")
+
+
+def test_9_2_an_allied_general_activation_takes_four_units() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "pass")
+    table.act("allied", "activate_general")
+    assert table.state.activation is not None and table.state.activation.limit == 4
+
+
+def test_9_4_out_of_command_unit_rolls_c3i_in_a_general_activation() -> None:
+    table = Table(placements=FRONT)
+    table.set("de-12-vg", out_of_command=True)
+    table.act("german", "activate_general")
+    events = table.act("german", "enter_ip", unit="de-12-vg")
+    check = next(e for e in events if e.kind == "roll")
+    assert check.data["rule"] == "9.4" and check.data["need_below"] == 4
+    expected_ap = 2 if check.data["die"] < 4 else 1
+    assert table.unit("de-12-vg").action_points == expected_ap - 1  # the IP cost 1 AP
+
+
+def test_9_4_a_unit_whose_hq_is_gone_rolls_c3i_too() -> None:
+    table = Table(placements={k: v for k, v in FRONT.items() if k != "hq-de-1ss"})
+    table.act("german", "activate_general")
+    events = table.act("german", "enter_ip", unit="de-12-vg")
+    assert any(e.kind == "roll" and e.data["rule"] == "9.4" for e in events)
+
+
+def test_3_5_a_reactivated_unit_becomes_fatigued() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    table.act("german", "move", units="de-hansen", to="0805")
+    table.act("german", "end_activation")
+    table.act("allied", "pass")
+    table.act("german", "activate_general")
+    events = table.act("german", "move", units="de-hansen", to="0804")
+    assert table.unit("de-hansen").fatigued
+    assert any(e.kind == "fatigue" for e in events)
+    assert table.unit("de-hansen").activations == 2
+
+
+def test_3_5_1_fatigue_costs_one_action_point() -> None:
+    table = Table(placements=FRONT)
+    table.set("de-hansen", fatigued=True)
+    table.act("german", "activate_general")
+    table.act("german", "enter_ip", unit="de-hansen")
+    assert table.unit("de-hansen").action_points == 3 - 1 - 1
+
+
+def test_3_5_2_a_fatigued_unit_cannot_be_reactivated_before_it_recovers() -> None:
+    table = Table(placements=FRONT)
+    table.set("de-hansen", fatigued=True, activations=1)
+    table.act("german", "activate_general")
+    table.refused("german", "enter_ip", "3.5.2", "must recover", unit="de-hansen")
+
+
+def test_3_5_2_recovery_costs_two_ap_as_the_first_action() -> None:
+    table = Table(placements=FRONT)
+    table.set("de-hansen", fatigued=True)
+    table.act("german", "activate_general")
+    table.act("german", "recover", unit="de-hansen")
+    assert not table.unit("de-hansen").fatigued
+    assert table.unit("de-hansen").action_points == 1  # 3 AP unfatigued, less 2
+
+
+def test_3_5_2_recovery_must_come_first() -> None:
+    table = Table(placements=FRONT)
+    table.set("de-hansen", fatigued=True)
+    table.act("german", "activate_general")
+    table.act("german", "move", units="de-hansen", to="0805")
+    table.refused("german", "recover", "3.5.2", "first action", unit="de-hansen")
+
+
+def test_12_1_improved_position_costs_one_ap_and_is_left_for_free() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    table.act("german", "enter_ip", unit="de-hansen")
+    assert table.unit("de-hansen").improved_position and table.unit("de-hansen").action_points == 2
+    table.refused("german", "move", "12.1", "Improved Position", units="de-hansen", to="0805")
+    table.act("german", "leave_ip", unit="de-hansen")
+    assert not table.unit("de-hansen").improved_position and table.unit("de-hansen").action_points == 2
+
+
+def test_12_1_no_improved_position_in_an_enemy_zone_of_control() -> None:
+    table = Table(placements={**FRONT, "de-12-vg": 304})
+    table.act("german", "activate_general")
+    table.refused("german", "enter_ip", "12.1", "zone of control", unit="de-12-vg")
+
+
+def test_16_3_independents_never_activate_by_formation() -> None:
+    table = Table(placements=FRONT)
+    table.refused("german", "activate_formation", "3.2", "not one of your formations", formation="us-v")
+
+
+def test_2_2_the_turn_ends_when_both_sides_pass_in_succession() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "pass")
+    events = table.act("allied", "pass")
+    assert table.state.turn == 2
+    assert any(e.kind == "turn" for e in events)
+
+
+def test_2_1_sides_alternate_activation_sequences() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    table.act("german", "end_activation")
+    assert table.state.active == "allied"
+    table.refused("german", "pass", None, "not your decision")
+
+
+def test_a_seat_without_a_decision_is_refused_and_nothing_changes() -> None:
+    table = Table(placements=FRONT)
+    error = table.refused("allied", "activate_general", None, "waiting for: german")
+    assert isinstance(error, NotYourTurnError)
+
+
+def test_an_unknown_verb_or_bad_argument_is_refused_clearly() -> None:
+    table = Table(placements=FRONT)
+    table.refused("german", "teleport", None, "unknown action 'teleport'")
+    table.act("german", "activate_general")
+    table.refused("german", "move", None, "is not a hex number", units="de-hansen", to="zz")
+    table.refused("german", "move", None, "not on the map", units="de-hansen", to="0909")
+    table.refused("german", "move", None, "no unit 'ghost'", units="ghost", to="0805")
+
+
+def test_3_1_no_unit_acts_outside_an_activation() -> None:
+    table = Table(placements=FRONT)
+    table.refused("german", "enter_ip", "3.1", "no activation is in progress", unit="de-hansen")

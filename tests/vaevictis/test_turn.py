@@ -1,0 +1,202 @@
+"""[2.1] The sequence of play: air, supply and command, support, initiative, operations, administration; plus
+the HQ's return (1.3), the fuel shortage (10.4), the Southern Front (16.1) and the end of a turn (2.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.contract import Action
+from engine.vaevictis import turn
+from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.state import GameState
+from tests.vaevictis.gameplay import Table
+from tests.vaevictis.positions import mini_data
+
+FRONT = {
+    "hq-us-v": 101,
+    "us-2-id": 203,
+    "us-3-id": 204,
+    "us-cca": 104,
+    "hq-de-1ss": 803,
+    "de-peiper": 703,
+    "de-hansen": 704,
+    "de-12-vg": 604,
+}
+
+
+def with_extras(docs: dict[str, Any]) -> None:
+    docs["setup.toml"]["air"] = {"turns": [2], "allied": "1d6/2+1", "german": "1 on 4-6"}
+    docs["setup.toml"]["fuel_shortage"] = {
+        "from_turn": 2,
+        "columns": {str(f): ["de-peiper"] if f == 3 else [] for f in range(1, 7)},
+    }
+
+
+DATA = mini_data(with_extras)
+
+
+def seed_for(predicate: Any) -> bytes:
+    """A seed whose game passes ``predicate`` (pins the dice without faking them)."""
+    for n in range(2000):
+        seed = n.to_bytes(32, "big")
+        if predicate(seed):
+            return seed
+    raise AssertionError("no seed found")
+
+
+# --- Support phase (1.6) ---------------------------------------------------------------------------------
+
+
+def test_1_6_support_markers_go_from_the_pool_to_hqs_up_to_their_rating() -> None:
+    game = VaeVictisGame(DATA)
+    state = game.new_game("test", {}, b"\x01" * 32)
+    assert state.phase == "support"
+    pool = dict(state.pools["us-1st"])
+    state, _ = game.apply(state, Action("allied", "allot", {"hq": "hq-us-v", "marker": "artillery"}))
+    assert state.units["hq-us-v"].supports == ["artillery"]
+    assert state.pools["us-1st"]["artillery"] == pool["artillery"] - 1
+    state, _ = game.apply(state, Action("allied", "allot", {"hq": "hq-us-v", "marker": "tank"}))
+    assert "allied" not in game.prompts(state)  # rating 2 reached: nothing left to allot
+    try:
+        game.apply(state, Action("allied", "allot", {"hq": "hq-us-v", "marker": "tank"}))
+    except Exception as error:
+        assert "support rating" in str(error) or "not your decision" in str(error)
+
+
+def test_10_3_an_unsupplied_hq_receives_no_support_markers() -> None:
+    game = VaeVictisGame(DATA)
+    state = game.new_game("test", {}, b"\x01" * 32)
+    state.units["hq-us-v"].unsupplied = True
+    choices = turn.support_choices(DATA, state, "allied")
+    assert not [c for c in choices if c.args["hq"] == "hq-us-v"]
+    try:
+        turn.allot(DATA, state.copy(), "allied", "hq-us-v", "artillery")
+        raise AssertionError("allotted to an unsupplied HQ")
+    except Exception as error:
+        assert "10.3" in str(error)
+
+
+def test_1_6_unused_supports_return_to_the_pool_at_the_end_of_the_turn() -> None:
+    table = Table(DATA, FRONT)
+    table.state.units["hq-us-v"].supports = ["artillery"]
+    before = table.state.pools["us-1st"].get("artillery", 0)
+    table.act("german", "pass")
+    table.act("allied", "pass")
+    assert table.state.turn == 2 and table.state.phase == "support"  # nothing allotted yet this turn
+    assert table.state.pools["us-1st"]["artillery"] == before + 1
+    assert table.state.units["hq-us-v"].supports == []
+
+
+# --- Air phase (14.2) ----------------------------------------------------------------------------------
+
+
+def test_14_2_air_missions_only_on_the_air_turns() -> None:
+    state = GameState(game="mini", scenario="test", options={}, seed="00" * 32, turn=1)
+    assert turn.air_phase(DATA, state) == [] and state.air_missions == {"german": 0, "allied": 0}
+    state.turn = 2
+    events = turn.air_phase(DATA, state)
+    rolls = [e.data["die"] for e in events if e.kind == "roll"]
+    assert state.air_missions["allied"] == -(-rolls[0] // 2) + 1  # halves round up (0.3)
+    assert state.air_missions["german"] == (1 if rolls[1] >= 4 else 0)
+
+
+# --- Supply phase: fuel shortage (10.4) ----------------------------------------------------------------
+
+
+def test_10_4_the_fuel_shortage_isolates_the_units_of_the_column_rolled() -> None:
+    def rolls_three(seed: bytes) -> bool:
+        from engine.dice import roll
+
+        return roll(seed, 0) == 3
+
+    seed = seed_for(rolls_three)
+    state = GameState(game="mini", scenario="test", options={}, seed=seed.hex(), turn=2)
+    for unit_id in DATA.units:
+        from engine.vaevictis.state import UnitState
+
+        state.units[unit_id] = UnitState(id=unit_id, steps=1, hex=703 if unit_id == "de-peiper" else None, arrived=True)
+    turn.fuel_shortage(DATA, state)
+    assert state.units["de-peiper"].isolated
+    state.rolls_made = 0
+    turn.fuel_shortage(DATA, state)
+    assert state.units["de-peiper"].unsupplied and not state.units["de-peiper"].isolated
+
+
+def test_10_4_units_arriving_this_turn_are_exempt() -> None:
+    from engine.vaevictis.state import UnitState
+
+    data = mini_data(
+        lambda d: (
+            with_extras(d),
+            d["setup.toml"].__setitem__(
+                "fuel_shortage", {"from_turn": 2, "columns": {str(f): ["de-hansen"] for f in range(1, 7)}}
+            ),
+        )
+    )
+    state = GameState(game="mini", scenario="test", options={}, seed="00" * 32, turn=2)
+    for unit_id in data.units:
+        state.units[unit_id] = UnitState(id=unit_id, steps=1, hex=704 if unit_id == "de-hansen" else None, arrived=True)
+    events = turn.fuel_shortage(data, state)
+    assert any(e.kind == "roll" for e in events)
+    assert not state.units["de-hansen"].isolated  # Hansen arrives on turn 2
+
+
+def test_10_4_no_fuel_shortage_before_its_first_turn() -> None:
+    state = GameState(game="mini", scenario="test", options={}, seed="00" * 32, turn=1)
+    assert turn.fuel_shortage(DATA, state) == []
+
+
+# --- HQ destroyed and back (1.3) -----------------------------------------------------------------------
+
+
+def test_1_3_a_destroyed_hq_returns_next_turn_out_of_enemy_zoc_where_supplied() -> None:
+    table = Table(DATA, FRONT)
+    hq = table.state.units["hq-de-1ss"]
+    hq.eliminated, hq.hex = True, None
+    table.state.hq_destroyed["hq-de-1ss"] = 1
+    table.act("german", "pass")
+    table.act("allied", "pass")
+    assert table.state.phase == "supply"
+    prompt = table.game.prompts(table.state)["german"]
+    hexes = {c.args["hex"] for c in prompt.choices}
+    assert "0803" in hexes and "0204" not in hexes
+    table.refused("german", "place_hq", "1.3", "out of enemy zones of control", hq="hq-de-1ss", hex="0304")
+    table.act("german", "place_hq", hq="hq-de-1ss", hex="0803")
+    assert table.state.units["hq-de-1ss"].hex == 803 and table.state.phase != "supply"
+
+
+# --- The end of the operations phase (2.2) -------------------------------------------------------------
+
+
+def test_2_2_once_a_side_has_activated_everything_the_other_rolls_2d6_from_its_second_sequence() -> None:
+    table = Table(DATA, {"hq-us-v": 101, "us-2-id": 203, "hq-de-1ss": 803, "de-hansen": 704})
+    for unit in ("hq-us-v", "us-2-id"):
+        table.state.units[unit].activations = 1
+    table.act("german", "activate_general")
+    table.act("german", "end_activation")
+    assert table.state.active == "german"  # the Allies have nothing left to activate
+    table.act("german", "activate_general")
+    events = table.act("german", "end_activation")
+    check = [e for e in events if e.kind == "roll" and e.data.get("rule") == "2.2"]
+    assert len(check) == 1
+    assert (table.state.turn == 2) == (check[0].data["total"] >= 11)
+
+
+# --- Southern Front (16.1) -----------------------------------------------------------------------------
+
+
+def test_16_1_a_german_unit_on_a_south_entry_hex_delays_allied_reinforcements() -> None:
+    def southern(docs: dict[str, Any]) -> None:
+        with_extras(docs)
+        docs["map.toml"]["entry"]["allied"].append("0206")  # a south-edge entry hex (row 6 of an even column)
+        docs["setup.toml"]["reinforcement"].append({"turn": 2, "units": ["us-cca"], "hexes": ["0206"]})
+        for r in docs["setup.toml"]["reinforcement"]:
+            if "us-cca" in r["units"] and r["hexes"] == ["0103"]:
+                r["units"].remove("us-cca")
+
+    data = mini_data(southern)
+    table = Table(data, {"hq-us-v": 101, "us-2-id": 203, "hq-de-1ss": 803, "de-hansen": 206})
+    table.act("german", "pass")
+    table.act("allied", "pass")
+    assert table.state.arrivals.get("us-cca") == 3
+    assert any(e.kind == "reinforcements" and e.data["rule"] == "16.1" for e in table.events)
