@@ -9,6 +9,8 @@ retreat, then the attacker's advance.
 
 Verbs of the pending combat (each listed in the prompt with its arguments):
 
+- ``support_defence {hq, kind}``, ``air_defence``, ``supports_done`` (defender): after the attacker's
+  supports, the defender adds his own (7.5), unless the plan already named them.
 - ``choose_snafu_unit {unit}`` (defender): the attacker struck by SNAFU 9 or 11 (9.5).
 - ``reroll`` / ``keep_roll`` (attacker): spend the Christmas present "reroll one die when attacking" (15.4);
   the new roll stands.
@@ -41,12 +43,14 @@ from engine.vaevictis.odds import (
     Assessment,
     AttackPlan,
     Modifier,
+    SupportUse,
     action_cost,
     assess,
     attack_type,
     c3i_rating,
     crt_cell,
     is_armor,
+    may_support,
     support_def,
 )
 from engine.vaevictis.state import GameState, MapMarker, Position
@@ -142,17 +146,38 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
         "defenders": list(assessment.defenders),
         "armor_on_both_sides": any(is_armor(data, u) for u in plan.attackers)
         and any(is_armor(data, u) for u in assessment.defenders),
-        "stage": "roll",
+        "snafu": None,
+        "stage": "c3i",
     }
     state.pending.append(record)
-
-    # [9.5] The optional C3I check and the SNAFU table.
-    if state.options.get("c3i_snafu"):
-        events += _c3i_check(data, state, record, plan)
-    else:
-        record["snafu"] = None
+    # [7.5] "Beginning with the active player, the players add Support": the defender's turn, unless the plan
+    # already names the defender's supports.
+    if not plan.defender_supports and not plan.defender_air and any(defence_support_options(data, state, record)):
+        record["stage"] = "defender_supports"
     events += _continue(data, state, record)
     return events
+
+
+def defence_support_options(data: GameData, state: GameState, record: Record) -> tuple[list[SupportUse], bool]:
+    """[7.5, 1.6, 14.3] The HQ markers (``(hq, kind)``) the defender may still add, and whether an air support."""
+    plan = current_plan(record)
+    defender = other_side(plan.side)
+    row = attack_type(data, plan.kind)
+    pos = Position(data, state)
+    defenders = [state.units[u] for u in record["defenders"]]
+    markers: list[SupportUse] = []
+    if len(plan.defender_supports) < int(row["hq_supports"]):
+        for hq in state.units.values():
+            if not hq.on_map or not hq.supports or data.side_of(hq.id) != defender or not data.units[hq.id].is_hq:
+                continue
+            if any(may_support(pos, hq.id, u) for u in defenders):
+                markers += [(hq.id, kind) for kind in sorted(set(hq.supports))]
+    air = (
+        plan.defender_air < int(row["air_supports"])
+        and plan.air + plan.defender_air < 2
+        and state.air_missions.get(defender, 0) > 0
+    )
+    return markers, air
 
 
 def _c3i_check(data: GameData, state: GameState, record: Record, plan: AttackPlan) -> list[Event]:
@@ -479,8 +504,19 @@ def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
     events: list[Event] = []
     for _ in range(1000):
         stage = record["stage"]
+        if stage == "c3i":
+            record["stage"] = "roll"
+            if state.options.get("c3i_snafu"):
+                # [9.5] The optional C3I check and the SNAFU table.
+                events += _c3i_check(data, state, record, current_plan(record))
+            continue
         if stage == "roll":
             events += _roll_combat(data, state, record)
+            continue
+        if stage == "defender_supports":
+            if any(defence_support_options(data, state, record)):
+                return events
+            record["stage"] = "c3i"
             continue
         if stage in ("snafu_choice", "reroll"):
             return events
@@ -680,7 +716,7 @@ def _top_record(state: GameState) -> Record:
 def _seat(record: Record) -> Side:
     stage = record["stage"]
     attacker = cast(Side, record["side"])
-    if stage in ("snafu_choice", "defender"):
+    if stage in ("snafu_choice", "defender", "defender_supports"):
         return other_side(attacker)
     return attacker
 
@@ -690,6 +726,16 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
     record = _top_record(state)
     seat = _seat(record)
     stage = record["stage"]
+    if stage == "defender_supports":
+        offered, air = defence_support_options(data, state, record)
+        options = [
+            Choice("support_defence", {"hq": h, "kind": k}, f"{k.replace('_', ' ')} of HQ {_name(data, h)}")
+            for h, k in offered
+        ]
+        if air:
+            options.append(Choice("air_defence", {}, "An air support"))
+        options.append(Choice("supports_done", {}, "No more supports"))
+        return seat, f"Attack on {hex_name(record['target'])}: add supports to your defence?", options, "7.5"
     if stage == "snafu_choice":
         return (
             seat,
@@ -826,7 +872,9 @@ def apply_pending(data: GameData, state: GameState, action: Action) -> list[Even
     stage = record["stage"]
     verb, args = action.verb, action.args
     events: list[Event] = []
-    if stage == "snafu_choice":
+    if stage == "defender_supports":
+        events += _apply_defence_support(data, state, record, verb, args)
+    elif stage == "snafu_choice":
         if verb != "choose_snafu_unit":
             raise InvalidActionError("choose the attacking unit the SNAFU strikes (choose_snafu_unit)")
         unit = _text_arg(args, "unit")
@@ -853,6 +901,41 @@ def apply_pending(data: GameData, state: GameState, action: Action) -> list[Even
     else:  # pragma: no cover - the machine never rests elsewhere
         raise _refuse("no decision is due", "7.5")
     return events + _continue(data, state, record)
+
+
+def _apply_defence_support(
+    data: GameData, state: GameState, record: Record, verb: str, args: Mapping[str, Any]
+) -> list[Event]:
+    """[7.5, 1.6, 14.3] The defender adds one support to the combat, or is done."""
+    if verb == "supports_done":
+        record["stage"] = "c3i"
+        return []
+    markers, air = defence_support_options(data, state, record)
+    defender = _seat(record)
+    if verb == "air_defence":
+        if not air:
+            raise _refuse("no air support may be added: none left, or the combat's limit is reached", "14.3")
+        record["plan"]["defender_air"] = int(record["plan"].get("defender_air", 0)) + 1
+        state.air_missions[defender] = state.air_missions.get(defender, 0) - 1
+        return [Event("support", "The defender adds an air support (14.3)", {"side": defender, "kind": "air"})]
+    if verb != "support_defence":
+        raise InvalidActionError(f"answer with support_defence, air_defence or supports_done, not {verb!r}")
+    use = (_text_arg(args, "hq"), _text_arg(args, "kind"))
+    if use not in markers:
+        raise _refuse(
+            f"{use[1]!r} of {use[0]!r} cannot be added: the HQ does not hold it, cannot support these units, "
+            "or the attack type's limit is reached",
+            "1.6",
+        )
+    state.units[use[0]].supports.remove(use[1])
+    record["plan"]["defender_supports"] = [*record["plan"].get("defender_supports", []), list(use)]
+    return [
+        Event(
+            "support",
+            f"The defender adds the {use[1].replace('_', ' ')} of HQ {_name(data, use[0])}",
+            {"side": defender, "hq": use[0], "kind": use[1]},
+        )
+    ]
 
 
 def _apply_result_decision(

@@ -62,6 +62,24 @@ def test_7_6_the_defender_decides_first_and_only_the_deciding_seat_may_answer() 
         combat.apply_pending(DATA, state, Action("german", "take_loss", {"unit": "de-vg"}))
 
 
+def test_7_5_the_defender_adds_supports_after_the_attacker() -> None:
+    state = new_state(DATA, {"de-vg": 403, "hq-de-1ss": 503, "us-b": 303, "hq-us-v": 103})
+    state.units["hq-de-1ss"].supports = ["nebelwerfer"]
+    state.units["hq-us-v"].supports = ["artillery", "tank"]
+    state.air_missions = {"allied": 1}
+    events = attack(DATA, state, plan(303, "de-vg", supports=(("hq-de-1ss", "nebelwerfer"),)), [4, 1, 3])
+    assert not any(e.kind == "roll" for e in events)  # nothing is rolled before the defender has answered
+    prompt = combat.pending_prompt(DATA, state)
+    assert prompt.seat == "allied" and prompt.rule == "7.5"
+    assert {c.verb for c in prompt.choices} == {"support_defence", "air_defence", "supports_done"}
+    act(DATA, state, "support_defence", hq="hq-us-v", kind="artillery")
+    assert {c.verb for c in combat.pending_prompt(DATA, state).choices} == {"air_defence", "supports_done"}
+    events = act(DATA, state, "air_defence")  # normal attack: 1 HQ support, 1 air each (7.3)
+    fight = next(e for e in events if e.kind == "combat")
+    assert [s["amount"] for s in fight.data["shifts"]] == [2, -1, -1]
+    assert state.units["hq-us-v"].supports == ["tank"] and state.air_missions["allied"] == 0
+
+
 # --- 7.6 Losses ------------------------------------------------------------------------------------------------
 
 
@@ -140,6 +158,7 @@ def test_7_6_e_eliminates_the_whole_stack() -> None:
     state = new_state(DATA, {"de-big": 403, "de-hansen": 403, "us-c": 303, "hq-us-v": 303})
     state.units["hq-us-v"].supports = ["artillery"]
     attack(DATA, state, plan(303, "de-big", "de-hansen"), [6])  # 37:4 = 8:1+, +1, row 7: 1/E
+    act(DATA, state, "supports_done")  # the defender keeps his artillery out of it
     assert state.units["us-c"].eliminated and state.units["hq-us-v"].eliminated
     assert state.returning["us-1st"] == {"artillery": 1}  # 1.3: the destroyed HQ's supports go back
 
