@@ -118,10 +118,14 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
             )
     # The attack is legal: from here on the state changes.
     events: list[Event] = []
+    pos = Position(data, state)
+    target_zone = {h for u in pos.units_at(plan.target) for h in zoc.zoc_hexes(pos, u)}
     for unit_id in plan.attackers:
         unit = state.units[unit_id]
         unit.action_points -= cost
-        unit.must_attack = False
+        if unit.hex in target_zone:
+            # [7.1, 4.2] The duty to attack is met by attacking a hex whose units exert a ZoC on the unit.
+            unit.must_attack = False
     for hq_id, kind in (*plan.supports, *plan.defender_supports):
         state.units[hq_id].supports.remove(kind)
     defender_side = other_side(plan.side)
@@ -1122,6 +1126,7 @@ def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, 
         )
     for u in units:
         state.units[u].hex = to
+        state.units[u].improved_position = False
     pos = Position(data, state)
     stop = rt.advance_stops(pos, side, here, to, record["target"])
     for u in units:

@@ -378,7 +378,20 @@ def may_support(pos: Position, hq_id: str, unit: UnitState) -> bool:
                 return False
         elif data.army_of(hq_id).id != data.army_of(unit.id).id and data.nationality_of(unit.id) != "british":
             return False
+    if first_turn_all_in_command(pos.data, pos.state, data.side_of(unit.id)):
+        return True
     return in_command_range(pos, hq, unit)
+
+
+def first_turn_all_in_command(data: GameData, state: GameState, side: Side) -> bool:
+    """[17.1, 17.2] On turn 1 every American unit is in command, however far its HQ, and can receive support."""
+    scenario = data.scenarios.get(state.scenario)
+    return (
+        side == "allied"
+        and state.turn == 1
+        and scenario is not None
+        and "us-all-in-command-turn-1" in scenario.special_rules
+    )
 
 
 def defending_units(pos: Position, target: Hex) -> list[UnitState]:

@@ -232,6 +232,22 @@ def test_1_3_german_hq_supports_only_its_own_formation_in_command_range() -> Non
     assert refusal(data, state, germans_attack(303, "de-vg", supports=(("hq-de-1ss", "nebelwerfer"),))).rule == "1.3"
 
 
+def test_17_1_on_turn_1_american_units_receive_support_however_far_their_hq() -> None:
+    data = mini_game()
+    state = new_state(data, {"us-b": 802, "de-vg": 803, "hq-us-v": 105})
+    state.units["hq-us-v"].supports = ["artillery"]
+    plan = allies_attack(803, "us-b", supports=(("hq-us-v", "artillery"),))
+    state.turn = 2
+    assert data.map.grid.distance(105, 802) > 6
+    assert refusal(data, state, plan).rule == "1.3"
+    state.turn = 1
+    assert data.scenarios["test"].special_rules == ()  # the mini scenario has no such rule ...
+    docs = mini_documents()
+    docs["scenarios.toml"]["scenario"][0]["special_rules"] = ["us-all-in-command-turn-1"]
+    data = build_game(docs)
+    assert [m.amount for m in assess(data, state, plan).shifts][-1] == 1  # ... the Ardennes scenarios do
+
+
 def test_14_3_at_most_two_air_supports_in_one_combat() -> None:
     data = mini_game()
     state = new_state(data, {"de-vg": 403, "us-b": 303})

@@ -391,3 +391,14 @@ def test_15_4_christmas_reroll_the_second_roll_stands() -> None:
     events = act(DATA, state, "reroll")
     assert next(e for e in events if e.kind == "combat").data["result"] == "1/2"
     assert state.flags["christmas_reroll"] == []
+
+
+def test_7_1_attacking_a_hex_that_exerts_zoc_on_the_unit_meets_its_duty_to_attack() -> None:
+    state = new_state(DATA, {"de-vg": 403, "us-b": 303})
+    state.units["de-vg"].must_attack = True
+    attack(DATA, state, plan(303, "de-vg"), [4])
+    assert not state.units["de-vg"].must_attack
+    state = new_state(DATA, {"de-vg": 403, "hq-us-v": 303, "us-b": 404})
+    state.units["de-vg"].must_attack = True  # in the ZoC of us-b; an HQ exerts none beyond its hex (4.1)
+    attack(DATA, state, plan(303, "de-vg"), [4])
+    assert state.units["de-vg"].must_attack
