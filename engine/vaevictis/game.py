@@ -232,13 +232,16 @@ class VaeVictisGame:
             if handler is None:
                 raise InvalidActionError(f"unknown action {action.verb!r} in the operations phase")
             events = handler(new, seat, action.args)
-        self._record_destroyed_hqs(new)
+        self._after_action(new)
         if new.phase != "operations" and not new.pending:
             events += self.advance(new)
         return new, events
 
-    def _record_destroyed_hqs(self, state: GameState) -> None:
-        """[1.3] Note the turn an HQ was destroyed: it returns in the next turn's supply phase."""
+    def _after_action(self, state: GameState) -> None:
+        """Facts to note after any action: the turn an HQ was destroyed (1.3), the first German across the
+        Meuse (16.2)."""
+        if not state.meuse_crossed and turn.german_crossed_meuse(self.data, state):
+            state.meuse_crossed = True
         for unit_id, unit in state.units.items():
             if unit.eliminated and self.data.units[unit_id].is_hq and unit_id not in state.hq_destroyed:
                 state.hq_destroyed[unit_id] = state.turn
@@ -390,7 +393,28 @@ class VaeVictisGame:
                     "6.1",
                 )
             route = destinations[target]
+        self._check_british_restriction(state, unit_ids, route.path)
         return events + movement.apply_move(self.data, state, unit_ids, route)
+
+    def _check_british_restriction(self, state: GameState, unit_ids: list[str], path: tuple[Hex, ...]) -> None:
+        """[16.2] British reinforcements other than the 29th Armoured Brigade (the British independent) stay west
+        of the Meuse until a German unit crosses it."""
+        from engine.vaevictis.geography import beyond_meuse
+
+        bound = [
+            u
+            for u in unit_ids
+            if self.data.nationality_of(u) == "british"
+            and not self.data.formations[self.data.units[u].formation].independent
+        ]
+        if not bound or state.meuse_crossed:
+            return
+        west = beyond_meuse(self.data)
+        if any(h not in west for h in path):
+            raise IllegalActionError(
+                f"{self.data.units[bound[0]].name} may not cross to the east side of the Meuse until a German unit has",
+                "16.2",
+            )
 
     def _check_may_move(self, state: GameState, unit: UnitState) -> None:
         name = self.data.units[unit.id].name
@@ -410,10 +434,12 @@ class VaeVictisGame:
         arrival = next((r for r in self.data.reinforcements if unit_id in r.units), None)
         if arrival is None or unit.arrived:
             raise IllegalActionError(f"{self.data.units[unit_id].name} is not a reinforcement waiting to enter", "16.1")
-        if arrival.turn > state.turn:
-            raise IllegalActionError(f"{self.data.units[unit_id].name} arrives on turn {arrival.turn}", "16.1")
-        if entry not in arrival.hexes:
-            allowed = " or ".join(hex_name(h) for h in arrival.hexes)
+        due = self._arrival_turn(state, unit_id)
+        if due > state.turn:
+            raise IllegalActionError(f"{self.data.units[unit_id].name} arrives on turn {due}", "16.1")
+        allowed_hexes = turn.entry_hexes_for(self.data, state, unit_id)
+        if entry not in allowed_hexes:
+            allowed = " or ".join(hex_name(h) for h in allowed_hexes) or "no free entry hex this turn"
             raise IllegalActionError(f"{self.data.units[unit_id].name} enters at {allowed}", "16.1")
         unit.arrived = True
         _, events = self._activated_unit(state, side, unit_id)
@@ -428,7 +454,16 @@ class VaeVictisGame:
             unit.arrived = False
             raise IllegalActionError(f"{hex_name(target)} cannot be reached on entry this activation", "16.1")
         entered[str(entry)] = already + 1
-        return events + movement.apply_move(self.data, state, [unit_id], destinations[target])
+        self._check_british_restriction(state, [unit_id], destinations[target].path)
+        return events + movement.apply_move(
+            self.data,
+            state,
+            [unit_id],
+            destinations[target],
+            entering_at=entry,
+            entered_already=already,
+            trucks=arrival.trucks,
+        )
 
     def _attack(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         plan = self.attack_plan(state, side, args)

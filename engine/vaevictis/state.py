@@ -121,6 +121,8 @@ class GameState:
     detachments_used: dict[str, int] = field(default_factory=dict)
     pending: list[dict[str, Any]] = field(default_factory=list)
     """Stack of sub-procedures awaiting a decision (combat results, retreats, advances)."""
+    meuse_crossed: bool = False
+    """A German unit has crossed the Meuse: the British restriction of 16.2 is lifted for good."""
     arrivals: dict[str, int] = field(default_factory=dict)
     """Reinforcements whose arrival was put back (16.1 Southern Front): unit id → new turn."""
     hq_destroyed: dict[str, int] = field(default_factory=dict)

@@ -1,0 +1,117 @@
+"""What a seat may do now, spelled out as concrete actions: for autocomplete, menus and random play.
+
+A prompt lists its choices, but the free actions of an activation (move, attack, dig in, recover, enter)
+take arguments the player picks. This module enumerates them: units that may act, their reachable hexes,
+the enemy hexes they may attack, the reinforcements that may enter and where. Every action it offers is
+checked by the engine again when applied; an action it leaves out is not thereby illegal (it does not list
+every path or every combination of attackers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.contract import Action, IllegalActionError
+from engine.hexgrid import Hex, hex_name
+from engine.vaevictis import activation as act
+from engine.vaevictis import movement, turn
+from engine.vaevictis.data import Side, other_side
+from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.state import GameState, Position, UnitState
+
+
+@dataclass(frozen=True)
+class UnitOptions:
+    """What one unit could do in the activation in progress."""
+
+    unit: str
+    destinations: tuple[Hex, ...]
+    targets: tuple[Hex, ...]
+    may_dig_in: bool
+    may_recover: bool
+
+
+def units_that_may_act(game: VaeVictisGame, state: GameState, side: Side) -> list[UnitState]:
+    """The side's units that could act in the activation in progress (joining it if need be)."""
+    if state.activation is None or state.activation.side != side:
+        return []
+    return [
+        unit
+        for unit in state.units.values()
+        if unit.on_map and game.data.side_of(unit.id) == side and act.can_act_now(state, game.data, unit)
+    ]
+
+
+def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> UnitOptions:
+    """Destinations, attack targets and other actions of one unit, as if it joined the activation now."""
+    trial = state.copy()
+    trial_unit = trial.units[unit.id]
+    if trial.activation is not None and unit.id not in trial.activation.units:
+        try:
+            act.join(trial, game.data, trial_unit, turn.dice(trial))
+        except IllegalActionError:
+            return UnitOptions(unit.id, (), (), False, False)
+    destinations: tuple[Hex, ...] = ()
+    if not trial_unit.cannot_move and not trial_unit.improved_position and not trial_unit.must_attack:
+        destinations = tuple(sorted(movement.legal_destinations(game.data, trial, [unit.id])))
+    pos = Position(game.data, trial)
+    side = game.data.side_of(unit.id)
+    targets: tuple[Hex, ...] = ()
+    definition = game.data.units[unit.id]
+    if trial_unit.action_points >= 1 and not definition.is_hq and unit.hex is not None:
+        targets = tuple(n for n in game.data.map.grid.neighbours(unit.hex) if pos.side_at(n) == other_side(side))
+    return UnitOptions(
+        unit.id,
+        destinations,
+        targets,
+        may_dig_in=trial_unit.action_points >= 1 and not trial_unit.improved_position,
+        may_recover=trial_unit.fatigued and trial_unit.activations == 1,
+    )
+
+
+def reinforcements_due(game: VaeVictisGame, state: GameState, side: Side) -> list[tuple[str, list[Hex]]]:
+    """[16.1] Reinforcements of the side that may enter now, each with its entry hexes."""
+    if state.activation is None or state.activation.side != side:
+        return []
+    found = []
+    for reinforcement in game.data.reinforcements:
+        for unit_id in reinforcement.units:
+            unit = state.units[unit_id]
+            due = state.arrivals.get(unit_id, reinforcement.turn)
+            if unit.arrived or unit.eliminated or due > state.turn or game.data.side_of(unit_id) != side:
+                continue
+            try:
+                act.check_can_join(state, game.data, unit)
+            except IllegalActionError as error:
+                if error.rule != "16.1":
+                    continue
+            hexes = turn.entry_hexes_for(game.data, state, unit_id)
+            if hexes:
+                found.append((unit_id, hexes))
+    return found
+
+
+def candidate_actions(game: VaeVictisGame, state: GameState, side: Side, per_unit: int = 3) -> list[Action]:
+    """A sample of concrete legal actions for ``side`` now: every listed choice, and for free actions a few
+    moves, attacks and other actions per unit (``per_unit`` destinations each, spread over the reachable hexes).
+    """
+    prompt = game.prompts(state).get(side)
+    if prompt is None:
+        return []
+    actions = [Action(side, c.verb, dict(c.args)) for c in prompt.choices]
+    if "move" not in prompt.free_verbs:
+        return actions
+    for unit in units_that_may_act(game, state, side):
+        options = unit_options(game, state, unit)
+        step = max(1, len(options.destinations) // per_unit)
+        for hex_ in options.destinations[::step][:per_unit]:
+            actions.append(Action(side, "move", {"units": unit.id, "to": hex_name(hex_)}))
+        for target in options.targets:
+            actions.append(Action(side, "attack", {"kind": "normal", "attackers": unit.id, "target": hex_name(target)}))
+        if options.may_dig_in:
+            actions.append(Action(side, "enter_ip", {"unit": unit.id}))
+        if options.may_recover:
+            actions.append(Action(side, "recover", {"unit": unit.id}))
+    for unit_id, hexes in reinforcements_due(game, state, side):
+        actions.append(Action(side, "enter", {"unit": unit_id, "at": hex_name(hexes[0])}))
+    return actions
