@@ -64,6 +64,13 @@ class UnitState:
     def on_map(self) -> bool:
         return self.hex is not None and not self.eliminated
 
+    def clone(self) -> UnitState:
+        """An independent copy (the only mutable field is the list of supports)."""
+        twin = object.__new__(UnitState)
+        twin.__dict__.update(self.__dict__)
+        twin.supports = list(self.supports)
+        return twin
+
 
 @dataclass
 class MapMarker:
@@ -149,8 +156,34 @@ class GameState:
         return cls(**{k: v for k, v in raw.items() if k in known})
 
     def copy(self) -> GameState:
-        """A deep copy: actions never mutate the state they were given."""
-        return copy.deepcopy(self)
+        """An independent copy: actions never mutate the state they were given.
+
+        Written out field by field because a generic deep copy dominated the cost of applying an action;
+        ``tests/vaevictis/test_state.py`` checks that no mutable container is shared.
+        """
+        twin = copy.copy(self)
+        twin.options = dict(self.options)
+        twin.units = {unit_id: unit.clone() for unit_id, unit in self.units.items()}
+        twin.pools = {army: dict(pool) for army, pool in self.pools.items()}
+        twin.returning = {army: dict(pool) for army, pool in self.returning.items()}
+        twin.air_missions = dict(self.air_missions)
+        twin.events_left = dict(self.events_left)
+        twin.markers = [MapMarker(m.kind, m.hex, m.side, m.turn_placed) for m in self.markers]
+        if self.activation is not None:
+            twin.activation = Activation(
+                self.activation.side,
+                self.activation.kind,
+                self.activation.formation,
+                list(self.activation.units),
+                self.activation.limit,
+            )
+        twin.detachments_used = dict(self.detachments_used)
+        twin.pending = copy.deepcopy(self.pending)
+        twin.arrivals = dict(self.arrivals)
+        twin.hq_destroyed = dict(self.hq_destroyed)
+        twin.flags = copy.deepcopy(self.flags)
+        twin.result = copy.deepcopy(self.result)
+        return twin
 
     # --- Where things are ------------------------------------------------------------------------------
 
