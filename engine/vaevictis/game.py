@@ -379,7 +379,7 @@ class VaeVictisGame:
             path = [parse_hex(p) for p in list_arg(args, "path")]
             route = movement.check_move(self.data, state, unit_ids, path)
         else:
-            destinations = movement.legal_destinations(self.data, state, unit_ids)
+            destinations = movement.legal_destinations(self.data, state, unit_ids, target=target)
             if target not in destinations:
                 start = next(iter(starts))
                 assert start is not None

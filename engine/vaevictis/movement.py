@@ -419,6 +419,7 @@ def legal_destinations(
     entering_at: Hex | None = None,
     entered_already: int = 0,
     trucks: bool = False,
+    target: Hex | None = None,
 ) -> dict[Hex, Route]:
     """[6] Every hex the unit or stack can reach in this activation, each with its cheapest route.
 
@@ -429,6 +430,9 @@ def legal_destinations(
     ``ignore_zoc``: the stack carries the 150 Pz Brigade marker and its roll succeeded (15.2).
     ``entering_at``: the units are reinforcements entering the map at that hex (16.1), after
     ``entered_already`` units entered there this activation sequence; ``trucks``: US units in trucks (16.1).
+
+    ``target``: only the route to that hex is wanted; the search stops once its best route is settled (the
+    heap pops each hex's best label first), and the result holds that hex alone, if reachable.
 
     Returns an empty dict when the units cannot move at all (see :func:`check_move` for the reason).
 
@@ -501,6 +505,8 @@ def legal_destinations(
         if front is None:
             settled[here] = [(ap, mp)]
             best[here] = index
+            if here == target:
+                break
         else:
             dominated = False
             for a, m in front:
@@ -555,7 +561,7 @@ def legal_destinations(
 
     routes: dict[Hex, Route] = {}
     for hex_, index in best.items():
-        if hex_ == mover.start or not mover.fits(hex_):
+        if hex_ == mover.start or not mover.fits(hex_) or (target is not None and hex_ != target):
             continue
         path = []
         i = index

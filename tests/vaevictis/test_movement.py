@@ -527,3 +527,17 @@ def test_every_route_found_passes_check_move_with_the_same_costs(unit: str) -> N
     assert len(routes) > 10
     for route in routes.values():
         assert check_move(data, state, [unit], route.path) == route
+
+
+def test_a_targeted_search_finds_the_same_route_as_the_full_search() -> None:
+    from engine.vaevictis.game import VaeVictisGame
+    from scenarios import load_game
+
+    game = VaeVictisGame(load_game("ardennes44"))
+    state = game.new_game("entire-battle", {}, b"\x03" * 32)
+    for unit_id in ("de-1-ss-peiper", "de-2-pz-boehm", "de-116-pz-16"):
+        state.units[unit_id].action_points = 3
+        full = legal_destinations(game.data, state, [unit_id])
+        assert full
+        for hex_, route in list(full.items())[::7]:
+            assert legal_destinations(game.data, state, [unit_id], target=hex_) == {hex_: route}
