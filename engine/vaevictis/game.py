@@ -233,7 +233,9 @@ class VaeVictisGame:
                 raise InvalidActionError(f"unknown action {action.verb!r} in the operations phase")
             events = handler(new, seat, action.args)
         self._after_action(new)
-        if new.phase != "operations" and not new.pending:
+        if new.result is None and not new.pending:
+            events += self._check_sudden_victory(new)
+        if new.phase != "operations" and not new.pending and new.result is None:
             events += self.advance(new)
         return new, events
 
@@ -316,10 +318,7 @@ class VaeVictisGame:
                 state.pending.pop()
                 events += self._after_activation(state)
             return events
-        events = combat.apply_pending(self.data, state, action)
-        if not state.pending:
-            events += self._check_sudden_victory(state)
-        return events
+        return combat.apply_pending(self.data, state, action)
 
     # --- Handlers: the activation sequence ---------------------------------------------------------------
 
