@@ -162,7 +162,17 @@ class VaeVictisGame:
                     rule="2.1",
                 )
             }
-        verbs = ("move", "enter", "attack", "preview", "enter_ip", "leave_ip", "recover", "end_activation")
+        verbs = (
+            "move",
+            "enter",
+            "attack",
+            "preview",
+            "enter_ip",
+            "leave_ip",
+            "recover",
+            "end_activation",
+            "put_on_top",
+        )
         owing = act.units_owing_an_attack(state)
         text = "Act with your activated units, then end the activation."
         if owing:
@@ -302,6 +312,7 @@ class VaeVictisGame:
             "leave_ip": self._leave_ip,
             "recover": self._recover,
             "end_activation": self._end_activation,
+            "put_on_top": self._put_on_top,
         }
 
     def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
@@ -681,45 +692,71 @@ class VaeVictisGame:
     def view(self, state: GameState, seat: Side | None) -> dict[str, Any]:
         """What one seat may see (``None``: what both may see, for the channel).
 
-        Without fog of war every counter is visible. With it (11), an enemy stack shows only its top unit
-        and its size, unless a friendly unit exerts a zone of control on it (11.1).
+        Without fog of war every counter is visible. With it (11.1), an enemy stack shows only the unit its
+        owner put on top (11.2) and how many counters it holds, unless a unit of the viewer exerts a zone of
+        control on it or it is engaged in the combat being resolved.
         """
         pos = Position(self.data, state)
-        inspectable: dict[Side, set[Hex]] = {}
-        if state.options.get("fog_of_war"):
+        fog = state.options.get("fog_of_war", False)
+        seen_by: dict[Side, set[Hex]] = {}
+        if fog:
+            engaged = self._engaged_hexes(state)
             for side in SIDES:
-                inspectable[side] = set(zoc.enemy_zoc(pos, other_side(side)))
+                seen_by[side] = set(zoc.enemy_zoc(pos, other_side(side))) | engaged
         stacks = []
         for hex_, units in sorted(pos.occupants.items()):
             owner = pos.side_of(units[0].id)
-            visible = units
-            if state.options.get("fog_of_war") and seat != owner:
-                sees = seat is not None and hex_ in inspectable[seat]
-                both = seat is None and all(hex_ in inspectable[s] for s in SIDES if s != owner)
-                if not (sees or both):
-                    visible = units[:1]
+            ordered = stack_order(state, hex_, units)
+            visible = ordered
+            if fog and seat != owner:
+                enemy = other_side(owner)
+                may_see = hex_ in seen_by[enemy] if (seat == enemy or seat is None) else False
+                if not may_see:
+                    visible = ordered[:1]
             stacks.append(
                 {
                     "hex": hex_,
                     "side": owner,
                     "count": len(units),
                     "units": [unit_view(pos, u) for u in visible],
+                    "hidden": len(units) - len(visible),
                 }
             )
         return {
             "game": state.game,
             "scenario": state.scenario,
             "turn": state.turn,
+            "date": self.data.turns[state.turn - 1].date,
             "weather": self.data.turns[state.turn - 1].weather,
             "phase": state.phase,
             "initiative": state.initiative,
             "active": state.active,
+            "fog_of_war": fog,
             "stacks": stacks,
             "markers": [{"kind": m.kind, "hex": m.hex, "side": m.side} for m in state.markers],
             "pools": {army: dict(pool) for army, pool in state.pools.items()},
+            "air_missions": dict(state.air_missions),
             "events_left": dict(state.events_left),
             "result": state.result,
         }
+
+    @staticmethod
+    def _engaged_hexes(state: GameState) -> set[Hex]:
+        """[11.1] The hexes of the combat being resolved: its target and its attackers' hexes."""
+        hexes: set[Hex] = set()
+        for record in state.pending:
+            if record.get("kind") == "combat":
+                hexes.add(record["target"])
+                hexes.update(h for u in record.get("attackers", []) if (h := state.units[u].hex) is not None)
+        return hexes
+
+    def _put_on_top(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[11.2] The owner chooses which unit shows on top of one of his stacks."""
+        unit = self._unit(state, args, "unit", side)
+        if not unit.on_map or unit.hex is None:
+            raise IllegalActionError(f"{self.data.units[unit.id].name} is not on the map", "11.2")
+        state.stack_tops[hex_name(unit.hex)] = unit.id
+        return [Event("stack-order", f"The {side} player rearranges a stack.", {"hex": unit.hex}, secret_to=(side,))]
 
     # --- Argument helpers -------------------------------------------------------------------------------
 
@@ -743,6 +780,12 @@ def minimal_eliminations(pos: Position, hex_: Hex, limit: int) -> list[tuple[str
             if total - removed <= limit and all(total - removed + u.steps > limit for u in combo):
                 found.append(tuple(u.id for u in combo))
     return found
+
+
+def stack_order(state: GameState, hex_: Hex, units: list[UnitState]) -> list[UnitState]:
+    """The units of a stack, the one its owner put on top first (11.2)."""
+    top = state.stack_tops.get(hex_name(hex_))
+    return sorted(units, key=lambda u: u.id != top)
 
 
 def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:

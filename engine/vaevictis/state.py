@@ -128,6 +128,8 @@ class GameState:
     detachments_used: dict[str, int] = field(default_factory=dict)
     pending: list[dict[str, Any]] = field(default_factory=list)
     """Stack of sub-procedures awaiting a decision (combat results, retreats, advances)."""
+    stack_tops: dict[str, str] = field(default_factory=dict)
+    """The unit each owner chose to show on top of a stack (11.2), by hex number."""
     meuse_crossed: bool = False
     """A German unit has crossed the Meuse: the British restriction of 16.2 is lifted for good."""
     arrivals: dict[str, int] = field(default_factory=dict)
@@ -180,6 +182,7 @@ class GameState:
         twin.detachments_used = dict(self.detachments_used)
         twin.pending = copy.deepcopy(self.pending)
         twin.arrivals = dict(self.arrivals)
+        twin.stack_tops = dict(self.stack_tops)
         twin.hq_destroyed = dict(self.hq_destroyed)
         twin.flags = copy.deepcopy(self.flags)
         twin.result = copy.deepcopy(self.result)

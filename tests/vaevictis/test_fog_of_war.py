@@ -1,0 +1,56 @@
+"""[11] Fog of war (optional): per-seat views of enemy stacks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.vaevictis.gameplay import Table
+
+FAR = {
+    "hq-us-v": 101,
+    "us-2-id": 203,
+    "us-3-id": 203,
+    "hq-de-1ss": 803,
+    "de-peiper": 705,
+    "de-hansen": 705,
+    "de-12-vg": 604,
+}
+
+
+def stack(view: dict[str, Any], hex_: int) -> dict[str, Any]:
+    return next(s for s in view["stacks"] if s["hex"] == hex_)
+
+
+def test_11_without_fog_every_counter_is_visible() -> None:
+    table = Table(placements=FAR)
+    seen = stack(table.game.view(table.state, "allied"), 705)
+    assert {u["id"] for u in seen["units"]} == {"de-peiper", "de-hansen"} and seen["hidden"] == 0
+
+
+def test_11_1_an_enemy_stack_out_of_contact_shows_only_its_top_unit() -> None:
+    table = Table(placements=FAR, fog_of_war=True)
+    for seat in ("allied", None):
+        seen = stack(table.game.view(table.state, seat), 705)
+        assert seen["count"] == 2 and len(seen["units"]) == 1 and seen["hidden"] == 1
+    own = stack(table.game.view(table.state, "german"), 705)
+    assert len(own["units"]) == 2
+
+
+def test_11_1_a_friendly_zone_of_control_reveals_the_stack() -> None:
+    table = Table(placements={**FAR, "us-cca": 606}, fog_of_war=True)  # 0606 touches the stack at 0705
+    seen = stack(table.game.view(table.state, "allied"), 705)
+    assert len(seen["units"]) == 2 and seen["hidden"] == 0
+
+
+def test_11_2_the_owner_chooses_the_top_unit() -> None:
+    table = Table(placements=FAR, fog_of_war=True)
+    table.act("german", "put_on_top", unit="de-hansen")
+    assert stack(table.game.view(table.state, "allied"), 705)["units"][0]["id"] == "de-hansen"
+    table.act("german", "put_on_top", unit="de-peiper")
+    assert stack(table.game.view(table.state, "allied"), 705)["units"][0]["id"] == "de-peiper"
+
+
+def test_11_the_seed_never_appears_in_a_view() -> None:
+    table = Table(placements=FAR, fog_of_war=True)
+    for seat in ("german", "allied", None):
+        assert table.state.seed not in repr(table.game.view(table.state, seat))
