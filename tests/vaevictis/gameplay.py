@@ -12,6 +12,18 @@ from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.state import GameState
 from tests.vaevictis.positions import mini_data
 
+FRONT = {
+    "hq-us-v": 101,
+    "us-2-id": 203,
+    "us-3-id": 204,
+    "us-cca": 104,
+    "hq-de-1ss": 803,
+    "de-peiper": 703,
+    "de-hansen": 704,
+    "de-12-vg": 604,
+}
+"""A small front on the mini map: V Corps in the west (columns 01-02), I SS Pz Korps in the east (06-08)."""
+
 
 class Table:
     """A game in progress on the mini game, with helpers to act and to expect refusals."""

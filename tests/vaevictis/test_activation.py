@@ -6,18 +6,7 @@ Mini game: US V Corps (HQ, 2nd and 3rd Inf Div, CCA/9) against I SS Pz Korps (HQ
 from __future__ import annotations
 
 from engine.contract import NotYourTurnError
-from tests.vaevictis.gameplay import Table
-
-FRONT = {
-    "hq-us-v": 101,
-    "us-2-id": 203,
-    "us-3-id": 204,
-    "us-cca": 104,
-    "hq-de-1ss": 803,
-    "de-peiper": 703,
-    "de-hansen": 704,
-    "de-12-vg": 604,
-}
+from tests.vaevictis.gameplay import FRONT, Table
 
 
 def test_3_2_formation_activation_activates_the_hq_for_free() -> None:

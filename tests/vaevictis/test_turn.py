@@ -9,19 +9,8 @@ from engine.contract import Action
 from engine.vaevictis import turn
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.state import GameState
-from tests.vaevictis.gameplay import Table
+from tests.vaevictis.gameplay import FRONT, Table
 from tests.vaevictis.positions import mini_data
-
-FRONT = {
-    "hq-us-v": 101,
-    "us-2-id": 203,
-    "us-3-id": 204,
-    "us-cca": 104,
-    "hq-de-1ss": 803,
-    "de-peiper": 703,
-    "de-hansen": 704,
-    "de-12-vg": 604,
-}
 
 
 def with_extras(docs: dict[str, Any]) -> None:
