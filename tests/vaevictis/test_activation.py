@@ -43,7 +43,7 @@ def test_9_3_a_german_general_activation_takes_three_units() -> None:
                 else {"units": unit, "to": "0802" if unit == "de-peiper" else "0805"}
             ),
         )
-    table.refused("german", "enter_ip", "9.3", "already has its 3 units", unit="hq-de-1ss")
+    table.refused("german", "move", "9.3", "already has its 3 units", units="hq-de-1ss", to="0802")
 
 
 def test_9_2_an_allied_general_activation_takes_four_units() -> None:
@@ -171,3 +171,11 @@ def test_an_unknown_verb_or_bad_argument_is_refused_clearly() -> None:
 def test_3_1_no_unit_acts_outside_an_activation() -> None:
     table = Table(placements=FRONT)
     table.refused("german", "enter_ip", "3.1", "no activation is in progress", unit="de-hansen")
+
+
+def test_3_3_an_hq_in_a_general_activation_may_only_move() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    table.refused("german", "enter_ip", "3.3", "may only move", unit="hq-de-1ss")
+    table.act("german", "move", units="hq-de-1ss", to="0802")
+    assert table.unit("hq-de-1ss").hex == 802
