@@ -15,7 +15,8 @@ from PIL import Image, ImageDraw
 
 from render import palette
 from render.fonts import draw_text, fitting_size, font, printable
-from render.picture import CounterFace, HiddenStack
+from render.layout import Layout, Point
+from render.picture import CounterFace, HiddenStack, MapMark
 
 SUPERSAMPLE = 4
 """Counter shapes are drawn at this multiple of the final size, then reduced."""
@@ -27,12 +28,24 @@ Box = tuple[int, int, int, int]
 def counter_tile(face: CounterFace, size: int) -> Image.Image:
     """The counter as an RGBA image ``size`` pixels square (shared: copy before drawing on it)."""
     base = palette.COUNTER_BASE.get(face.nationality, palette.COUNTER_BASE["us"])
+    if face.flipped:
+        base = _lighter(base, palette.BACK_SIDE_MIX)
     bar = palette.rgb(face.bar_color)
     tile = _shapes(size, base, bar, face)
     draw = ImageDraw.Draw(tile)
     _name(tile, face.label, size, bar)
     _bottom_line(draw, face, size)
     return tile
+
+
+def _lighter(colour: palette.RGB, mix: float) -> palette.RGB:
+    red, green, blue = (round(c + (255 - c) * mix) for c in colour)
+    return red, green, blue
+
+
+def _ink(face: CounterFace) -> palette.RGB:
+    """Light print on a counter's front, dark on its lighter back."""
+    return palette.BACK_SIDE_TEXT if face.flipped else palette.COUNTER_TEXT
 
 
 @lru_cache(maxsize=64)
@@ -45,18 +58,33 @@ def hidden_tile(side: str, size: int) -> Image.Image:
     return tile
 
 
-def draw_stack(canvas: Image.Image, box: Box, faces: Sequence[CounterFace]) -> None:
+def draw_stack(
+    canvas: Image.Image, box: Box, faces: Sequence[CounterFace], hidden_under: HiddenStack | None = None
+) -> None:
     """Draw a stack in its counter box: the others as offset edges under the top one, a count badge,
-    and the top counter's markers as chips."""
+    the top counter's markers as chips, its loss marker (1.2) and an HQ's support markers.
+
+    ``hidden_under``: the stack holds more counters than the seat may see (11); blank counters of its
+    side go under the visible ones and the badge counts the whole stack.
+    """
     if not faces:
         return
     size = box[2] - box[0]
     tiles = [counter_tile(face, size) for face in faces]
+    count = len(faces)
+    if hidden_under is not None and hidden_under.count > count:
+        tiles += [hidden_tile(hidden_under.side, size)] * (hidden_under.count - count)
+        count = hidden_under.count
     _paste_stack(canvas, box, tiles)
     draw = ImageDraw.Draw(canvas)
-    _chips(draw, box, faces[0].shown_markers)
-    if len(faces) > 1:
-        _badge(draw, box, len(faces))
+    top = faces[0]
+    if top.steps_lost:
+        _loss_marker(draw, box, top.steps_lost)
+    if top.supports:
+        _supports(draw, box, top.supports)
+    _chips(draw, box, top.shown_markers)
+    if count > 1:
+        _badge(draw, box, count)
 
 
 def draw_hidden(canvas: Image.Image, box: Box, stack: HiddenStack) -> None:
@@ -66,6 +94,30 @@ def draw_hidden(canvas: Image.Image, box: Box, stack: HiddenStack) -> None:
     _paste_stack(canvas, box, [tile] * max(1, stack.count))
     if stack.count > 1:
         _badge(ImageDraw.Draw(canvas), box, stack.count)
+
+
+def loss_box(box: Box) -> Box:
+    """Where the loss marker of a counter goes: straddling its bottom-left corner."""
+    left, _, right, bottom = box
+    side = max(10, round((right - left) * 0.3))
+    x, y = left - side // 3, bottom - side + side // 3
+    return x, y, x + side, y + side
+
+
+def support_boxes(box: Box, count: int) -> list[Box]:
+    """Where an HQ's support markers go: small squares down its left edge."""
+    left, top, right, _ = box
+    size = right - left
+    side = max(9, round(size * 0.22))
+    return [
+        (
+            left - side // 2,
+            top + round(size * 0.27) + k * (side + 1),
+            left - side // 2 + side,
+            top + round(size * 0.27) + k * (side + 1) + side,
+        )
+        for k in range(count)
+    ]
 
 
 def chip_boxes(box: Box, count: int) -> list[Box]:
@@ -121,7 +173,7 @@ def _shapes(size: int, base: palette.RGB, bar: palette.RGB, face: CounterFace) -
 
 def _nato(draw: ImageDraw.ImageDraw, face: CounterFace, big: int) -> None:
     """The NATO symbol: a box with the type inside and the size marks above it."""
-    ink = palette.COUNTER_TEXT
+    ink = _ink(face)
     line = round(big * 0.028)
     width, height = big * 0.46, big * 0.25
     left, top = (big - width) / 2, big * 0.40
@@ -139,12 +191,13 @@ def _nato(draw: ImageDraw.ImageDraw, face: CounterFace, big: int) -> None:
         draw.ellipse((left + inset_x, top + inset_y, right - inset_x, bottom - inset_y), outline=ink, width=line)
     if face.is_hq:
         draw.rectangle((left, top, right, top + height * 0.45), fill=ink)
-    _size_marks(draw, face.size, (left + right) / 2, top - big * 0.025, big * 0.085, line)
+    _size_marks(draw, face.size, (left + right) / 2, top - big * 0.025, big * 0.085, line, ink)
 
 
-def _size_marks(draw: ImageDraw.ImageDraw, size: str, center_x: float, bottom: float, height: float, line: int) -> None:
+def _size_marks(
+    draw: ImageDraw.ImageDraw, size: str, center_x: float, bottom: float, height: float, line: int, ink: palette.RGB
+) -> None:
     """NATO size marks (``I``, ``II``, ``III``, ``X``, ``XX``, ``XXX``) drawn as strokes above the box."""
-    ink = palette.COUNTER_TEXT
     marks = [c for c in size.upper() if c in "IX"]
     if not marks:
         return
@@ -196,7 +249,7 @@ def _name(tile: Image.Image, label: str, size: int, bar: palette.RGB) -> None:
 def _bottom_line(draw: ImageDraw.ImageDraw, face: CounterFace, size: int) -> None:
     text_size = max(7, round(size * 0.22))
     y = size * 0.83
-    ink = palette.COUNTER_TEXT
+    ink = _ink(face)
     if face.is_hq:
         draw_text(draw, (size * 0.2, y), str(face.support), text_size, ink)
         draw_text(draw, (size * 0.8, y), face.c3i or "", text_size, ink)
@@ -220,6 +273,21 @@ def _paste_stack(canvas: Image.Image, box: Box, tiles: Sequence[Image.Image]) ->
     canvas.paste(tiles[0], (box[0], box[1]), tiles[0])
 
 
+def _loss_marker(draw: ImageDraw.ImageDraw, box: Box, lost: int) -> None:
+    left, top, right, bottom = loss_box(box)
+    draw.rectangle((left, top, right, bottom), fill=palette.LOSS_MARKER, outline=(255, 255, 255), width=1)
+    text_size = max(7, round((bottom - top) * 0.7))
+    draw_text(draw, ((left + right) / 2, (top + bottom) / 2), f"-{lost}", text_size, (255, 255, 255))
+
+
+def _supports(draw: ImageDraw.ImageDraw, box: Box, supports: Sequence[str]) -> None:
+    for kind, (left, top, right, bottom) in zip(supports, support_boxes(box, len(supports)), strict=True):
+        text, colour = palette.support_chip(kind)
+        draw.rectangle((left, top, right, bottom), fill=colour, outline=(255, 255, 255), width=1)
+        text_size = fitting_size(text, max(7, round((bottom - top) * 0.6)), right - left - 1, smallest=6)
+        draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, text_size, (255, 255, 255))
+
+
 def _badge(draw: ImageDraw.ImageDraw, box: Box, count: int) -> None:
     left, top, right, _ = box
     radius = max(6, round((right - left) * 0.14))
@@ -240,3 +308,25 @@ def _chips(draw: ImageDraw.ImageDraw, box: Box, markers: Sequence[str]) -> None:
         ink = (0, 0, 0) if palette.is_light(colour) else (255, 255, 255)
         text_size = fitting_size(text, max(7, round((bottom - top) * 0.75)), right - left - 2, smallest=6)
         draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, text_size, ink)
+
+
+def map_mark_box(layout: Layout, hex_: int, index: int = 0) -> Box:
+    """Where a map marker goes in its hex: a small square at the counter's lower right, further ones
+    stepping left."""
+    left, _top, right, bottom = layout.counter_box(hex_)
+    side = max(12, round((right - left) * 0.46))
+    x = right - side // 2 - index * (side + 2)
+    y = bottom - side // 2
+    return x, y, x + side, y + side
+
+
+def draw_map_mark(draw: ImageDraw.ImageDraw, layout: Layout, mark: MapMark, offset: Point, index: int = 0) -> None:
+    """A map marker (Breakthrough, Roadblock, Stosser, Nuts!, ...) as a small square counter with its name."""
+    box = map_mark_box(layout, mark.hex, index)
+    left, top = box[0] - offset[0], box[1] - offset[1]
+    right, bottom = box[2] - offset[0], box[3] - offset[1]
+    text, colour = palette.map_mark(mark.kind)
+    draw.rounded_rectangle((left, top, right, bottom), radius=3, fill=colour, outline=(255, 255, 255), width=2)
+    ink = (0, 0, 0) if palette.is_light(colour) else (255, 255, 255)
+    text_size = fitting_size(text, max(7, round((bottom - top) * 0.4)), right - left - 3, smallest=6)
+    draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, text_size, ink)

@@ -94,3 +94,59 @@ UNKNOWN_MARKER: Final[RGB] = (150, 150, 150)
 def marker_chip(name: str) -> tuple[str, RGB]:
     """The chip text and colour of a marker."""
     return MARKERS.get(name, (name[:3].upper(), UNKNOWN_MARKER))
+
+
+LOSS_MARKER: Final[RGB] = (190, 20, 20)
+"""The step-loss marker under a counter of more than two steps (1.2)."""
+BACK_SIDE_MIX: Final[float] = 0.5
+"""How far a counter's back (reduced, or activated HQ) is lightened towards white."""
+BACK_SIDE_TEXT: Final[RGB] = (20, 20, 20)
+
+SUPPORTS: Final[dict[str, tuple[str, RGB]]] = {
+    "artillery": ("Art", (200, 40, 40)),
+    "heavy_artillery": ("HArt", (130, 20, 20)),
+    "tank": ("Tk", (40, 90, 170)),
+    "nebelwerfer": ("NW", (200, 90, 20)),
+    "stug": ("StuG", (60, 60, 60)),
+    "tiger": ("Tig", (20, 20, 20)),
+    "hetzer": ("Hz", (90, 90, 50)),
+    "air": ("Air", (60, 140, 200)),
+}
+"""Support markers on an HQ (1.6): short text and colour."""
+
+
+def support_chip(kind: str) -> tuple[str, RGB]:
+    """The chip text and colour of a support marker."""
+    return SUPPORTS.get(kind, (kind[:3].capitalize(), UNKNOWN_MARKER))
+
+
+MAP_MARKS: Final[dict[str, tuple[str, RGB]]] = {
+    "breakthrough": ("BREAK", (30, 160, 90)),
+    "roadblock": ("ROADBLK", (170, 40, 30)),
+    "stosser": ("STOSSER", (70, 70, 70)),
+    "nuts": ("NUTS!", (40, 110, 40)),
+    "air-supply": ("AIR SUP", (60, 140, 200)),
+    "greif": ("GREIF", (90, 70, 120)),
+}
+"""Markers on the map itself (7.8, 15): text and colour."""
+
+
+def map_mark(kind: str) -> tuple[str, RGB]:
+    return MAP_MARKS.get(kind, (kind[:7].upper(), UNKNOWN_MARKER))
+
+
+SIDE_INK: Final[dict[str, RGB]] = {"german": (30, 30, 30), "allied": (20, 110, 40)}
+"""Arrows and overlays of each side."""
+MOVE_ARROW: Final[dict[str, RGB]] = {"german": (20, 20, 20), "allied": (10, 90, 200)}
+ATTACK_ARROW: Final[RGB] = (220, 20, 20)
+RETREAT_ARROW: Final[RGB] = (230, 120, 0)
+ADVANCE_ARROW: Final[RGB] = (150, 30, 160)
+ELIMINATED: Final[RGB] = (200, 0, 0)
+REACHABLE: Final[RGB] = (60, 170, 255)
+ZOC: Final[dict[str, RGB]] = {"german": (60, 60, 60), "allied": (30, 130, 50)}
+COMMAND: Final[dict[str, RGB]] = {"german": (90, 90, 90), "allied": (40, 120, 60)}
+SUPPLY: Final[RGB] = (0, 150, 150)
+VICTORY: Final[RGB] = (230, 170, 0)
+TURN_CURRENT: Final[RGB] = (255, 215, 60)
+WEATHER: Final[dict[str, RGB]] = {"clear": (120, 190, 250), "overcast": (150, 150, 160)}
+PANEL: Final[RGB] = (226, 221, 205)

@@ -46,10 +46,24 @@ class CounterFace:
     """Markers on the counter, drawn as chips: "improved-position", "activated", "fatigue",
     "out-of-command", "isolated", "unsupplied", "breakthrough" (``render.palette.MARKERS``); any other
     name gets a grey chip with its first letters."""
+    supports: tuple[str, ...] = ()
+    """Support markers allotted to an HQ (1.3, 1.6): ``"artillery"``, ``"tank"``, ... in allotment order."""
 
     @property
     def is_hq(self) -> bool:
         return self.kind == "hq"
+
+    @property
+    def flipped(self) -> bool:
+        """Whether the counter shows its back: an activated HQ, or a two-step unit down to one step (1.2)."""
+        if self.is_hq:
+            return self.activated
+        return self.max_steps == 2 and self.steps == 1
+
+    @property
+    def steps_lost(self) -> int:
+        """Steps shown by a loss marker under the counter: units of more than two steps only (1.2)."""
+        return max(0, self.max_steps - self.steps) if self.max_steps > 2 else 0
 
     @property
     def shown_markers(self) -> tuple[str, ...]:
@@ -75,6 +89,134 @@ class Highlight:
     color: str = "#ffc800"
 
 
+@dataclass(frozen=True)
+class MapMark:
+    """A marker on the map that is not on a counter: Breakthrough, Roadblock, Stosser, Nuts!, Air Supply."""
+
+    kind: str
+    hex: Hex
+    side: Side | None = None
+
+
+# --- What just happened --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """A line along hex centres with a head at the last hex: a move, a retreat or an advance."""
+
+    path: tuple[Hex, ...]
+    side: Side | None = None
+    label: str = ""
+    """Text at the arrow's head (the unit's name), empty for none."""
+
+
+@dataclass(frozen=True)
+class AttackMark:
+    """An attack: arrows from the attackers' hexes to the target, with the result ("1/2") and a breakthrough."""
+
+    target: Hex
+    sources: tuple[Hex, ...]
+    result: str = ""
+    side: Side | None = None
+    breakthrough: bool = False
+
+
+@dataclass(frozen=True)
+class Happenings:
+    """What the last activation did, as drawn over the counters."""
+
+    moves: tuple[Arrow, ...] = ()
+    attacks: tuple[AttackMark, ...] = ()
+    retreats: tuple[Arrow, ...] = ()
+    advances: tuple[Arrow, ...] = ()
+    eliminated: tuple[tuple[Hex, str], ...] = ()
+    """Each eliminated unit's last hex and name."""
+
+    def __bool__(self) -> bool:
+        return bool(self.moves or self.attacks or self.retreats or self.advances or self.eliminated)
+
+
+# --- Overlays ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reachable:
+    """Hexes a unit may reach, each labelled with its cost (``"3"`` MP, ``"2+1AP"``), and where it stands."""
+
+    costs: Mapping[Hex, str]
+    origin: Hex | None = None
+
+
+@dataclass(frozen=True)
+class ZocOverlay:
+    """Hexes under a side's zone of control, hatched in that side's colour."""
+
+    hexes: frozenset[Hex]
+    side: Side
+
+
+@dataclass(frozen=True)
+class CommandOverlay:
+    """Each HQ's hex with the hexes within its command range."""
+
+    ranges: Mapping[Hex, frozenset[Hex]]
+    side: Side
+
+
+@dataclass(frozen=True)
+class SupplyOverlay:
+    """Lines of supply drawn from a source hex (an HQ) to a unit's hex; ``cut``: units without supply."""
+
+    lines: tuple[tuple[Hex, Hex], ...]
+    side: Side
+    cut: frozenset[Hex] = frozenset()
+
+
+@dataclass(frozen=True)
+class VictoryOverlay:
+    """Victory hexes, ringed in gold with their names."""
+
+    hexes: frozenset[Hex]
+
+
+Overlay = Reachable | ZocOverlay | CommandOverlay | SupplyOverlay | VictoryOverlay
+
+
+# --- The margin --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnBox:
+    number: int
+    date: str
+    weather: str
+
+
+@dataclass(frozen=True)
+class PoolLine:
+    """One army's support pool (1.6) as its owner's side sees it."""
+
+    side: Side
+    army: str
+    markers: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class GameStatus:
+    """The game's state in the margin: turn track, weather, phase, pools, events left, air missions."""
+
+    turns: tuple[TurnBox, ...]
+    turn: int
+    weather: str
+    phase: str = ""
+    active: Side | None = None
+    pools: tuple[PoolLine, ...] = ()
+    events_left: tuple[tuple[Side, str, int], ...] = ()
+    """Each event marker still to play: its side, name and how many are left."""
+    air_missions: tuple[tuple[Side, int], ...] = ()
+
+
 @dataclass(frozen=True, eq=False)
 class MapPicture:
     """Everything one image shows: the map, the counters a seat may see, and a title."""
@@ -83,10 +225,17 @@ class MapPicture:
     counters: Mapping[Hex, tuple[CounterFace, ...]] = field(default_factory=dict)
     """The counters in each hex, in stack order, top first."""
     hidden: Mapping[Hex, HiddenStack] = field(default_factory=dict)
-    """Stacks under fog of war: drawn as blank counters with a count."""
+    """Stacks under fog of war: drawn as blank counters with a count. When the hex also has counters (the
+    visible top of an enemy stack, 11), ``count`` is the whole stack and the blanks go under them."""
     title: str = ""
     """The caption above the map; the map's name when empty."""
     highlights: tuple[Highlight, ...] = ()
+    map_marks: tuple[MapMark, ...] = ()
+    happened: Happenings = field(default_factory=Happenings)
+    """The last activation's moves, attacks, retreats, advances and eliminations."""
+    overlays: tuple[Overlay, ...] = ()
+    status: GameStatus | None = None
+    """Turn track, pools and events in a side margin (full-map snapshots), when given."""
 
     @property
     def caption(self) -> str:

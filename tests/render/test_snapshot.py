@@ -11,7 +11,7 @@ from engine.vaevictis.data import GameData
 from render import basemap, palette
 from render.counters import chip_boxes
 from render.picture import CounterFace, HiddenStack, MapPicture, counter_face, setup_picture
-from render.snapshot import frame, render_map, to_png
+from render.snapshot import CLOSE_UP_ZOOM, frame, render_map, to_png
 
 RGB = tuple[int, int, int]
 
@@ -184,7 +184,7 @@ def test_the_png_keeps_the_colours_within_a_few_levels(game: GameData) -> None:
 
 def test_a_close_up_is_smaller_than_the_map_and_centred_on_its_hex(game: GameData) -> None:
     picture = setup_picture(game)
-    full = render_map(picture)
+    full = render_map(picture, zoom=CLOSE_UP_ZOOM)
     close = render_map(picture, region=(203, 1))
     assert close.width < full.width and close.height < full.height
     where = frame(picture, region=(203, 1))
