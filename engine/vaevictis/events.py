@@ -1,0 +1,675 @@
+"""[15] Historical events: the German Stosser, Greif, 150 Pz Brigade and US Fuel Dumps (15.2), the American
+Roadblocks, Nuts! and Air Supply (15.3).
+
+[15.1] Each counter is played once and then removed from the game, except Air Supply, which stays until a 6
+is rolled. An event is played during an activation of either side, under the conditions of the event itself:
+
+- Stosser (German activation): an empty hex within 6 hexes of a German unit; 1d6, 4-6 it stays. It closes its
+  hex to Allied movement and supply (see :mod:`engine.vaevictis.movement`, :func:`engine.vaevictis.supply.
+  blocking_markers`) until an adjacent Allied unit spends 1 AP to remove it or the turn ends.
+- Greif (Allied activation): on an activated Allied stack within 6 hexes of a German unit; each of its units
+  loses 1 AP at once and the marker is gone (official answer).
+- 150 Pz Brigade (German activation): on an activated German stack within command range of a German HQ; each
+  time the stack would enter an enemy zone of control it rolls 1d6, and on 5-6 ignores it; a failed roll
+  removes the marker, and it goes at the end of the stack's activation anyway (official answer: it may pass
+  through several zones as long as the rolls succeed).
+- US Fuel Dump x2 (German activation): +1 AP to each unit of an activated German stack; the two markers never
+  go to the same stack in the same activation.
+- Roadblock x2 (German or Allied activation): an empty hex at most 6 hexes from an Allied unit; no zone of
+  control; closes its hex to German movement, supply and retreat until an adjacent German unit spends 1 AP.
+- Nuts! (any time, even at the start of a German attack): on an Allied stack; +1 quality to Allied units in
+  its hex and the six around it; it stays as long as an Allied unit holds the hex, later arrivals included.
+- Air Supply (supply phase of a clear-weather turn): on an Allied stack; that stack and every Allied unit
+  with a line of supply of at most 2 hexes to it are supplied; removed from the game on a 6.
+
+Every ``play``/``remove_marker`` function changes the state it is given (the caller passes a copy) and
+returns the events; a refusal raises :class:`IllegalActionError` naming the rule, and leaves the state as
+it was. Arguments are ``{"hex": "0203"}`` for every event (a hex number as text, or the :data:`Hex` int).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
+
+from engine.contract import ArgValue, Choice, Event, IllegalActionError, InvalidActionError
+from engine.dice import Dice
+from engine.hexgrid import Hex, hex_name, parse_hex
+from engine.vaevictis.data import GameData, Side
+from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
+from engine.vaevictis.supply import SupplyNet, command_range
+
+EventId = str
+
+STOSSER: EventId = "stosser"
+GREIF: EventId = "greif"
+PZ_BRIGADE_150: EventId = "skorzeny-150-pz-bde"
+US_FUEL_DUMP: EventId = "us-fuel-dump"
+ROADBLOCK: EventId = "roadblock"
+NUTS: EventId = "nuts"
+AIR_SUPPLY: EventId = "air-supply"
+
+EVENT_RANGE = 6
+"""[15.2, 15.3] "Six hexes or less" (official answer): the reach of Stosser, Greif and the Roadblock."""
+AIR_SUPPLY_REACH = 2
+"""[15.3] Units with a line of supply of at most 2 hexes to the Air Supply stack are supplied."""
+STOSSER_STAYS = (4, 5, 6)
+BRIGADE_PASSES = (5, 6)
+AIR_SUPPLY_SHOT_DOWN = 6
+
+_BRIGADE_FLAG = "pz150"
+_FUEL_FLAG = "fuel_dump"
+_AIR_FLAG = "air_supply_played"
+
+_RULE: dict[EventId, str] = {
+    STOSSER: "15.2",
+    GREIF: "15.2",
+    PZ_BRIGADE_150: "15.2",
+    US_FUEL_DUMP: "15.2",
+    ROADBLOCK: "15.3",
+    NUTS: "15.3",
+    AIR_SUPPLY: "15.3",
+}
+
+
+# --- Shared checks ---------------------------------------------------------------------------------------
+
+
+def _dice(state: GameState) -> Dice:
+    return Dice(bytes.fromhex(state.seed), state.rolls_made)
+
+
+def _roll(state: GameState, text: str, rule: str) -> tuple[int, Event]:
+    dice = _dice(state)
+    die = dice.d6()
+    state.rolls_made = dice.rolls_made
+    return die, Event("roll", f"{text}: rolled {die}.", {"die": die, "rule": rule})
+
+
+def _name(data: GameData, event_id: EventId) -> str:
+    return data.events[event_id].name if event_id in data.events else event_id
+
+
+def _activation_key(state: GameState) -> list[int]:
+    """Which activation sequence of which turn is in progress: per-activation facts are keyed by it."""
+    return [state.turn, state.sequences_this_turn]
+
+
+def parse_hex_arg(data: GameData, args: Mapping[str, Any], key: str = "hex") -> Hex:
+    """Read a hex argument given as ``"0203"`` or as the int ``203``.
+
+    :raises InvalidActionError: if it is missing, unreadable or off the map.
+    """
+    value = args.get(key)
+    if value is None or value == "" or isinstance(value, bool):
+        raise InvalidActionError(f"missing argument '{key}' (a hex such as 0203)")
+    if isinstance(value, int):
+        hex_ = value
+    else:
+        try:
+            hex_ = parse_hex(str(value))
+        except ValueError as error:
+            raise InvalidActionError(str(error)) from None
+    if not data.map.grid.contains(hex_):
+        raise InvalidActionError(f"hex {value} is not on the map")
+    return hex_
+
+
+def _units_of(pos: Position, side: Side) -> list[UnitState]:
+    return [u for u in pos.state.on_map() if pos.side_of(u.id) == side]
+
+
+def _within_range_of(pos: Position, hex_: Hex, side: Side, reach: int = EVENT_RANGE) -> bool:
+    """[15.2, 15.3] Whether a unit of ``side`` stands at most ``reach`` hexes from ``hex_``."""
+    grid = pos.data.map.grid
+    return any(u.hex is not None and grid.distance(u.hex, hex_) <= reach for u in _units_of(pos, side))
+
+
+def _is_empty(pos: Position, hex_: Hex) -> bool:
+    """No unit of either side, and no Roadblock, Stosser or Nuts! marker already there."""
+    return not pos.units_at(hex_) and not any(m.kind in (STOSSER, ROADBLOCK, NUTS) for m in pos.state.markers_at(hex_))
+
+
+def _active_stack(state: GameState, side: Side, hex_: Hex) -> list[UnitState]:
+    """The units of ``side`` in ``hex_`` that belong to the activation in progress."""
+    activation = state.activation
+    if activation is None or activation.side != side:
+        return []
+    return [state.units[u] for u in activation.units if state.units[u].on_map and state.units[u].hex == hex_]
+
+
+def _check_available(data: GameData, state: GameState, side: Side, event_id: EventId) -> str:
+    if event_id not in data.events:
+        raise InvalidActionError(f"there is no event {event_id!r} in this game")
+    definition = data.events[event_id]
+    rule = _RULE.get(event_id, definition.rule)
+    if definition.side != side:
+        raise IllegalActionError(f"{definition.name} is a {definition.side} event", rule)
+    if state.events_left.get(event_id, 0) <= 0:
+        raise IllegalActionError(f"{definition.name} has already been played and removed from the game", "15.1")
+    return rule
+
+
+def _spend(data: GameData, state: GameState, event_id: EventId) -> None:
+    """[15.1] The counter is removed from the game once played."""
+    state.events_left[event_id] = state.events_left.get(event_id, 0) - 1
+
+
+def _check_activation_of(state: GameState, side: Side, what: str, rule: str) -> None:
+    if state.result is not None:
+        raise IllegalActionError("the game is over", "17")
+    if state.activation is None or state.activation.side != side:
+        raise IllegalActionError(f"{what} is played during a {side} activation", rule)
+    if state.pending:
+        raise IllegalActionError(f"{what} cannot be played in the middle of a combat", rule)
+
+
+# --- What may be played now ------------------------------------------------------------------------------
+
+
+def playable(data: GameData, state: GameState, side: Side) -> list[Choice]:
+    """[15] The events ``side`` may play right now, each with the hexes it may go to.
+
+    Choices are ``Choice("play_event", {"event": id, "hex": "0203"}, label)``. They depend on the phase and on
+    whose activation is in progress: Greif is played during an Allied activation, the Roadblock also during a
+    German one, Nuts! at any time (a combat in progress included), Air Supply in the supply phase.
+    """
+    choices: list[Choice] = []
+    for event_id in sorted(data.events):
+        definition = data.events[event_id]
+        if definition.side != side or state.events_left.get(event_id, 0) <= 0:
+            continue
+        for hex_ in _targets(data, state, event_id):
+            args: dict[str, ArgValue] = {"event": event_id, "hex": hex_name(hex_)}
+            choices.append(Choice("play_event", args, f"{definition.name} at {hex_name(hex_)}"))
+    return choices
+
+
+def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
+    """The hexes an event may go to now (empty when it cannot be played now)."""
+    try:
+        _check_timing(data, state, event_id)
+    except IllegalActionError:
+        return []
+    pos = Position(data, state)
+    candidates: list[Hex] = []
+    if event_id in (STOSSER, ROADBLOCK):
+        near: set[Hex] = set()
+        near_side: Side = "german" if event_id == STOSSER else "allied"
+        for unit in _units_of(pos, near_side):
+            assert unit.hex is not None
+            near.update(data.map.grid.within(unit.hex, EVENT_RANGE))
+        candidates = sorted(near)
+    elif event_id in (GREIF, PZ_BRIGADE_150, US_FUEL_DUMP):
+        assert state.activation is not None
+        hexes = (state.units[u].hex for u in state.activation.units if state.units[u].on_map)
+        candidates = sorted({h for h in hexes if h is not None})
+    else:  # Nuts!, Air Supply: any hex holding Allied units
+        candidates = sorted({u.hex for u in _units_of(pos, "allied") if u.hex is not None})
+    legal: list[Hex] = []
+    for hex_ in candidates:
+        try:
+            _check_target(data, state, pos, event_id, hex_)
+        except IllegalActionError:
+            continue
+        legal.append(hex_)
+    return legal
+
+
+def _check_timing(data: GameData, state: GameState, event_id: EventId) -> None:
+    """Raise unless the phase and the activation in progress allow the event now."""
+    rule = _RULE[event_id]
+    name = _name(data, event_id)
+    if state.result is not None:
+        raise IllegalActionError("the game is over", "17")
+    if event_id in (STOSSER, PZ_BRIGADE_150, US_FUEL_DUMP):
+        _check_activation_of(state, "german", name, rule)
+    elif event_id == GREIF:
+        _check_activation_of(state, "allied", f"{name} (during an American stack's movement)", rule)
+    elif event_id == ROADBLOCK:
+        if state.activation is None:
+            raise IllegalActionError(f"{name} is played during a German movement or an Allied activation", rule)
+        if state.pending:
+            raise IllegalActionError(f"{name} cannot be played in the middle of a combat", rule)
+    elif event_id == NUTS:
+        return  # "at any time, even just at the start of a German attack"
+    elif event_id == AIR_SUPPLY:
+        if state.phase != "supply":
+            raise IllegalActionError(f"{name} is placed during the supply phase", rule)
+        if not is_clear_weather(data, state):
+            raise IllegalActionError(f"{name} needs clear weather (turns 5 and 6)", rule)
+        if state.flags.get(_AIR_FLAG) == state.turn:
+            raise IllegalActionError(f"{name} has already been played this turn", rule)
+    else:  # pragma: no cover - every event id is listed above
+        raise InvalidActionError(f"there is no event {event_id!r} in this game")
+
+
+def _check_target(data: GameData, state: GameState, pos: Position, event_id: EventId, hex_: Hex) -> None:
+    """Raise unless ``hex_`` is a legal place for the event now (timing already checked)."""
+    rule = _RULE[event_id]
+    name = _name(data, event_id)
+    where = hex_name(hex_)
+    if event_id in (STOSSER, ROADBLOCK):
+        if not _is_empty(pos, hex_):
+            raise IllegalActionError(f"{name} goes on an empty hex; {where} is not empty", rule)
+        near_side: Side = "german" if event_id == STOSSER else "allied"
+        if not _within_range_of(pos, hex_, near_side):
+            who = "a German" if near_side == "german" else "an American"
+            raise IllegalActionError(f"{where} is more than {EVENT_RANGE} hexes from {who} unit", rule)
+        return
+    if event_id == GREIF:
+        stack = _active_stack(state, "allied", hex_)
+        if not stack:
+            raise IllegalActionError(
+                f"{name} goes on an American stack moving in this activation; none at {where}", rule
+            )
+        if not any(u.action_points > 0 for u in stack):
+            raise IllegalActionError(f"the American stack at {where} has no AP left to lose", rule)
+        if not _within_range_of(pos, hex_, "german"):
+            raise IllegalActionError(f"{where} is more than {EVENT_RANGE} hexes from a German unit", rule)
+        return
+    if event_id == PZ_BRIGADE_150:
+        stack = _active_stack(state, "german", hex_)
+        if not stack:
+            raise IllegalActionError(f"{name} goes on a German stack activated now; none at {where}", rule)
+        if _brigade_record(state) is not None:
+            raise IllegalActionError(f"{name} is already on a stack", rule)  # pragma: no cover - one counter
+        if not _in_hq_command_range(pos, hex_, "german"):
+            raise IllegalActionError(f"{where} is not within command range of a German HQ", rule)
+        return
+    if event_id == US_FUEL_DUMP:
+        stack = _active_stack(state, "german", hex_)
+        if not stack:
+            raise IllegalActionError(f"{name} goes on a German stack activated now; none at {where}", rule)
+        fuelled = set(_fuelled_units(state))
+        if any(u.id in fuelled for u in stack):
+            raise IllegalActionError(
+                f"the two {name} markers may not go to the same stack in the same activation", rule
+            )
+        return
+    # Nuts!, Air Supply
+    allied = [u for u in pos.units_at(hex_) if pos.side_of(u.id) == "allied"]
+    if not allied:
+        raise IllegalActionError(f"{name} goes on an American stack; there is none at {where}", rule)
+    if event_id == NUTS and any(m.kind == NUTS for m in state.markers):  # pragma: no cover - one counter
+        raise IllegalActionError(f"{name} is already on the map", rule)
+
+
+def _in_hq_command_range(pos: Position, hex_: Hex, side: Side) -> bool:
+    """[8.1, 15.2] Whether a line of command (no enemy-held hex) of at most the command range joins an HQ."""
+    data = pos.data
+    reach = command_range(data, side)
+    enemy = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
+    hqs = {u.hex for u in _units_of(pos, side) if data.units[u.id].is_hq and u.hex is not None}
+    if hex_ in hqs:
+        return True
+    seen = {hex_: 0}
+    queue = deque([hex_])
+    while queue:
+        here = queue.popleft()
+        if seen[here] == reach:
+            continue
+        for n in data.map.grid.neighbours(here):
+            if n in seen:
+                continue
+            if n in hqs:
+                return True
+            if n in enemy:
+                continue
+            seen[n] = seen[here] + 1
+            queue.append(n)
+    return False
+
+
+# --- Playing an event ------------------------------------------------------------------------------------
+
+
+def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: Mapping[str, Any]) -> list[Event]:
+    """[15] Play one of ``side``'s event markers on the hex ``args["hex"]``.
+
+    :raises InvalidActionError: for an unknown event or a missing or unreadable hex.
+    :raises IllegalActionError: when the event is spent, out of its moment, or the hex is not allowed; the
+        state is then unchanged.
+    """
+    rule = _check_available(data, state, side, event_id)
+    hex_ = parse_hex_arg(data, args)
+    _check_timing(data, state, event_id)
+    pos = Position(data, state)
+    _check_target(data, state, pos, event_id, hex_)
+    name = _name(data, event_id)
+    where = hex_name(hex_)
+    base = {"event": event_id, "hex": hex_, "side": side, "rule": rule}
+
+    if event_id == AIR_SUPPLY:
+        return _play_air_supply(data, state, hex_, base)
+    _spend(data, state, event_id)
+    if event_id in (STOSSER, ROADBLOCK):
+        events = [Event("event", f"{side.capitalize()} plays {name} at {where}.", base)]
+        if event_id == STOSSER:
+            die, roll = _roll(state, f"{name} at {where} (stays on 4-6)", rule)
+            events.append(roll)
+            if die not in STOSSER_STAYS:
+                events.append(Event("event-removed", f"{name} fails: the marker is removed.", {**base, "die": die}))
+                return events
+        state.markers.append(MapMarker(event_id, hex_, side, state.turn))
+        events.append(Event("marker", f"{name} marker placed at {where}.", base))
+        return events
+    if event_id == GREIF:
+        stack = _active_stack(state, "allied", hex_)
+        for unit in stack:
+            unit.action_points = max(0, unit.action_points - 1)
+        names = ", ".join(data.units[u.id].name for u in stack)
+        return [
+            Event(
+                "event",
+                f"German plays {name} on {names} at {where}: each loses 1 AP, and the marker is removed.",
+                {**base, "units": [u.id for u in stack]},
+            )
+        ]
+    if event_id == PZ_BRIGADE_150:
+        stack = _active_stack(state, "german", hex_)
+        state.flags[_BRIGADE_FLAG] = {"units": [u.id for u in stack], "activation": _activation_key(state)}
+        names = ", ".join(data.units[u.id].name for u in stack)
+        return [
+            Event(
+                "event",
+                f"German plays {name} on {names} at {where}: on 5-6 the stack may ignore an enemy zone of control.",
+                {**base, "units": [u.id for u in stack]},
+            )
+        ]
+    if event_id == US_FUEL_DUMP:
+        stack = _active_stack(state, "german", hex_)
+        for unit in stack:
+            unit.action_points += 1
+        record = state.flags.get(_FUEL_FLAG)
+        if not isinstance(record, dict) or record.get("activation") != _activation_key(state):
+            record = {"activation": _activation_key(state), "units": []}
+        record["units"] = [*record["units"], *(u.id for u in stack)]
+        state.flags[_FUEL_FLAG] = record
+        names = ", ".join(data.units[u.id].name for u in stack)
+        return [
+            Event(
+                "event",
+                f"German plays {name} on {names} at {where}: each gains 1 AP.",
+                {**base, "units": [u.id for u in stack]},
+            )
+        ]
+    # Nuts!
+    state.markers.append(MapMarker(NUTS, hex_, side, state.turn))
+    return [
+        Event(
+            "event",
+            f"Allied plays {name} at {where}: +1 quality to American units there and in the six hexes around.",
+            base,
+        )
+    ]
+
+
+def _play_air_supply(data: GameData, state: GameState, hex_: Hex, base: dict[str, Any]) -> list[Event]:
+    """[15.3] Place Air Supply for this turn's supply check, then roll: on a 6 it leaves the game."""
+    name = _name(data, AIR_SUPPLY)
+    state.markers.append(MapMarker(AIR_SUPPLY, hex_, "allied", state.turn))
+    state.flags[_AIR_FLAG] = state.turn
+    events = [Event("event", f"Allied plays {name} at {hex_name(hex_)}.", base)]
+    die, roll = _roll(state, f"{name}: German anti-aircraft (removed on a 6)", "15.3")
+    events.append(roll)
+    if die == AIR_SUPPLY_SHOT_DOWN:
+        _spend(data, state, AIR_SUPPLY)
+        events.append(Event("event-removed", f"{name} is shot down: removed from the game.", {**base, "die": die}))
+    else:
+        events.append(Event("event", f"{name} may be played again next turn if the weather is clear.", base))
+    return events
+
+
+# --- Removing markers ------------------------------------------------------------------------------------
+
+
+def removal_choices(data: GameData, state: GameState, side: Side) -> list[Choice]:
+    """[15.2, 15.3] The enemy Stosser or Roadblock markers ``side``'s activated units may remove (1 AP)."""
+    activation = state.activation
+    if activation is None or activation.side != side or state.pending:
+        return []
+    kind = _removable_kind(side)
+    grid = data.map.grid
+    choices: list[Choice] = []
+    for marker in state.markers:
+        if marker.kind != kind:
+            continue
+        for unit_id in activation.units:
+            unit = state.units[unit_id]
+            if (
+                unit.on_map
+                and unit.action_points >= 1
+                and unit.hex is not None
+                and grid.are_adjacent(unit.hex, marker.hex)
+            ):
+                choices.append(
+                    Choice(
+                        "remove_marker",
+                        {"unit": unit_id, "hex": hex_name(marker.hex)},
+                        f"{data.units[unit_id].name} removes the {_name(data, kind)} at {hex_name(marker.hex)} (1 AP)",
+                    )
+                )
+    return choices
+
+
+def _removable_kind(side: Side) -> EventId:
+    return ROADBLOCK if side == "german" else STOSSER
+
+
+def remove_marker(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex) -> list[Event]:
+    """[15.2, 15.3] An activated unit adjacent to an enemy Stosser (Allied) or Roadblock (German) marker
+    spends 1 AP to remove it.
+
+    :raises IllegalActionError: if there is no such marker, or the unit is not adjacent, not activated now,
+        or has no AP left.
+    """
+    kind = _removable_kind(side)
+    rule = _RULE[kind]
+    name = _name(data, kind)
+    if unit_id not in state.units or unit_id not in data.units:
+        raise InvalidActionError(f"there is no unit {unit_id!r}")
+    unit = state.units[unit_id]
+    unit_name = data.units[unit_id].name
+    if data.side_of(unit_id) != side:
+        raise IllegalActionError(f"{unit_name} is not one of your units", rule)
+    markers = state.markers_at(hex_, kind)
+    if not markers:
+        raise IllegalActionError(f"there is no {name} marker at {hex_name(hex_)}", rule)
+    activation = state.activation
+    if activation is None or activation.side != side or unit_id not in activation.units:
+        raise IllegalActionError(f"{unit_name} must be activated to remove the {name}", "3.1")
+    if state.pending:
+        raise IllegalActionError(f"finish the combat before removing the {name}", rule)
+    if not unit.on_map or unit.hex is None or not data.map.grid.are_adjacent(unit.hex, hex_):
+        raise IllegalActionError(f"{unit_name} must be adjacent to the {name} to remove it", rule)
+    if unit.action_points < 1:
+        raise IllegalActionError(f"{unit_name} has no AP left: removing the {name} costs 1 AP", rule)
+    unit.action_points -= 1
+    state.markers.remove(markers[0])
+    return [
+        Event(
+            "event-removed",
+            f"{unit_name} spends 1 AP and removes the {name} at {hex_name(hex_)}.",
+            {"event": kind, "hex": hex_, "unit": unit_id, "rule": rule},
+        )
+    ]
+
+
+# --- 150 Pz Brigade and Fuel Dumps during an activation --------------------------------------------------
+
+
+def _brigade_record(state: GameState) -> dict[str, Any] | None:
+    record = state.flags.get(_BRIGADE_FLAG)
+    if not isinstance(record, dict) or record.get("activation") != _activation_key(state):
+        return None
+    return record
+
+
+def brigade_150_units(state: GameState) -> list[str]:
+    """[15.2] The units carrying the 150 Pz Brigade marker in the activation in progress (else empty)."""
+    record = _brigade_record(state)
+    return list(record["units"]) if record else []
+
+
+def brigade_150_allows(data: GameData, state: GameState, unit_ids: list[str]) -> tuple[bool, list[Event]]:
+    """[15.2] Roll for a stack carrying the 150 Pz Brigade marker that would enter an enemy zone of control.
+
+    Call it once per enemy zone the stack's move would enter. On 5-6 the move may ignore that zone
+    (``movement.legal_destinations(..., ignore_zoc=True)``); on 1-4 the marker is removed and the stack stops
+    in zones as usual. Returns ``(False, [])`` without a roll when the units do not carry the marker.
+    """
+    carriers = set(brigade_150_units(state))
+    if not unit_ids or not carriers or not set(unit_ids) <= carriers:
+        return False, []
+    name = _name(data, PZ_BRIGADE_150)
+    die, roll = _roll(state, f"{name}: ignore the enemy zone of control on 5-6", "15.2")
+    if die in BRIGADE_PASSES:
+        return True, [
+            roll,
+            Event("event", f"{name}: the stack passes through the enemy zone of control.", {"die": die}),
+        ]
+    state.flags.pop(_BRIGADE_FLAG, None)
+    return False, [
+        roll,
+        Event(
+            "event-removed",
+            f"{name} fails: the marker is removed and the stack stops in enemy zones of control.",
+            {"event": PZ_BRIGADE_150, "die": die, "rule": "15.2"},
+        ),
+    ]
+
+
+def _fuelled_units(state: GameState) -> list[str]:
+    record = state.flags.get(_FUEL_FLAG)
+    if not isinstance(record, dict) or record.get("activation") != _activation_key(state):
+        return []
+    return list(record["units"])
+
+
+def end_of_activation(data: GameData, state: GameState) -> list[Event]:
+    """[15.2] At the end of an activation sequence: the 150 Pz Brigade marker goes, Fuel Dump records clear.
+
+    Call it before ``state.activation`` is cleared (or at any time after: the records are per activation).
+    """
+    events: list[Event] = []
+    if _brigade_record(state) is not None:
+        events.append(
+            Event(
+                "event-removed",
+                f"{_name(data, PZ_BRIGADE_150)} is removed at the end of the stack's activation.",
+                {"event": PZ_BRIGADE_150, "rule": "15.2"},
+            )
+        )
+    state.flags.pop(_BRIGADE_FLAG, None)
+    state.flags.pop(_FUEL_FLAG, None)
+    return events
+
+
+# --- Nuts! -----------------------------------------------------------------------------------------------
+
+
+def nuts_quality_bonus(data: GameData, state: GameState, hex_: Hex) -> int:
+    """[15.3] +1 quality for Allied units in ``hex_`` when the Nuts! marker is there or in one of the six
+    hexes around (rivers do not matter). The caller applies it to Allied units only."""
+    grid = data.map.grid
+    for marker in state.markers:
+        if marker.kind == NUTS and (marker.hex == hex_ or grid.are_adjacent(marker.hex, hex_)):
+            return 1
+    return 0
+
+
+def tidy_markers(data: GameData, state: GameState) -> list[Event]:
+    """[15.3] Nuts! stays only while an Allied unit holds its hex; call after moves, retreats and losses."""
+    pos = Position(data, state)
+    events: list[Event] = []
+    kept: list[MapMarker] = []
+    for marker in state.markers:
+        if marker.kind == NUTS and not any(pos.side_of(u.id) == "allied" for u in pos.units_at(marker.hex)):
+            events.append(
+                Event(
+                    "event-removed",
+                    f"{_name(data, NUTS)} is removed: no American unit holds {hex_name(marker.hex)} any more.",
+                    {"event": NUTS, "hex": marker.hex, "rule": "15.3"},
+                )
+            )
+            continue
+        kept.append(marker)
+    state.markers = kept
+    return events
+
+
+def after_retreat(data: GameData, state: GameState, hex_: Hex) -> list[Event]:
+    """[15.3] After units retreated out of ``hex_``: the Nuts! marker there goes unless an Allied unit stayed."""
+    if not state.markers_at(hex_, NUTS):
+        return []
+    return tidy_markers(data, state)
+
+
+# --- Air Supply ------------------------------------------------------------------------------------------
+
+
+def is_clear_weather(data: GameData, state: GameState) -> bool:
+    """[14, 15.3] Whether the current turn's weather is clear (turns 5 and 6 in Ardennes 1944)."""
+    return 1 <= state.turn <= len(data.turns) and data.turns[state.turn - 1].weather == "clear"
+
+
+def air_supplied_units(data: GameData, state: GameState) -> set[str]:
+    """[15.3] The Allied units supplied by air this turn: those in the Air Supply stack's hex and every
+    Allied unit whose line of supply (10.1) to that hex is at most 2 hexes long.
+
+    Pass the result to :func:`engine.vaevictis.turn.supply_phase` (``air_supplied``).
+    """
+    drops = [m.hex for m in state.markers if m.kind == AIR_SUPPLY and m.turn_placed == state.turn]
+    if not drops:
+        return set()
+    pos = Position(data, state)
+    net = SupplyNet(pos, "allied")
+    game_map = data.map
+    supplied: set[str] = set()
+    allied: dict[Hex, list[str]] = {}
+    for unit in _units_of(pos, "allied"):
+        assert unit.hex is not None
+        allied.setdefault(unit.hex, []).append(unit.id)
+    for drop in drops:
+        seen = {drop: 0}
+        queue = deque([drop])
+        while queue:
+            here = queue.popleft()
+            supplied.update(allied.get(here, []))
+            if seen[here] == AIR_SUPPLY_REACH:
+                continue
+            for n in game_map.grid.neighbours(here):
+                if n in seen or n in net.supply_closed:
+                    continue
+                if game_map.river_between(here, n) is not None and not game_map.is_bridged(here, n):
+                    continue
+                seen[n] = seen[here] + 1
+                queue.append(n)
+    return supplied
+
+
+# --- End of the turn -------------------------------------------------------------------------------------
+
+
+def end_of_turn(data: GameData, state: GameState) -> list[Event]:
+    """[15.2, 15.3] Stosser disappears at the end of the turn, and so does this turn's Air Supply marker
+    (the counter itself stays playable unless it was shot down). Roadblocks and Nuts! stay."""
+    events: list[Event] = []
+    kept: list[MapMarker] = []
+    for marker in state.markers:
+        if marker.kind in (STOSSER, AIR_SUPPLY):
+            events.append(
+                Event(
+                    "event-removed",
+                    f"{_name(data, marker.kind)} at {hex_name(marker.hex)} is removed at the end of the turn.",
+                    {"event": marker.kind, "hex": marker.hex, "rule": _RULE[marker.kind]},
+                )
+            )
+            continue
+        kept.append(marker)
+    state.markers = kept
+    state.flags.pop(_BRIGADE_FLAG, None)
+    state.flags.pop(_FUEL_FLAG, None)
+    return events
