@@ -517,8 +517,9 @@ def brigade_150_allows(data: GameData, state: GameState, unit_ids: list[str]) ->
     """[15.2] Roll for a stack carrying the 150 Pz Brigade marker that would enter an enemy zone of control.
 
     Call it once per enemy zone the stack's move would enter. On 5-6 the move may ignore that zone
-    (``movement.legal_destinations(..., ignore_zoc=True)``); on 1-4 the marker is removed and the stack stops
-    in zones as usual. Returns ``(False, [])`` without a roll when the units do not carry the marker.
+    (``movement.legal_destinations(..., ignore_zoc=True)``) and the marker goes on with ``unit_ids`` (part of
+    the marked stack may move on alone); on 1-4 the marker is removed and the stack stops in zones as usual.
+    Returns ``(False, [])`` without a roll when the units do not all carry the marker.
     """
     carriers = set(brigade_150_units(state))
     if not unit_ids or not carriers or not set(unit_ids) <= carriers:
@@ -526,6 +527,9 @@ def brigade_150_allows(data: GameData, state: GameState, unit_ids: list[str]) ->
     name = _name(data, PZ_BRIGADE_150)
     die, roll = _roll(state, f"{name}: ignore the enemy zone of control on 5-6", "15.2")
     if die in BRIGADE_PASSES:
+        record = _brigade_record(state)
+        assert record is not None
+        record["units"] = list(unit_ids)  # the marker goes on with the units that passed
         return True, [
             roll,
             Event("event", f"{name}: the stack passes through the enemy zone of control.", {"die": die}),

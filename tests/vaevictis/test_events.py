@@ -210,10 +210,11 @@ def test_15_2_brigade_150_goes_on_a_stack_within_command_range_of_an_hq() -> Non
 
 
 def test_15_2_brigade_150_passes_zoc_as_long_as_the_rolls_succeed() -> None:
-    placed = {"hq-de-1ss": 803, "de-hansen": 603, "us-2-id": 203}
-    state = game(placed, active="german", activated=["de-hansen"], faces=[5, 6, 4])
+    placed = {"hq-de-1ss": 803, "de-hansen": 603, "de-12-vg": 603, "us-2-id": 203}
+    state = game(placed, active="german", activated=["de-hansen", "de-12-vg"], faces=[5, 6, 4])
     events.play(DATA, state, "german", "skorzeny-150-pz-bde", {"hex": "0603"})
     assert events.brigade_150_allows(DATA, state, ["de-hansen"])[0] is True
+    assert events.brigade_150_units(state) == ["de-hansen"], "the marker goes on with the units that passed"
     assert events.brigade_150_allows(DATA, state, ["de-hansen"])[0] is True
     allowed, log = events.brigade_150_allows(DATA, state, ["de-hansen"])
     assert allowed is False and log[-1].kind == "event-removed"
