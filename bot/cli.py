@@ -1,4 +1,4 @@
-"""The ``umpire`` command: validate game data and draw maps (more subcommands arrive with the bot).
+"""The ``umpire`` command: run the bot, play at the terminal, replay and verify games, validate data, draw maps.
 
 Every subcommand answers bad input with one clear sentence and a non-zero exit status, never a traceback.
 """
@@ -6,9 +6,11 @@ Every subcommand answers bad input with one clear sentence and a non-zero exit s
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from engine.vaevictis.data import GameData
 
@@ -43,7 +45,55 @@ def build_parser() -> argparse.ArgumentParser:
         help="draw a close-up around this hex (four digits, e.g. 1817) instead of the whole map",
     )
     render.add_argument("--radius", type=int, default=4, help="close-up radius in hexes (default 4)")
+    add_bot_commands(commands)
     return parser
+
+
+def add_bot_commands(commands: Any) -> None:
+    """The subcommands of the bot: run, local, replay, verify."""
+    run = commands.add_parser(
+        "run",
+        help="run the Discord bot",
+        description="Connect to Discord and referee games. The token comes from DISCORD_TOKEN (or --token); "
+        "games are kept in a SQLite file (UMPIRE_DB or --db, default umpire.sqlite3 in the working directory, "
+        "WAL mode). UMPIRE_GUILD (or --guild) syncs the slash commands to one server at once, for testing; "
+        "UMPIRE_MODERATOR_ROLE names the moderators' role (default 'Umpire moderator'); "
+        "UMPIRE_REMINDER_MINUTES sets how often correspondence reminders are checked (default 10).",
+    )
+    run.add_argument("--token", help="the bot token (default: $DISCORD_TOKEN); prefer the variable")
+    run.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
+    run.add_argument("--guild", help="a server id to sync the commands to (default: $UMPIRE_GUILD; else global)")
+
+    local = commands.add_parser(
+        "local",
+        help="play a game at the terminal, two seats hot-seat, without Discord",
+        description="Play at the terminal with the same commands and answers as in Discord (type 'help'). "
+        "Map pictures are written to files in --out-dir. With --script, play a transcript of commands "
+        "(one per line, '#' for comments) without a terminal: for tests and bug reports.",
+    )
+    local.add_argument("--script", type=Path, help="a file of commands to play, one per line")
+    local.add_argument("--scenario", help="the scenario (default: the game's first)")
+    local.add_argument("--options", default="", help="optional rules, separated by commas")
+    local.add_argument("--out-dir", type=Path, default=Path("."), help="where map pictures go (default: here)")
+    local.add_argument("--db", default=":memory:", help="keep the game in this SQLite file (default: memory)")
+    local.add_argument("--no-pictures", action="store_true", help="do not draw map pictures")
+
+    replay = commands.add_parser(
+        "replay",
+        help="rebuild a game from its action log and report where it stands",
+        description="Replay every accepted action of a stored game from its setup and print the final position.",
+    )
+    replay.add_argument("game", type=int, help="the game number (shown at its creation)")
+    replay.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
+
+    verify = commands.add_parser(
+        "verify",
+        help="check every die roll of a finished game against its revealed seed",
+        description="Check that the revealed seed of a finished game matches the hash posted at its creation, "
+        "and recompute every roll by replaying the game.",
+    )
+    verify.add_argument("game", type=int, help="the game number")
+    verify.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
 
 
 def load(game: str) -> GameData:
@@ -115,10 +165,135 @@ def run_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_bot(args: argparse.Namespace) -> int:
+    from bot.config import Settings
+    from bot.discord_app import run
+
+    try:
+        settings = Settings.from_env(token=args.token, db=args.db, guild=args.guild)
+    except ValueError:
+        print("umpire: the server id (--guild or UMPIRE_GUILD) must be a number", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print(
+            "umpire: no Discord token. Set DISCORD_TOKEN (or pass --token); see docs/hosting.md for how to get one.",
+            file=sys.stderr,
+        )
+        return 2
+    return run(settings)
+
+
+def run_local(args: argparse.Namespace) -> int:
+    from bot.config import systems
+    from bot.console import play
+
+    lines = None
+    if args.script is not None:
+        try:
+            lines = args.script.read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            print(f"umpire: cannot read {args.script}: {error.strerror}", file=sys.stderr)
+            return 1
+    try:
+        asyncio.run(
+            play(
+                systems(),
+                scenario=args.scenario,
+                options=args.options,
+                script=lines,
+                out_dir=args.out_dir,
+                db=args.db,
+                pictures=not args.no_pictures,
+            )
+        )
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _database(args: argparse.Namespace) -> str | None:
+    from bot.config import Settings
+
+    path = Settings.from_env(db=args.db).db
+    if not Path(path).is_file():
+        print(f"umpire: no database at {path} (set --db or UMPIRE_DB)", file=sys.stderr)
+        return None
+    return path
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from bot.config import systems
+    from bot.service import GameService, Refusal
+    from bot.store import Store
+
+    path = _database(args)
+    if path is None:
+        return 1
+
+    async def replay() -> int:
+        store = await Store.open(path)
+        try:
+            game = await store.game(args.game)
+            if game is None:
+                print(f"umpire: there is no game #{args.game} in {path}", file=sys.stderr)
+                return 1
+            service = GameService(store, systems())
+            actions = await store.actions(game.id)
+            try:
+                await service.state(game)
+                status = service.system(game.system).describe(await service.state(game), None, "status", "")
+            except Refusal as error:
+                print(f"umpire: {error}", file=sys.stderr)
+                return 1
+            print(f"Game #{game.id} ({game.system}, {game.scenario}): {game.status}; {len(actions)} actions replayed.")
+            print(status)
+            if game.result:
+                print(f"Result: {game.result.get('text')}")
+            return 0
+        finally:
+            await store.close()
+
+    return asyncio.run(replay())
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from bot.config import systems
+    from bot.service import GameService, Refusal
+    from bot.store import Store
+
+    path = _database(args)
+    if path is None:
+        return 1
+
+    async def verify() -> int:
+        store = await Store.open(path)
+        try:
+            game, rolls, problems = await GameService(store, systems()).verify(args.game)
+        except Refusal as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
+        finally:
+            await store.close()
+        print(f"Game #{game.id}: seed {game.seed}, published hash {game.seed_hash}.")
+        for problem in problems:
+            print(f"  PROBLEM: {problem}")
+        print(f"{rolls} roll(s) recomputed; " + ("all agree." if not problems else f"{len(problems)} problem(s)."))
+        return 1 if problems else 0
+
+    return asyncio.run(verify())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``umpire`` console script."""
     args = build_parser().parse_args(argv)
-    handlers = {"validate": run_validate, "render": run_render}
+    handlers = {
+        "validate": run_validate,
+        "render": run_render,
+        "run": run_bot,
+        "local": run_local,
+        "replay": run_replay,
+        "verify": run_verify,
+    }
     return handlers[args.command](args)
 
 

@@ -1,0 +1,870 @@
+"""The command layer: every command of the bot, independent of the transport.
+
+Discord (``bot/cogs``) and the terminal (``bot/console``) both read :data:`COMMANDS` to build their
+commands and call :meth:`CommandLayer.run`, :meth:`CommandLayer.press` and :meth:`CommandLayer.autocomplete`,
+so the console has exactly the same command words and answers as Discord. A handler returns a list of
+:class:`Reply`: what to answer the caller (ephemeral or not), what to post in the channel (pinging exactly
+the players whose input is needed), what to send by DM (with what to say in the channel if the DM cannot be
+delivered), with buttons, select menus and pictures.
+
+Buttons and select menus carry a custom id ``wg:<game>:<state_id>:<verb>:<arg>`` (at most 100 characters):
+the state id is the game's revision when the button was posted, so a stale or doubled click is refused.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.service import Caller, GameService, Outcome, Refusal, Table
+from engine.contract import Prompt, RulesError
+
+log = logging.getLogger(__name__)
+
+OptionKind = Literal["text", "integer", "number", "boolean", "user"]
+
+CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z]{1,4}):(?P<arg>[A-Za-z0-9_.\-]{1,60})")
+"""The custom id of every button and select menu of the bot."""
+
+INTERNAL_ERROR = "Something went wrong on my side; nothing changed. The error was logged for the host."
+
+MAX_BUTTONS = 20
+"""Prompts with more choices than this use select menus (25 entries each) instead of buttons."""
+
+
+@dataclass(frozen=True)
+class OptionDef:
+    """One option of a command."""
+
+    name: str
+    description: str
+    kind: OptionKind = "text"
+    required: bool = True
+    autocomplete: str | None = None
+    """The suggestion source (``unit``, ``hex``, ``target``, ``formation``, ``scenario`` ...), if any."""
+    min_value: float | None = None
+    max_value: float | None = None
+
+
+@dataclass(frozen=True)
+class CommandDef:
+    """One command: its words, what it does, its options."""
+
+    name: str
+    """One word, or a group and a word (``"game create"``)."""
+    description: str
+    options: tuple[OptionDef, ...] = ()
+    verb: str | None = None
+    """For a play command: the engine verb it sends."""
+    private: bool = False
+    """Whether the answer is only for the caller (information commands)."""
+    slow: bool = False
+    """Whether it may take more than a moment (the transport acknowledges first)."""
+    confirm: bool = False
+    """Whether the player confirms a preview before the action is applied (attacks)."""
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The command's words."""
+        return tuple(self.name.split())
+
+
+def _opt(name: str, description: str, source: str | None = None, required: bool = True) -> OptionDef:
+    return OptionDef(name, description, "text", required, source)
+
+
+UNIT = _opt("unit", "the unit (pick from the list)", "unit")
+COMMANDS: tuple[CommandDef, ...] = (
+    # --- A game's life ---------------------------------------------------------------------------------
+    CommandDef(
+        "game create",
+        "Create a game in this channel or thread (one game per channel).",
+        (
+            _opt("scenario", "the scenario to play", "scenario"),
+            _opt("options", "optional rules, separated by commas", "option", required=False),
+            OptionDef("days_per_move", "correspondence: days per move (0: live play)", "number", False, None, 0, 60),
+            OptionDef("reserve_days", "correspondence: reserve of days", "number", False, None, 0, 120),
+            _opt("system", "the game system (default: the bundled game)", "system", required=False),
+        ),
+        slow=True,
+    ),
+    CommandDef("game join", "Take a seat in this channel's game.", (_opt("seat", "the seat", "seat", False),)),
+    CommandDef("game leave", "Give up your seat before the game starts."),
+    CommandDef("game start", "Start the game once every seat is taken.", slow=True),
+    CommandDef("game status", "Where the game stands: turn, seats, whose decision it is."),
+    CommandDef("game resign", "Resign the game: your opponent wins."),
+    CommandDef("game undo", "Take back your last action (not past a die roll, a reveal or your opponent's move)."),
+    CommandDef(
+        "game vacation",
+        "Ask for a vacation; your opponent accepts it with `game accept-vacation`.",
+        (OptionDef("days", "how many days", "integer", True, None, 1, 30),),
+    ),
+    CommandDef("game accept-vacation", "Accept your opponent's vacation request."),
+    CommandDef("game verify", "After the end: the revealed seed and a check of every die roll.", private=True),
+    # --- Moderators ------------------------------------------------------------------------------------
+    CommandDef(
+        "mod assign",
+        "Moderator (or creator before the start): seat a player.",
+        (_opt("seat", "the seat", "seat"), OptionDef("user", "the player", "user")),
+    ),
+    CommandDef(
+        "mod substitute",
+        "Moderator: replace the player of a seat (logged in the game).",
+        (_opt("seat", "the seat", "seat"), OptionDef("user", "the new player", "user")),
+    ),
+    CommandDef("mod abandon", "Moderator: abandon the game (logged).", (_opt("reason", "why"),)),
+    CommandDef(
+        "mod correct",
+        "Moderator: take back the last actions, whoever made them (logged).",
+        (OptionDef("count", "how many actions", "integer", True, None, 1, 100), _opt("reason", "why")),
+    ),
+    # --- Playing ---------------------------------------------------------------------------------------
+    CommandDef(
+        "activate",
+        "Activate a formation (or make a general activation).",
+        (_opt("formation", "the formation, or 'general'", "formation"),),
+    ),
+    CommandDef(
+        "move",
+        "Move units of the activation to a hex.",
+        (
+            _opt("units", "the unit (or units separated by commas)", "unit"),
+            _opt("to", "the destination hex", "destination"),
+            _opt("path", "the hexes of the route, separated by commas (optional)", None, False),
+        ),
+        verb="move",
+        slow=True,
+    ),
+    CommandDef(
+        "enter",
+        "Bring a reinforcement onto the map.",
+        (
+            _opt("unit", "the reinforcement", "reinforcement"),
+            _opt("at", "the entry hex", "entry"),
+            _opt("to", "where it moves after entering (optional)", "destination", False),
+        ),
+        verb="enter",
+        slow=True,
+    ),
+    CommandDef(
+        "attack",
+        "Attack a hex: see the odds, then confirm or cancel.",
+        (
+            _opt("target", "the enemy hex", "target"),
+            _opt("attackers", "the attacking units, separated by commas", "attacker"),
+            _opt("kind", "normal, assault or breakthrough attack", "attack_kind", False),
+            _opt("supports", "support markers, e.g. hq-id:artillery, separated by commas", "support", False),
+            OptionDef("air", "air points committed", "integer", False, None, 0, 9),
+        ),
+        verb="attack",
+        slow=True,
+        confirm=True,
+    ),
+    CommandDef("dig-in", "Put a unit in an improved position.", (UNIT,), verb="enter_ip"),
+    CommandDef(
+        "leave-ip", "Take a unit out of its improved position.", (_opt("unit", "the unit", "ip_unit"),), "leave_ip"
+    ),
+    CommandDef("recover", "Recover a unit from fatigue.", (_opt("unit", "the unit", "fatigued"),), verb="recover"),
+    CommandDef("detach", "Detach a unit.", (UNIT,), verb="detach"),
+    CommandDef("event", "Play an event.", (_opt("name", "the event", "event"),), verb="play_event"),
+    CommandDef("end-activation", "End the activation in progress.", verb="end_activation", slow=True),
+    CommandDef("pass", "Pass instead of activating.", verb="pass", slow=True),
+    CommandDef(
+        "choose",
+        "Answer the prompt with the choice of that number.",
+        (
+            OptionDef("number", "the choice's number", "integer", True, None, 1, 500),
+            _opt("seat", "your seat, if you hold several", "seat", False),
+        ),
+        slow=True,
+    ),
+    CommandDef(
+        "act",
+        "Any action of the game, by its verb and arguments (key=value ...).",
+        (_opt("verb", "the action", "verb"), _opt("args", "arguments as key=value, space separated", None, False)),
+        slow=True,
+    ),
+    # --- Information (private) -------------------------------------------------------------------------
+    CommandDef("map", "The map as your side sees it.", private=True, slow=True),
+    CommandDef("hex", "What you can see in a hex.", (_opt("hex", "the hex", "any_hex"),), private=True),
+    CommandDef("unit", "A unit's state.", (_opt("unit", "the unit", "any_unit"),), private=True),
+    CommandDef("stack", "The stack in a hex.", (_opt("hex", "the hex", "any_hex"),), private=True),
+    CommandDef("oob", "Your order of battle.", private=True),
+    CommandDef("log", "The game log.", private=True),
+    CommandDef("dice", "Every die rolled so far.", private=True),
+)
+"""Every command of the bot."""
+
+COMMANDS_BY_NAME: dict[str, CommandDef] = {c.name: c for c in COMMANDS}
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a message (a map picture)."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button; ``custom_id`` follows :data:`CUSTOM_ID`."""
+
+    label: str
+    custom_id: str
+    style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select menu of up to 25 (label, value) entries."""
+
+    custom_id: str
+    placeholder: str
+    entries: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One message the bot sends.
+
+    ``to`` says where: ``caller`` (the answer to the command, ephemeral when ``ephemeral``), ``channel`` (a
+    public post in the game's channel) or ``dm`` (a direct message to ``user``; when it cannot be delivered,
+    the channel gets ``dm_fallback`` and a button to answer privately).
+    """
+
+    text: str
+    to: Literal["caller", "channel", "dm"] = "caller"
+    ephemeral: bool = True
+    mentions: tuple[int, ...] = ()
+    """Users pinged by this message (exactly these)."""
+    files: tuple[Attachment, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    selects: tuple[Select, ...] = ()
+    user: int | None = None
+    """The addressee of a DM."""
+    dm_fallback: Reply | None = None
+    channel: int | None = None
+    """The game's channel (for DMs and button presses from a DM)."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a command comes from: who, in which channel or thread, in which server."""
+
+    caller: Caller
+    channel: int
+    guild: int | None = None
+
+
+Handler = Callable[[Context, dict[str, Any]], Awaitable[list[Reply]]]
+
+
+def refusal_text(error: RulesError) -> str:
+    """A refusal as the player reads it: the reason, then the rule number."""
+    reason = getattr(error, "reason", str(error))
+    reason = reason[:1].upper() + reason[1:]
+    return f"Refused: {reason}" + (f" (rule {error.rule})." if error.rule else ("" if reason.endswith(".") else "."))
+
+
+def custom_id(game: int, state: int, verb: str, arg: str) -> str:
+    """A custom id for a button or select menu of a game."""
+    made = f"wg:{game}:{state}:{verb}:{arg}"
+    assert len(made) <= 100 and CUSTOM_ID.fullmatch(made), made
+    return made
+
+
+def parse_args(text: str) -> dict[str, Any]:
+    """``key=value key2=value2`` into a dict (values stay text).
+
+    :raises Refusal: for a piece without ``=``.
+    """
+    found: dict[str, Any] = {}
+    for piece in text.split():
+        key, sep, value = piece.partition("=")
+        if not sep or not key:
+            raise Refusal(f"write the arguments as key=value, not {piece[:40]!r}")
+        found[key] = value
+    return found
+
+
+class CommandLayer:
+    """Runs the commands of :data:`COMMANDS` against a :class:`GameService`."""
+
+    def __init__(self, service: GameService, default_system: str | None = None, pictures: bool = True) -> None:
+        self.service = service
+        self.pictures = pictures
+        """Whether map pictures are drawn after activations (the console may skip them)."""
+        self.default_system = default_system or (service.system_ids[0] if service.system_ids else "")
+        self._handlers: dict[str, Handler] = {
+            "game create": self._create,
+            "game join": self._join,
+            "game leave": self._leave,
+            "game start": self._start,
+            "game status": self._status,
+            "game resign": self._resign,
+            "game undo": self._undo,
+            "game vacation": self._vacation,
+            "game accept-vacation": self._accept_vacation,
+            "game verify": self._verify,
+            "mod assign": self._assign,
+            "mod substitute": self._assign,
+            "mod abandon": self._abandon,
+            "mod correct": self._correct,
+            "activate": self._activate,
+            "choose": self._choose,
+            "act": self._act_generic,
+            "map": self._map,
+            "hex": self._info("hex", "hex"),
+            "unit": self._info("unit", "unit"),
+            "stack": self._info("stack", "hex"),
+            "oob": self._info("oob", None),
+            "log": self._log,
+            "dice": self._dice,
+        }
+        for command in COMMANDS:
+            if command.verb is not None:
+                self._handlers[command.name] = self._play(command)
+        missing = {c.name for c in COMMANDS} - set(self._handlers)
+        assert not missing, missing
+
+    # --- Entry points ---------------------------------------------------------------------------------
+
+    async def run(self, name: str, ctx: Context, options: Mapping[str, Any]) -> list[Reply]:
+        """Run a command; a refusal becomes an ephemeral answer with the reason, never an exception."""
+        command = COMMANDS_BY_NAME.get(name)
+        if command is None:
+            return [Reply(f"Unknown command {name[:40]!r}.")]
+        try:
+            values = self._check_options(command, options)
+            return await self._handlers[name](ctx, values)
+        except RulesError as error:
+            return [Reply(refusal_text(error))]
+        except Exception:
+            log.exception("command %s failed", name)
+            return [Reply(INTERNAL_ERROR)]
+
+    async def press(self, custom: str, ctx: Context, values: Sequence[str] = ()) -> list[Reply]:
+        """A button click or a select menu choice; stale or foreign ones are refused politely."""
+        match = CUSTOM_ID.fullmatch(custom)
+        if match is None:
+            return [Reply("Refused: this button is not one of mine.")]
+        try:
+            game = await self.service.store.game(int(match["game"]))
+            if game is None:
+                raise Refusal("this button belongs to a game that no longer exists")
+            ctx = Context(ctx.caller, game.channel, ctx.guild)
+            if not game.live:
+                raise Refusal("this game is over; nothing changed")
+            state, verb, arg = int(match["state"]), match["verb"], match["arg"]
+            if verb in ("ok", "no"):
+                outcome = await self.service.confirm(game.channel, ctx.caller, arg, verb == "ok")
+                if outcome is None:
+                    return [Reply("Attack cancelled; nothing changed.")]
+                return await self._outcome_replies(ctx, outcome)
+            if verb == "dm":
+                return await self._private_prompt(ctx, arg, state)
+            seat, _, index = arg.partition(".")
+            if verb == "s":
+                index = values[0] if values else ""
+            if verb not in ("c", "s") or not index.isdigit():
+                raise Refusal("this button is not one of mine")
+            return await self._choose_index(ctx, seat, int(index), state)
+        except RulesError as error:
+            return [Reply(refusal_text(error), channel=ctx.channel)]
+        except Exception:
+            log.exception("button %s failed", custom)
+            return [Reply(INTERNAL_ERROR)]
+
+    async def autocomplete(
+        self, name: str, option: str, typed: str, given: Mapping[str, Any], ctx: Context
+    ) -> list[tuple[str, str]]:
+        """Up to 25 suggestions for an option; an empty list when there is nothing to suggest."""
+        command = COMMANDS_BY_NAME.get(name)
+        spec = next((o for o in command.options if o.name == option), None) if command else None
+        if spec is None or spec.autocomplete is None:
+            return []
+        typed = str(typed)[:100]
+        source = spec.autocomplete
+        try:
+            if source == "system":
+                return [(s, s) for s in self.service.system_ids][:25]
+            if source == "scenario":
+                system = self.service.system(str(given.get("system") or self.default_system))
+                return [(s, s) for s in system.scenarios if typed.lower() in s][:25]
+            if source == "option" and "system" not in given and not await self._has_game(ctx.channel):
+                system = self.service.system(self.default_system)
+                return [(f"{k}: {v}"[:100], k) for k, v in system.options.items()][:25]
+            if source == "attack_kind":
+                return [(k, k) for k in ("normal", "assault", "breakthrough") if typed in k]
+        except RulesError:
+            return []
+        return await self.service.suggest(ctx.channel, ctx.caller, source, typed, dict(given))
+
+    async def _has_game(self, channel: int) -> bool:
+        return await self.service.store.latest_game_in(channel) is not None
+
+    @staticmethod
+    def _check_options(command: CommandDef, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Check every option's presence and type; junk is refused with a sentence."""
+        known = {o.name: o for o in command.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise Refusal(f"`{command.name}` has no option {unknown[0][:40]!r}")
+        values: dict[str, Any] = {}
+        for spec in command.options:
+            value = options.get(spec.name)
+            if value is None or value == "":
+                if spec.required:
+                    raise Refusal(f"`{command.name}` needs the option {spec.name!r}")
+                continue
+            values[spec.name] = _coerce(spec, value)
+        return values
+
+    # --- Turning outcomes into messages ---------------------------------------------------------------
+
+    async def _outcome_replies(self, ctx: Context, outcome: Outcome, note: str = "Done.") -> list[Reply]:
+        table = outcome.table
+        replies = [Reply(note, channel=ctx.channel)]
+        lines = []
+        if outcome.seat and outcome.action is not None:
+            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}): {outcome.action.verb}")
+        public = [e for e in outcome.events if not e.get("secret_to")]
+        lines += [f"- {e['text']}" for e in public]
+        if outcome.receipt:
+            lines.append(f"The {outcome.seat} player sealed a decision; receipt `{outcome.receipt[:16]}`.")
+        if lines:
+            replies.append(Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel))
+        for seat in {s for e in outcome.events for s in e.get("secret_to", ())}:
+            user = table.user_of(seat)
+            texts = [e["text"] for e in outcome.events if seat in e.get("secret_to", ())]
+            if user is not None:
+                replies.append(self._dm(ctx, user, seat, "\n".join(texts), (), ()))
+        if outcome.picture_due:
+            replies.append(await self._picture_reply(ctx, outcome.events, "The map after that."))
+        if outcome.result is not None:
+            replies.append(self._game_over(ctx, table, outcome.result.text))
+        else:
+            replies += self._prompt_replies(ctx, table, outcome.prompts, outcome.ping)
+        return replies
+
+    async def _picture_reply(self, ctx: Context, events: Sequence[Mapping[str, Any]], text: str) -> Reply:
+        if not self.pictures:
+            return Reply(text + " (map pictures are off)", to="channel", ephemeral=False, channel=ctx.channel)
+        try:
+            png = await self.service.picture(ctx.channel, None, events)
+        except Refusal:
+            return Reply(text + " (this game has no map picture)", to="channel", ephemeral=False)
+        return Reply(text, to="channel", ephemeral=False, files=(Attachment("map.png", png),), channel=ctx.channel)
+
+    def _game_over(self, ctx: Context, table: Table, text: str) -> Reply:
+        game = table.game
+        return Reply(
+            f"**Game over**: {text}.\nThe dice seed was `{game.seed}`; its SHA-256 `{game.seed_hash}` was posted "
+            f"at the creation. Anyone can check every roll: `umpire verify {game.id}` or `game verify`.",
+            to="channel",
+            ephemeral=False,
+            channel=ctx.channel,
+        )
+
+    def _prompt_replies(
+        self, ctx: Context, table: Table, prompts: Mapping[str, Prompt], ping: Mapping[str, int]
+    ) -> list[Reply]:
+        replies = []
+        for seat, prompt in prompts.items():
+            user = table.user_of(seat)
+            rule = f" ({prompt.rule})" if prompt.rule else ""
+            buttons, selects = self._components(table, seat, prompt)
+            if prompt.secret and user is not None:
+                replies.append(self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects))
+                replies.append(
+                    Reply(
+                        f"<@{user}> ({seat}) has a sealed decision to make: it was sent privately.",
+                        to="channel",
+                        ephemeral=False,
+                        mentions=(user,) if seat in ping else (),
+                        channel=ctx.channel,
+                    )
+                )
+                continue
+            free = f"\nAlso: {', '.join(prompt.free_verbs)}." if prompt.free_verbs else ""
+            listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
+            replies.append(
+                Reply(
+                    f"<@{user}> (**{seat}**): {prompt.text}{rule}{free}\n{listed}".strip()[:1900],
+                    to="channel",
+                    ephemeral=False,
+                    mentions=(user,) if seat in ping and user is not None else (),
+                    buttons=buttons,
+                    selects=selects,
+                    channel=ctx.channel,
+                )
+            )
+        return replies
+
+    @staticmethod
+    def _components(table: Table, seat: str, prompt: Prompt) -> tuple[tuple[Button, ...], tuple[Select, ...]]:
+        game, state = table.game.id, table.game.revision
+        choices = prompt.choices
+        if len(choices) <= MAX_BUTTONS:
+            return tuple(
+                Button(
+                    f"{i}. {c.label or c.verb}"[:80],
+                    custom_id(game, state, "c", f"{seat}.{i}"),
+                    "primary" if c.verb not in ("pass", "end_activation", "end_support") else "secondary",
+                )
+                for i, c in enumerate(choices, 1)
+            ), ()
+        selects = []
+        for start in range(0, min(len(choices), 100), 25):
+            entries = tuple(
+                (f"{i}. {c.label or c.verb}"[:100], str(i))
+                for i, c in enumerate(choices[start : start + 25], start + 1)
+            )
+            arg = f"{seat}.{start // 25}"
+            selects.append(
+                Select(custom_id(game, state, "s", arg), f"Choices {start + 1}-{start + len(entries)}", entries)
+            )
+        return (), tuple(selects)
+
+    def _dm(
+        self,
+        ctx: Context,
+        user: int,
+        seat: str,
+        text: str,
+        buttons: tuple[Button, ...],
+        selects: tuple[Select, ...],
+    ) -> Reply:
+        return Reply(
+            text[:1900],
+            to="dm",
+            ephemeral=False,
+            user=user,
+            buttons=buttons,
+            selects=selects,
+            channel=ctx.channel,
+            dm_fallback=Reply(
+                f"<@{user}>: I cannot send you direct messages (they are closed). "
+                "Use the button to see your private message here, visible only to you.",
+                to="channel",
+                ephemeral=False,
+                mentions=(user,),
+                channel=ctx.channel,
+            ),
+        )
+
+    async def _private_prompt(self, ctx: Context, seat: str, state: int) -> list[Reply]:
+        """The ephemeral way to answer a secret prompt when DMs are closed."""
+        table = await self.service.table(ctx.channel)
+        if seat not in table.seats_of(ctx.caller.user_id):
+            raise Refusal(f"only the {seat} player may open this")
+        prompts = await self.service.prompts(table.game)
+        prompt = prompts.get(seat)
+        if prompt is None:
+            return [Reply("You have nothing to decide now.")]
+        buttons, selects = self._components(table, seat, prompt)
+        return [Reply(f"**{seat}**: {prompt.text}", buttons=buttons, selects=selects)]
+
+    # --- Game life ------------------------------------------------------------------------------------
+
+    async def _create(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        names = [n.strip() for n in str(o.get("options", "")).split(",") if n.strip()]
+        table = await self.service.create(
+            guild=ctx.guild,
+            channel=ctx.channel,
+            caller=ctx.caller,
+            system_id=str(o.get("system") or self.default_system),
+            scenario=o["scenario"],
+            options=dict.fromkeys(names, True),
+            days_per_move=float(o.get("days_per_move", 0)),
+            reserve_days=float(o.get("reserve_days", 0)),
+        )
+        game = table.game
+        system = self.service.system(game.system)
+        tc = game.time_control
+        clock = f"{tc['days_per_move']:g} days per move, {tc['reserve_days']:g} days reserve" if tc else "live play"
+        text = (
+            f"**Game #{game.id} created**: {system.name}, scenario {game.scenario}; "
+            f"optional rules: {', '.join(names) or 'none'}; time control: {clock}.\n"
+            f"Seats: {', '.join(table.seats)}. Take one with `game join`, then `game start`.\n"
+            f"Dice commitment (SHA-256 of the secret seed, revealed at the end): `{game.seed_hash}`"
+        )
+        return [Reply("Game created.", channel=ctx.channel), Reply(text, to="channel", ephemeral=False)]
+
+    async def _join(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.join(ctx.channel, ctx.caller, o.get("seat"))
+        seat = ", ".join(table.seats_of(ctx.caller.user_id))
+        return [
+            Reply(f"You hold the {seat} seat."),
+            Reply(
+                f"<@{ctx.caller.user_id}> takes the **{seat}** seat. {_seats_line(table)}",
+                to="channel",
+                ephemeral=False,
+            ),
+        ]
+
+    async def _leave(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.leave(ctx.channel, ctx.caller)
+        return [
+            Reply("You left the game."),
+            Reply(f"<@{ctx.caller.user_id}> left. {_seats_line(table)}", to="channel", ephemeral=False),
+        ]
+
+    async def _assign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.assign(ctx.channel, ctx.caller, o["seat"], int(o["user"]))
+        return [
+            Reply("Done."),
+            Reply(
+                f"<@{o['user']}> now holds the **{o['seat']}** seat (by <@{ctx.caller.user_id}>). {_seats_line(table)}",
+                to="channel",
+                ephemeral=False,
+                mentions=(int(o["user"]),),
+            ),
+        ]
+
+    async def _start(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        outcome = await self.service.start(ctx.channel, ctx.caller)
+        return await self._outcome_replies(ctx, outcome, "Game started.")
+
+    async def _status(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.table(ctx.channel, live=False)
+        game = table.game
+        lines = [f"**Game #{game.id}** ({game.system}, {game.scenario}): {game.status}. {_seats_line(table)}"]
+        if game.status in ("active", "finished", "abandoned"):
+            lines.append(await self.service.describe(ctx.channel, ctx.caller, "status"))
+        if game.result:
+            lines.append(f"Result: {game.result.get('text')}")
+        prompts = await self.service.prompts(game)
+        for seat, prompt in prompts.items():
+            lines.append(f"Waiting for **{seat}** ({_who(table, seat)}): {prompt.text}")
+        reminders = await self.service.store.reminders(game.id)
+        for seat, row in table.seats.items():
+            if row.vacation_until and row.vacation_until > self.service.clock():
+                lines.append(f"{seat} is on vacation.")
+            if seat in reminders and game.time_control:
+                left = float(game.time_control.get("reserve_days", 0)) - row.reserve_used / 86400
+                lines.append(f"{seat}: reserve left {left:.1f} days.")
+        return [Reply("\n".join(lines)[:1900], ephemeral=False)]
+
+    async def _resign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        outcome = await self.service.resign(ctx.channel, ctx.caller)
+        return [
+            Reply("You resigned."),
+            self._game_over(ctx, outcome.table, outcome.result.text if outcome.result else ""),
+        ]
+
+    async def _abandon(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        outcome = await self.service.abandon(ctx.channel, ctx.caller, o["reason"])
+        return [Reply("Done."), self._game_over(ctx, outcome.table, outcome.result.text if outcome.result else "")]
+
+    async def _undo(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        outcome = await self.service.undo(ctx.channel, ctx.caller)
+        row = outcome.undone[-1]
+        text = f"<@{ctx.caller.user_id}> (**{row.seat}**) took back their last action: {row.verb} {_args(row.args)}."
+        replies = [Reply("Undone."), Reply(text, to="channel", ephemeral=False)]
+        return replies + self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
+
+    async def _correct(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        outcome = await self.service.correct(ctx.channel, ctx.caller, int(o["count"]), o["reason"])
+        text = f"**Correction** by <@{ctx.caller.user_id}>: took back {len(outcome.undone)} action(s): {o['reason']}."
+        replies = [Reply("Corrected."), Reply(text, to="channel", ephemeral=False)]
+        return replies + self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
+
+    async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
+        return [
+            Reply("Asked."),
+            Reply(
+                f"<@{ctx.caller.user_id}> asks for a vacation of {o['days']} day(s); the opponent may accept with "
+                "`game accept-vacation`.",
+                to="channel",
+                ephemeral=False,
+            ),
+        ]
+
+    async def _accept_vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        _, seats = await self.service.accept_vacation(ctx.channel, ctx.caller)
+        text = f"Vacation granted to {', '.join(seats)}: no reminders until it ends."
+        return [Reply("Accepted."), Reply(text, to="channel", ephemeral=False)]
+
+    async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.table(ctx.channel, live=False)
+        game, rolls, problems = await self.service.verify(table.game.id)
+        if problems:
+            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems)[:1800])]
+        return [
+            Reply(f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; {rolls} roll(s) recomputed: all agree.")
+        ]
+
+    # --- Playing --------------------------------------------------------------------------------------
+
+    def _play(self, command: CommandDef) -> Handler:
+        verb = command.verb
+        assert verb is not None
+
+        async def handler(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+            if command.confirm:
+                preview = await self.service.preview(ctx.channel, ctx.caller, verb, o)
+                if preview is not None:
+                    table = await self.service.table(ctx.channel)
+                    state = table.game.revision
+                    return [
+                        Reply(
+                            f"**Odds preview**\n{preview.text}\nConfirm the attack?",
+                            buttons=(
+                                Button("Confirm", custom_id(table.game.id, state, "ok", preview.token), "danger"),
+                                Button("Cancel", custom_id(table.game.id, state, "no", preview.token)),
+                            ),
+                        )
+                    ]
+            outcome = await self.service.act(ctx.channel, ctx.caller, verb, o)
+            return await self._outcome_replies(ctx, outcome)
+
+        return handler
+
+    async def _activate(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        formation = o["formation"]
+        if formation.lower() == "general":
+            outcome = await self.service.act(ctx.channel, ctx.caller, "activate_general", {})
+        else:
+            outcome = await self.service.act(ctx.channel, ctx.caller, "activate_formation", {"formation": formation})
+        return await self._outcome_replies(ctx, outcome)
+
+    async def _act_generic(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        args = parse_args(o.get("args", ""))
+        outcome = await self.service.act(ctx.channel, ctx.caller, o["verb"], args)
+        return await self._outcome_replies(ctx, outcome)
+
+    async def _choose(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.table(ctx.channel)
+        prompts = await self.service.prompts(table.game)
+        seat = o.get("seat")
+        if seat is None:
+            mine = [s for s in table.seats_of(ctx.caller.user_id) if s in prompts]
+            if not table.seats_of(ctx.caller.user_id):
+                raise Refusal("you hold no seat in this game: only a seated player acts for a side")
+            if not mine:
+                raise Refusal(f"you have nothing to decide now; waiting for: {', '.join(prompts) or 'nobody'}")
+            if len(mine) > 1:
+                raise Refusal(f"you hold several seats that must decide now ({', '.join(mine)}): name the seat")
+            seat = mine[0]
+        return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision)
+
+    async def _choose_index(self, ctx: Context, seat: str, number: int, state: int) -> list[Reply]:
+        table = await self.service.table(ctx.channel)
+        if state != table.game.revision:
+            raise Refusal("that choice belongs to an earlier position (the game has moved on); nothing changed")
+        if seat not in table.seats:
+            raise Refusal(f"there is no seat {seat!r}")
+        if seat not in table.seats_of(ctx.caller.user_id):
+            raise Refusal(f"only the {seat} player may answer this")
+        prompt = (await self.service.prompts(table.game)).get(seat)
+        if prompt is None:
+            raise Refusal("you have nothing to decide now")
+        if not 1 <= number <= len(prompt.choices):
+            raise Refusal(f"choose a number from 1 to {len(prompt.choices)}")
+        choice = prompt.choices[number - 1]
+        outcome = await self.service.act(ctx.channel, ctx.caller, choice.verb, choice.args, seat=seat, state_id=state)
+        return await self._outcome_replies(ctx, outcome, f"Done: {choice.label or choice.verb}.")
+
+    # --- Information ----------------------------------------------------------------------------------
+
+    def _info(self, topic: str, key: str | None) -> Handler:
+        async def handler(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+            text = await self.service.describe(ctx.channel, ctx.caller, topic, str(o.get(key, "")) if key else "")
+            return [Reply(text[:1900])]
+
+        return handler
+
+    async def _map(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        png = await self.service.picture(ctx.channel, ctx.caller)
+        return [Reply("The map as your side sees it.", files=(Attachment("map.png", png),))]
+
+    async def _log(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        entries, corrections = await self.service.log(ctx.channel, ctx.caller)
+        lines = [f"#{e.seq} {e.seat} {e.verb}: " + " ".join(e.texts) for e in entries[-40:]]
+        lines += [f"Moderator {c}" for c in corrections]
+        return [Reply(("\n".join(lines) or "Nothing has happened yet.")[-1900:])]
+
+    async def _dice(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        entries, _ = await self.service.log(ctx.channel, ctx.caller)
+        lines = [f"#{e.seq} {e.seat}: {r}" for e in entries for r in e.rolls]
+        table = await self.service.table(ctx.channel, live=False)
+        head = f"Seed hash `{table.game.seed_hash}`."
+        return [Reply((head + "\n" + ("\n".join(lines) or "No die rolled yet."))[-1900:])]
+
+
+def _coerce(spec: OptionDef, value: Any) -> Any:
+    """An option's value in its kind, or a refusal that names the option."""
+    try:
+        if spec.kind == "text":
+            text = str(value).strip()
+            if len(text) > 200 or any(ord(ch) < 32 for ch in text):
+                raise ValueError
+            return text
+        if spec.kind == "boolean":
+            if isinstance(value, bool):
+                return value
+            if str(value).lower() in ("true", "yes", "1", "on"):
+                return True
+            if str(value).lower() in ("false", "no", "0", "off"):
+                return False
+            raise ValueError
+        if spec.kind == "user":
+            if hasattr(value, "id"):
+                return int(value.id)
+            return int(str(value).strip("<@!>"))
+        if isinstance(value, bool):
+            raise ValueError
+        number = int(value) if spec.kind == "integer" else float(value)
+        if number != number or number in (float("inf"), float("-inf")):
+            raise ValueError
+    except (TypeError, ValueError, OverflowError):
+        raise Refusal(f"the option {spec.name!r} must be {_kind_words(spec)}") from None
+    if (spec.min_value is not None and number < spec.min_value) or (
+        spec.max_value is not None and number > spec.max_value
+    ):
+        raise Refusal(f"the option {spec.name!r} must be {_kind_words(spec)}")
+    return number
+
+
+def _kind_words(spec: OptionDef) -> str:
+    words = {"text": "short text", "integer": "a whole number", "number": "a number", "boolean": "yes or no"}
+    text = words.get(spec.kind, "a user")
+    if spec.min_value is not None and spec.max_value is not None:
+        text += f" from {spec.min_value:g} to {spec.max_value:g}"
+    return text
+
+
+def _who(table: Table, seat: str) -> str:
+    user = table.user_of(seat)
+    return f"<@{user}>" if user is not None else "empty"
+
+
+def _seats_line(table: Table) -> str:
+    return "Seats: " + ", ".join(f"{s}: {_who(table, s)}" for s in table.seats) + "."
+
+
+def _args(args: Mapping[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in args.items())
+
+
+__all__ = [
+    "COMMANDS",
+    "COMMANDS_BY_NAME",
+    "CUSTOM_ID",
+    "Attachment",
+    "Button",
+    "CommandDef",
+    "CommandLayer",
+    "Context",
+    "OptionDef",
+    "Reply",
+    "Select",
+    "custom_id",
+    "refusal_text",
+]

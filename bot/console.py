@@ -1,0 +1,225 @@
+"""Playing at the terminal: two seats hot-seat, through the same command layer as Discord.
+
+``umpire local`` creates a game, seats player 1 and player 2, starts it, and reads commands: the same words
+as the slash commands (``move``, ``attack``, ``game undo``, ``choose 2`` ...), with options given in order
+or as ``name=value``. The console types for whoever must decide now (``as SEAT`` switches by hand); answers
+meant only for the caller are marked ``(only you)``, direct messages ``(DM to ...)``, and map pictures are
+written to files in the output folder. ``--script FILE`` plays a transcript without a terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from bot.commands import COMMANDS, COMMANDS_BY_NAME, CommandLayer, Context, Reply
+from bot.service import Caller, GameService, SystemFactory
+from bot.store import Store
+
+CHANNEL = 1
+"""The one table of the console."""
+
+HELP = "Commands: " + ", ".join(c.name for c in COMMANDS) + ". Also: as SEAT, ok, cancel, help, quit."
+
+
+@dataclass
+class Console:
+    """A hot-seat table over a :class:`CommandLayer`; ``out`` receives every line it prints."""
+
+    layer: CommandLayer
+    out: TextIO = sys.stdout
+    out_dir: Path = Path(".")
+    players: dict[str, Caller] = field(default_factory=dict)
+    current: str = ""
+    pictures_written: list[Path] = field(default_factory=list)
+    refusals: int = 0
+    _buttons: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def service(self) -> GameService:
+        return self.layer.service
+
+    def say(self, text: str) -> None:
+        """Print one block of text, with mentions spelled as player names."""
+        print(self._names(text), file=self.out)
+
+    def _names(self, text: str) -> str:
+        by_id = {str(c.user_id): f"@{c.name}" for c in self.players.values()}
+        return re.sub(r"<@!?(\d+)>", lambda m: by_id.get(m[1], f"@{m[1]}"), text)
+
+    async def setup(self, scenario: str, options: str = "", system: str | None = None) -> None:
+        """Create the game, seat the two players, start it."""
+        system_id = system or self.layer.default_system
+        seats = self.service.system(system_id).seats
+        self.players = {seat: Caller(100 + i, f"player{i + 1}") for i, seat in enumerate(seats)}
+        self.current = seats[0]
+        create = {"scenario": scenario, "options": options, "system": system_id}
+        await self.run_command("game create", create, self.players[seats[0]])
+        for seat, caller in self.players.items():
+            await self.run_command("game join", {"seat": seat}, caller)
+        await self.run_command("game start", {}, self.players[seats[0]])
+
+    async def line(self, text: str) -> bool:
+        """Run one line typed at the console; ``False`` on ``quit``."""
+        text = text.strip()
+        if not text or text.startswith("#"):
+            return True
+        try:
+            words = shlex.split(text)
+        except ValueError as error:
+            self.say(f"  Refused: {error}.")
+            self.refusals += 1
+            return True
+        head = words[0].lower()
+        if head in ("quit", "exit"):
+            return False
+        if head == "help":
+            self.say(HELP)
+            return True
+        if head == "as":
+            seat = words[1] if len(words) > 1 else ""
+            if seat not in self.players:
+                self.say(f"  Refused: the seats are {', '.join(self.players)}.")
+                self.refusals += 1
+            else:
+                self.current = seat
+            return True
+        if head in ("ok", "cancel") and head in self._buttons:
+            replies = await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
+            self._buttons.clear()
+            self.show(replies)
+            await self._follow_turn()
+            return True
+        name, rest = self._command(words)
+        if name is None:
+            self.say(f"  Refused: unknown command {words[0]!r}. {HELP}")
+            self.refusals += 1
+            return True
+        options = self._options(name, rest)
+        if options is None:
+            return True
+        await self.run_command(name, options, self.players[self.current])
+        await self._follow_turn()
+        return True
+
+    @staticmethod
+    def _command(words: list[str]) -> tuple[str | None, list[str]]:
+        if len(words) >= 2 and f"{words[0]} {words[1]}".lower() in COMMANDS_BY_NAME:
+            return f"{words[0]} {words[1]}".lower(), words[2:]
+        if words[0].lower() in COMMANDS_BY_NAME:
+            return words[0].lower(), words[1:]
+        return None, words
+
+    def _options(self, name: str, rest: list[str]) -> dict[str, str] | None:
+        command = COMMANDS_BY_NAME[name]
+        names = [o.name for o in command.options]
+        options: dict[str, str] = {}
+        positional = []
+        for word in rest:
+            key, sep, value = word.partition("=")
+            if sep and key in names and key != "args":
+                options[key] = value
+            else:
+                positional.append(word)
+        free = [n for n in names if n not in options]
+        if "args" in free:
+            before = free[: free.index("args")]
+            options.update(zip(before, positional, strict=False))
+            if len(positional) > len(before):
+                options["args"] = " ".join(positional[len(before) :])
+            return options
+        if len(positional) > len(free):
+            self.say(f"  Refused: too many words for `{name}`; its options are {', '.join(names) or 'none'}.")
+            self.refusals += 1
+            return None
+        options.update(zip(free, positional, strict=False))
+        return options
+
+    def _context(self, caller: Caller) -> Context:
+        return Context(caller, CHANNEL, None)
+
+    async def run_command(self, name: str, options: dict[str, str], caller: Caller) -> list[Reply]:
+        """Run a command as ``caller`` and print its answers."""
+        replies = await self.layer.run(name, self._context(caller), options)
+        self.show(replies)
+        return replies
+
+    def show(self, replies: Iterable[Reply]) -> None:
+        """Print answers; write pictures to files; remember confirm/cancel buttons."""
+        for reply in replies:
+            if reply.to == "caller":
+                prefix = "  (only you) " if reply.ephemeral else "  "
+            elif reply.to == "dm":
+                seat = next((s for s, c in self.players.items() if c.user_id == reply.user), "?")
+                prefix = f"  (DM to {seat}) "
+            else:
+                prefix = ""
+            if reply.text.startswith("Refused"):
+                self.refusals += 1
+            self.say(prefix + reply.text)
+            for button in reply.buttons:
+                if button.label in ("Confirm", "Cancel"):
+                    self._buttons["ok" if button.label == "Confirm" else "cancel"] = button.custom_id
+            if any(b.label in ("Confirm", "Cancel") for b in reply.buttons):
+                self.say("  Type `ok` to confirm or `cancel`.")
+            for attachment in reply.files:
+                self.out_dir.mkdir(parents=True, exist_ok=True)
+                path = self.out_dir / f"map-{len(self.pictures_written) + 1:03d}.png"
+                path.write_bytes(attachment.data)
+                self.pictures_written.append(path)
+                self.say(f"  [picture written to {path}]")
+
+    async def _follow_turn(self) -> None:
+        """Type for the one seat that must decide now, if only one must."""
+        try:
+            table = await self.service.table(CHANNEL)
+        except Exception:
+            return
+        waiting = list(await self.service.prompts(table.game))
+        if len(waiting) == 1 and waiting[0] != self.current:
+            self.current = waiting[0]
+            self.say(f"--- {self.current} ({self.players[self.current].name}) to decide ---")
+
+
+async def play(
+    systems: dict[str, SystemFactory],
+    *,
+    scenario: str | None = None,
+    options: str = "",
+    script: Iterable[str] | None = None,
+    out: TextIO = sys.stdout,
+    out_dir: Path = Path("."),
+    db: str = ":memory:",
+    pictures: bool = True,
+    system: str | None = None,
+    stdin: TextIO | None = None,
+) -> Console:
+    """Play a game at the terminal (or from ``script`` lines); returns the console when done."""
+    store = await Store.open(db)
+    try:
+        service = GameService(store, systems)
+        layer = CommandLayer(service, system, pictures=pictures)
+        console = Console(layer, out=out, out_dir=out_dir)
+        chosen = scenario or service.system(layer.default_system).scenarios[0]
+        await console.setup(chosen, options, system)
+        if script is not None:
+            for text in script:
+                if text.strip() and not text.lstrip().startswith("#"):
+                    console.say(f"{console.current}> {text.strip()}")
+                if not await console.line(text):
+                    break
+            return console
+        reader = stdin or sys.stdin
+        while True:
+            print(f"{console.current}> ", end="", file=out, flush=True)
+            text = reader.readline()
+            if not text or not await console.line(text):
+                break
+        return console
+    finally:
+        await store.close()

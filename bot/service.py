@@ -1,0 +1,837 @@
+"""The game service: every game operation, engine-agnostic, over the store and a registry of game systems.
+
+The service knows nothing of Discord or of the terminal. Given a channel (or thread), a caller and what the
+caller asks, it checks who may do it, loads the game's state (latest snapshot plus replay), asks the game
+system, stores the result in one transaction and returns what happened (:class:`Outcome`). Refusals are
+:class:`Refusal` (a :class:`~engine.contract.RulesError`) with a sentence a player reads and, when a rule
+forbids it, the rule number; the engine's own :class:`~engine.contract.RulesError` passes through unchanged.
+
+One :class:`asyncio.Lock` per channel serialises everything that changes a game, so a double click or two
+players acting at once are applied one after the other, and the second sees the first's result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.store import ActionRow, ChannelBusyError, GameRow, NewAction, PendingRow, RevisionError, SeatRow, Store
+from engine.contract import Action, Event, Prompt, Result, RulesError
+from engine.dice import commitment, new_seed
+
+BARRIER_KINDS = frozenset({"roll", "reveal", "secret-reveal", "initiative"})
+"""Events after which an action can no longer be undone: a die roll or information revealed."""
+
+DAY = 86400.0
+
+
+class Refusal(RulesError):
+    """The bot refuses a request; nothing changed. ``str()`` is the sentence shown to the player."""
+
+
+class StaleError(Refusal):
+    """A button or confirmation from an earlier position."""
+
+
+class SystemAdapter(Protocol):
+    """A game system as the bot uses it: the engine contract plus what the bot needs around it.
+
+    The first five methods are :class:`engine.contract.GameSystem`; the others serialise the state and
+    feed autocomplete, odds previews, information commands and map pictures.
+    """
+
+    id: str
+    name: str
+    seats: tuple[str, ...]
+    scenarios: tuple[str, ...]
+    options: Mapping[str, str]
+    """Optional rules: name to a description with its rule number."""
+
+    def new_game(self, scenario: str, options: Mapping[str, Any], seed: bytes) -> Any: ...
+
+    def prompts(self, state: Any) -> dict[str, Prompt]: ...
+
+    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]: ...
+
+    def view(self, state: Any, seat: str | None) -> Any: ...
+
+    def result(self, state: Any) -> Result | None: ...
+
+    def state_to_json(self, state: Any) -> Any: ...
+
+    def state_from_json(self, data: Any) -> Any: ...
+
+    def suggest(
+        self, state: Any, seat: str | None, source: str, typed: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        """Autocomplete: up to 25 (label, value) pairs legal now for ``source`` (unit, hex, target, ...)."""
+        ...
+
+    def preview(self, state: Any, seat: str, verb: str, args: Mapping[str, Any]) -> str | None:
+        """The text to confirm before ``verb`` is applied (an attack's odds), or ``None`` to apply at once.
+
+        :raises RulesError: if the action is already known to be illegal.
+        """
+        ...
+
+    def describe(self, state: Any, seat: str | None, topic: str, key: str) -> str:
+        """Text for an information command (``hex``, ``unit``, ``stack``, ``oob``, ``status``) as ``seat`` sees it.
+
+        :raises RulesError: for an unknown key.
+        """
+        ...
+
+    def picture(self, state: Any, seat: str | None, events: Sequence[Mapping[str, Any]]) -> bytes | None:
+        """A PNG of the map as ``seat`` sees it (``None``: the public view), highlighting what ``events`` changed.
+
+        Runs in a worker thread. ``None`` when the system has no picture.
+        """
+        ...
+
+    def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether these events close an activation (or a turn), so the channel gets the map picture."""
+        ...
+
+
+SystemFactory = Callable[[], SystemAdapter]
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asks: a user id, a name to show, and whether they are a moderator of the server."""
+
+    user_id: int
+    name: str = ""
+    moderator: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game with its seats: what every answer about a game starts from."""
+
+    game: GameRow
+    seats: dict[str, SeatRow]
+
+    def user_of(self, seat: str) -> int | None:
+        """The user holding ``seat``, if any."""
+        row = self.seats.get(seat)
+        return row.user_id if row else None
+
+    def seats_of(self, user_id: int) -> list[str]:
+        """The seats ``user_id`` holds."""
+        return [s for s, row in self.seats.items() if row.user_id == user_id]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an accepted request did, for the transport to post."""
+
+    table: Table
+    seat: str | None = None
+    """The seat that acted."""
+    action: ActionRow | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    prompts: dict[str, Prompt] = field(default_factory=dict)
+    """What each seat must or may decide now."""
+    ping: dict[str, int] = field(default_factory=dict)
+    """Seats whose input is needed now and was not before, with their user ids: ping exactly these."""
+    result: Result | None = None
+    picture_due: bool = False
+    """Whether an activation closed: post the map picture of what changed."""
+    receipt: str | None = None
+    """The receipt hash of a sealed decision."""
+    undone: list[ActionRow] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def state_id(self) -> int:
+        """The game's revision: buttons and confirmations carry it."""
+        return self.table.game.revision
+
+
+@dataclass(frozen=True)
+class Preview:
+    """An action waiting for its player's confirmation."""
+
+    text: str
+    token: str
+    seat: str
+    verb: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of a game's log as a seat sees it."""
+
+    seq: int
+    seat: str
+    verb: str
+    texts: list[str]
+    rolls: list[str]
+
+
+class GameService:
+    """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`."""
+
+    def __init__(self, store: Store, systems: Mapping[str, SystemFactory], clock: Callable[[], float] = time.time):
+        self.store = store
+        self._factories = dict(systems)
+        self._systems: dict[str, SystemAdapter] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, Any]] = {}
+        self.clock = clock
+
+    # --- Systems, locks, loading ----------------------------------------------------------------------
+
+    @property
+    def system_ids(self) -> tuple[str, ...]:
+        """The game systems this service offers."""
+        return tuple(self._factories)
+
+    def system(self, system_id: str) -> SystemAdapter:
+        """The adapter of a system (built once).
+
+        :raises Refusal: for an unknown system.
+        """
+        if system_id not in self._factories:
+            raise Refusal(f"there is no game system {system_id!r}; choose one of {', '.join(self._factories)}")
+        if system_id not in self._systems:
+            self._systems[system_id] = self._factories[system_id]()
+        return self._systems[system_id]
+
+    def lock(self, channel: int) -> asyncio.Lock:
+        """The lock of a channel's game."""
+        return self._locks.setdefault(channel, asyncio.Lock())
+
+    async def table(self, channel: int, live: bool = True) -> Table:
+        """The game of a channel with its seats.
+
+        :raises Refusal: if the channel has no (live) game.
+        """
+        game = await (self.store.live_game_in(channel) if live else self.store.latest_game_in(channel))
+        if game is None:
+            raise Refusal("there is no game in this channel; create one with `game create`")
+        return Table(game, await self.store.seats(game.id))
+
+    async def state(self, game: GameRow) -> Any:
+        """The current state of a game: the latest snapshot plus the actions after it, replayed."""
+        actions = await self.store.actions(game.id)
+        last = actions[-1].seq if actions else 0
+        cached = self._cache.get(game.id)
+        if cached is not None and cached[0] == last:
+            return cached[1]
+        snapshot = await self.store.latest_snapshot(game.id)
+        system = self.system(game.system)
+        state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
+        self._cache[game.id] = (last, state)
+        return state
+
+    @staticmethod
+    def _replay(
+        system: SystemAdapter, game: GameRow, actions: Sequence[ActionRow], snapshot: tuple[int, Any] | None
+    ) -> Any:
+        if snapshot is not None and any(a.seq == snapshot[0] for a in actions):
+            state = system.state_from_json(snapshot[1])
+            actions = [a for a in actions if a.seq > snapshot[0]]
+        else:
+            state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
+        for row in actions:
+            state, _ = system.apply(state, Action(row.seat, row.verb, row.args))
+        return state
+
+    async def prompts(self, game: GameRow) -> dict[str, Prompt]:
+        """What each seat must or may decide now (nothing unless the game is being played)."""
+        if game.status != "active":
+            return {}
+        return self.system(game.system).prompts(await self.state(game))
+
+    # --- Creation and seats ---------------------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        guild: int | None,
+        channel: int,
+        caller: Caller,
+        system_id: str,
+        scenario: str,
+        options: Mapping[str, bool] | None = None,
+        days_per_move: float = 0.0,
+        reserve_days: float = 0.0,
+    ) -> Table:
+        """Create a game in a channel (one live game per channel or thread).
+
+        :raises Refusal: for a busy channel, an unknown system, scenario or option, or a bad time control.
+        """
+        system = self.system(system_id)
+        options = dict(options or {})
+        if scenario not in system.scenarios:
+            raise Refusal(f"{system.name} has no scenario {scenario!r}; choose one of {', '.join(system.scenarios)}")
+        unknown = sorted(set(options) - set(system.options))
+        if unknown:
+            raise Refusal(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(system.options)}")
+        if not (0 <= days_per_move <= 60) or not (0 <= reserve_days <= 120):
+            raise Refusal("the time control takes 0 to 60 days per move and a reserve of 0 to 120 days")
+        time_control = {"days_per_move": days_per_move, "reserve_days": reserve_days} if days_per_move else {}
+        seed = new_seed()
+        await asyncio.to_thread(system.new_game, scenario, options, seed)  # the engine checks the setup
+        async with self.lock(channel):
+            try:
+                game = await self.store.create_game(
+                    guild=guild,
+                    channel=channel,
+                    system=system_id,
+                    scenario=scenario,
+                    options=options,
+                    seed=seed.hex(),
+                    seed_hash=commitment(seed),
+                    seats=system.seats,
+                    time_control=time_control,
+                    creator=caller.user_id,
+                )
+            except ChannelBusyError:
+                raise Refusal(
+                    "this channel already holds a game: finish it, or create the new one in another channel or thread"
+                ) from None
+        return Table(game, await self.store.seats(game.id))
+
+    async def join(self, channel: int, caller: Caller, seat: str | None = None) -> Table:
+        """Take a seat (the first free one when none is named).
+
+        :raises Refusal: if the game is not open, the seat is unknown or taken, or the caller already sits.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            if table.game.status != "open":
+                raise Refusal("the game has started; a moderator may substitute a player")
+            if table.seats_of(caller.user_id) and seat is None:
+                raise Refusal(f"you already hold the {', '.join(table.seats_of(caller.user_id))} seat")
+            free = [s for s, row in table.seats.items() if row.user_id is None]
+            if seat is None:
+                if not free:
+                    raise Refusal("every seat is taken")
+                seat = free[0]
+            self._check_seat(table, seat)
+            holder = table.user_of(seat)
+            if holder == caller.user_id:
+                raise Refusal(f"you already hold the {seat} seat")
+            if holder is not None:
+                raise Refusal(f"the {seat} seat is taken")
+            game = await self.store.set_seat(table.game, seat, caller.user_id)
+            return Table(game, await self.store.seats(game.id))
+
+    async def leave(self, channel: int, caller: Caller) -> Table:
+        """Give up one's seats before the start.
+
+        :raises Refusal: after the start (resign instead), or if the caller holds no seat.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            mine = table.seats_of(caller.user_id)
+            if not mine:
+                raise Refusal("you hold no seat in this game")
+            if table.game.status != "open":
+                raise Refusal("the game has started: resign instead, or ask a moderator to substitute you")
+            game = table.game
+            for seat in mine:
+                game = await self.store.set_seat(game, seat, None)
+            return Table(game, await self.store.seats(game.id))
+
+    async def assign(self, channel: int, caller: Caller, seat: str, user_id: int | None) -> Table:
+        """Seat a user (the game's creator before the start, or a moderator at any time: a substitution,
+        logged as a correction).
+
+        :raises Refusal: for anybody else, an unknown seat, or a finished game.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            self._check_seat(table, seat)
+            creator = caller.user_id == table.game.creator and table.game.status == "open"
+            if not (caller.moderator or creator):
+                raise Refusal("only a moderator (or the game's creator before the start) may assign seats")
+            correction = None
+            if table.game.status != "open" or (caller.moderator and not creator):
+                old = table.user_of(seat)
+                text = f"{caller.name or caller.user_id} seated <@{user_id}> at {seat}" + (
+                    f" in place of <@{old}>" if old else ""
+                )
+                correction = (caller.user_id, "substitute", text)
+            game = await self.store.set_seat(table.game, seat, user_id, correction)
+            return Table(game, await self.store.seats(game.id))
+
+    @staticmethod
+    def _check_seat(table: Table, seat: str) -> None:
+        if seat not in table.seats:
+            raise Refusal(f"there is no seat {seat!r}; the seats are {', '.join(table.seats)}")
+
+    # --- Start, resign, abandon -----------------------------------------------------------------------
+
+    async def start(self, channel: int, caller: Caller) -> Outcome:
+        """Start a game whose seats are all taken.
+
+        :raises Refusal: if a seat is empty, the game has started, or the caller is not seated (nor a moderator).
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            if table.game.status != "open":
+                raise Refusal("the game has already started")
+            if not (table.seats_of(caller.user_id) or caller.moderator):
+                raise Refusal("only a seated player or a moderator may start the game")
+            empty = [s for s, row in table.seats.items() if row.user_id is None]
+            if empty:
+                raise Refusal(f"the {', '.join(empty)} seat(s) are empty: `game join` first")
+            game = await self.store.set_status(table.game, "active")
+            prompts = await self.prompts(game)
+            table = Table(game, table.seats)
+            await self._set_reminders(table, prompts, game.revision)
+            ping = {s: u for s in prompts if (u := table.user_of(s)) is not None}
+            return Outcome(table, prompts=prompts, ping=ping, picture_due=True)
+
+    async def resign(self, channel: int, caller: Caller) -> Outcome:
+        """Resign the caller's seat: the other side wins; the seed is revealed.
+
+        :raises Refusal: if the game is not being played or the caller holds no seat.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            if table.game.status != "active":
+                raise Refusal("the game is not being played")
+            mine = table.seats_of(caller.user_id)
+            if not mine:
+                raise Refusal("you hold no seat in this game")
+            others = [s for s in table.seats if s not in mine]
+            winner = others[0] if len(others) == 1 else None
+            text = f"{' and '.join(mine)} resigned" + (f": {winner} wins" if winner else "")
+            game = await self.store.set_status(table.game, "finished", {"winner": winner, "text": text})
+            await self.store.reveal_secrets(game.id)
+            return Outcome(Table(game, table.seats), seat=mine[0], result=Result(winner, text))
+
+    async def abandon(self, channel: int, caller: Caller, reason: str) -> Outcome:
+        """A moderator abandons a game (logged); the seed is revealed.
+
+        :raises Refusal: for a non-moderator.
+        """
+        if not caller.moderator:
+            raise Refusal("only a moderator may abandon a game")
+        async with self.lock(channel):
+            table = await self.table(channel)
+            text = f"abandoned by {caller.name or caller.user_id}: {reason or 'no reason given'}"
+            game = await self.store.set_status(
+                table.game, "abandoned", {"winner": None, "text": text}, (caller.user_id, "abandon", text)
+            )
+            await self.store.reveal_secrets(game.id)
+            return Outcome(Table(game, table.seats), result=Result(None, text))
+
+    # --- Acting ---------------------------------------------------------------------------------------
+
+    def _acting_seat(
+        self, table: Table, caller: Caller, prompts: Mapping[str, Prompt], verb: str, seat: str | None
+    ) -> str:
+        mine = table.seats_of(caller.user_id)
+        if not mine:
+            raise Refusal("you hold no seat in this game: only a seated player acts for a side")
+        if seat is not None:
+            if seat not in mine:
+                raise Refusal(f"you do not hold the {seat} seat")
+            return seat
+        if len(mine) == 1:
+            return mine[0]
+        able = [s for s in mine if s in prompts and _allows(prompts[s], verb)]
+        if len(able) == 1:
+            return able[0]
+        prompted = [s for s in mine if s in prompts]
+        if len(able) > 1 or len(prompted) > 1:
+            raise Refusal(f"you hold several seats that may decide now ({', '.join(prompted)}): name the seat")
+        return prompted[0] if prompted else mine[0]
+
+    async def act(
+        self,
+        channel: int,
+        caller: Caller,
+        verb: str,
+        args: Mapping[str, Any],
+        *,
+        seat: str | None = None,
+        state_id: int | None = None,
+    ) -> Outcome:
+        """Apply one seat's action: check, apply, store in one transaction, say what happened and who is next.
+
+        :raises Refusal: no game, not seated, a stale ``state_id``.
+        :raises RulesError: the engine's refusal, with the rule number.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            return await self._act(table, caller, verb, dict(args), seat, state_id)
+
+    async def _act(
+        self,
+        table: Table,
+        caller: Caller,
+        verb: str,
+        args: dict[str, Any],
+        seat: str | None,
+        state_id: int | None,
+    ) -> Outcome:
+        game = table.game
+        if game.status != "active":
+            raise Refusal("the game has not started yet" if game.status == "open" else "the game is over")
+        if state_id is not None and state_id != game.revision:
+            raise StaleError("that choice belongs to an earlier position (the game has moved on); nothing changed")
+        system = self.system(game.system)
+        state = await self.state(game)
+        before = system.prompts(state)
+        acting = self._acting_seat(table, caller, before, verb, seat)
+        new, events = await asyncio.to_thread(system.apply, state, Action(acting, verb, args))
+        event_json = [e.to_json() for e in events]
+        result = system.result(new)
+        after = {} if result else system.prompts(new)
+        now = self.clock()
+        overtime = self._overtime(table, acting, now)
+        receipt = None
+        if acting in before and before[acting].secret:
+            salt = secrets.token_hex(16)
+            payload = json.dumps({"salt": salt, "seat": acting, "verb": verb, "args": args}, sort_keys=True)
+            receipt = hashlib.sha256(payload.encode()).hexdigest()
+            await self.store.seal(game.id, acting, receipt, payload)
+        try:
+            game, row = await self.store.record_action(
+                game,
+                NewAction(acting, caller.user_id, verb, args, event_json),
+                state_json=system.state_to_json(new),
+                status="finished" if result else None,
+                result={"winner": result.winner, "text": result.text} if result else None,
+                reminders=self._reminder_times(table, after, now) if not result else {},
+                reserve_used=(acting, overtime) if overtime else None,
+            )
+        except RevisionError:
+            raise StaleError("the game changed meanwhile; nothing changed, try again") from None
+        self._cache[game.id] = (row.seq, new)
+        if result or any(e["kind"] in ("reveal", "secret-reveal") for e in event_json):
+            await self.store.reveal_secrets(game.id)
+        table = Table(game, table.seats)
+        ping = {
+            s: u
+            for s in after
+            if s != acting and (u := table.user_of(s)) is not None and (s not in before or before[s] != after[s])
+        }
+        return Outcome(
+            table,
+            seat=acting,
+            action=row,
+            events=event_json,
+            prompts=after,
+            ping=ping,
+            result=result,
+            picture_due=bool(result) or system.picture_due(event_json),
+            receipt=receipt,
+        )
+
+    async def preview(
+        self, channel: int, caller: Caller, verb: str, args: Mapping[str, Any], seat: str | None = None
+    ) -> Preview | None:
+        """An action's preview to confirm (an attack's odds), kept until confirmed or cancelled; ``None`` when
+        the action needs no confirmation.
+
+        :raises RulesError: if the action is already known to be illegal.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            if table.game.status != "active":
+                raise Refusal("the game is not being played")
+            system = self.system(table.game.system)
+            state = await self.state(table.game)
+            prompts = system.prompts(state)
+            acting = self._acting_seat(table, caller, prompts, verb, seat)
+            if acting not in prompts:
+                raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
+            text = await asyncio.to_thread(system.preview, state, acting, verb, dict(args))
+            if text is None:
+                return None
+            token = secrets.token_hex(6)
+            await self.store.put_pending(
+                PendingRow(token, table.game.id, table.game.revision, acting, caller.user_id, verb, dict(args))
+            )
+            return Preview(text, token, acting, verb, dict(args))
+
+    async def confirm(self, channel: int, caller: Caller, token: str, go: bool) -> Outcome | None:
+        """Confirm (``go``) or cancel an action previewed earlier; ``None`` when cancelled.
+
+        :raises StaleError: for an unknown, used or outdated confirmation.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            pending = await self.store.pop_pending(token)
+            if pending is None or pending.game != table.game.id:
+                raise StaleError("that confirmation was already used or has expired; nothing changed")
+            if pending.user_id != caller.user_id:
+                await self.store.put_pending(pending)
+                raise Refusal("only the player who asked for this preview may confirm it")
+            if not go:
+                return None
+            return await self._act(table, caller, pending.verb, pending.args, pending.seat, pending.revision)
+
+    # --- Undo and corrections -------------------------------------------------------------------------
+
+    async def undo(self, channel: int, caller: Caller) -> Outcome:
+        """Take back the caller's last action, if nothing was rolled or revealed and nobody else acted since.
+
+        :raises Refusal: when the last action is not the caller's, or a die roll or a reveal bars the way.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            if table.game.status != "active":
+                raise Refusal("the game is not being played")
+            mine = table.seats_of(caller.user_id)
+            if not mine:
+                raise Refusal("you hold no seat in this game")
+            actions = await self.store.actions(table.game.id)
+            if not actions:
+                raise Refusal("there is nothing to undo")
+            last = actions[-1]
+            if last.seat not in mine:
+                raise Refusal(f"the last action was the {last.seat} player's: you may undo only your own actions")
+            if any(e.get("kind") in BARRIER_KINDS for e in last.events):
+                raise Refusal("your last action rolled a die or revealed information: it cannot be undone")
+            return await self._take_back(table, [last], caller, None)
+
+    async def correct(self, channel: int, caller: Caller, count: int, reason: str) -> Outcome:
+        """A moderator takes back the last ``count`` actions, whoever made them (logged in the game).
+
+        :raises Refusal: for a non-moderator or a count out of range.
+        """
+        if not caller.moderator:
+            raise Refusal("only a moderator may correct a game")
+        async with self.lock(channel):
+            table = await self.table(channel)
+            actions = await self.store.actions(table.game.id)
+            if not 1 <= count <= len(actions):
+                raise Refusal(f"there are {len(actions)} actions to take back; give a number from 1")
+            text = f"{caller.name or caller.user_id} took back {count} action(s): {reason or 'no reason given'}"
+            return await self._take_back(table, actions[-count:], caller, (caller.user_id, "correct", text))
+
+    async def _take_back(
+        self, table: Table, rows: list[ActionRow], caller: Caller, correction: tuple[int | None, str, str] | None
+    ) -> Outcome:
+        game = table.game
+        system = self.system(game.system)
+        self._cache.pop(game.id, None)
+        actions = [a for a in await self.store.actions(game.id) if a.seq not in {r.seq for r in rows}]
+        snapshot = await self.store.latest_snapshot(game.id)
+        state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
+        prompts = system.prompts(state)
+        game = await self.store.undo_actions(
+            game,
+            [r.seq for r in rows],
+            reminders=self._reminder_times(table, prompts, self.clock()),
+            correction=correction,
+        )
+        self._cache[game.id] = (actions[-1].seq if actions else 0, state)
+        if game.status == "finished":  # a correction may reopen a game that ended
+            game = await self.store.set_status(game, "active", None)
+        return Outcome(Table(game, table.seats), seat=rows[-1].seat, prompts=prompts, undone=rows)
+
+    # --- Information ----------------------------------------------------------------------------------
+
+    async def describe(self, channel: int, caller: Caller, topic: str, key: str = "") -> str:
+        """An information answer as the caller's seat sees it (public view for a spectator).
+
+        :raises RulesError: for an unknown key.
+        """
+        table = await self.table(channel, live=False)
+        system = self.system(table.game.system)
+        state = await self.state(table.game)
+        seat = self._viewer(table, caller)
+        return await asyncio.to_thread(system.describe, state, seat, topic, key)
+
+    async def picture(self, channel: int, caller: Caller | None, events: Sequence[Mapping[str, Any]] = ()) -> bytes:
+        """The map picture as the caller's seat sees it (``caller=None``: the public view), off the event loop.
+
+        :raises Refusal: when the system draws no picture.
+        """
+        table = await self.table(channel, live=False)
+        system = self.system(table.game.system)
+        state = await self.state(table.game)
+        seat = self._viewer(table, caller) if caller else None
+        png = await asyncio.to_thread(system.picture, state, seat, list(events))
+        if png is None:
+            raise Refusal(f"{system.name} has no map picture")
+        return png
+
+    @staticmethod
+    def _viewer(table: Table, caller: Caller) -> str | None:
+        mine = table.seats_of(caller.user_id)
+        return mine[0] if len(mine) == 1 else None
+
+    async def suggest(
+        self, channel: int, caller: Caller, source: str, typed: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        """Autocomplete suggestions: legal now, for the caller's seat, at most 25. Never raises."""
+        try:
+            table = await self.table(channel, live=False)
+            system = self.system(table.game.system)
+            if source == "seat":
+                pairs = [(s, s) for s in table.seats]
+            elif source == "option":
+                pairs = [(f"{k}: {v}", k) for k, v in system.options.items()]
+            else:
+                state = await self.state(table.game)
+                mine = table.seats_of(caller.user_id)
+                prompts = system.prompts(state) if table.game.status == "active" else {}
+                seat = next((s for s in mine if s in prompts), mine[0] if mine else None)
+                pairs = system.suggest(state, seat, source, typed, given)
+        except (RulesError, LookupError, ValueError, TypeError):
+            return []
+        typed = typed.lower()
+        found = [(label[:100], value[:100]) for label, value in pairs if typed in label.lower() or typed in value]
+        return found[:25]
+
+    async def log(self, channel: int, caller: Caller) -> tuple[list[LogEntry], list[str]]:
+        """The game log as the caller's seat may see it (sealed events hidden), and the moderators' corrections."""
+        table = await self.table(channel, live=False)
+        mine = set(table.seats_of(caller.user_id))
+        over = not table.game.live
+        entries = []
+        for row in await self.store.actions(table.game.id):
+            visible = [e for e in row.events if over or not e.get("secret_to") or mine & set(e["secret_to"])]
+            entries.append(
+                LogEntry(
+                    row.seq,
+                    row.seat,
+                    row.verb,
+                    [e["text"] for e in visible],
+                    [e["text"] for e in visible if e.get("kind") == "roll"],
+                )
+            )
+        corrections = [f"{c.kind}: {c.text}" for c in await self.store.corrections(table.game.id)]
+        return entries, corrections
+
+    async def verify(self, game_id: int) -> tuple[GameRow, int, list[str]]:
+        """Recompute every roll of a finished game from its revealed seed: (game, rolls checked, problems).
+
+        The seed must match the hash published at creation, and replaying the log from the seed must give
+        exactly the events (dice included) that were announced.
+
+        :raises Refusal: for an unknown game or one still being played (its seed is secret).
+        """
+        from engine.dice import verify
+
+        game = await self.store.game(game_id)
+        if game is None:
+            raise Refusal(f"there is no game #{game_id}")
+        if game.live:
+            raise Refusal("the game is still being played: its seed stays secret until the end")
+        problems: list[str] = []
+        system = self.system(game.system)
+        state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
+        rolls = 0
+        recorded: list[tuple[int, int, int]] = []
+        for row in await self.store.actions(game.id):
+            state, events = system.apply(state, Action(row.seat, row.verb, row.args))
+            again = [e.to_json() for e in events]
+            rolls += sum(1 for e in again if e["kind"] == "roll")
+            recorded += [
+                (int(e["data"]["number"]), int(e["data"].get("sides", 6)), int(e["data"]["die"]))
+                for e in row.events
+                if e.get("kind") == "roll" and {"number", "die"} <= set(e.get("data", {}))
+            ]
+            if json.loads(json.dumps(again)) != row.events:
+                problems.append(f"action #{row.seq} ({row.seat} {row.verb}) does not replay to the events announced")
+        problems += verify(game.seed, game.seed_hash, recorded)
+        return game, rolls, sorted(set(problems))
+
+    # --- Time control, reminders, vacations -----------------------------------------------------------
+
+    def _reminder_times(self, table: Table, prompts: Mapping[str, Prompt], now: float) -> dict[str, float]:
+        days = float(table.game.time_control.get("days_per_move", 0))
+        if not days:
+            return {}
+        due = {}
+        for seat in prompts:
+            row = table.seats.get(seat)
+            start = max(now, row.vacation_until or 0) if row else now
+            due[seat] = start + days * DAY
+        return due
+
+    def _overtime(self, table: Table, seat: str, now: float) -> float:
+        days = float(table.game.time_control.get("days_per_move", 0))
+        if not days:
+            return 0.0
+        row = table.seats[seat]
+        waited = now - max(table.game.updated, row.vacation_until or 0)
+        return max(0.0, waited - days * DAY)
+
+    async def _set_reminders(self, table: Table, prompts: Mapping[str, Prompt], revision: int) -> None:
+        due = self._reminder_times(table, prompts, self.clock())
+        if due:
+            async with self.store.transaction() as db:
+                await db.execute("DELETE FROM reminders WHERE game = ?", (table.game.id,))
+                await db.executemany(
+                    "INSERT INTO reminders (game, seat, due) VALUES (?, ?, ?)",
+                    [(table.game.id, s, t) for s, t in due.items()],
+                )
+
+    async def due_reminders(self) -> list[tuple[Table, str, int, float]]:
+        """Reminders due now: (table, seat, user to ping, reserve days left). Each is snoozed by a day."""
+        found = []
+        now = self.clock()
+        for game_id, seat, _due in await self.store.due_reminders(now):
+            game = await self.store.game(game_id)
+            if game is None or game.status != "active":
+                continue
+            seats = await self.store.seats(game_id)
+            row = seats.get(seat)
+            await self.store.snooze_reminder(game_id, seat, max(now, (row.vacation_until or 0) if row else 0) + DAY)
+            if row is None or row.user_id is None or (row.vacation_until or 0) > now:
+                continue
+            reserve = float(game.time_control.get("reserve_days", 0)) - row.reserve_used / DAY
+            found.append((Table(game, seats), seat, row.user_id, reserve))
+        return found
+
+    async def request_vacation(self, channel: int, caller: Caller, days: int) -> Table:
+        """Ask for a vacation of ``days`` days; the opponent accepts it with :meth:`accept_vacation`.
+
+        :raises Refusal: if the caller holds no seat or the number of days is out of range.
+        """
+        if not 1 <= days <= 30:
+            raise Refusal("a vacation lasts 1 to 30 days")
+        async with self.lock(channel):
+            table = await self.table(channel)
+            mine = table.seats_of(caller.user_id)
+            if not mine:
+                raise Refusal("you hold no seat in this game")
+            for seat in mine:
+                await self.store.set_vacation(table.game.id, seat, request=days * DAY)
+            return Table(table.game, await self.store.seats(table.game.id))
+
+    async def accept_vacation(self, channel: int, caller: Caller) -> tuple[Table, list[str]]:
+        """Accept the opponents' vacation requests; returns the seats now on vacation.
+
+        :raises Refusal: if the caller holds no seat or nobody asked.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            mine = table.seats_of(caller.user_id)
+            if not mine:
+                raise Refusal("you hold no seat in this game")
+            asked = [r for s, r in table.seats.items() if s not in mine and r.vacation_request]
+            if not asked:
+                raise Refusal("no opponent has asked for a vacation")
+            now = self.clock()
+            for row in asked:
+                await self.store.set_vacation(table.game.id, row.seat, until=now + (row.vacation_request or 0))
+            seats = await self.store.seats(table.game.id)
+            table = Table(table.game, seats)
+            prompts = await self.prompts(table.game)
+            await self._set_reminders(table, prompts, table.game.revision)
+            return table, [r.seat for r in asked]
+
+
+def _allows(prompt: Prompt, verb: str) -> bool:
+    return verb in prompt.free_verbs or any(c.verb == verb for c in prompt.choices)

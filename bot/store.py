@@ -1,0 +1,676 @@
+"""The game store: every game's setup and every accepted action, in SQLite (aiosqlite, WAL mode).
+
+Event-sourced (DESIGN.md): a game is its setup (system, scenario, options, secret seed) plus the list of
+accepted actions; a game's state is rebuilt by replaying them, and snapshots (state JSON every
+:data:`SNAPSHOT_EVERY` actions) only speed that up. Each accepted action is written in ONE transaction with
+everything it changes (the game's revision, status and result, the snapshot, the reminders), so a crash loses
+at most the action in flight, never half of one.
+
+The schema carries a version in ``PRAGMA user_version``; :data:`MIGRATIONS` brings any older file up to date
+when the store opens it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+SNAPSHOT_EVERY = 25
+"""A state snapshot is stored with every 25th action."""
+
+LIVE_STATUSES = ("open", "active")
+"""A game is live while its seats are being filled (open) or it is being played (active)."""
+
+MIGRATIONS: tuple[str, ...] = (
+    # Version 1: the whole schema.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild INTEGER,
+        channel INTEGER NOT NULL,
+        system TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        seed TEXT NOT NULL,
+        seed_hash TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open',
+        time_control TEXT NOT NULL DEFAULT '{}',
+        revision INTEGER NOT NULL DEFAULT 0,
+        result TEXT,
+        creator INTEGER,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_live_game_per_channel ON games(channel) WHERE status IN ('open', 'active');
+    CREATE TABLE seats (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        user_id INTEGER,
+        vacation_until REAL,
+        vacation_request REAL,
+        reserve_used REAL NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, seat)
+    );
+    CREATE TABLE actions (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        seat TEXT NOT NULL,
+        user_id INTEGER,
+        verb TEXT NOT NULL,
+        args TEXT NOT NULL,
+        events TEXT NOT NULL,
+        time REAL NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, seq)
+    );
+    CREATE TABLE snapshots (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        PRIMARY KEY (game, seq)
+    );
+    CREATE TABLE corrections (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game INTEGER NOT NULL REFERENCES games(id),
+        moderator INTEGER,
+        kind TEXT NOT NULL,
+        text TEXT NOT NULL,
+        data TEXT NOT NULL DEFAULT '{}',
+        time REAL NOT NULL
+    );
+    CREATE TABLE reminders (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        due REAL NOT NULL,
+        PRIMARY KEY (game, seat)
+    );
+    CREATE TABLE secrets (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game INTEGER NOT NULL REFERENCES games(id),
+        owner TEXT NOT NULL,
+        receipt TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        revealed INTEGER NOT NULL DEFAULT 0,
+        time REAL NOT NULL
+    );
+    CREATE TABLE pending (
+        token TEXT PRIMARY KEY,
+        game INTEGER NOT NULL REFERENCES games(id),
+        revision INTEGER NOT NULL,
+        seat TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        verb TEXT NOT NULL,
+        args TEXT NOT NULL
+    );
+    """,
+)
+"""The schema, one script per version; version ``n`` is ``MIGRATIONS[n - 1]``."""
+
+
+class StoreError(Exception):
+    """The store refused a write (a second live game in a channel, a revision that moved on)."""
+
+
+class ChannelBusyError(StoreError):
+    """The channel already holds a live game."""
+
+
+class RevisionError(StoreError):
+    """The game changed since its state was read; the write was refused and nothing changed."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game's setup and where it stands."""
+
+    id: int
+    guild: int | None
+    channel: int
+    system: str
+    scenario: str
+    options: dict[str, Any]
+    seed: str
+    """The secret seed, hex; only published once the game is over."""
+    seed_hash: str
+    status: str
+    """``open`` (filling seats), ``active``, ``finished`` or ``abandoned``."""
+    time_control: dict[str, Any]
+    revision: int
+    """Counts every change of position (actions, undos, corrections): the "state id" of prompts and buttons."""
+    result: dict[str, Any] | None
+    creator: int | None
+    created: float
+    updated: float
+
+    @property
+    def live(self) -> bool:
+        """Whether the game is still being set up or played."""
+        return self.status in LIVE_STATUSES
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """Who holds a seat of a game."""
+
+    game: int
+    seat: str
+    user_id: int | None
+    vacation_until: float | None
+    vacation_request: float | None
+    reserve_used: float
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One accepted action and the events it caused."""
+
+    game: int
+    seq: int
+    seat: str
+    user_id: int | None
+    verb: str
+    args: dict[str, Any]
+    events: list[dict[str, Any]]
+    time: float
+    undone: bool
+
+
+@dataclass(frozen=True)
+class CorrectionRow:
+    """A moderator's fix, logged in the game."""
+
+    id: int
+    game: int
+    moderator: int | None
+    kind: str
+    text: str
+    data: dict[str, Any]
+    time: float
+
+
+@dataclass(frozen=True)
+class SecretRow:
+    """A sealed decision: its owner, the receipt hash published, the payload kept until the reveal."""
+
+    id: int
+    game: int
+    owner: str
+    receipt: str
+    payload: str
+    revealed: bool
+    time: float
+
+
+@dataclass(frozen=True)
+class PendingRow:
+    """An action waiting for its player's confirmation (an attack after its odds preview)."""
+
+    token: str
+    game: int
+    revision: int
+    seat: str
+    user_id: int
+    verb: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class NewAction:
+    """What :meth:`Store.record_action` writes for one accepted action."""
+
+    seat: str
+    user_id: int | None
+    verb: str
+    args: Mapping[str, Any]
+    events: Sequence[Mapping[str, Any]]
+
+
+def _game(row: aiosqlite.Row) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        guild=row["guild"],
+        channel=row["channel"],
+        system=row["system"],
+        scenario=row["scenario"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        seed_hash=row["seed_hash"],
+        status=row["status"],
+        time_control=json.loads(row["time_control"]),
+        revision=row["revision"],
+        result=json.loads(row["result"]) if row["result"] else None,
+        creator=row["creator"],
+        created=row["created"],
+        updated=row["updated"],
+    )
+
+
+def _seat(row: aiosqlite.Row) -> SeatRow:
+    return SeatRow(
+        row["game"],
+        row["seat"],
+        row["user_id"],
+        row["vacation_until"],
+        row["vacation_request"],
+        row["reserve_used"],
+    )
+
+
+def _action(row: aiosqlite.Row) -> ActionRow:
+    return ActionRow(
+        game=row["game"],
+        seq=row["seq"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        verb=row["verb"],
+        args=json.loads(row["args"]),
+        events=json.loads(row["events"]),
+        time=row["time"],
+        undone=bool(row["undone"]),
+    )
+
+
+class Store:
+    """The SQLite store of every game. Open it with :meth:`open`; close it with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self._db = db
+        self.path = path
+        self._write_lock = asyncio.Lock()
+
+    # --- Opening --------------------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store."""
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=FULL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db, str(path))
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        """Close the connection (every acknowledged write is already on disk)."""
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        version = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            async with self.transaction():
+                for statement in script.split(";"):
+                    if statement.strip():
+                        await self._db.execute(statement)
+                await self._db.execute(f"PRAGMA user_version={number}")
+
+    async def schema_version(self) -> int:
+        """The schema version of the open file."""
+        rows = list(await self._db.execute_fetchall("PRAGMA user_version"))
+        return int(rows[0][0])
+
+    async def journal_mode(self) -> str:
+        """SQLite's journal mode (``wal`` for a file)."""
+        rows = list(await self._db.execute_fetchall("PRAGMA journal_mode"))
+        return str(rows[0][0])
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error)."""
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        rows = list(await self._db.execute_fetchall(sql, params))
+        return rows[0] if rows else None
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        return list(await self._db.execute_fetchall(sql, params))
+
+    # --- Games ----------------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild: int | None,
+        channel: int,
+        system: str,
+        scenario: str,
+        options: Mapping[str, Any],
+        seed: str,
+        seed_hash: str,
+        seats: Sequence[str],
+        time_control: Mapping[str, Any],
+        creator: int | None,
+    ) -> GameRow:
+        """Create an open game with empty seats.
+
+        :raises ChannelBusyError: if the channel already holds a live game.
+        """
+        now = time.time()
+        try:
+            async with self.transaction() as db:
+                cursor = await db.execute(
+                    "INSERT INTO games (guild, channel, system, scenario, options, seed, seed_hash, time_control, "
+                    "creator, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild,
+                        channel,
+                        system,
+                        scenario,
+                        json.dumps(dict(options)),
+                        seed,
+                        seed_hash,
+                        json.dumps(dict(time_control)),
+                        creator,
+                        now,
+                        now,
+                    ),
+                )
+                game_id = cursor.lastrowid
+                await db.executemany(
+                    "INSERT INTO seats (game, seat) VALUES (?, ?)", [(game_id, seat) for seat in seats]
+                )
+        except aiosqlite.IntegrityError as error:
+            raise ChannelBusyError("this channel already holds a game") from error
+        game = await self.game(int(game_id or 0))
+        assert game is not None
+        return game
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """A game by id."""
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def live_game_in(self, channel: int) -> GameRow | None:
+        """The live game of a channel or thread, if any."""
+        row = await self._one(
+            "SELECT * FROM games WHERE channel = ? AND status IN ('open', 'active') ORDER BY id DESC LIMIT 1",
+            (channel,),
+        )
+        return _game(row) if row else None
+
+    async def latest_game_in(self, channel: int) -> GameRow | None:
+        """The most recent game of a channel, live or over."""
+        row = await self._one("SELECT * FROM games WHERE channel = ? ORDER BY id DESC LIMIT 1", (channel,))
+        return _game(row) if row else None
+
+    async def games(self, statuses: Sequence[str] = LIVE_STATUSES) -> list[GameRow]:
+        """Every game with one of these statuses."""
+        marks = ", ".join("?" for _ in statuses)
+        return [_game(r) for r in await self._all(f"SELECT * FROM games WHERE status IN ({marks})", tuple(statuses))]
+
+    async def set_status(
+        self,
+        game: GameRow,
+        status: str,
+        result: Mapping[str, Any] | None = None,
+        correction: tuple[int | None, str, str] | None = None,
+    ) -> GameRow:
+        """Change a game's status (start, resign, abandon), with its result, bumping the revision.
+
+        ``correction`` (moderator, kind, text) logs a moderator's decision in the same transaction.
+
+        :raises RevisionError: if the game changed since ``game`` was read.
+        """
+        async with self.transaction() as db:
+            await self._bump(db, game, status=status, result=result)
+            if status not in LIVE_STATUSES:
+                await db.execute("DELETE FROM reminders WHERE game = ?", (game.id,))
+                await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
+            if correction is not None:
+                await self._log_correction(db, game.id, *correction, {})
+        return await self._reload(game)
+
+    async def _bump(
+        self,
+        db: aiosqlite.Connection,
+        game: GameRow,
+        status: str | None = None,
+        result: Mapping[str, Any] | None = None,
+    ) -> None:
+        cursor = await db.execute(
+            "UPDATE games SET revision = revision + 1, updated = ?, status = ?, result = ? "
+            "WHERE id = ? AND revision = ?",
+            (
+                time.time(),
+                status or game.status,
+                json.dumps(dict(result)) if result is not None else (json.dumps(game.result) if game.result else None),
+                game.id,
+                game.revision,
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise RevisionError("the game changed meanwhile; nothing was written")
+
+    async def _reload(self, game: GameRow) -> GameRow:
+        fresh = await self.game(game.id)
+        assert fresh is not None
+        return fresh
+
+    # --- Seats ----------------------------------------------------------------------------------------
+
+    async def seats(self, game_id: int) -> dict[str, SeatRow]:
+        """The seats of a game, in the order the system lists them."""
+        rows = await self._all("SELECT * FROM seats WHERE game = ? ORDER BY rowid", (game_id,))
+        return {r["seat"]: _seat(r) for r in rows}
+
+    async def set_seat(
+        self, game: GameRow, seat: str, user_id: int | None, correction: tuple[int | None, str, str] | None = None
+    ) -> GameRow:
+        """Seat a user (or empty the seat), bumping the revision; optionally log a moderator's correction."""
+        async with self.transaction() as db:
+            await self._bump(db, game)
+            await db.execute(
+                "UPDATE seats SET user_id = ?, vacation_until = NULL, vacation_request = NULL "
+                "WHERE game = ? AND seat = ?",
+                (user_id, game.id, seat),
+            )
+            if correction is not None:
+                await self._log_correction(db, game.id, *correction, {"seat": seat, "user": user_id})
+        return await self._reload(game)
+
+    async def set_vacation(
+        self, game_id: int, seat: str, *, request: float | None = None, until: float | None = None
+    ) -> None:
+        """Record a vacation request (days asked, in seconds) or a granted vacation (end time)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE seats SET vacation_request = ?, vacation_until = ? WHERE game = ? AND seat = ?",
+                (request, until, game_id, seat),
+            )
+
+    # --- Actions --------------------------------------------------------------------------------------
+
+    async def actions(self, game_id: int, include_undone: bool = False) -> list[ActionRow]:
+        """The accepted actions of a game in order (undone ones only when asked)."""
+        sql = "SELECT * FROM actions WHERE game = ?" + ("" if include_undone else " AND undone = 0") + " ORDER BY seq"
+        return [_action(r) for r in await self._all(sql, (game_id,))]
+
+    async def record_action(
+        self,
+        game: GameRow,
+        action: NewAction,
+        *,
+        state_json: Any = None,
+        status: str | None = None,
+        result: Mapping[str, Any] | None = None,
+        reminders: Mapping[str, float] | None = None,
+        reserve_used: tuple[str, float] | None = None,
+    ) -> tuple[GameRow, ActionRow]:
+        """Write one accepted action and everything it changes in ONE transaction.
+
+        ``state_json`` is stored as a snapshot when the action's number is a multiple of
+        :data:`SNAPSHOT_EVERY`; ``reminders`` replaces the game's reminders (seat to due time).
+
+        :raises RevisionError: if the game changed since ``game`` was read (nothing is written).
+        """
+        now = time.time()
+        async with self.transaction() as db:
+            await self._bump(db, game, status=status, result=result)
+            row = await self._one("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM actions WHERE game = ?", (game.id,))
+            seq = int(row["next"]) if row else 1
+            await db.execute(
+                "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game.id,
+                    seq,
+                    action.seat,
+                    action.user_id,
+                    action.verb,
+                    json.dumps(dict(action.args)),
+                    json.dumps([dict(e) for e in action.events]),
+                    now,
+                ),
+            )
+            live = await self._one("SELECT COUNT(*) AS n FROM actions WHERE game = ? AND undone = 0", (game.id,))
+            if state_json is not None and live and int(live["n"]) % SNAPSHOT_EVERY == 0:
+                await db.execute(
+                    "INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)",
+                    (game.id, seq, json.dumps(state_json)),
+                )
+            if reminders is not None:
+                await self._replace_reminders(db, game.id, reminders)
+            if reserve_used is not None:
+                await db.execute(
+                    "UPDATE seats SET reserve_used = reserve_used + ? WHERE game = ? AND seat = ?",
+                    (reserve_used[1], game.id, reserve_used[0]),
+                )
+            await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
+        stored = ActionRow(
+            game.id, seq, action.seat, action.user_id, action.verb, dict(action.args),
+            [dict(e) for e in action.events], now, False,
+        )  # fmt: skip
+        return await self._reload(game), stored
+
+    async def undo_actions(
+        self,
+        game: GameRow,
+        seqs: Sequence[int],
+        *,
+        reminders: Mapping[str, float] | None = None,
+        correction: tuple[int | None, str, str] | None = None,
+    ) -> GameRow:
+        """Mark actions undone (kept in the log, no longer replayed) and drop the snapshots they fed."""
+        if not seqs:
+            return game
+        async with self.transaction() as db:
+            await self._bump(db, game)
+            marks = ", ".join("?" for _ in seqs)
+            await db.execute(f"UPDATE actions SET undone = 1 WHERE game = ? AND seq IN ({marks})", (game.id, *seqs))
+            await db.execute("DELETE FROM snapshots WHERE game = ? AND seq >= ?", (game.id, min(seqs)))
+            await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
+            if reminders is not None:
+                await self._replace_reminders(db, game.id, reminders)
+            if correction is not None:
+                await self._log_correction(db, game.id, *correction, {"undone": list(seqs)})
+        return await self._reload(game)
+
+    async def latest_snapshot(self, game_id: int) -> tuple[int, Any] | None:
+        """The latest snapshot (its action number and the state JSON), if any."""
+        row = await self._one("SELECT seq, state FROM snapshots WHERE game = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return (int(row["seq"]), json.loads(row["state"])) if row else None
+
+    # --- Corrections ----------------------------------------------------------------------------------
+
+    async def _log_correction(
+        self, db: aiosqlite.Connection, game_id: int, moderator: int | None, kind: str, text: str, data: Any
+    ) -> None:
+        await db.execute(
+            "INSERT INTO corrections (game, moderator, kind, text, data, time) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, moderator, kind, text, json.dumps(data), time.time()),
+        )
+
+    async def corrections(self, game_id: int) -> list[CorrectionRow]:
+        """Every moderator fix of a game, in order."""
+        rows = await self._all("SELECT * FROM corrections WHERE game = ? ORDER BY id", (game_id,))
+        return [
+            CorrectionRow(r["id"], r["game"], r["moderator"], r["kind"], r["text"], json.loads(r["data"]), r["time"])
+            for r in rows
+        ]
+
+    # --- Reminders ------------------------------------------------------------------------------------
+
+    async def _replace_reminders(self, db: aiosqlite.Connection, game_id: int, due: Mapping[str, float]) -> None:
+        await db.execute("DELETE FROM reminders WHERE game = ?", (game_id,))
+        await db.executemany(
+            "INSERT INTO reminders (game, seat, due) VALUES (?, ?, ?)", [(game_id, s, t) for s, t in due.items()]
+        )
+
+    async def reminders(self, game_id: int) -> dict[str, float]:
+        """The reminders of a game: seat to due time."""
+        rows = await self._all("SELECT seat, due FROM reminders WHERE game = ?", (game_id,))
+        return {r["seat"]: float(r["due"]) for r in rows}
+
+    async def due_reminders(self, now: float) -> list[tuple[int, str, float]]:
+        """Reminders due by ``now``: (game, seat, due)."""
+        rows = await self._all("SELECT game, seat, due FROM reminders WHERE due <= ? ORDER BY due", (now,))
+        return [(int(r["game"]), str(r["seat"]), float(r["due"])) for r in rows]
+
+    async def snooze_reminder(self, game_id: int, seat: str, due: float) -> None:
+        """Move one reminder to a later time (after it was sent)."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE reminders SET due = ? WHERE game = ? AND seat = ?", (due, game_id, seat))
+
+    # --- Sealed secrets -------------------------------------------------------------------------------
+
+    async def seal(self, game_id: int, owner: str, receipt: str, payload: str) -> int:
+        """Keep a sealed decision; only its receipt hash is published until the reveal."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO secrets (game, owner, receipt, payload, time) VALUES (?, ?, ?, ?, ?)",
+                (game_id, owner, receipt, payload, time.time()),
+            )
+        return int(cursor.lastrowid or 0)
+
+    async def secrets(self, game_id: int) -> list[SecretRow]:
+        """The sealed decisions of a game."""
+        rows = await self._all("SELECT * FROM secrets WHERE game = ? ORDER BY id", (game_id,))
+        return [
+            SecretRow(r["id"], r["game"], r["owner"], r["receipt"], r["payload"], bool(r["revealed"]), r["time"])
+            for r in rows
+        ]
+
+    async def reveal_secrets(self, game_id: int) -> None:
+        """Mark every sealed decision of a game revealed."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game_id,))
+
+    # --- Pending confirmations ------------------------------------------------------------------------
+
+    async def put_pending(self, row: PendingRow) -> None:
+        """Keep an action awaiting its player's confirmation (it survives a restart)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO pending (token, game, revision, seat, user_id, verb, args) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (row.token, row.game, row.revision, row.seat, row.user_id, row.verb, json.dumps(dict(row.args))),
+            )
+
+    async def pop_pending(self, token: str) -> PendingRow | None:
+        """Take an action awaiting confirmation (it can be confirmed or cancelled only once)."""
+        async with self.transaction() as db:
+            rows = list(await db.execute_fetchall("SELECT * FROM pending WHERE token = ?", (token,)))
+            if not rows:
+                return None
+            await db.execute("DELETE FROM pending WHERE token = ?", (token,))
+        r = rows[0]
+        args = json.loads(r["args"])
+        return PendingRow(r["token"], r["game"], r["revision"], r["seat"], r["user_id"], r["verb"], args)

@@ -1,0 +1,55 @@
+"""Fixtures of the bot tests: a store on a temporary file, the service and the command layer over Duel."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.commands import CommandLayer, Context
+from bot.service import Caller, GameService
+from bot.store import Store
+from tests.bot.doubles import duel_systems
+
+RED = Caller(11, "ann")
+BLUE = Caller(22, "bob")
+MOD = Caller(99, "mod", moderator=True)
+CHANNEL = 500
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "umpire.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def service(store: Store) -> GameService:
+    return GameService(store, duel_systems())
+
+
+@pytest.fixture
+def layer(service: GameService) -> CommandLayer:
+    return CommandLayer(service, "duel")
+
+
+def ctx(caller: Caller, channel: int = CHANNEL) -> Context:
+    return Context(caller, channel, 1)
+
+
+async def started(service: GameService, channel: int = CHANNEL, bids: tuple[int, int] | None = (2, 1)) -> None:
+    """A Duel game in ``channel`` with ann (red) and bob (blue) seated and started; bids made if given."""
+    await service.create(guild=1, channel=channel, caller=RED, system_id="duel", scenario="standard")
+    await service.join(channel, RED, "red")
+    await service.join(channel, BLUE, "blue")
+    await service.start(channel, RED)
+    if bids:
+        await service.act(channel, RED, "bid", {"amount": bids[0]})
+        await service.act(channel, BLUE, "bid", {"amount": bids[1]})

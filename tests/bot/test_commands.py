@@ -1,0 +1,128 @@
+"""The command layer: answers, pings, buttons, refusals, and junk in every option."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.commands import COMMANDS, CUSTOM_ID, CommandLayer
+from bot.service import GameService
+from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, ctx, started
+
+JUNK: list[Any] = [
+    "",
+    " ",
+    "\x00",
+    "a" * 5000,
+    "💥" * 50,
+    "'; DROP TABLE games; --",
+    "-1",
+    "1e309",
+    "nan",
+    -(10**30),
+    10**30,
+    3.5,
+    True,
+    None,
+    "<@123>",
+    "wg:1:1:c:red.1",
+    "units=x to=y",
+]
+
+
+async def snapshot(service: GameService) -> tuple[int, int]:
+    table = await service.table(CHANNEL, live=False)
+    return table.game.revision, len(await service.store.actions(table.game.id, include_undone=True))
+
+
+async def test_create_posts_the_seed_hash_and_the_prompts_ping_the_right_player(layer: CommandLayer) -> None:
+    replies = await layer.run("game create", ctx(RED), {"scenario": "standard"})
+    assert "Dice commitment" in replies[1].text and replies[1].to == "channel"
+    await layer.run("game join", ctx(RED), {"seat": "red"})
+    await layer.run("game join", ctx(BLUE), {})
+    replies = await layer.run("game start", ctx(BLUE), {})
+    dms = [r for r in replies if r.to == "dm"]
+    assert sorted(r.user for r in dms if r.user) == [RED.user_id, BLUE.user_id]
+    assert all(r.buttons and r.dm_fallback for r in dms)
+    assert all(CUSTOM_ID.fullmatch(b.custom_id) for r in dms for b in r.buttons)
+    red_button = next(r for r in dms if r.user == RED.user_id).buttons[1]
+    replies = await layer.press(red_button.custom_id, ctx(RED))
+    assert replies[0].text == "Done: Bid 2."
+    again = await layer.press(red_button.custom_id, ctx(RED))
+    assert again[0].text.startswith("Refused: That choice belongs to an earlier position")
+    blue_button = next(r for r in dms if r.user == BLUE.user_id).buttons[0]
+    stale = await layer.press(blue_button.custom_id, ctx(BLUE))
+    assert "earlier position" in stale[0].text
+    table = await layer.service.table(CHANNEL)
+    prompts = await layer.service.prompts(table.game)
+    blue_prompt = next(r for r in layer._prompt_replies(ctx(RED), table, prompts, {}) if r.to == "dm")
+    replies = await layer.press(blue_prompt.buttons[0].custom_id, ctx(BLUE))
+    channel = [r for r in replies if r.to == "channel"]
+    assert any("Bids revealed" in r.text for r in channel)
+    prompt = channel[-1]
+    assert prompt.mentions == (RED.user_id,) and prompt.buttons
+    foreign = await layer.press(prompt.buttons[0].custom_id, ctx(BLUE))
+    assert foreign[0].text == "Refused: Only the red player may answer this."
+
+
+async def test_a_refusal_gives_the_reason_and_the_rule(layer: CommandLayer) -> None:
+    await started(layer.service)
+    replies = await layer.run("attack", ctx(RED), {"target": "moon", "attackers": "all"})
+    assert replies[0].text == "Refused: You may attack only the line or the flank (rule D.4)."
+    assert replies[0].ephemeral
+
+
+async def test_an_attack_is_confirmed_after_its_odds(layer: CommandLayer) -> None:
+    await started(layer.service)
+    replies = await layer.run("attack", ctx(RED), {"target": "line", "attackers": "all"})
+    assert "Odds" in replies[0].text and [b.label for b in replies[0].buttons] == ["Confirm", "Cancel"]
+    before = await snapshot(layer.service)
+    refused = await layer.press(replies[0].buttons[0].custom_id, ctx(BLUE))
+    assert "Only the player who asked" in refused[0].text and await snapshot(layer.service) == before
+    done = await layer.press(replies[0].buttons[0].custom_id, ctx(RED))
+    assert any("attacks" in r.text for r in done if r.to == "channel")
+    twice = await layer.press(replies[0].buttons[0].custom_id, ctx(RED))
+    assert "already used" in twice[0].text
+
+
+async def test_junk_in_every_option_of_every_command_changes_nothing(layer: CommandLayer) -> None:
+    await started(layer.service)
+    for command in COMMANDS:
+        if command.name in ("game create",):
+            continue
+        for caller in (RED, BLUE, MOD):
+            for junk in JUNK:
+                options = {o.name: junk for o in command.options}
+                before = await snapshot(layer.service)
+                replies = await layer.run(command.name, ctx(caller), options)
+                assert replies, command.name
+                if command.name in ("game resign", "mod abandon", "game leave", "game undo"):
+                    continue  # no junk-able option decides whether these act
+                after = await snapshot(layer.service)
+                assert after == before or not replies[0].text.startswith("Refused"), (command.name, junk)
+    for junk in JUNK:
+        await layer.press(str(junk), ctx(RED))
+        await layer.autocomplete("move", "units", str(junk), {"units": junk}, ctx(RED))
+
+
+async def test_junk_never_changes_state_when_refused(layer: CommandLayer) -> None:
+    await started(layer.service)
+    for command in COMMANDS:
+        if not command.options:
+            continue
+        for junk in JUNK:
+            options = {o.name: junk for o in command.options}
+            before = await snapshot(layer.service)
+            replies = await layer.run(command.name, ctx(RED), options)
+            if replies[0].text.startswith("Refused"):
+                assert await snapshot(layer.service) == before, (command.name, junk)
+
+
+async def test_autocomplete_suggests_what_is_legal(layer: CommandLayer) -> None:
+    await started(layer.service)
+    assert await layer.autocomplete("attack", "target", "", {}, ctx(RED)) == [
+        ("the line", "line"),
+        ("the flank", "flank"),
+    ]
+    assert ("advance", "advance") in await layer.autocomplete("act", "verb", "", {}, ctx(RED))
+    assert await layer.autocomplete("game join", "seat", "", {}, ctx(RED)) == [("red", "red"), ("blue", "blue")]
+    assert await layer.autocomplete("nothing", "x", "", {}, ctx(RED)) == []

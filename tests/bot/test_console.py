@@ -1,0 +1,47 @@
+"""The console: the same commands at the terminal, hot-seat, and transcripts played from a file."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from bot.cli import main
+from bot.console import play
+from tests.bot.doubles import duel_systems, require_ardennes
+
+SCRIPT = """
+# both players bid; red moves first
+choose 2
+choose 1
+act advance steps=3
+act advance steps=1
+act advance steps=2
+game undo
+attack line x
+ok
+choose 2
+act advance steps=2
+log
+""".splitlines()
+
+
+async def test_a_script_plays_a_game_hot_seat(tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = await play(duel_systems(), scenario="standard", script=SCRIPT, out=out, out_dir=tmp_path)
+    text = out.getvalue()
+    assert "Bids revealed: red 2, blue 1" in text
+    assert "Refused: At most two advances per turn (rule D.2)." in text
+    assert "took back their last action: advance steps=1" in text
+    assert "--- blue (player2) to decide ---" in text
+    assert "#7 blue advance: blue advances 2." in text
+    assert console.pictures_written and console.pictures_written[0].read_bytes().startswith(b"\x89PNG")
+
+
+def test_umpire_local_script_plays_ardennes(tmp_path: Path, capsys: object) -> None:
+    require_ardennes()
+    script = tmp_path / "game.txt"
+    script.write_text("game status\nchoose 999\nmove units=nothing to=0000\noob\n", encoding="utf-8")
+    assert main(["local", "--script", str(script), "--no-pictures", "--out-dir", str(tmp_path)]) == 0
+    text = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "Game #1 created" in text and "Support phase" in text
+    assert "Refused: Choose a number from 1 to" in text
