@@ -193,8 +193,7 @@ def draw_happenings(
 
     for arrow in happened.moves:
         if any(shown(h) for h in arrow.path):
-            colour = palette.MOVE_ARROW.get(arrow.side or "", palette.MOVE_ARROW["german"])
-            _arrow(draw, [at(h) for h in arrow.path], colour, width, layout.size, dashed=False)
+            _arrow(draw, [at(h) for h in arrow.path], palette.MOVE_ARROW, width, layout.size, dashed=False)
     for arrow in happened.retreats:
         if any(shown(h) for h in arrow.path):
             _arrow(draw, [at(h) for h in arrow.path], palette.RETREAT_ARROW, width, layout.size, dashed=True)
@@ -205,7 +204,16 @@ def draw_happenings(
         if not shown(attack.target):
             continue
         for source in attack.sources:
-            _arrow(draw, [at(source), at(attack.target)], palette.ATTACK_ARROW, width + 1, layout.size, dashed=False)
+            _arrow(
+                draw,
+                [at(source), at(attack.target)],
+                palette.ATTACK_ARROW,
+                width + 1,
+                layout.size,
+                dashed=False,
+                start=0.1,
+                end=0.4,
+            )
     for hex_, _ in happened.eliminated:
         if shown(hex_):
             _cross(draw, at(hex_), layout.size * 0.42, max(4, round(layout.size * 0.12)))
@@ -228,15 +236,23 @@ def _shorten(points: list[Point], start: float, end: float) -> list[Point]:
 
 
 def _arrow(
-    draw: ImageDraw.ImageDraw, points: list[Point], colour: palette.RGB, width: int, hex_size: float, dashed: bool
+    draw: ImageDraw.ImageDraw,
+    points: list[Point],
+    colour: palette.RGB,
+    width: int,
+    hex_size: float,
+    dashed: bool,
+    start: float = 0.2,
+    end: float = 0.45,
 ) -> None:
-    """A cased polyline with a head, stopping short of the last centre so the counter there stays readable."""
+    """A cased polyline with a head, stopping short of the last centre so the counter there stays readable;
+    ``start`` and ``end`` are cut from its ends, in hex radii."""
     if len(points) < 2:
         return
-    points = _shorten(points, hex_size * 0.25, hex_size * 0.5)
+    points = _shorten(points, hex_size * start, hex_size * end)
     (xa, ya), (xb, yb) = points[-2], points[-1]
     angle = math.atan2(yb - ya, xb - xa)
-    head = width * 3.2
+    head = max(12.0, width * 4.2)
     tip = (xb, yb)
     left = (xb - head * math.cos(angle - 0.45), yb - head * math.sin(angle - 0.45))
     right = (xb - head * math.cos(angle + 0.45), yb - head * math.sin(angle + 0.45))
@@ -287,18 +303,15 @@ def _cross(draw: ImageDraw.ImageDraw, center: Point, half: float, width: int) ->
 
 
 def _result(draw: ImageDraw.ImageDraw, layout: Layout, attack: AttackMark, at: Callable[[Hex], Point]) -> None:
-    """The combat result in a red box on the attack's side of the target, "BT" added on a breakthrough."""
+    """The combat result in a red box over the target's hex number, "BT" added on a breakthrough (green)."""
     text = attack.result or "?"
     if attack.breakthrough:
         text += " BT"
     tx, ty = at(attack.target)
-    if attack.sources:
-        sx, sy = at(attack.sources[0])
-        x, y = tx + (sx - tx) * 0.5, ty + (sy - ty) * 0.5
-    else:
-        x, y = tx, ty - layout.height * 0.42
     size = max(9, round(layout.size * 0.3))
     half_w, half_h = size * (0.32 * len(text) + 0.4), size * 0.72
+    counter_top = layout.center(attack.target)[1] - layout.counter_box(attack.target)[1]
+    x, y = tx, ty - counter_top - half_h + 2
     fill = palette.MAP_MARKS["breakthrough"][1] if attack.breakthrough else palette.ATTACK_ARROW
     draw.rounded_rectangle(
         (x - half_w, y - half_h, x + half_w, y + half_h), radius=size * 0.3, fill=fill, outline=(255, 255, 255), width=2

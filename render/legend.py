@@ -7,7 +7,7 @@ from collections.abc import Callable
 from PIL import Image, ImageDraw
 
 from render import palette, symbols
-from render.fonts import draw_text, text_width
+from render.fonts import draw_text, fitting_size, text_width
 
 Swatch = Callable[[ImageDraw.ImageDraw, tuple[float, float, float, float]], None]
 
@@ -163,7 +163,7 @@ def frame_map(map_image: Image.Image, caption: str, zoom: float) -> tuple[Image.
     image.paste(map_image, (0, top))
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, top - 1), fill=palette.TITLE_BAR)
-    title_size = max(10, round(18 * zoom))
+    title_size = fitting_size(caption, max(10, round(18 * zoom)), width - 20 * zoom, smallest=9)
     draw_text(draw, (round(10 * zoom), top / 2), caption, title_size, palette.TITLE_TEXT, anchor="lm")
     y = top + height + round(6 * zoom)
     for row in _rows(width, zoom):

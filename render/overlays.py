@@ -65,9 +65,15 @@ def draw_under(image: Image.Image, layout: Layout, overlays: tuple[Overlay, ...]
 
 
 def draw_over(
-    draw: ImageDraw.ImageDraw, layout: Layout, overlays: tuple[Overlay, ...], offset: Point, shown: Shown
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    overlays: tuple[Overlay, ...],
+    offset: Point,
+    shown: Shown,
+    occupied: frozenset[Hex] = frozenset(),
 ) -> None:
-    """The overlays that go over the counters: cost labels, supply lines, HQ range centres."""
+    """The overlays that go over the counters: cost labels (at the hex's centre, or at its top over a
+    counter), supply lines, rings round units without supply."""
     for overlay in overlays:
         if isinstance(overlay, Reachable):
             size = max(10, round(layout.size * 0.32))
@@ -75,9 +81,10 @@ def draw_over(
                 if not shown(hex_):
                     continue
                 x, y = layout.center(hex_)
+                lift = layout.height * 0.36 if hex_ in occupied else 0.0
                 draw_text(
                     draw,
-                    (x - offset[0], y - offset[1] + layout.height * 0.27),
+                    (x - offset[0], y - offset[1] - lift),
                     overlay.costs[hex_],
                     size,
                     (0, 50, 140),

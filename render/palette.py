@@ -137,7 +137,8 @@ def map_mark(kind: str) -> tuple[str, RGB]:
 
 SIDE_INK: Final[dict[str, RGB]] = {"german": (30, 30, 30), "allied": (20, 110, 40)}
 """Arrows and overlays of each side."""
-MOVE_ARROW: Final[dict[str, RGB]] = {"german": (20, 20, 20), "allied": (10, 90, 200)}
+MOVE_ARROW: Final[RGB] = (20, 20, 20)
+"""Moves are black with a white casing, apart from the blue rivers and red roads and attacks."""
 ATTACK_ARROW: Final[RGB] = (220, 20, 20)
 RETREAT_ARROW: Final[RGB] = (230, 120, 0)
 ADVANCE_ARROW: Final[RGB] = (150, 30, 160)

@@ -158,7 +158,7 @@ def render_map(
             draw_place_name(draw, layout, place, offset=(left, top))
     happened.draw_happenings(draw, layout, picture.happened, offset, shown)
     if picture.overlays:
-        overlays.draw_over(draw, layout, picture.overlays, offset, shown)
+        overlays.draw_over(draw, layout, picture.overlays, offset, shown, frozenset(occupied))
     caption = picture.caption
     if region is not None:
         caption = f"{caption} (around {hex_name(region[0])})"

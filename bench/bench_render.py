@@ -1,0 +1,102 @@
+"""Map snapshots of a mid-game Entire Battle position: the full map against Pillow's own PNG encode of the
+same image, close-ups, and the renderer's caches after many games.
+
+``python bench/bench_render.py``. The position: 300 seeded random legal actions (seed 7) from the setup,
+then on to the end of the first activation with a combat, so the picture carries moves and an attack.
+"""
+
+from __future__ import annotations
+
+import io
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.vaevictis.data import GameData  # noqa: E402
+from render import basemap, counters  # noqa: E402
+from render.samples import midgame  # noqa: E402
+from render.snapshot import render_map, to_png  # noqa: E402
+from render.view_picture import picture_from_view  # noqa: E402
+
+RUNS = 9
+
+
+def median_ms(work: Callable[[], object], runs: int = RUNS) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    position = midgame(seed=7, actions=300)
+    game, state, events = position.game, position.state, position.events
+    seat = game.data.side_of(next(e for e in events if e.kind == "move").data["units"][0])
+    view = game.view(state, seat)
+    data = game.data
+    on_map = sum(s["count"] for s in view["stacks"])
+    print(f"position: {position.actions} actions, turn {state.turn}, {on_map} units on the map, {len(events)} events")
+
+    def snapshot() -> bytes:
+        return to_png(render_map(picture_from_view(data, view, events, seat=seat)))
+
+    start = time.perf_counter()
+    png = snapshot()
+    cold = (time.perf_counter() - start) * 1000
+    image = render_map(picture_from_view(data, view, events, seat=seat))
+
+    def pillow_encode() -> bytes:
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    full = median_ms(snapshot)
+    draw_only = median_ms(lambda: render_map(picture_from_view(data, view, events, seat=seat)))
+    encode = median_ms(lambda: to_png(image))
+    pillow = median_ms(pillow_encode)
+    print(f"full map {image.width}x{image.height}: PNG {len(png) / 1e6:.2f} MB (Pillow's plain PNG {len(pillow_encode()) / 1e6:.2f} MB)")
+    print(f"  first snapshot, base layer drawn: {cold:.0f} ms")
+    print(f"  snapshot (base cached, view -> PNG bytes): {full:.1f} ms = draw {draw_only:.1f} + encode {encode:.1f}")
+    print(f"  Pillow alone, Image.save(format='PNG') of the same image: {pillow:.1f} ms")
+    print(f"  ratio snapshot / Pillow encode: {full / pillow:.2f} (target <= 2)")
+
+    hexes = [s["hex"] for s in view["stacks"]][:: max(1, len(view["stacks"]) // 12)]
+    for hex_ in hexes:  # warm the close-up base layer
+        render_map(picture_from_view(data, view, events, seat=seat), region=(hex_, 4))
+    times = []
+    sizes = []
+    for _ in range(3):
+        for hex_ in hexes:
+            start = time.perf_counter()
+            close_png = to_png(render_map(picture_from_view(data, view, events, seat=seat), region=(hex_, 4)))
+            times.append(time.perf_counter() - start)
+            sizes.append(len(close_png))
+    close = statistics.median(times) * 1000
+    print(f"close-up (radius 4, zoom 1.5, view -> PNG bytes), {len(times)} runs over {len(hexes)} hexes:")
+    print(f"  median {close:.1f} ms, worst {max(times) * 1000:.1f} ms (target median < 100 ms), PNG {statistics.median(sizes) / 1e3:.0f} kB")
+
+    # Memory: many games, each with its own copy of the map data, at two zooms.
+    from scenarios import load_game
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for _ in range(12):
+        other: GameData = load_game("ardennes44")
+        picture = picture_from_view(other, view, events)
+        render_map(picture, zoom=0.5)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    tiles = counters.counter_tile.cache_info()
+    print(
+        f"caches after 12 more games: base layers {len(basemap.CACHE)} (max {basemap.CACHE.maxsize}), "
+        f"counter tiles {tiles.currsize} (max {tiles.maxsize}); peak RSS {before / 1024:.0f} -> {after / 1024:.0f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()
