@@ -17,11 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.vaevictis.data import GameData  # noqa: E402
-from render import basemap, counters  # noqa: E402
-from render.samples import midgame  # noqa: E402
-from render.snapshot import render_map, to_png  # noqa: E402
-from render.view_picture import picture_from_view  # noqa: E402
+from engine.vaevictis.data import GameData
+from render import basemap, counters
+from render.samples import midgame
+from render.snapshot import render_map, to_png
+from render.view_picture import picture_from_view
 
 RUNS = 9
 
@@ -61,7 +61,10 @@ def main() -> None:
     draw_only = median_ms(lambda: render_map(picture_from_view(data, view, events, seat=seat)))
     encode = median_ms(lambda: to_png(image))
     pillow = median_ms(pillow_encode)
-    print(f"full map {image.width}x{image.height}: PNG {len(png) / 1e6:.2f} MB (Pillow's plain PNG {len(pillow_encode()) / 1e6:.2f} MB)")
+    print(
+        f"full map {image.width}x{image.height}: PNG {len(png) / 1e6:.2f} MB "
+        f"(Pillow's plain PNG {len(pillow_encode()) / 1e6:.2f} MB)"
+    )
     print(f"  first snapshot, base layer drawn: {cold:.0f} ms")
     print(f"  snapshot (base cached, view -> PNG bytes): {full:.1f} ms = draw {draw_only:.1f} + encode {encode:.1f}")
     print(f"  Pillow alone, Image.save(format='PNG') of the same image: {pillow:.1f} ms")
@@ -80,7 +83,10 @@ def main() -> None:
             sizes.append(len(close_png))
     close = statistics.median(times) * 1000
     print(f"close-up (radius 4, zoom 1.5, view -> PNG bytes), {len(times)} runs over {len(hexes)} hexes:")
-    print(f"  median {close:.1f} ms, worst {max(times) * 1000:.1f} ms (target median < 100 ms), PNG {statistics.median(sizes) / 1e3:.0f} kB")
+    print(
+        f"  median {close:.1f} ms, worst {max(times) * 1000:.1f} ms (target median < 100 ms), "
+        f"PNG {statistics.median(sizes) / 1e3:.0f} kB"
+    )
 
     # Memory: many games, each with its own copy of the map data, at two zooms.
     from scenarios import load_game

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal, cast
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -203,14 +203,15 @@ def overlay_sets(game: object, state: object, seat: str, kind: OverlayKind, unit
     if kind == "reachable":
         from engine.contract import IllegalActionError
         from engine.vaevictis import activation as act
-        from engine.vaevictis import turn
+
+        dice = _dice_of()
 
         if unit is None or unit not in state.units or data.side_of(unit) != side:
             raise ValueError(f"the reachable overlay needs one of the {seat} units, not {unit!r}")
         trial = state.copy()
         if trial.activation is not None and unit not in trial.activation.units:
             try:
-                act.join(trial, data, trial.units[unit], turn.dice(trial))
+                act.join(trial, data, trial.units[unit], dice(trial))
             except IllegalActionError:
                 return Reachable({}, state.units[unit].hex)
         routes = movement.legal_destinations(data, trial, [unit])
@@ -248,6 +249,17 @@ def overlay_sets(game: object, state: object, seat: str, kind: OverlayKind, unit
     if kind == "victory":
         return victory_overlay(data, state.scenario)
     raise ValueError(f"unknown overlay {kind!r}; choose one of {', '.join(OVERLAY_KINDS)}")
+
+
+def _dice_of() -> Callable[[Any], Any]:
+    """The engine's dice of a state (``rolls.dice_of``; ``turn.dice`` in older engines), as legal.py joins units."""
+    try:
+        from engine.vaevictis.rolls import dice_of  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        from engine.vaevictis import turn
+
+        return cast(Callable[[Any], Any], turn.dice)  # type: ignore[attr-defined,unused-ignore]
+    return cast(Callable[[Any], Any], dice_of)
 
 
 def victory_overlay(data: object, scenario: str) -> VictoryOverlay:

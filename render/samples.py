@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.contract import Action, Event, RulesError
+from engine.vaevictis.data import other_side
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.legal import candidate_actions
 from engine.vaevictis.state import GameState
@@ -37,7 +38,7 @@ class Position:
 def _order(rng: random.Random, actions: list[Action]) -> list[Action]:
     def key(action: Action) -> float:
         weight = 0.6 if action.verb in ("pass", "end_activation", "end_support") else 1.0
-        return rng.random() ** (1 / weight)
+        return float(rng.random() ** (1 / weight))
 
     return sorted(actions, key=key, reverse=True)
 
@@ -115,9 +116,11 @@ def write_samples(folder: Path) -> list[Path]:
 
     # Fog of war: the same game with the option on, seen by the other side.
     foggy = midgame(options={"fog_of_war": True})
-    other = "allied" if actor == "german" else "german"
+    other = other_side(actor)
     view = foggy.game.view(foggy.state, other)
-    picture = picture_from_view(data, view, (), seat=other, title=f"{data.name}: fog of war, seen by the {other.capitalize()} player")
+    picture = picture_from_view(
+        data, view, (), seat=other, title=f"{data.name}: fog of war, seen by the {other.capitalize()} player"
+    )
     grid = data.map.grid
     enemies = [s["hex"] for s in view["stacks"] if s["side"] == other]
 

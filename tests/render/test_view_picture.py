@@ -144,7 +144,7 @@ def test_fog_of_war_hides_the_units_under_the_top_one(game: GameData) -> None:
     seen_picture, fog_picture = picture_from_view(game, seen), picture_from_view(game, fogged)
     assert fog_picture.hidden[504].count == 2 and [f.label for f in fog_picture.counters[504]] == [top.name]
     where = frame(fog_picture)
-    left, top_y, right, _ = offset_box(where.layout.counter_box(504), where.origin[1])
+    _, top_y, right, _ = offset_box(where.layout.counter_box(504), where.origin[1])
     size = where.layout.counter_size
     shift = max(2, round(size * 0.06))
     # The edge of the second counter's colour bar, showing right of the top counter.
