@@ -24,8 +24,9 @@ from bench.midgame import SCENARIO, midgame, random_game
 from engine.contract import Action
 from engine.hexgrid import hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import movement, turn
+from engine.vaevictis import movement
 from engine.vaevictis.data import other_side
+from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import Position
 from engine.vaevictis.supply import update_statuses
 
@@ -65,7 +66,7 @@ def main() -> None:
     joined = []
     for unit in mechanized:
         copy = trial.copy()
-        act.join(copy, data, copy.units[unit.id], turn.dice(copy))
+        act.join(copy, data, copy.units[unit.id], dice_of(copy))
         if copy.units[unit.id].action_points:
             joined.append((copy, unit.id))
 

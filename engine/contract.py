@@ -78,6 +78,8 @@ class Prompt:
     """Whether the decision is sealed until every side has submitted (taken by DM)."""
     rule: str | None = None
     """The rule that asks for the decision."""
+    optional: bool = False
+    """A chance to act (an event played in reaction), not a decision the game waits for: no ping, no reminder."""
 
 
 @dataclass(frozen=True)

@@ -34,9 +34,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.contract import ArgValue, Choice, Event, IllegalActionError, InvalidActionError
-from engine.dice import Dice
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis.data import GameData, Side
+from engine.vaevictis.rolls import roll
 from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
 from engine.vaevictis.supply import SupplyNet, command_range
 
@@ -74,17 +74,6 @@ _RULE: dict[EventId, str] = {
 
 
 # --- Shared checks ---------------------------------------------------------------------------------------
-
-
-def _dice(state: GameState) -> Dice:
-    return Dice(bytes.fromhex(state.seed), state.rolls_made)
-
-
-def _roll(state: GameState, text: str, rule: str) -> tuple[int, Event]:
-    dice = _dice(state)
-    die = dice.d6()
-    state.rolls_made = dice.rolls_made
-    return die, Event("roll", f"{text}: rolled {die}.", {"die": die, "rule": rule})
 
 
 def _name(data: GameData, event_id: EventId) -> str:
@@ -347,8 +336,8 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
     if event_id in (STOSSER, ROADBLOCK):
         events = [Event("event", f"{side.capitalize()} plays {name} at {where}.", base)]
         if event_id == STOSSER:
-            die, roll = _roll(state, f"{name} at {where} (stays on 4-6)", rule)
-            events.append(roll)
+            die, rolled = roll(state, f"{name} at {where} (stays on 4-6)", rule)
+            events.append(rolled)
             if die not in STOSSER_STAYS:
                 events.append(Event("event-removed", f"{name} fails: the marker is removed.", {**base, "die": die}))
                 return events
@@ -412,8 +401,8 @@ def _play_air_supply(data: GameData, state: GameState, hex_: Hex, base: dict[str
     state.markers.append(MapMarker(AIR_SUPPLY, hex_, "allied", state.turn))
     state.flags[_AIR_FLAG] = state.turn
     events = [Event("event", f"Allied plays {name} at {hex_name(hex_)}.", base)]
-    die, roll = _roll(state, f"{name}: German anti-aircraft (removed on a 6)", "15.3")
-    events.append(roll)
+    die, rolled = roll(state, f"{name}: German anti-aircraft (removed on a 6)", "15.3")
+    events.append(rolled)
     if die == AIR_SUPPLY_SHOT_DOWN:
         _spend(data, state, AIR_SUPPLY)
         events.append(Event("event-removed", f"{name} is shot down: removed from the game.", {**base, "die": die}))
@@ -525,18 +514,18 @@ def brigade_150_allows(data: GameData, state: GameState, unit_ids: list[str]) ->
     if not unit_ids or not carriers or not set(unit_ids) <= carriers:
         return False, []
     name = _name(data, PZ_BRIGADE_150)
-    die, roll = _roll(state, f"{name}: ignore the enemy zone of control on 5-6", "15.2")
+    die, rolled = roll(state, f"{name}: ignore the enemy zone of control on 5-6", "15.2")
     if die in BRIGADE_PASSES:
         record = _brigade_record(state)
         assert record is not None
         record["units"] = list(unit_ids)  # the marker goes on with the units that passed
         return True, [
-            roll,
+            rolled,
             Event("event", f"{name}: the stack passes through the enemy zone of control.", {"die": die}),
         ]
     state.flags.pop(_BRIGADE_FLAG, None)
     return False, [
-        roll,
+        rolled,
         Event(
             "event-removed",
             f"{name} fails: the marker is removed and the stack stops in enemy zones of control.",

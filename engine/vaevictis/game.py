@@ -26,12 +26,13 @@ from engine.contract import (
     Prompt,
     Result,
 )
-from engine.dice import Dice
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import activation as act
-from engine.vaevictis import combat, movement, stacking, turn, zoc
+from engine.vaevictis import christmas, combat, detachments, movement, stacking, turn, zoc
+from engine.vaevictis import events as event_rules
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
+from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 
 OPTIONS: dict[str, str] = {
@@ -42,6 +43,9 @@ OPTIONS: dict[str, str] = {
 """The optional rules of the game, each a game option, with the rule that defines it."""
 
 Handler = Callable[[GameState, Side, Mapping[str, Any]], list[Event]]
+
+EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine")
+"""Actions that may come outside the main flow of prompts: events and detachments (15, 18)."""
 
 
 class VaeVictisGame:
@@ -75,6 +79,8 @@ class VaeVictisGame:
             seed=seed.hex(),
         )
         for unit_id, definition in self.data.units.items():
+            if detachments.is_detachment_marker(unit_id):
+                continue  # 18: a detachment counter enters play only when it is created
             state.units[unit_id] = UnitState(id=unit_id, steps=definition.steps)
         for placement in self.data.setup:
             unit = state.units[placement.unit]
@@ -103,6 +109,8 @@ class VaeVictisGame:
                 if "air" not in done:
                     events += turn.air_phase(self.data, state)
                     done.append("air")
+                if any(christmas.must_choose(self.data, state, side) for side in SIDES):
+                    return events
                 state.phase = "supply"
             elif state.phase == "supply":
                 if "southern-front" not in done:
@@ -110,8 +118,11 @@ class VaeVictisGame:
                     done.append("southern-front")
                 if turn.returning_hqs(self.data, state):
                     return events
+                if self._air_supply_prompt(state) is not None:
+                    return events
                 if "statuses" not in done:
-                    events += turn.supply_phase(self.data, state)
+                    supplied_by_air = event_rules.air_supplied_units(self.data, state)
+                    events += turn.supply_phase(self.data, state, air_supplied=supplied_by_air)
                     done.append("statuses")
                 state.phase = "support"
             elif state.phase == "support":
@@ -124,23 +135,52 @@ class VaeVictisGame:
                 return events
         return events
 
-    # --- Dice -------------------------------------------------------------------------------------------
-
-    @staticmethod
-    def _dice(state: GameState) -> Dice:
-        return Dice(bytes.fromhex(state.seed), state.rolls_made)
-
     # --- Prompts ----------------------------------------------------------------------------------------
 
     def prompts(self, state: GameState) -> dict[Side, Prompt]:
-        """What each seat must or may decide now."""
+        """What each seat must or may decide now.
+
+        A seat with only a chance to react (an event it may play now, 15) gets an ``optional`` prompt.
+        """
         if state.result is not None:
             return {}
+        prompts = self._required_prompts(state)
+        if state.phase in ("operations", "supply"):
+            for side in SIDES:
+                reactions = self._event_choices(state, side)
+                if not reactions:
+                    continue
+                if side in prompts:
+                    prompt = prompts[side]
+                    prompts[side] = Prompt(
+                        prompt.seat,
+                        prompt.text,
+                        (*prompt.choices, *reactions),
+                        prompt.free_verbs,
+                        prompt.secret,
+                        prompt.rule,
+                        prompt.optional,
+                    )
+                else:
+                    prompts[side] = Prompt(
+                        side, "You may play an event now (15).", tuple(reactions), rule="15.1", optional=True
+                    )
+        return prompts
+
+    def _event_choices(self, state: GameState, side: Side) -> list[Choice]:
+        """Events ``side`` may play now, and markers its activated units may remove (15.2, 15.3)."""
+        if state.phase == "supply":
+            return [c for c in event_rules.playable(self.data, state, side) if c.args.get("event") == "air-supply"]
+        return [*event_rules.playable(self.data, state, side), *event_rules.removal_choices(self.data, state, side)]
+
+    def _required_prompts(self, state: GameState) -> dict[Side, Prompt]:
         if state.pending:
             prompt = self._pending_prompt(state)
             return {prompt.seat: prompt}  # type: ignore[dict-item]
+        if state.phase == "air":
+            return {side: p for side in SIDES if (p := self._christmas_prompt(state, side))}
         if state.phase == "supply":
-            return self._hq_return_prompts(state)
+            return self._hq_return_prompts(state) or self._air_supply_prompts(state)
         if state.phase == "support":
             return {side: p for side in SIDES if (p := self._support_prompt(state, side))}
         side = state.active
@@ -178,7 +218,8 @@ class VaeVictisGame:
         if owing:
             names = ", ".join(self.data.units[u.id].name for u in owing)
             text += f" {names} must attack before the activation ends (4.2)."
-        return {side: Prompt(side, text, (Choice("end_activation", {}, "End activation"),), verbs, rule="3.4")}
+        choices = [*detachments.choices(self.data, state, side), Choice("end_activation", {}, "End activation")]
+        return {side: Prompt(side, text, tuple(choices), verbs, rule="3.4")}
 
     def _formation_can_activate(self, state: GameState, formation_id: str, side: Side) -> bool:
         formation = self.data.formations[formation_id]
@@ -229,11 +270,15 @@ class VaeVictisGame:
             raise InvalidActionError("an odds preview changes nothing: ask for it with VaeVictisGame.preview")
         prompts = self.prompts(state)
         if action.seat not in prompts:
-            waiting = ", ".join(prompts) or "nobody"
+            waiting = ", ".join(s for s, p in prompts.items() if not p.optional) or "nobody"
             raise NotYourTurnError(f"it is not your decision now; waiting for: {waiting}")
         new = state.copy()
         seat = action.seat
-        if new.pending:
+        if action.verb in EVENT_VERBS:
+            events = self._apply_event_action(new, seat, action)
+        elif prompts[seat].optional:
+            raise NotYourTurnError("you may only play an event now; the other player is acting")
+        elif new.pending:
             events = self._apply_pending(new, action)
         elif new.phase != "operations":
             events = self._apply_phase_action(new, seat, action)
@@ -242,26 +287,69 @@ class VaeVictisGame:
             if handler is None:
                 raise InvalidActionError(f"unknown action {action.verb!r} in the operations phase")
             events = handler(new, seat, action.args)
-        self._after_action(new)
+        events += self._after_action(new)
         if new.result is None and not new.pending:
             events += self._check_sudden_victory(new)
         if new.phase != "operations" and not new.pending and new.result is None:
             events += self.advance(new)
         return new, events
 
-    def _after_action(self, state: GameState) -> None:
+    def _apply_event_action(self, state: GameState, side: Side, action: Action) -> list[Event]:
+        """[15, 18] Events played, markers removed, detachments made or recombined."""
+        args = action.args
+        if action.verb == "play_event":
+            event_id = text_arg(args, "event")
+            played = event_rules.play(self.data, state, side, event_id, args)
+            if event_id == "air-supply":
+                state.flags.setdefault("phase_done", []).append("air-supply-decided")
+            return played
+        if action.verb == "remove_marker":
+            return event_rules.remove_marker(
+                self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
+            )
+        if state.activation is None or state.activation.side != side or state.pending:
+            raise IllegalActionError("detachments are made during the activation of their division", "18")
+        if action.verb == "detach":
+            steps = int_arg(args, "steps", 0) or None
+            return detachments.detach(self.data, state, side, text_arg(args, "division"), steps)
+        return detachments.recombine(self.data, state, side, text_arg(args, "detachment"))
+
+    def _air_supply_prompts(self, state: GameState) -> dict[Side, Prompt]:
+        prompt = self._air_supply_prompt(state)
+        return {"allied": prompt} if prompt else {}
+
+    def _air_supply_prompt(self, state: GameState) -> Prompt | None:
+        """[15.3] On a clear turn, before statuses are checked, the Allies may air-supply a stack."""
+        if "air-supply-decided" in state.flags.get("phase_done", []):
+            return None
+        choices = [c for c in event_rules.playable(self.data, state, "allied") if c.args.get("event") == "air-supply"]
+        if not choices:
+            return None
+        return Prompt(
+            "allied",
+            "Supply phase: you may play Air Supply on a stack before supply is checked (15.3).",
+            (*choices, Choice("decline_air_supply", {}, "No air supply this turn")),
+            rule="15.3",
+        )
+
+    def _after_action(self, state: GameState) -> list[Event]:
         """Facts to note after any action: the turn an HQ was destroyed (1.3), the first German across the
-        Meuse (16.2)."""
+        Meuse (16.2), event markers whose hex no longer qualifies (15.3 Nuts!)."""
+        tidied = event_rules.tidy_markers(self.data, state)
         if not state.meuse_crossed and turn.german_crossed_meuse(self.data, state):
             state.meuse_crossed = True
         for unit_id, unit in state.units.items():
             if unit.eliminated and self.data.units[unit_id].is_hq and unit_id not in state.hq_destroyed:
                 state.hq_destroyed[unit_id] = state.turn
+        return tidied
 
     # --- The phases before operations ---------------------------------------------------------------------
 
     def _apply_phase_action(self, state: GameState, side: Side, action: Action) -> list[Event]:
         args = action.args
+        if state.phase == "supply" and action.verb == "decline_air_supply":
+            state.flags.setdefault("phase_done", []).append("air-supply-decided")
+            return [Event("air-supply", "The Allies send no air supply this turn.", {"rule": "15.3"})]
         if state.phase == "supply" and action.verb == "place_hq":
             return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
         if state.phase == "support" and action.verb == "allot":
@@ -269,7 +357,16 @@ class VaeVictisGame:
         if state.phase == "support" and action.verb == "end_support":
             state.flags.setdefault("support_done", []).append(side)
             return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
+        if state.phase == "air" and action.verb == "christmas":
+            return christmas.choose(self.data, state, side, text_arg(args, "present"), args)
         raise InvalidActionError(f"{action.verb!r} is not an action of the {state.phase} phase")
+
+    def _christmas_prompt(self, state: GameState, side: Side) -> Prompt | None:
+        """[15.4] Turn 5, optional rule: each player chooses one Christmas present."""
+        choices = christmas.choices(self.data, state, side)
+        if not choices:
+            return None
+        return Prompt(side, "Christmas (15.4): choose your present.", tuple(choices), rule="15.4")
 
     def _hq_return_prompts(self, state: GameState) -> dict[Side, Prompt]:
         prompts: dict[Side, Prompt] = {}
@@ -367,7 +464,7 @@ class VaeVictisGame:
             )
         if unit.id in state.activation.units:
             return unit, []
-        dice = self._dice(state)
+        dice = dice_of(state)
         events = act.join(state, self.data, unit, dice)
         state.rolls_made = dice.rolls_made
         return unit, events
@@ -385,6 +482,9 @@ class VaeVictisGame:
         starts = {u.hex for u in units}
         if len(starts) != 1:
             raise IllegalActionError("units moving together must start in the same hex", "6.1")
+        brigade = set(event_rules.brigade_150_units(state))
+        if brigade and set(unit_ids) <= brigade and "path" not in args:
+            return events + self._move_with_brigade(state, side, unit_ids, target)
         if "path" in args:
             path = [parse_hex(p) for p in list_arg(args, "path")]
             route = movement.check_move(self.data, state, unit_ids, path)
@@ -405,6 +505,39 @@ class VaeVictisGame:
             route = destinations[target]
         self._check_british_restriction(state, unit_ids, route.path)
         return events + movement.apply_move(self.data, state, unit_ids, route)
+
+    def _move_with_brigade(self, state: GameState, side: Side, unit_ids: list[str], target: Hex) -> list[Event]:
+        """[15.2] A stack with the 150 Pz Brigade marker moves through enemy zones of control, rolling 1d6 for
+        each zone it enters: on 5-6 it goes on; otherwise the marker is gone and the zone stops it there, as
+        the normal rules say (or just before it, where the normal rules would not let it enter)."""
+        free = movement.legal_destinations(self.data, state, unit_ids, ignore_zoc=True, target=target)
+        if target not in free:
+            raise IllegalActionError(f"{hex_name(target)} cannot be reached this activation", "6.1")
+        route = free[target]
+        self._check_british_restriction(state, unit_ids, route.path)
+        control = zoc.enemy_zoc(Position(self.data, state), side)
+        events: list[Event] = []
+        previous: set[str] = control.get(route.path[0], set())
+        for index, hex_ in enumerate(route.path[1:], start=1):
+            here = control.get(hex_, set())
+            entering = bool(here) and not here <= previous
+            previous = here
+            if not entering:
+                continue
+            allowed, rolled = event_rules.brigade_150_allows(self.data, state, unit_ids)
+            events += rolled
+            if allowed:
+                continue
+            for cut in (index + 1, index):
+                if cut < 2:
+                    return events
+                try:
+                    stopped = movement.check_move(self.data, state, unit_ids, route.path[:cut])
+                except IllegalActionError:
+                    continue
+                return events + movement.apply_move(self.data, state, unit_ids, stopped)
+            return events
+        return events + movement.apply_move(self.data, state, unit_ids, route, ignore_zoc=True)
 
     def _check_british_restriction(self, state: GameState, unit_ids: list[str], path: tuple[Hex, ...]) -> None:
         """[16.2] British reinforcements other than the 29th Armoured Brigade (the British independent) stay west
@@ -558,16 +691,17 @@ class VaeVictisGame:
             unit.action_points = 0
             unit.movement_points = 0.0
             unit.must_attack = False
+        ended = event_rules.end_of_activation(self.data, state)
         state.activation = None
         state.consecutive_passes = 0
         state.sequences_this_turn += 1
         state.flags.pop("entered_at", None)
         if self._german_turn1_run(state, side):
-            return []
+            return ended
         if self._has_activated_everything(state, other_side(side)):
-            return self._series_roll(state, side)
+            return ended + self._series_roll(state, side)
         state.active = other_side(side)
-        return []
+        return ended
 
     def _has_activated_everything(self, state: GameState, side: Side) -> bool:
         """[2.2] Whether every unit of a side on the map (or due to arrive) has been activated this turn."""
@@ -592,7 +726,7 @@ class VaeVictisGame:
         state.active = side
         if series < 2:
             return []
-        dice = self._dice(state)
+        dice = dice_of(state)
         first, second = dice.two_d6()
         state.rolls_made = dice.rolls_made
         total = first + second
@@ -623,6 +757,7 @@ class VaeVictisGame:
         """[2.2] The operations phase is over: the administrative phase, victory, and the next turn."""
         events = turn.administrative_phase(self.data, state)
         events += self._check_turn_victory(state)
+        events += event_rules.end_of_turn(self.data, state)
         if state.result is not None:
             return events
         if state.turn >= self.data.scenarios[state.scenario].turns:

@@ -17,6 +17,7 @@ from engine.vaevictis import activation as act
 from engine.vaevictis import movement, turn
 from engine.vaevictis.data import Side, other_side
 from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 
 
@@ -48,7 +49,7 @@ def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> Unit
     trial_unit = trial.units[unit.id]
     if trial.activation is not None and unit.id not in trial.activation.units:
         try:
-            act.join(trial, game.data, trial_unit, turn.dice(trial))
+            act.join(trial, game.data, trial_unit, dice_of(trial))
         except IllegalActionError:
             return UnitOptions(unit.id, (), (), False, False)
     destinations: tuple[Hex, ...] = ()

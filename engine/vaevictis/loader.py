@@ -35,6 +35,7 @@ from engine.vaevictis.data import (
     UnitDef,
     VictoryCondition,
 )
+from engine.vaevictis.detachments import with_detachment_counters
 
 T = TypeVar("T")
 
@@ -766,4 +767,5 @@ def build_game(documents: Documents, default_id: str = "game") -> GameData:
         check_cross_references(data, problems, files)
     if problems:
         raise ScenarioError(problems.items)
-    return data
+    # [18] Each corps' detachment markers become counters the rules can look up once they are created.
+    return with_detachment_counters(data)

@@ -11,27 +11,15 @@ from __future__ import annotations
 import math
 
 from engine.contract import Choice, Event, IllegalActionError
-from engine.dice import Dice
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis.data import SIDES, GameData, Side
 from engine.vaevictis.geography import beyond_meuse
+from engine.vaevictis.rolls import dice_of, roll
 from engine.vaevictis.state import GameState, Position
 from engine.vaevictis.supply import SupplyNet, update_statuses
 from engine.vaevictis.zoc import enemy_zoc
 
 PHASES = ("air", "supply", "support", "initiative", "operations", "administrative")
-
-
-def dice(state: GameState) -> Dice:
-    return Dice(bytes.fromhex(state.seed), state.rolls_made)
-
-
-def roll(state: GameState, text: str, rule: str) -> tuple[int, Event]:
-    """Roll one die on the game's dice and describe it."""
-    table = dice(state)
-    value = table.d6()
-    state.rolls_made = table.rolls_made
-    return value, Event("roll", f"{text}: rolled {value}.", {"die": value, "rule": rule})
 
 
 # --- Start of a turn -------------------------------------------------------------------------------------
@@ -129,7 +117,7 @@ def fuel_shortage(data: GameData, state: GameState) -> list[Event]:
         return []
     clear = data.turns[state.turn - 1].weather == "clear"
     events: list[Event] = []
-    table_dice = dice(state)
+    table_dice = dice_of(state)
     while True:
         faces = [table_dice.d6() for _ in range(2 if clear else 1)]
         events.append(
@@ -307,7 +295,7 @@ def initiative_phase(data: GameData, state: GameState) -> list[Event]:
         state.initiative = "german"
         events.append(Event("initiative", "The German player has the initiative (17.1).", {"side": "german"}))
     else:
-        table = dice(state)
+        table = dice_of(state)
         while True:
             german, allied = table.d6(), table.d6()
             events.append(

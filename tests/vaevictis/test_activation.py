@@ -155,7 +155,9 @@ def test_2_1_sides_alternate_activation_sequences() -> None:
 
 def test_a_seat_without_a_decision_is_refused_and_nothing_changes() -> None:
     table = Table(placements=FRONT)
-    error = table.refused("allied", "activate_general", None, "waiting for: german")
+    # The Allies could play Nuts! now (an optional prompt), but the activation decision is the German's.
+    assert table.game.prompts(table.state)["allied"].optional
+    error = table.refused("allied", "activate_general", None, "the other player is acting")
     assert isinstance(error, NotYourTurnError)
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from engine.hexgrid import column, row
 from engine.vaevictis.data import GameData
+from engine.vaevictis.detachments import is_detachment_marker
 from engine.vaevictis.geography import beyond_meuse
 from scenarios import load_game
 
@@ -139,8 +140,13 @@ def test_step_reduction_scheme_of_1_2(data: GameData) -> None:
             assert unit.steps == 1 and unit.strength == 1 and unit.c3i in ("A", "B", "C")
 
 
+def printed(data: GameData) -> list[str]:
+    """The printed counters: every unit but the detachment markers of 18, which enter play when created."""
+    return [u for u in data.units if not is_detachment_marker(u)]
+
+
 def test_reconstructed_figures_are_marked(data: GameData) -> None:
-    for unit in data.units.values():
+    for unit in (data.units[u] for u in printed(data)):
         # An HQ's strength (1) and quality when alone (4) are given by 1.3; its ratings are rebuilt.
         rebuilt = {"support", "c3i"} if unit.kind == "hq" else {"strength", "quality"}
         assert rebuilt <= set(unit.reconstructed), unit.id
@@ -188,7 +194,7 @@ def test_the_front_is_in_contact_on_turn_1(data: GameData) -> None:
 
 def test_every_counter_sets_up_or_arrives_once_at_its_sides_entry_hexes(data: GameData) -> None:
     seen = Counter([p.unit for p in data.setup] + [u for r in data.reinforcements for u in r.units])
-    assert set(seen) == set(data.units) and set(seen.values()) == {1}
+    assert set(seen) == set(printed(data)) and set(seen.values()) == {1}
     for reinforcement in data.reinforcements:
         side = data.side_of(reinforcement.units[0])
         assert set(reinforcement.hexes) <= data.map.entry_hexes[side]
@@ -251,3 +257,10 @@ def test_fuel_shortage_table_names_thirty_counters_five_per_column(data: GameDat
     assert all(len(units) == 5 for units in columns.values())
     listed = [u for units in columns.values() for u in units]
     assert len(set(listed)) == 30 and all(data.side_of(u) == "german" for u in listed)
+
+
+def test_18_every_corps_with_detachment_markers_has_their_counters(data: GameData) -> None:
+    markers = [u for u in data.units if is_detachment_marker(u)]
+    assert markers
+    for unit_id in markers:
+        assert data.formations[data.units[unit_id].formation].detachments > 0
