@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Literal, cast
+from typing import Literal
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -192,7 +192,7 @@ def overlay_sets(game: object, state: object, seat: str, kind: OverlayKind, unit
 
     :raises ValueError: for an unknown kind, or ``reachable`` without a unit of the seat.
     """
-    from engine.vaevictis import movement, supply, zoc
+    from engine.vaevictis import supply, zoc
     from engine.vaevictis.game import VaeVictisGame
     from engine.vaevictis.state import GameState, Position
 
@@ -201,35 +201,21 @@ def overlay_sets(game: object, state: object, seat: str, kind: OverlayKind, unit
     data = game.data
     side: Side = "allied" if seat == "allied" else "german"
     if kind == "reachable":
-        from engine.contract import IllegalActionError
-        from engine.vaevictis import activation as act
-
-        dice = _dice_of()
+        from engine.vaevictis.legal import reachable
 
         if unit is None or unit not in state.units or data.side_of(unit) != side:
             raise ValueError(f"the reachable overlay needs one of the {seat} units, not {unit!r}")
-        trial = state.copy()
-        if trial.activation is not None and unit not in trial.activation.units:
-            try:
-                act.join(trial, data, trial.units[unit], dice(trial))
-            except IllegalActionError:
-                return Reachable({}, state.units[unit].hex)
-        routes = movement.legal_destinations(data, trial, [unit])
+        routes = reachable(game, state, unit)
         return Reachable({h: cost_label(r.mp_spent, r.ap_spent) for h, r in routes.items()}, state.units[unit].hex)
     pos = Position(data, state)
     if kind == "zoc":
         return ZocOverlay(frozenset(zoc.enemy_zoc(pos, side)), other_side(side))
     if kind == "command":
         net = supply.SupplyNet(pos, side)
-        reach = supply.command_range(data, side)
         ranges: dict[Hex, frozenset[Hex]] = {}
         for hq in pos.state.on_map():
-            if not data.units[hq.id].is_hq or data.side_of(hq.id) != side or hq.hex is None:
-                continue
-            around = data.map.grid.within(hq.hex, reach)
-            ranges[hq.hex] = frozenset(
-                h for h in around if net._within(hq.hex, h, reach, net.enemy_hexes, rivers=False)
-            )
+            if data.units[hq.id].is_hq and data.side_of(hq.id) == side and hq.hex is not None:
+                ranges[hq.hex] = net.command_area(hq.id)
         return CommandOverlay(ranges, side)
     if kind == "supply":
         net = supply.SupplyNet(pos, side)
@@ -249,17 +235,6 @@ def overlay_sets(game: object, state: object, seat: str, kind: OverlayKind, unit
     if kind == "victory":
         return victory_overlay(data, state.scenario)
     raise ValueError(f"unknown overlay {kind!r}; choose one of {', '.join(OVERLAY_KINDS)}")
-
-
-def _dice_of() -> Callable[[Any], Any]:
-    """The engine's dice of a state (``rolls.dice_of``; ``turn.dice`` in older engines), as legal.py joins units."""
-    try:
-        from engine.vaevictis.rolls import dice_of  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        from engine.vaevictis import turn
-
-        return cast(Callable[[Any], Any], turn.dice)  # type: ignore[attr-defined,unused-ignore]
-    return cast(Callable[[Any], Any], dice_of)
 
 
 def victory_overlay(data: object, scenario: str) -> VictoryOverlay:

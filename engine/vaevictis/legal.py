@@ -43,18 +43,36 @@ def units_that_may_act(game: VaeVictisGame, state: GameState, side: Side) -> lis
     ]
 
 
+def joined_trial(game: VaeVictisGame, state: GameState, unit_id: str) -> GameState | None:
+    """A copy of the state in which the unit has joined the activation in progress (3.1), or ``None`` if it
+    may not join it. Dice rolled for the join (9.4) are rolled on the copy only."""
+    trial = state.copy()
+    if trial.activation is not None and unit_id not in trial.activation.units:
+        try:
+            act.join(trial, game.data, trial.units[unit_id], dice_of(trial))
+        except IllegalActionError:
+            return None
+    return trial
+
+
+def reachable(game: VaeVictisGame, state: GameState, unit_id: str) -> dict[Hex, movement.Route]:
+    """[6] Where a unit could move now, each hex with its cheapest route, as if it joined the activation."""
+    trial = joined_trial(game, state, unit_id)
+    if trial is None:
+        return {}
+    unit = trial.units[unit_id]
+    if unit.cannot_move or unit.improved_position or unit.must_attack:
+        return {}
+    return movement.legal_destinations(game.data, trial, [unit_id])
+
+
 def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> UnitOptions:
     """Destinations, attack targets and other actions of one unit, as if it joined the activation now."""
-    trial = state.copy()
+    trial = joined_trial(game, state, unit.id)
+    if trial is None:
+        return UnitOptions(unit.id, (), (), False, False)
     trial_unit = trial.units[unit.id]
-    if trial.activation is not None and unit.id not in trial.activation.units:
-        try:
-            act.join(trial, game.data, trial_unit, dice_of(trial))
-        except IllegalActionError:
-            return UnitOptions(unit.id, (), (), False, False)
-    destinations: tuple[Hex, ...] = ()
-    if not trial_unit.cannot_move and not trial_unit.improved_position and not trial_unit.must_attack:
-        destinations = tuple(sorted(movement.legal_destinations(game.data, trial, [unit.id])))
+    destinations = tuple(sorted(reachable(game, state, unit.id)))
     pos = Position(game.data, trial)
     side = game.data.side_of(unit.id)
     targets: tuple[Hex, ...] = ()

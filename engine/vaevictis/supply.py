@@ -64,6 +64,18 @@ class SupplyNet:
             return True
         return self._within(hq.hex, unit.hex, command_range(self.data, self.side), self.enemy_hexes, rivers=False)
 
+    def command_area(self, hq_id: str) -> frozenset[Hex]:
+        """[8.1] The hexes an HQ's lines of command reach: within its range, around enemy-held hexes."""
+        hq = self.pos.state.units[hq_id]
+        if hq.hex is None or not hq.on_map:
+            return frozenset()
+        reach = command_range(self.data, self.side)
+        return frozenset(
+            h
+            for h in self.grid.within(hq.hex, reach)
+            if h not in self.enemy_hexes and self._within(hq.hex, h, reach, self.enemy_hexes, rivers=False)
+        )
+
     # --- Lines of supply (10) -----------------------------------------------------------------------------
 
     def is_supplied(self, unit: UnitState) -> bool:

@@ -131,3 +131,11 @@ def test_17_1_all_us_units_in_command_on_turn_one() -> None:
     pos = position(DATA, {"hq-us-v": 101, "us-2-id": 806, "hq-de-1ss": 801})
     update_statuses(pos, "allied", all_in_command=True)
     assert not pos.state.units["us-2-id"].out_of_command
+
+
+def test_8_1_command_area_is_the_hexes_a_line_of_command_reaches() -> None:
+    pos = position(DATA, {"hq-de-1ss": 803, "hq-us-v": 403, "us-2-id": 402})
+    area = net(pos, "german").command_area("hq-de-1ss")
+    assert 403 not in area and 402 not in area  # enemy-held hexes stop a line of command
+    assert 503 in area and 404 in area  # 0404 is reached round the enemy, within 4
+    assert all(DATA.map.grid.distance(803, h) <= 4 for h in area)
