@@ -13,6 +13,7 @@ the state id is the game's revision when the button was posted, so a stale or do
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -367,12 +368,12 @@ class CommandLayer:
                 return await self._outcome_replies(ctx, outcome)
             if verb == "dm":
                 return await self._private_prompt(ctx, arg, state)
-            seat, _, index = arg.partition(".")
+            seat, index, fresh = [*arg.split("."), "", ""][:3]
             if verb == "s":
                 index = values[0] if values else ""
             if verb not in ("c", "s") or not index.isdigit():
                 raise Refusal("this button is not one of mine")
-            return await self._choose_index(ctx, seat, int(index), state)
+            return await self._choose_index(ctx, seat, int(index), state, fresh)
         except RulesError as error:
             return [Reply(refusal_text(error), channel=ctx.channel)]
         except Exception:
@@ -448,7 +449,7 @@ class CommandLayer:
         if outcome.result is not None:
             replies.append(self._game_over(ctx, table, outcome.result.text))
         else:
-            replies += self._prompt_replies(ctx, table, outcome.prompts, outcome.ping)
+            replies += await self._prompt_replies(ctx, table, outcome.prompts, outcome.ping)
         return replies
 
     async def _picture_reply(self, ctx: Context, events: Sequence[Mapping[str, Any]], text: str) -> Reply:
@@ -470,14 +471,14 @@ class CommandLayer:
             channel=ctx.channel,
         )
 
-    def _prompt_replies(
+    async def _prompt_replies(
         self, ctx: Context, table: Table, prompts: Mapping[str, Prompt], ping: Mapping[str, int]
     ) -> list[Reply]:
         replies = []
         for seat, prompt in prompts.items():
             user = table.user_of(seat)
-            rule = f" ({prompt.rule})" if prompt.rule else ""
-            buttons, selects = self._components(table, seat, prompt)
+            rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
+            buttons, selects = await self._components(table, seat, prompt)
             if prompt.secret and user is not None:
                 replies.append(self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects))
                 replies.append(
@@ -505,15 +506,23 @@ class CommandLayer:
             )
         return replies
 
-    @staticmethod
-    def _components(table: Table, seat: str, prompt: Prompt) -> tuple[tuple[Button, ...], tuple[Select, ...]]:
+    async def _freshness(self, table: Table, seat: str, prompt: Prompt) -> str:
+        """A short hash of the seat's prompt and of how many actions the seat has made: a button stays valid
+        while both are unchanged, even if the other side acted meanwhile (simultaneous secret decisions)."""
+        own = sum(1 for a in await self.service.store.actions(table.game.id) if a.seat == seat)
+        return hashlib.sha256(f"{own}|{prompt!r}".encode()).hexdigest()[:8]
+
+    async def _components(
+        self, table: Table, seat: str, prompt: Prompt
+    ) -> tuple[tuple[Button, ...], tuple[Select, ...]]:
         game, state = table.game.id, table.game.revision
+        fresh = await self._freshness(table, seat, prompt)
         choices = prompt.choices
         if len(choices) <= MAX_BUTTONS:
             return tuple(
                 Button(
                     f"{i}. {c.label or c.verb}"[:80],
-                    custom_id(game, state, "c", f"{seat}.{i}"),
+                    custom_id(game, state, "c", f"{seat}.{i}.{fresh}"),
                     "primary" if c.verb not in ("pass", "end_activation", "end_support") else "secondary",
                 )
                 for i, c in enumerate(choices, 1)
@@ -524,7 +533,7 @@ class CommandLayer:
                 (f"{i}. {c.label or c.verb}"[:100], str(i))
                 for i, c in enumerate(choices[start : start + 25], start + 1)
             )
-            arg = f"{seat}.{start // 25}"
+            arg = f"{seat}.{start // 25}.{fresh}"
             selects.append(
                 Select(custom_id(game, state, "s", arg), f"Choices {start + 1}-{start + len(entries)}", entries)
             )
@@ -566,7 +575,7 @@ class CommandLayer:
         prompt = prompts.get(seat)
         if prompt is None:
             return [Reply("You have nothing to decide now.")]
-        buttons, selects = self._components(table, seat, prompt)
+        buttons, selects = await self._components(table, seat, prompt)
         return [Reply(f"**{seat}**: {prompt.text}", buttons=buttons, selects=selects)]
 
     # --- Game life ------------------------------------------------------------------------------------
@@ -666,13 +675,13 @@ class CommandLayer:
         row = outcome.undone[-1]
         text = f"<@{ctx.caller.user_id}> (**{row.seat}**) took back their last action: {row.verb} {_args(row.args)}."
         replies = [Reply("Undone."), Reply(text, to="channel", ephemeral=False)]
-        return replies + self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
+        return replies + await self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
 
     async def _correct(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         outcome = await self.service.correct(ctx.channel, ctx.caller, int(o["count"]), o["reason"])
         text = f"**Correction** by <@{ctx.caller.user_id}>: took back {len(outcome.undone)} action(s): {o['reason']}."
         replies = [Reply("Corrected."), Reply(text, to="channel", ephemeral=False)]
-        return replies + self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
+        return replies + await self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
 
     async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
@@ -754,15 +763,18 @@ class CommandLayer:
             seat = mine[0]
         return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision)
 
-    async def _choose_index(self, ctx: Context, seat: str, number: int, state: int) -> list[Reply]:
+    async def _choose_index(self, ctx: Context, seat: str, number: int, state: int, fresh: str = "") -> list[Reply]:
         table = await self.service.table(ctx.channel)
-        if state != table.game.revision:
-            raise Refusal("that choice belongs to an earlier position (the game has moved on); nothing changed")
         if seat not in table.seats:
             raise Refusal(f"there is no seat {seat!r}")
         if seat not in table.seats_of(ctx.caller.user_id):
             raise Refusal(f"only the {seat} player may answer this")
         prompt = (await self.service.prompts(table.game)).get(seat)
+        if state != table.game.revision and (
+            prompt is None or not fresh or fresh != await self._freshness(table, seat, prompt)
+        ):
+            raise Refusal("that choice belongs to an earlier position (the game has moved on); nothing changed")
+        state = table.game.revision
         if prompt is None:
             raise Refusal("you have nothing to decide now")
         if not 1 <= number <= len(prompt.choices):

@@ -192,7 +192,7 @@ async def play(
     scenario: str | None = None,
     options: str = "",
     script: Iterable[str] | None = None,
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
     out_dir: Path = Path("."),
     db: str = ":memory:",
     pictures: bool = True,
@@ -204,6 +204,7 @@ async def play(
     try:
         service = GameService(store, systems)
         layer = CommandLayer(service, system, pictures=pictures)
+        out = out or sys.stdout
         console = Console(layer, out=out, out_dir=out_dir)
         chosen = scenario or service.system(layer.default_system).scenarios[0]
         await console.setup(chosen, options, system)

@@ -44,4 +44,5 @@ def test_umpire_local_script_plays_ardennes(tmp_path: Path, capsys: object) -> N
     assert main(["local", "--script", str(script), "--no-pictures", "--out-dir", str(tmp_path)]) == 0
     text = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "Game #1 created" in text and "Support phase" in text
-    assert "Refused: Choose a number from 1 to" in text
+    assert "Refused: The option 'number' must be a whole number from 1 to 500." in text
+    assert "is not an action of the support phase" in text

@@ -1,0 +1,21 @@
+"""The bot's slash commands, built from the command layer's definitions, and its background tasks.
+
+``setup(bot)`` is the extension entry point: it adds every command of :data:`bot.commands.COMMANDS` to the
+tree (``game ...`` and ``mod ...`` as groups) and the reminders cog.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.cogs.reminders import Reminders
+from bot.cogs.slash import add_commands
+
+if TYPE_CHECKING:
+    from bot.discord_app import UmpireBot
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Add the slash commands and the reminders cog."""
+    add_commands(bot)
+    await bot.add_cog(Reminders(bot))

@@ -1,0 +1,247 @@
+"""The Discord bot: slash commands and buttons in, the command layer's replies out.
+
+The bot stays thin (DESIGN.md): it acknowledges every interaction at once (a deferred, private "thinking"
+answer, well within Discord's 3 seconds), runs the command in the transport-independent command layer, and
+delivers the replies: private answers as follow-ups, public posts in the game's channel with pings limited
+to the players whose input is needed, secret prompts by DM (when a player's DMs are closed, the channel is
+told so without revealing anything, with a button to answer privately), map pictures as attachments. The
+engine and the renderer run off the event loop (the service uses :func:`asyncio.to_thread`).
+
+Only slash commands are used, so the bot needs no privileged intent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.commands import (
+    INTERNAL_ERROR,
+    Button,
+    CommandDef,
+    CommandLayer,
+    Context,
+    OptionDef,
+    Reply,
+    custom_id,
+    refusal_text,
+)
+from bot.config import Settings, systems
+from bot.service import Caller, GameService, SystemFactory
+from bot.store import Store
+from bot.views import PromptButton, PromptSelect, build_view
+from engine.contract import RulesError
+
+log = logging.getLogger("umpire")
+
+DM_CLOSED = 50007
+"""Discord's error code for "Cannot send messages to this user"."""
+
+
+class UmpireBot(commands.Bot):
+    """The Umpire bot over one store."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        game_systems: dict[str, SystemFactory] | None = None,
+        *,
+        sync_commands: bool = True,
+        run_background_tasks: bool = True,
+    ) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
+        self.settings = settings
+        self.service = GameService(store, game_systems or systems())
+        self.layer = CommandLayer(self.service)
+        self.sync_commands = sync_commands
+        self.run_background_tasks = run_background_tasks
+        self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        """Register the persistent buttons, add the commands, and sync them (to the test server if set)."""
+        self.add_dynamic_items(PromptButton, PromptSelect)
+        await self.load_extension("bot.cogs")
+        if self.sync_commands:
+            guild = discord.Object(self.settings.guild) if self.settings.guild else None
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+
+    # --- Who is asking ---------------------------------------------------------------------------------
+
+    def context(self, interaction: discord.Interaction[Any], channel: int | None = None) -> Context:
+        """The command layer's context of an interaction: the caller, the channel (or thread), the server."""
+        user = interaction.user
+        moderator = False
+        if isinstance(user, discord.Member):
+            moderator = interaction.permissions.manage_guild or any(
+                role.name == self.settings.moderator_role for role in user.roles
+            )
+        caller = Caller(user.id, user.display_name, moderator)
+        return Context(caller, channel or interaction.channel_id or 0, interaction.guild_id)
+
+    # --- Commands, autocomplete, buttons ----------------------------------------------------------------
+
+    async def handle_command(
+        self, interaction: discord.Interaction[Any], definition: CommandDef, values: dict[str, Any]
+    ) -> None:
+        """Acknowledge at once, run the command, deliver its replies."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        options = {k: (v.id if isinstance(v, discord.abc.User) else v) for k, v in values.items() if v is not None}
+        replies = await self.layer.run(definition.name, self.context(interaction), options)
+        await self.deliver(interaction, replies)
+
+    async def handle_autocomplete(
+        self, interaction: discord.Interaction[Any], definition: CommandDef, option: OptionDef, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggestions legal now for the caller; never more than 25, never an error."""
+        given = {k: v for k, v in vars(interaction.namespace).items() if v is not None}
+        try:
+            pairs = await self.layer.autocomplete(
+                definition.name, option.name, current, given, self.context(interaction)
+            )
+        except Exception:
+            log.exception("autocomplete of %s %s failed", definition.name, option.name)
+            return []
+        return [app_commands.Choice(name=label[:100] or value[:100], value=value[:100]) for label, value in pairs[:25]]
+
+    async def check_seat_owner(self, interaction: discord.Interaction[Any], match: re.Match[str] | None) -> bool:
+        """A prompt button answers only to its seat's player (the interaction check of the dynamic items)."""
+        if match is None or match["verb"] not in ("c", "s", "dm"):
+            return True
+        seat = match["arg"].split(".")[0]
+        game = await self.service.store.game(int(match["game"]))
+        if game is None:
+            return True  # the command layer says the game is gone
+        seats = await self.service.store.seats(game.id)
+        row = seats.get(seat)
+        if row is not None and row.user_id == interaction.user.id:
+            return True
+        await interaction.response.send_message(f"Only the {seat} player may answer this.", ephemeral=True)
+        return False
+
+    async def handle_press(self, interaction: discord.Interaction[Any], custom: str, values: Any) -> None:
+        """A button click or a menu choice: acknowledge, let the command layer decide, deliver."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            replies = await self.layer.press(custom, self.context(interaction), list(values))
+        except Exception:
+            log.exception("button %s failed", custom)
+            replies = [Reply(INTERNAL_ERROR)]
+        await self.deliver(interaction, replies)
+
+    async def on_tree_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        """The one error handler: rules refusals and bad input get a private sentence; bugs are logged."""
+        original = getattr(error, "original", error)
+        if isinstance(original, RulesError):
+            text = refusal_text(original)
+        elif isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+            text = f"Refused: {error}"
+        else:
+            log.exception("command failed", exc_info=error)
+            text = INTERNAL_ERROR
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell the user about an error")
+
+    # --- Delivering replies ----------------------------------------------------------------------------
+
+    async def deliver(self, interaction: discord.Interaction[Any], replies: list[Reply]) -> None:
+        """Send every reply where it belongs; the interaction always gets an answer."""
+        answered = False
+        for reply in replies:
+            try:
+                if reply.to == "caller" and reply.ephemeral:
+                    await interaction.followup.send(**self._message(reply), ephemeral=True)
+                    answered = True
+                elif reply.to in ("channel", "caller"):  # a public answer is posted in the channel
+                    channel = reply.channel or interaction.channel_id or 0
+                    await self.get_partial_messageable(channel).send(**self._message(reply))
+                else:
+                    await self._send_dm(interaction, reply)
+            except discord.HTTPException:
+                log.exception("could not deliver a reply")
+        if not answered:
+            await interaction.followup.send("Done.", ephemeral=True)
+
+    async def _send_dm(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+        assert reply.user is not None
+        try:
+            channel = await self.create_dm(discord.Object(reply.user))
+            await channel.send(**self._message(reply))
+        except discord.Forbidden as error:
+            if error.code != DM_CLOSED and error.status != 403:
+                raise
+            fallback = reply.dm_fallback
+            if fallback is None:
+                return
+            buttons: tuple[Button, ...] = ()
+            if reply.buttons or reply.selects:
+                first = (reply.buttons[0].custom_id if reply.buttons else reply.selects[0].custom_id).split(":")
+                seat = first[4].split(".")[0]
+                buttons = (Button("Answer privately", custom_id(int(first[1]), int(first[2]), "dm", seat), "primary"),)
+                text = fallback.text
+            else:
+                text = fallback.text.replace("Use the button to see your private message here", "Use `/log`")
+            notice = Reply(text, to="channel", ephemeral=False, mentions=fallback.mentions, buttons=buttons)
+            channel_id = reply.channel or interaction.channel_id or 0
+            await self.get_partial_messageable(channel_id).send(**self._message(notice))
+
+    @staticmethod
+    def _message(reply: Reply) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "content": reply.text[:2000],
+            "allowed_mentions": discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in reply.mentions]
+            ),
+        }
+        view = build_view(reply)
+        if view is not None:
+            message["view"] = view
+        if reply.files:
+            message["files"] = [discord.File(io.BytesIO(f.data), filename=f.name) for f in reply.files]
+        return message
+
+
+def run(settings: Settings) -> int:
+    """Run the bot until interrupted; a missing or rejected token gives a clear message, not a traceback."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return asyncio.run(_run(settings))
+
+
+async def _run(settings: Settings) -> int:
+    assert settings.token
+    try:
+        store = await Store.open(settings.db)
+    except Exception as error:
+        print(f"umpire: cannot open the database {settings.db}: {error}")
+        return 1
+    bot = UmpireBot(settings, store)
+    try:
+        async with bot:
+            await bot.start(settings.token)
+    except discord.LoginFailure:
+        print(
+            "umpire: Discord rejected the token. Check DISCORD_TOKEN (Developer Portal > your app > Bot > Reset Token)."
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print("umpire: Discord refused an intent this bot asked for; see docs/hosting.md.")
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        await store.close()
+    return 0

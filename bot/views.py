@@ -1,0 +1,88 @@
+"""Buttons and select menus that survive a restart: :class:`discord.ui.DynamicItem` rebuilt from custom ids.
+
+Every prompt choice, attack confirmation and "answer here" button carries ``wg:<game>:<state_id>:<verb>:<arg>``
+(:data:`bot.commands.CUSTOM_ID`); the bot registers :class:`PromptButton` and :class:`PromptSelect` in
+``setup_hook`` so that a click on a message posted before a restart still reaches the game. The click itself
+is handled by the command layer (``CommandLayer.press``), which refuses stale or doubled clicks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.commands import CUSTOM_ID, Reply
+
+if TYPE_CHECKING:
+    from bot.discord_app import UmpireBot
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def _bot(interaction: discord.Interaction[Any]) -> UmpireBot:
+    return cast("UmpireBot", interaction.client)
+
+
+class PromptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern):
+    """A button of a game (prompt choice, confirm, cancel, answer privately)."""
+
+    def __init__(self, custom_id: str, label: str = "…", style: discord.ButtonStyle = discord.ButtonStyle.secondary):
+        super().__init__(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style))
+        self.match = CUSTOM_ID.fullmatch(custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PromptButton:
+        return cls(match.string)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Only the seat's player may press a prompt button; others get a polite private refusal."""
+        return await _bot(interaction).check_seat_owner(interaction, self.match)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _bot(interaction).handle_press(interaction, self.item.custom_id or "", ())
+
+
+class PromptSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CUSTOM_ID.pattern):
+    """A select menu of a prompt with many choices."""
+
+    def __init__(self, custom_id: str, placeholder: str = "Choose", entries: tuple[tuple[str, str], ...] = ()):
+        options = [discord.SelectOption(label=label[:100], value=value) for label, value in entries] or [
+            discord.SelectOption(label="…", value="0")
+        ]
+        super().__init__(discord.ui.Select(custom_id=custom_id, placeholder=placeholder[:150], options=options))
+        self.match = CUSTOM_ID.fullmatch(custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PromptSelect:
+        return cls(match.string)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return await _bot(interaction).check_seat_owner(interaction, self.match)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values", [])]
+        await _bot(interaction).handle_press(interaction, self.item.custom_id or "", values)
+
+
+def build_view(reply: Reply) -> discord.ui.View | None:
+    """The components of a reply as a persistent view (no timeout), or ``None`` without components."""
+    if not reply.buttons and not reply.selects:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in reply.buttons[:25]:
+        view.add_item(PromptButton(button.custom_id, button.label, STYLES[button.style]))
+    for select in reply.selects[: 5 - (len(reply.buttons) + 4) // 5]:
+        view.add_item(PromptSelect(select.custom_id, select.placeholder, select.entries))
+    return view

@@ -1,0 +1,409 @@
+"""A fake Discord: the real discord.py client, command tree and view store, with no network.
+
+Interactions are fed the way the gateway feeds them: an ``INTERACTION_CREATE`` payload (application command,
+autocomplete or component, shaped like Discord's) goes to ``ConnectionState.parse_interaction_create``, which
+hands it to the ``CommandTree`` or the ``ViewStore`` (dynamic items included) exactly as in production. The
+HTTP layer is replaced by a recorder: ``HTTPClient.request`` (channel messages, DMs, login) and
+``AsyncWebhookAdapter.request`` (interaction callbacks and follow-ups) record each route and payload and
+answer with plausible JSON, so tests can assert every message the bot sent, where, pinging whom, with which
+buttons and files. A user's DMs can be closed: sending to them fails with HTTP 403, code 50007.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from unittest import mock
+
+import discord
+from discord.http import HTTPClient, Route
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+from bot.commands import COMMANDS_BY_NAME
+from bot.discord_app import UmpireBot
+
+GUILD = 9000
+APP = 4242
+BOT_USER = {
+    "id": str(APP),
+    "username": "umpire",
+    "discriminator": "0",
+    "global_name": "Umpire",
+    "avatar": None,
+    "bot": True,
+}
+OPTION_TYPES = {"text": 3, "integer": 4, "boolean": 5, "user": 6, "number": 10}
+MANAGE_GUILD = 1 << 5
+SEND_MESSAGES = 1 << 11
+
+
+@dataclass
+class Sent:
+    """One HTTP call the bot made."""
+
+    kind: str
+    """``channel`` (a message in a channel or thread), ``dm``, ``callback`` (interaction response),
+    ``followup``, ``edit`` (of the original response), ``other``."""
+    channel: int | None
+    content: str = ""
+    ephemeral: bool = False
+    pings: set[int] = field(default_factory=set)
+    """Users this message actually pings: mentioned in the text and allowed by ``allowed_mentions``."""
+    buttons: list[tuple[str, str]] = field(default_factory=list)
+    """(label, custom id) of every button; select menus appear as (placeholder, custom id)."""
+    files: list[str] = field(default_factory=list)
+    payload: dict[str, Any] = field(default_factory=dict)
+    message: dict[str, Any] = field(default_factory=dict)
+    """The message JSON answered to the bot (used to click its buttons)."""
+    user: int | None = None
+    """For a DM: the addressee."""
+    callback_type: int | None = None
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    """A member of the fake server."""
+
+    id: int
+    name: str
+    moderator: bool = False
+
+    def user_json(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+        }
+
+    def member_json(self) -> dict[str, Any]:
+        permissions = SEND_MESSAGES | (MANAGE_GUILD if self.moderator else 0)
+        return {
+            "user": self.user_json(),
+            "roles": [],
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "permissions": str(permissions),
+        }
+
+
+class _Response:
+    """Enough of an aiohttp response for :class:`discord.HTTPException`."""
+
+    status = 403
+    reason = "Forbidden"
+
+
+class FakeDiscord:
+    """Drives one :class:`UmpireBot` through real discord.py code paths with HTTP recorded."""
+
+    def __init__(self, bot: UmpireBot) -> None:
+        self.bot = bot
+        self.sent: list[Sent] = []
+        self.closed_dms: set[int] = set()
+        self._ids = itertools.count(10**17)
+        self._dm_channels: dict[int, int] = {}
+        self._patches: list[Any] = []
+
+    # --- Life ---------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Patch the HTTP layer and log the bot in (which runs its ``setup_hook``)."""
+        fake = self
+
+        async def http_request(http: HTTPClient, route: Route, **kwargs: Any) -> Any:
+            return fake._http(route, **kwargs)
+
+        async def webhook_request(adapter: AsyncWebhookAdapter, route: Route, session: Any, **kwargs: Any) -> Any:
+            return fake._webhook(route, **kwargs)
+
+        self._patches = [
+            mock.patch.object(HTTPClient, "request", http_request),
+            mock.patch.object(AsyncWebhookAdapter, "request", webhook_request),
+        ]
+        for patch in self._patches:
+            patch.start()
+        await self.bot.login("fake-token")
+
+    async def stop(self) -> None:
+        """Close the bot (as at a shutdown) and restore the HTTP layer."""
+        await self.settle()
+        await self.bot.close()
+        for patch in reversed(self._patches):
+            patch.stop()
+        self._patches = []
+
+    async def settle(self) -> None:
+        """Wait until every interaction task the bot started has finished."""
+        while True:
+            current = asyncio.current_task()
+            tasks = [
+                t
+                for t in asyncio.all_tasks()
+                if t is not current and (t.get_name() == "CommandTree-invoker" or t.get_name().startswith("discord-ui"))
+            ]
+            if not tasks:
+                return
+            await asyncio.wait(tasks)
+
+    # --- HTTP recorder -------------------------------------------------------------------------------
+
+    def _id(self) -> int:
+        return next(self._ids)
+
+    def _message(self, channel: int, payload: dict[str, Any], files: list[str]) -> dict[str, Any]:
+        return {
+            "id": str(self._id()),
+            "channel_id": str(channel),
+            "author": BOT_USER,
+            "content": payload.get("content") or "",
+            "timestamp": "2024-01-01T00:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [
+                {
+                    "id": str(self._id()),
+                    "filename": name,
+                    "size": 1,
+                    "url": f"https://cdn.invalid/{name}",
+                    "proxy_url": f"https://cdn.invalid/{name}",
+                }
+                for name in files
+            ],
+            "embeds": [],
+            "pinned": False,
+            "type": 0,
+            "flags": payload.get("flags", 0) or 0,
+            "components": payload.get("components", []),
+        }
+
+    @staticmethod
+    def _payload(kwargs: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        payload = kwargs.get("json") or kwargs.get("payload") or {}
+        for part in kwargs.get("form") or kwargs.get("multipart") or []:
+            if part.get("name") == "payload_json":
+                payload = json.loads(part["value"])
+        files = [f.filename for f in kwargs.get("files") or []]
+        return dict(payload), files
+
+    def _record(self, kind: str, channel: int | None, payload: dict[str, Any], files: list[str]) -> Sent:
+        content = payload.get("content") or ""
+        allowed = payload.get("allowed_mentions")
+        mentioned = {int(m) for m in re.findall(r"<@!?(\d+)>", content)}
+        if allowed is None:
+            pings = mentioned
+        else:
+            pings = (
+                mentioned
+                if "users" in allowed.get("parse", [])
+                else mentioned & {int(u) for u in allowed.get("users", [])}
+            )
+        buttons = []
+        for row in payload.get("components", []):
+            for component in row.get("components", []):
+                buttons.append((component.get("label") or component.get("placeholder") or "", component["custom_id"]))
+        sent = Sent(
+            kind,
+            channel,
+            content,
+            bool((payload.get("flags") or 0) & 64),
+            pings,
+            buttons,
+            files,
+            payload,
+        )
+        self.sent.append(sent)
+        return sent
+
+    def _http(self, route: Route, **kwargs: Any) -> Any:
+        path = route.path
+        payload, files = self._payload(kwargs)
+        if path == "/users/@me":
+            return BOT_USER
+        if path == "/oauth2/applications/@me":
+            return {
+                "id": str(APP),
+                "name": "Umpire",
+                "icon": None,
+                "description": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": BOT_USER,
+                "summary": "",
+                "verify_key": "00",
+                "flags": 0,
+            }
+        if path == "/users/@me/channels":
+            user = int(payload["recipient_id"])
+            channel = self._dm_channels.setdefault(user, self._id())
+            recipient = {"id": str(user), "username": f"user{user}", "discriminator": "0", "avatar": None}
+            return {"id": str(channel), "type": 1, "recipients": [recipient], "last_message_id": None}
+        if path == "/channels/{channel_id}/messages" and route.method == "POST":
+            channel = int(route.channel_id or 0)
+            dm_user = next((u for u, c in self._dm_channels.items() if c == channel), None)
+            if dm_user is not None and dm_user in self.closed_dms:
+                closed = {"code": 50007, "message": "Cannot send messages to this user"}
+                raise discord.Forbidden(_Response(), closed)
+            sent = self._record("dm" if dm_user is not None else "channel", channel, payload, files)
+            sent.user = dm_user
+            sent.message = self._message(channel, payload, files)
+            return sent.message
+        if route.method == "PUT" and "/commands" in path:
+            return []
+        self._record("other", None, payload, files).payload["route"] = f"{route.method} {path}"
+        return {}
+
+    def _webhook(self, route: Route, **kwargs: Any) -> Any:
+        payload, files = self._payload(kwargs)
+        path = route.path
+        if path.endswith("/callback"):
+            kind = int(payload.get("type", 0))
+            data = dict(payload.get("data") or {})
+            sent = self._record("callback", None, data, files)
+            sent.callback_type = kind
+            message = self._message(0, data, files) if kind == 4 else None
+            response: dict[str, Any] = {
+                "interaction": {
+                    "id": str(route.webhook_id),
+                    "type": 2,
+                    "response_message_loading": kind == 5,
+                    "response_message_ephemeral": bool((data.get("flags") or 0) & 64),
+                }
+            }
+            if message is not None:
+                response["resource"] = {"type": kind, "message": message}
+            return response
+        sent = self._record("edit" if path.endswith("@original") else "followup", None, payload, files)
+        sent.message = self._message(0, payload, files)
+        return sent.message
+
+    # --- Interactions --------------------------------------------------------------------------------
+
+    def _base(self, type_: int, user: FakeUser, channel: int | None, dm: bool = False) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "id": str(self._id()),
+            "application_id": str(APP),
+            "type": type_,
+            "token": f"token-{self._id()}",
+            "version": 1,
+            "locale": "en-US",
+            "attachment_size_limit": 8 * 1024 * 1024,
+            "entitlements": [],
+            "app_permissions": str(SEND_MESSAGES),
+        }
+        if dm:
+            dm_channel = self._dm_channels.setdefault(user.id, self._id())
+            payload["channel_id"] = str(dm_channel)
+            payload["channel"] = {"id": str(dm_channel), "type": 1, "recipients": [user.user_json()]}
+            payload["user"] = user.user_json()
+            payload["context"] = 1
+        else:
+            payload["guild_id"] = str(GUILD)
+            payload["guild_locale"] = "en-US"
+            payload["channel_id"] = str(channel)
+            payload["channel"] = {
+                "id": str(channel),
+                "type": 0,
+                "guild_id": str(GUILD),
+                "name": f"game-{channel}",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+            }
+            payload["member"] = user.member_json()
+            payload["context"] = 0
+        return payload
+
+    def _command_data(self, name: str, options: dict[str, Any], focused: str | None) -> dict[str, Any]:
+        definition = COMMANDS_BY_NAME[name]
+        kinds = {o.name: o.kind for o in definition.options}
+        resolved: dict[str, Any] = {}
+        items = []
+        for key, value in options.items():
+            kind = kinds.get(key, "text")
+            item: dict[str, Any] = {"type": OPTION_TYPES[kind], "name": key, "value": value}
+            if key == focused:
+                item["focused"] = True
+            if kind == "user" and isinstance(value, FakeUser):
+                item["value"] = str(value.id)
+                resolved.setdefault("users", {})[str(value.id)] = value.user_json()
+            items.append(item)
+        words = definition.words
+        if len(words) == 2:
+            items = [{"type": 1, "name": words[1], "options": items}]
+        data: dict[str, Any] = {"id": str(self._id()), "name": words[0], "type": 1, "options": items}
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    async def interact(self, payload: dict[str, Any]) -> list[Sent]:
+        """Feed one INTERACTION_CREATE payload to the bot; return what it sent while handling it."""
+        start = len(self.sent)
+        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        await self.settle()
+        return self.sent[start:]
+
+    def command_payload(self, user: FakeUser, channel: int, name: str, /, **options: Any) -> dict[str, Any]:
+        """The payload of a slash command (``name`` as in the command layer: ``"game create"``)."""
+        payload = self._base(2, user, channel)
+        payload["data"] = self._command_data(name, options, None)
+        return payload
+
+    async def command(self, user: FakeUser, channel: int, name: str, /, **options: Any) -> list[Sent]:
+        """Run a slash command as ``user`` in ``channel``."""
+        return await self.interact(self.command_payload(user, channel, name, **options))
+
+    async def autocomplete(
+        self, user: FakeUser, channel: int, name: str, focused: str, /, **options: Any
+    ) -> list[dict[str, Any]]:
+        """The choices the bot suggests for option ``focused``."""
+        payload = self._base(4, user, channel)
+        payload["data"] = self._command_data(name, options, focused)
+        sent = await self.interact(payload)
+        answers = [s for s in sent if s.kind == "callback" and s.callback_type == 8]
+        assert answers, "the bot did not answer the autocomplete"
+        return list(answers[-1].payload.get("choices", []))
+
+    def click_payload(
+        self, user: FakeUser, message: Sent, label_or_id: str, values: list[str] | None = None
+    ) -> dict[str, Any]:
+        """The payload of a click on a button (or a choice in a select menu) of a message the bot sent."""
+        custom = next((cid for label, cid in message.buttons if label_or_id in (label, cid)), None)
+        if custom is None:
+            custom = next(cid for label, cid in message.buttons if label.startswith(label_or_id))
+        dm = message.kind == "dm"
+        payload = self._base(3, user, message.channel, dm=dm)
+        component_type = 3 if values is not None else 2
+        payload["data"] = {"custom_id": custom, "component_type": component_type}
+        if values is not None:
+            payload["data"]["values"] = values
+        payload["message"] = message.message
+        return payload
+
+    async def click(
+        self, user: FakeUser, message: Sent, label_or_id: str, values: list[str] | None = None
+    ) -> list[Sent]:
+        """Click a button of a message the bot sent (in a channel or a DM)."""
+        return await self.interact(self.click_payload(user, message, label_or_id, values))
+
+
+def answers(sent: list[Sent]) -> list[Sent]:
+    """The private answers to the caller (follow-ups and immediate responses with text)."""
+    return [s for s in sent if s.kind in ("followup", "edit") or (s.kind == "callback" and s.content)]
+
+
+def posts(sent: list[Sent], channel: int | None = None) -> list[Sent]:
+    """The public messages posted in a channel."""
+    return [s for s in sent if s.kind == "channel" and (channel is None or s.channel == channel)]

@@ -1,0 +1,203 @@
+"""Whole games through the real discord.py command tree against the fake Discord (no network)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.discord_app import UmpireBot
+from bot.store import Store
+from tests.bot.doubles import duel_systems
+from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
+
+ANN = FakeUser(11, "ann")
+BOB = FakeUser(22, "bob")
+EVE = FakeUser(33, "eve")
+MOD = FakeUser(99, "mod", moderator=True)
+CHANNEL = 700
+
+
+async def open_fake(db_path: Path) -> FakeDiscord:
+    store = await Store.open(db_path)
+    bot = UmpireBot(Settings(token=None, db=str(db_path)), store, duel_systems(), sync_commands=False,
+                    run_background_tasks=False)  # fmt: skip
+    fake = FakeDiscord(bot)
+    await fake.start()
+    return fake
+
+
+async def close_fake(fake: FakeDiscord) -> None:
+    await fake.stop()
+    await fake.bot.service.store.close()
+
+
+@pytest.fixture
+async def fake(db_path: Path) -> AsyncIterator[FakeDiscord]:
+    opened = await open_fake(db_path)
+    yield opened
+    await close_fake(opened)
+
+
+async def seated(fake: FakeDiscord) -> list[Sent]:
+    await fake.command(ANN, CHANNEL, "game create", scenario="standard")
+    await fake.command(ANN, CHANNEL, "game join", seat="red")
+    await fake.command(BOB, CHANNEL, "game join")
+    return await fake.command(BOB, CHANNEL, "game start")
+
+
+def dm_to(sent: list[Sent], user: FakeUser) -> Sent:
+    return next(s for s in sent if s.kind == "dm" and s.user == user.id)
+
+
+async def test_create_join_start_status(fake: FakeDiscord) -> None:
+    sent = await fake.command(ANN, CHANNEL, "game create", scenario="standard")
+    assert sent[0].kind == "callback" and sent[0].callback_type == 5 and sent[0].ephemeral  # acknowledged first
+    post = posts(sent, CHANNEL)[0]
+    assert "Dice commitment" in post.content and post.pings == set()
+    sent = await fake.command(ANN, CHANNEL, "game join", seat="red")
+    assert answers(sent)[0].content == "You hold the red seat."
+    await fake.command(BOB, CHANNEL, "game join")
+    sent = await fake.command(BOB, CHANNEL, "game start")
+    assert {s.user for s in sent if s.kind == "dm"} == {ANN.id, BOB.id}
+    assert all(s.buttons for s in sent if s.kind == "dm")
+    sent = await fake.command(EVE, CHANNEL, "game status")
+    assert "Seats: red: <@11>, blue: <@22>" in posts(sent)[0].content
+
+
+async def test_prompts_ping_exactly_the_player_who_must_act(fake: FakeDiscord) -> None:
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    sent = await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    prompt = posts(sent, CHANNEL)[-1]
+    assert prompt.pings == {ANN.id} and [label for label, _ in prompt.buttons] == ["1. Roll a die", "2. End turn"]
+    assert any("Bids revealed" in p.content for p in posts(sent, CHANNEL))
+    assert all(s.pings <= {ANN.id} for s in sent)
+    sent = await fake.click(ANN, prompt, "2. End turn")
+    assert posts(sent, CHANNEL)[-1].pings == {BOB.id}
+    assert any(s.files == ["map.png"] for s in posts(sent, CHANNEL))
+
+
+async def test_refusals_say_why_with_the_rule(fake: FakeDiscord) -> None:
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    sent = await fake.command(ANN, CHANNEL, "attack", target="moon", attackers="all")
+    assert answers(sent)[-1].content == "Refused: You may attack only the line or the flank (rule D.4)."
+    assert answers(sent)[-1].ephemeral and not posts(sent)
+    sent = await fake.command(EVE, CHANNEL, "act", verb="roll")
+    assert "only a seated player acts for a side" in answers(sent)[-1].content
+
+
+async def test_stale_and_foreign_buttons_are_refused_politely(fake: FakeDiscord) -> None:
+    start = await seated(fake)
+    sent = await fake.click(BOB, dm_to(start, ANN), "2. Bid 2")
+    assert [s.content for s in sent if s.kind == "callback"] == ["Only the red player may answer this."]
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    again = await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    assert "earlier position" in answers(again)[-1].content
+
+
+async def test_closed_dms_are_announced_without_revealing_anything(fake: FakeDiscord) -> None:
+    fake.closed_dms.add(BOB.id)
+    start = await seated(fake)
+    notice = next(p for p in posts(start, CHANNEL) if "cannot send you direct messages" in p.content)
+    assert notice.pings == {BOB.id} and "Bid" not in notice.content
+    private = await fake.click(BOB, notice, "Answer privately")
+    answer = answers(private)[-1]
+    assert answer.ephemeral and [label for label, _ in answer.buttons] == ["1. Bid 1", "2. Bid 2", "3. Bid 3"]
+
+
+async def test_a_restart_keeps_games_and_buttons_working(db_path: Path) -> None:
+    first = await open_fake(db_path)
+    start = await seated(first)
+    old_dm = dm_to(start, BOB)
+    await first.click(ANN, dm_to(start, ANN), "3. Bid 3")
+    await close_fake(first)
+    second = await open_fake(db_path)
+    try:
+        sent = await second.click(BOB, old_dm, "1. Bid 1")
+        assert any("Bids revealed: red 3, blue 1" in p.content for p in posts(sent, CHANNEL))
+        sent = await second.command(ANN, CHANNEL, "game status")
+        assert "to move: red" in posts(sent)[0].content
+    finally:
+        await close_fake(second)
+
+
+async def test_concurrent_clicks_apply_once(fake: FakeDiscord) -> None:
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    sent = await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    prompt = posts(sent, CHANNEL)[-1]
+    for _ in range(6):
+        fake.bot._connection.parse_interaction_create(fake.click_payload(ANN, prompt, "1. Roll a die"))  # type: ignore[arg-type]
+    await fake.settle()
+    table = await fake.bot.service.table(CHANNEL)
+    assert [a.verb for a in await fake.bot.service.store.actions(table.game.id)] == ["bid", "bid", "roll"]
+    refusals = [s for s in fake.sent if s.kind == "followup" and "earlier position" in s.content]
+    assert len(refusals) == 5
+
+
+def wire(kind: str, junk: object) -> object:
+    """Junk as Discord could deliver it for an option of this kind."""
+    if kind in ("integer", "number"):
+        return junk if isinstance(junk, int | float) and not isinstance(junk, bool) else -7
+    if kind == "boolean":
+        return bool(junk)
+    if kind == "user":
+        return str(junk) if str(junk).isdigit() else "123456789"
+    return "" if junk is None else str(junk)
+
+
+async def test_junk_in_every_option_changes_nothing_and_never_fails(fake: FakeDiscord) -> None:
+    from bot.commands import COMMANDS
+    from tests.bot.test_commands import JUNK
+
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    table = await fake.bot.service.table(CHANNEL)
+    safe = {"game resign", "mod abandon", "game leave", "game undo", "game start", "end-activation", "pass"}
+    for command in COMMANDS:
+        if not command.options or command.name in safe:
+            continue
+        for junk in JUNK:
+            # Discord checks an option's type on the wire (a number option carries a number), not its meaning.
+            options = {o.name: wire(o.kind, junk) for o in command.options}
+            sent = await fake.command(ANN, CHANNEL, command.name, **options)
+            assert sent and sent[0].kind == "callback", command.name  # acknowledged
+            assert answers(sent), (command.name, junk)  # and answered
+            assert not any("went wrong" in s.content for s in sent), (command.name, junk)
+            for option in command.options:
+                if option.autocomplete:
+                    await fake.autocomplete(ANN, CHANNEL, command.name, option.name, **options)
+    after = await fake.bot.service.table(CHANNEL)
+    assert after.game.revision == table.game.revision
+    assert len(await fake.bot.service.store.actions(table.game.id, include_undone=True)) == 2
+
+
+async def test_undo_is_announced_in_the_channel(fake: FakeDiscord) -> None:
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    await fake.command(ANN, CHANNEL, "act", verb="advance", args="steps=3")
+    sent = await fake.command(ANN, CHANNEL, "game undo")
+    assert any("took back their last action: advance steps=3" in p.content for p in posts(sent, CHANNEL))
+    sent = await fake.command(ANN, CHANNEL, "game undo")
+    assert "cannot be undone" in answers(sent)[-1].content or "blue player's" in answers(sent)[-1].content
+
+
+async def test_a_finished_game_refuses_buttons_and_reveals_the_seed(fake: FakeDiscord) -> None:
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    sent = await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    prompt = posts(sent, CHANNEL)[-1]
+    sent = await fake.command(BOB, CHANNEL, "game resign")
+    over = posts(sent, CHANNEL)[-1]
+    assert "The dice seed was" in over.content
+    sent = await fake.click(ANN, prompt, "1. Roll a die")
+    assert "over" in answers(sent)[-1].content
+    sent = await fake.command(ANN, CHANNEL, "game verify")
+    assert "all agree" in answers(sent)[-1].content
