@@ -45,6 +45,15 @@ OPTIONS: dict[str, str] = {
 Handler = Callable[[GameState, Side, Mapping[str, Any]], list[Event]]
 
 EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine")
+
+STANDING_ORDERS: dict[str, tuple[str, str]] = {
+    "no-defence-supports": ("supports_done", "commit no support markers in defence"),
+    "take-losses": ("take_loss", "take combat results as step losses rather than retreats"),
+    "retreat": ("retreat", "retreat rather than take step losses, where a retreat is allowed"),
+    "no-advance": ("end_advance", "never advance after combat"),
+    "keep-rolls": ("keep_roll", "keep the combat die (no Christmas re-roll)"),
+}
+"""Orders a player may give in advance (DESIGN: standing orders answer prompts), each the verb it answers with."""
 """Actions that may come outside the main flow of prompts: events and detachments (15, 18)."""
 
 
@@ -266,6 +275,8 @@ class VaeVictisGame:
             raise InvalidActionError(f"unknown seat {action.seat!r}")
         if state.result is not None:
             raise IllegalActionError("the game is over")
+        if action.verb == "standing_orders":
+            return self._set_standing_orders(state, action)
         if action.verb == "preview":
             raise InvalidActionError("an odds preview changes nothing: ask for it with VaeVictisGame.preview")
         prompts = self.prompts(state)
@@ -292,7 +303,55 @@ class VaeVictisGame:
             events += self._check_sudden_victory(new)
         if new.phase != "operations" and not new.pending and new.result is None:
             events += self.advance(new)
+        events += self._follow_standing_orders(new)
         return new, events
+
+    # --- Standing orders ----------------------------------------------------------------------------------
+
+    def _set_standing_orders(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        """Record a seat's standing orders (any time, even when it is not the seat's decision)."""
+        orders = list_arg(action.args, "orders", required=False)
+        unknown = [o for o in orders if o not in STANDING_ORDERS]
+        if unknown:
+            raise InvalidActionError(
+                f"unknown standing order(s) {', '.join(unknown)}; the orders are {', '.join(STANDING_ORDERS)}"
+            )
+        new = state.copy()
+        new.standing_orders[action.seat] = orders
+        described = "; ".join(STANDING_ORDERS[o][1] for o in orders) or "none"
+        event = Event("standing-orders", f"Standing orders: {described}.", {"orders": orders}, secret_to=(action.seat,))
+        return new, [event, *self._follow_standing_orders(new)]
+
+    def _follow_standing_orders(self, state: GameState) -> list[Event]:
+        """Answer combat prompts for which the deciding seat gave a standing order, until one needs a person."""
+        events: list[Event] = []
+        for _ in range(100):
+            if state.result is not None or not state.pending:
+                break
+            prompts = self._required_prompts(state)
+            if len(prompts) != 1:
+                break
+            side, prompt = next(iter(prompts.items()))
+            choice = self._standing_choice(state.standing_orders.get(side, []), prompt.choices)
+            if choice is None:
+                break
+            events.append(
+                Event("standing-order", f"Standing order of the {side} player: {choice.label}.", {"side": side})
+            )
+            events += self._apply_pending(state, Action(side, choice.verb, dict(choice.args)))
+            events += self._after_action(state)
+            if not state.pending:
+                events += self._check_sudden_victory(state)
+        return events
+
+    @staticmethod
+    def _standing_choice(orders: list[str], choices: tuple[Choice, ...]) -> Choice | None:
+        for order in orders:
+            verb = STANDING_ORDERS[order][0]
+            for choice in choices:
+                if choice.verb == verb:
+                    return choice
+        return None
 
     def _apply_event_action(self, state: GameState, side: Side, action: Action) -> list[Event]:
         """[15, 18] Events played, markers removed, detachments made or recombined."""

@@ -128,6 +128,8 @@ class GameState:
     detachments_used: dict[str, int] = field(default_factory=dict)
     pending: list[dict[str, Any]] = field(default_factory=list)
     """Stack of sub-procedures awaiting a decision (combat results, retreats, advances)."""
+    standing_orders: dict[str, list[str]] = field(default_factory=dict)
+    """Each side's standing orders, in priority order: answers given in advance to combat prompts."""
     stack_tops: dict[str, str] = field(default_factory=dict)
     """The unit each owner chose to show on top of a stack (11.2), by hex number."""
     meuse_crossed: bool = False
@@ -183,6 +185,7 @@ class GameState:
         twin.pending = copy.deepcopy(self.pending)
         twin.arrivals = dict(self.arrivals)
         twin.stack_tops = dict(self.stack_tops)
+        twin.standing_orders = {side: list(orders) for side, orders in self.standing_orders.items()}
         twin.hq_destroyed = dict(self.hq_destroyed)
         twin.flags = copy.deepcopy(self.flags)
         twin.result = copy.deepcopy(self.result)
