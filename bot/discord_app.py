@@ -18,6 +18,7 @@ import logging
 import re
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -240,6 +241,9 @@ async def _run(settings: Settings) -> int:
     except discord.PrivilegedIntentsRequired:
         print("umpire: Discord refused an intent this bot asked for; see docs/hosting.md.")
         return 2
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"umpire: cannot reach Discord ({error.__class__.__name__}: {error}). Check the network and retry.")
+        return 1
     except KeyboardInterrupt:
         return 0
     finally:
