@@ -201,3 +201,38 @@ async def test_a_finished_game_refuses_buttons_and_reveals_the_seed(fake: FakeDi
     assert "over" in answers(sent)[-1].content
     sent = await fake.command(ANN, CHANNEL, "game verify")
     assert "all agree" in answers(sent)[-1].content
+
+
+async def test_ardennes_1944_through_discord(db_path: Path) -> None:
+    from bot.config import systems
+    from tests.bot.doubles import require_ardennes
+
+    require_ardennes()
+    store = await Store.open(db_path)
+    bot = UmpireBot(Settings(token=None, db=str(db_path)), store, systems(), sync_commands=False,
+                    run_background_tasks=False)  # fmt: skip
+    fake = FakeDiscord(bot)
+    await fake.start()
+    try:
+        await fake.command(ANN, CHANNEL, "game create", scenario="initial-assault")
+        await fake.command(ANN, CHANNEL, "game join", seat="german")
+        await fake.command(BOB, CHANNEL, "game join", seat="allied")
+        start = await fake.command(BOB, CHANNEL, "game start")
+        assert any(s.files == ["map.png"] for s in posts(start, CHANNEL))
+        german = next(p for p in posts(start, CHANNEL) if "(**german**)" in p.content)
+        allied = next(p for p in posts(start, CHANNEL) if "(**allied**)" in p.content)
+        assert german.pings == {ANN.id} and allied.pings == {BOB.id}
+        done = next(label for label, _ in german.buttons)  # many choices: a select menu
+        sent = await fake.click(ANN, german, done, values=[str(german.content.count("\n["))])
+        assert not any("went wrong" in s.content for s in sent)
+        sent = await fake.click(BOB, allied, next(label for label, _ in allied.buttons if "Done" in label))
+        assert not any("went wrong" in s.content for s in sent)
+        status = posts(await fake.command(EVE, CHANNEL, "game status"))[0].content
+        assert "Waiting for" in status
+        sent = await fake.command(ANN, CHANNEL, "move", units="de-12-vg", to="0101")
+        assert answers(sent)[-1].content.startswith("Refused")
+        choices = await fake.autocomplete(ANN, CHANNEL, "activate", "formation", formation="")
+        assert isinstance(choices, list)
+    finally:
+        await fake.stop()
+        await store.close()
