@@ -131,11 +131,10 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from render.picture import MapPicture, setup_picture
-    from render.snapshot import render_map, to_png
-
     from engine.hexgrid import parse_hex
     from engine.vaevictis.loader import ScenarioError
+    from render.picture import MapPicture, setup_picture
+    from render.snapshot import render_map, to_png
 
     try:
         data = load(args.game)
