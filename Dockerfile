@@ -1,4 +1,6 @@
 # Umpire: a Discord bot that referees hex-and-counter wargames.
+# docker build -t umpire .
+# docker run -d -e DISCORD_TOKEN=... -v umpire-data:/data umpire
 FROM python:3.11-slim
 
 WORKDIR /app
@@ -9,8 +11,9 @@ COPY bot ./bot
 COPY scenarios ./scenarios
 RUN pip install --no-cache-dir .
 
-# Games are kept in SQLite on this volume.
+# Every game lives in this SQLite file; keep /data on a volume.
+ENV UMPIRE_DB=/data/umpire.sqlite3
 VOLUME ["/data"]
 WORKDIR /data
 ENTRYPOINT ["umpire"]
-CMD ["--help"]
+CMD ["run"]

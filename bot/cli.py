@@ -18,7 +18,8 @@ from engine.vaevictis.data import GameData
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="umpire",
-        description="Umpire referees hex-and-counter wargames in Discord. These subcommands work without Discord.",
+        description="Umpire referees hex-and-counter wargames in Discord. Every subcommand but `run` works without "
+        "Discord; `umpire COMMAND --help` explains each.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
