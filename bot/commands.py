@@ -156,7 +156,7 @@ COMMANDS: tuple[CommandDef, ...] = (
         (
             _opt("target", "the enemy hex", "target"),
             _opt("attackers", "the attacking units, separated by commas", "attacker"),
-            _opt("kind", "normal, assault or breakthrough attack", "attack_kind", False),
+            _opt("kind", "normal or prepared attack (default: normal)", "attack_kind", False),
             _opt("supports", "support markers, e.g. hq-id:artillery, separated by commas", "support", False),
             OptionDef("air", "air points committed", "integer", False, None, 0, 9),
         ),
@@ -169,8 +169,45 @@ COMMANDS: tuple[CommandDef, ...] = (
         "leave-ip", "Take a unit out of its improved position.", (_opt("unit", "the unit", "ip_unit"),), "leave_ip"
     ),
     CommandDef("recover", "Recover a unit from fatigue.", (_opt("unit", "the unit", "fatigued"),), verb="recover"),
-    CommandDef("detach", "Detach a unit.", (UNIT,), verb="detach"),
-    CommandDef("event", "Play an event.", (_opt("name", "the event", "event"),), verb="play_event"),
+    CommandDef(
+        "detach",
+        "Make a detachment from a division of the activation (18).",
+        (
+            _opt("division", "the division", "division"),
+            _opt("steps", "how many steps the detachment takes (default: as many as allowed)", "detach_steps", False),
+        ),
+        verb="detach",
+    ),
+    CommandDef(
+        "recombine",
+        "A detachment rejoins its division in the same hex (18).",
+        (_opt("detachment", "the detachment", "detachment"),),
+        verb="recombine",
+    ),
+    CommandDef(
+        "event",
+        "Play one of your events (15), also in reaction during the other side's activation.",
+        (_opt("event", "the event", "event"), _opt("hex", "where it goes", "event_hex")),
+        verb="play_event",
+    ),
+    CommandDef(
+        "remove-marker",
+        "An activated unit removes an enemy event marker next to it for 1 AP (15.2, 15.3).",
+        (_opt("unit", "the unit that removes it", "marker_unit"), _opt("hex", "the marker's hex", "marker_hex")),
+        verb="remove_marker",
+    ),
+    CommandDef(
+        "standing-orders",
+        "Answers given in advance to combat decisions, any time (comma-separated; 'none' clears them).",
+        (_opt("orders", "the orders, in priority order", "standing_order"),),
+        verb="standing_orders",
+    ),
+    CommandDef(
+        "on-top",
+        "Fog of war: choose the unit shown on top of one of your stacks (11.2).",
+        (_opt("unit", "the unit to show on top", "top_unit"),),
+        verb="put_on_top",
+    ),
     CommandDef("end-activation", "End the activation in progress.", verb="end_activation", slow=True),
     CommandDef("pass", "Pass instead of activating.", verb="pass", slow=True),
     CommandDef(
@@ -189,7 +226,17 @@ COMMANDS: tuple[CommandDef, ...] = (
         slow=True,
     ),
     # --- Information (private) -------------------------------------------------------------------------
-    CommandDef("map", "The map as your side sees it.", private=True, slow=True),
+    CommandDef(
+        "map",
+        "The map as your side sees it, with an overlay or a close-up if you like.",
+        (
+            _opt("overlay", "reachable, zoc, command, supply or victory", "overlay", False),
+            _opt("unit", "for the reachable overlay: your unit", "own_unit", False),
+            _opt("hex", "a close-up round this hex", "any_hex", False),
+        ),
+        private=True,
+        slow=True,
+    ),
     CommandDef("hex", "What you can see in a hex.", (_opt("hex", "the hex", "any_hex"),), private=True),
     CommandDef("unit", "A unit's state.", (_opt("unit", "the unit", "any_unit"),), private=True),
     CommandDef("stack", "The stack in a hex.", (_opt("hex", "the hex", "any_hex"),), private=True),
@@ -399,8 +446,6 @@ class CommandLayer:
             if source == "option" and "system" not in given and not await self._has_game(ctx.channel):
                 system = self.service.system(self.default_system)
                 return [(f"{k}: {v}"[:100], k) for k, v in system.options.items()][:25]
-            if source == "attack_kind":
-                return [(k, k) for k in ("normal", "assault", "breakthrough") if typed in k]
         except RulesError:
             return []
         return await self.service.suggest(ctx.channel, ctx.caller, source, typed, dict(given))
@@ -433,23 +478,33 @@ class CommandLayer:
         lines = []
         if outcome.seat and outcome.action is not None:
             lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}): {outcome.action.verb}")
-        public = [e for e in outcome.events if not e.get("secret_to")]
+        public = outcome.public_events
         lines += [f"- {e['text']}" for e in public]
+        plain = [e["text"] for e in outcome.events if not e.get("secret_to")]
+        if [e["text"] for e in public] != plain and outcome.own_events:
+            own = "\n".join(f"- {e['text']}" for e in outcome.own_events if not e.get("secret_to"))
+            replies.append(Reply(f"What happened, as your side sees it:\n{own}"[:1900], channel=ctx.channel))
         if outcome.receipt:
             lines.append(f"The {outcome.seat} player sealed a decision; receipt `{outcome.receipt[:16]}`.")
         if lines:
             replies.append(Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel))
-        for seat in {s for e in outcome.events for s in e.get("secret_to", ())}:
+        for seat in sorted({s for e in outcome.events for s in e.get("secret_to", ())}):
             user = table.user_of(seat)
             texts = [e["text"] for e in outcome.events if seat in e.get("secret_to", ())]
-            if user is not None:
+            if user is None:
+                continue
+            if user == ctx.caller.user_id and seat == outcome.seat:
+                replies.append(Reply("Only you see this: " + "\n".join(texts)[:1800], channel=ctx.channel))
+            else:
                 replies.append(self._dm(ctx, user, seat, "\n".join(texts), (), ()))
         if outcome.picture_due:
             replies.append(await self._picture_reply(ctx, outcome.events, "The map after that."))
         if outcome.result is not None:
             replies.append(self._game_over(ctx, table, outcome.result.text))
         else:
-            replies += await self._prompt_replies(ctx, table, outcome.prompts, outcome.ping)
+            replies += await self._prompt_replies(
+                ctx, table, outcome.prompts, outcome.ping, outcome.fresh, outcome.private_prompts
+            )
         return replies
 
     async def _picture_reply(self, ctx: Context, events: Sequence[Mapping[str, Any]], text: str) -> Reply:
@@ -472,12 +527,47 @@ class CommandLayer:
         )
 
     async def _prompt_replies(
-        self, ctx: Context, table: Table, prompts: Mapping[str, Prompt], ping: Mapping[str, int]
+        self,
+        ctx: Context,
+        table: Table,
+        prompts: Mapping[str, Prompt],
+        ping: Mapping[str, int],
+        fresh: frozenset[str] | None = None,
+        private: bool = False,
     ) -> list[Reply]:
+        """The messages that ask each seat for its decision.
+
+        A required prompt pings its player when ``ping`` names the seat. An optional prompt (a chance to react)
+        pings nobody and is posted only when it appears (``fresh``). A secret prompt goes by DM; under fog of
+        war (``private``) the channel only says whose decision it is, with a button that shows the choices
+        to that player alone.
+        """
         replies = []
         for seat, prompt in prompts.items():
             user = table.user_of(seat)
+            if prompt.optional and fresh is not None and seat not in fresh:
+                continue
             rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
+            mention = (user,) if seat in ping and user is not None and not prompt.optional else ()
+            if private and not prompt.secret and user is not None:
+                asked = "may react (an event, 15)" if prompt.optional else "must decide"
+                replies.append(
+                    Reply(
+                        f"<@{user}> (**{seat}**) {asked}. Fog of war (11): the choices are shown only to you.",
+                        to="channel",
+                        ephemeral=False,
+                        mentions=mention,
+                        buttons=(
+                            Button(
+                                "Show my choices",
+                                custom_id(table.game.id, table.game.revision, "dm", seat),
+                                "secondary" if prompt.optional else "primary",
+                            ),
+                        ),
+                        channel=ctx.channel,
+                    )
+                )
+                continue
             buttons, selects = await self._components(table, seat, prompt)
             if prompt.secret and user is not None:
                 replies.append(self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects))
@@ -486,19 +576,20 @@ class CommandLayer:
                         f"<@{user}> ({seat}) has a sealed decision to make: it was sent privately.",
                         to="channel",
                         ephemeral=False,
-                        mentions=(user,) if seat in ping else (),
+                        mentions=mention,
                         channel=ctx.channel,
                     )
                 )
                 continue
-            free = f"\nAlso: {', '.join(prompt.free_verbs)}." if prompt.free_verbs else ""
+            free = f"\nAlso: {', '.join(_commands_of(prompt.free_verbs))}." if prompt.free_verbs else ""
             listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
+            head = "(optional, no need to answer) " if prompt.optional else ""
             replies.append(
                 Reply(
-                    f"<@{user}> (**{seat}**): {prompt.text}{rule}{free}\n{listed}".strip()[:1900],
+                    f"<@{user}> (**{seat}**): {head}{prompt.text}{rule}{free}\n{listed}".strip()[:1900],
                     to="channel",
                     ephemeral=False,
-                    mentions=(user,) if seat in ping and user is not None else (),
+                    mentions=mention,
                     buttons=buttons,
                     selects=selects,
                     channel=ctx.channel,
@@ -576,7 +667,8 @@ class CommandLayer:
         if prompt is None:
             return [Reply("You have nothing to decide now.")]
         buttons, selects = await self._components(table, seat, prompt)
-        return [Reply(f"**{seat}**: {prompt.text}", buttons=buttons, selects=selects)]
+        free = f"\nAlso: {', '.join(_commands_of(prompt.free_verbs))}." if prompt.free_verbs else ""
+        return [Reply(f"**{seat}**: {prompt.text}{free}"[:1900], buttons=buttons, selects=selects)]
 
     # --- Game life ------------------------------------------------------------------------------------
 
@@ -648,8 +740,12 @@ class CommandLayer:
         if game.result:
             lines.append(f"Result: {game.result.get('text')}")
         prompts = await self.service.prompts(game)
+        private = await self.service.private_prompts(game)
         for seat, prompt in prompts.items():
-            lines.append(f"Waiting for **{seat}** ({_who(table, seat)}): {prompt.text}")
+            if prompt.optional:
+                lines.append(f"**{seat}** may react (optional).")
+            else:
+                lines.append(f"Waiting for **{seat}** ({_who(table, seat)})" + ("." if private else f": {prompt.text}"))
         reminders = await self.service.store.reminders(game.id)
         for seat, row in table.seats.items():
             if row.vacation_until and row.vacation_until > self.service.clock():
@@ -716,6 +812,8 @@ class CommandLayer:
         assert verb is not None
 
         async def handler(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+            if verb == "standing_orders" and str(o.get("orders", "")).strip().lower() in ("none", "-"):
+                o = {"orders": ""}
             if command.confirm:
                 preview = await self.service.preview(ctx.channel, ctx.caller, verb, o)
                 if preview is not None:
@@ -793,8 +891,15 @@ class CommandLayer:
         return handler
 
     async def _map(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        png = await self.service.picture(ctx.channel, ctx.caller)
-        return [Reply("The map as your side sees it.", files=(Attachment("map.png", png),))]
+        png = await self.service.picture(
+            ctx.channel, ctx.caller, overlay=o.get("overlay"), unit=o.get("unit"), around=o.get("hex")
+        )
+        table = await self.service.table(ctx.channel, live=False)
+        mine = table.seats_of(ctx.caller.user_id)
+        who = f"the {mine[0]} side" if len(mine) == 1 else "a spectator (what both sides may see)"
+        what = f" with the {o['overlay']} overlay" if o.get("overlay") else ""
+        text = f"The map as {who} sees it{what}; arrows show the last activation."
+        return [Reply(text, files=(Attachment("map.png", png),))]
 
     async def _log(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, corrections = await self.service.log(ctx.channel, ctx.caller)
@@ -850,6 +955,12 @@ def _kind_words(spec: OptionDef) -> str:
     if spec.min_value is not None and spec.max_value is not None:
         text += f" from {spec.min_value:g} to {spec.max_value:g}"
     return text
+
+
+def _commands_of(verbs: Sequence[str]) -> list[str]:
+    """The commands that send these engine verbs (``/move`` for ``move``), for a prompt's "Also:" line."""
+    by_verb = {c.verb: c.name for c in COMMANDS if c.verb}
+    return [f"/{by_verb[v]}" if v in by_verb else v for v in verbs if v != "preview"]
 
 
 def _who(table: Table, seat: str) -> str:

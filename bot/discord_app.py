@@ -34,9 +34,10 @@ from bot.commands import (
     custom_id,
     refusal_text,
 )
-from bot.config import Settings, systems
+from bot.config import Settings
 from bot.service import Caller, GameService, SystemFactory
 from bot.store import Store
+from bot.systems import systems
 from bot.views import PromptButton, PromptSelect, build_view
 from engine.contract import RulesError
 

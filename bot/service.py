@@ -144,6 +144,14 @@ class Outcome:
     result: Result | None = None
     picture_due: bool = False
     """Whether an activation closed: post the map picture of what changed."""
+    public_events: list[dict[str, Any]] = field(default_factory=list)
+    """The events the channel may read: not sealed, and under fog of war without the names of hidden units."""
+    fresh: frozenset[str] = frozenset()
+    """Seats whose prompt is new (or, for a required prompt, changed): optional prompts are posted only then."""
+    private_prompts: bool = False
+    """Whether prompts name what the other side may not see (fog of war): shown to their seat only."""
+    own_events: list[dict[str, Any]] = field(default_factory=list)
+    """The events as the acting seat may read them (under fog of war, more than the channel)."""
     receipt: str | None = None
     """The receipt hash of a sealed decision."""
     undone: list[ActionRow] = field(default_factory=list)
@@ -203,7 +211,10 @@ class GameService:
         if system_id not in self._factories:
             raise Refusal(f"there is no game system {system_id!r}; choose one of {', '.join(self._factories)}")
         if system_id not in self._systems:
-            self._systems[system_id] = self._factories[system_id]()
+            try:
+                self._systems[system_id] = self._factories[system_id]()
+            except ImportError as error:
+                raise Refusal(f"the game system {system_id!r} is not installed on this bot ({error})") from None
         return self._systems[system_id]
 
     def lock(self, channel: int) -> asyncio.Lock:
@@ -391,8 +402,16 @@ class GameService:
             prompts = await self.prompts(game)
             table = Table(game, table.seats)
             await self._set_reminders(table, prompts, game.revision)
-            ping = {s: u for s in prompts if (u := table.user_of(s)) is not None}
-            return Outcome(table, prompts=prompts, ping=ping, picture_due=True)
+            ping = {s: u for s, p in prompts.items() if not p.optional and (u := table.user_of(s)) is not None}
+            state = await self.state(game)
+            return Outcome(
+                table,
+                prompts=prompts,
+                ping=ping,
+                picture_due=True,
+                fresh=frozenset(prompts),
+                private_prompts=self._private_prompts(self.system(game.system), state),
+            )
 
     async def resign(self, channel: int, caller: Caller) -> Outcome:
         """Resign the caller's seat: the other side wins; the seed is revealed.
@@ -516,11 +535,21 @@ class GameService:
         if result or any(e["kind"] in ("reveal", "secret-reveal") for e in event_json):
             await self.store.reveal_secrets(game.id)
         table = Table(game, table.seats)
+        fresh = frozenset(
+            s
+            for s, p in after.items()
+            if s not in before or before[s].optional != p.optional or (before[s] != p and not p.optional)
+        )
         ping = {
             s: u
-            for s in after
-            if s != acting and (u := table.user_of(s)) is not None and (s not in before or before[s] != after[s])
+            for s, p in after.items()
+            if s != acting
+            and not p.optional
+            and (u := table.user_of(s)) is not None
+            and (s not in before or before[s] != p)
         }
+        public = self.redact(system, new, None, [e for e in event_json if not e.get("secret_to")])
+        own = self.redact(system, new, acting, event_json)
         return Outcome(
             table,
             seat=acting,
@@ -531,6 +560,10 @@ class GameService:
             result=result,
             picture_due=bool(result) or system.picture_due(event_json),
             receipt=receipt,
+            public_events=public,
+            own_events=own,
+            fresh=fresh,
+            private_prompts=self._private_prompts(system, new),
         )
 
     async def preview(
@@ -635,7 +668,14 @@ class GameService:
         self._cache[game.id] = (actions[-1].seq if actions else 0, state)
         if game.status == "finished":  # a correction may reopen a game that ended
             game = await self.store.set_status(game, "active", None)
-        return Outcome(Table(game, table.seats), seat=rows[-1].seat, prompts=prompts, undone=rows)
+        return Outcome(
+            Table(game, table.seats),
+            seat=rows[-1].seat,
+            prompts=prompts,
+            undone=rows,
+            fresh=frozenset(prompts),
+            private_prompts=self._private_prompts(system, state),
+        )
 
     # --- Information ----------------------------------------------------------------------------------
 
@@ -650,19 +690,80 @@ class GameService:
         seat = self._viewer(table, caller)
         return await asyncio.to_thread(system.describe, state, seat, topic, key)
 
-    async def picture(self, channel: int, caller: Caller | None, events: Sequence[Mapping[str, Any]] = ()) -> bytes:
-        """The map picture as the caller's seat sees it (``caller=None``: the public view), off the event loop.
+    async def picture(
+        self,
+        channel: int,
+        caller: Caller | None,
+        events: Sequence[Mapping[str, Any]] | None = None,
+        *,
+        overlay: str | None = None,
+        unit: str | None = None,
+        around: str | None = None,
+    ) -> bytes:
+        """The map picture as the caller's seat sees it (``caller=None``: the public view, which under fog of war
+        shows only what both sides may see), drawn off the event loop.
 
-        :raises Refusal: when the system draws no picture.
+        ``events``: what to show as just happened (``None``: the last activation's events the seat may read,
+        as a whole map). With ``events`` given the system may draw a close-up of what changed (the picture
+        posted after an activation). ``overlay``, ``unit`` and ``around`` ask for an overlay or a close-up round
+        a hex, when the system draws them (:meth:`SystemAdapter.draw`, optional).
+
+        :raises Refusal: when the system draws no picture (or not the one asked for).
         """
         table = await self.table(channel, live=False)
         system = self.system(table.game.system)
         state = await self.state(table.game)
         seat = self._viewer(table, caller) if caller else None
-        png = await asyncio.to_thread(system.picture, state, seat, list(events))
+        draw = getattr(system, "draw", None)
+        if events is None:
+            events = await self._recent_events(table.game, seat)
+            if draw is not None:
+                png = await asyncio.to_thread(
+                    draw, state, seat, list(events), overlay=overlay, unit=unit, around=around
+                )
+            else:
+                png = await asyncio.to_thread(system.picture, state, seat, list(events))
+        elif overlay or around:
+            if draw is None:
+                raise Refusal(f"{system.name} draws no overlays or close-ups")
+            png = await asyncio.to_thread(draw, state, seat, list(events), overlay=overlay, unit=unit, around=around)
+        else:
+            png = await asyncio.to_thread(system.picture, state, seat, list(events))
         if png is None:
             raise Refusal(f"{system.name} has no map picture")
-        return png
+        return bytes(png)
+
+    async def _recent_events(self, game: GameRow, seat: str | None) -> list[dict[str, Any]]:
+        """The events of the last activation (from the last ``activation`` event on) that ``seat`` may read."""
+        found: list[dict[str, Any]] = []
+        for row in reversed((await self.store.actions(game.id))[-60:]):
+            visible = [e for e in row.events if not e.get("secret_to") or (seat and seat in e["secret_to"])]
+            found[:0] = visible
+            if any(e.get("kind") == "activation" for e in visible):
+                break
+        return found
+
+    @staticmethod
+    def redact(
+        system: SystemAdapter, state: Any, seat: str | None, events: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The events as ``seat`` may read them (``None``: the channel), when the system hides things (fog of
+        war: :meth:`SystemAdapter.redact`, optional); otherwise unchanged."""
+        redact = getattr(system, "redact", None)
+        if redact is None:
+            return [dict(e) for e in events]
+        return list(redact(state, seat, events))
+
+    async def private_prompts(self, game: GameRow) -> bool:
+        """Whether the game's prompts are shown to their seat only (fog of war)."""
+        if game.status != "active":
+            return False
+        return self._private_prompts(self.system(game.system), await self.state(game))
+
+    @staticmethod
+    def _private_prompts(system: SystemAdapter, state: Any) -> bool:
+        private = getattr(system, "private_prompts", None)
+        return bool(private(state)) if private is not None else False
 
     @staticmethod
     def _viewer(table: Table, caller: Caller) -> str | None:
@@ -697,9 +798,14 @@ class GameService:
         table = await self.table(channel, live=False)
         mine = set(table.seats_of(caller.user_id))
         over = not table.game.live
+        system = self.system(table.game.system)
+        state = await self.state(table.game)
+        seat = self._viewer(table, caller)
         entries = []
         for row in await self.store.actions(table.game.id):
             visible = [e for e in row.events if over or not e.get("secret_to") or mine & set(e["secret_to"])]
+            if not over:
+                visible = self.redact(system, state, seat, visible)
             entries.append(
                 LogEntry(
                     row.seq,
@@ -716,7 +822,11 @@ class GameService:
         """Recompute every roll of a finished game from its revealed seed: (game, rolls checked, problems).
 
         The seed must match the hash published at creation, and replaying the log from the seed must give
-        exactly the events (dice included) that were announced.
+        exactly the events (dice included) that were announced: every die is derived from the seed and the
+        game's roll counter (:mod:`engine.dice`), so the replay recomputes every roll. Events that also carry
+        ``{"number", "sides", "die"}`` are checked one by one against the seed as well; the Vae Victis engine's
+        roll events carry ``die`` or ``dice`` with the ``rule`` instead, and are checked by the replay alone.
+        A roll is an event with a ``die`` or ``dice`` in its data (combat results included).
 
         :raises Refusal: for an unknown game or one still being played (its seed is secret).
         """
@@ -735,7 +845,7 @@ class GameService:
         for row in await self.store.actions(game.id):
             state, events = system.apply(state, Action(row.seat, row.verb, row.args))
             again = [e.to_json() for e in events]
-            rolls += sum(1 for e in again if e["kind"] == "roll")
+            rolls += sum(1 for e in again if e["kind"] == "roll" or {"die", "dice"} & set(e["data"]))
             recorded += [
                 (int(e["data"]["number"]), int(e["data"].get("sides", 6)), int(e["data"]["die"]))
                 for e in row.events
@@ -753,7 +863,9 @@ class GameService:
         if not days:
             return {}
         due = {}
-        for seat in prompts:
+        for seat, prompt in prompts.items():
+            if prompt.optional:
+                continue  # a chance to react holds nobody up
             row = table.seats.get(seat)
             start = max(now, row.vacation_until or 0) if row else now
             due[seat] = start + days * DAY

@@ -225,7 +225,7 @@ def require_ardennes() -> None:
     import pytest
 
     try:
-        from bot.config import VaeVictisAdapter
+        from bot.systems.vaevictis import VaeVictisAdapter
 
         adapter = VaeVictisAdapter("ardennes44")
         adapter.prompts(adapter.new_game(adapter.scenarios[0], {}, b"\x01" * 32))

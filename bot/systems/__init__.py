@@ -1,0 +1,35 @@
+"""The game systems the bot offers: :func:`systems` maps a system id to a factory of its adapter.
+
+Each adapter follows :class:`bot.service.SystemAdapter` (the engine contract plus what the bot needs around
+it). A factory imports its system only when called, so the bot starts, and the other systems keep working,
+even when one system's code is missing or broken; the service builds each adapter once, on first use.
+
+- ``ardennes44``: Ardennes 1944 on the Vae Victis operational system (:mod:`bot.systems.vaevictis`);
+- ``asl``: the ASL campaign-game refit phase (:mod:`bot.systems.asl`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.service import SystemAdapter, SystemFactory
+
+
+def _ardennes44() -> SystemAdapter:
+    from bot.systems.vaevictis import VaeVictisAdapter
+
+    return VaeVictisAdapter("ardennes44")
+
+
+def _asl() -> SystemAdapter:
+    import importlib
+
+    module = importlib.import_module("bot.systems.asl")
+    adapter: SystemAdapter = module.AslAdapter()
+    return adapter
+
+
+def systems() -> dict[str, SystemFactory]:
+    """The game systems of this bot: system id to adapter factory (the first is the default)."""
+    return {"ardennes44": _ardennes44, "asl": _asl}

@@ -1,0 +1,423 @@
+"""Vae Victis games (Ardennes 1944, ...) as the bot uses them: :class:`VaeVictisAdapter`.
+
+The adapter wraps :class:`engine.vaevictis.game.VaeVictisGame` with what the bot needs around the engine
+contract (see :class:`bot.service.SystemAdapter`): the state as JSON, autocomplete sources from
+:mod:`engine.vaevictis.legal`, :mod:`engine.vaevictis.events` and :mod:`engine.vaevictis.detachments`, the
+odds preview of an attack (7.5), information texts and map pictures drawn from a seat's view
+(:func:`render.view_picture.picture_from_view`), and the fog of war (11) applied to what the channel reads.
+
+It decides no rule: every suggestion is checked again by the engine when the action is applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from engine.contract import Action, Event, InvalidActionError, Prompt, Result
+
+if TYPE_CHECKING:
+    from engine.vaevictis.game import VaeVictisGame
+    from engine.vaevictis.state import GameState
+    from render.picture import Overlay
+
+PICTURE_KINDS = frozenset({"end-activation", "pass", "turn", "victory"})
+"""Events after which the channel gets the map picture: an activation ends, a pass, a new turn, the end."""
+
+OVERLAYS = {
+    "reachable": "where a unit may move now, with the MPs spent (6)",
+    "zoc": "the enemy zones of control (4)",
+    "command": "your HQs' command ranges (1.4)",
+    "supply": "your supply lines and the units without supply (10)",
+    "victory": "the scenario's victory cities (17)",
+}
+"""The overlays a player may ask for with ``map``."""
+
+ATTACK_KINDS = {"normal": "normal attack (7)", "prepared": "prepared attack (7.2)"}
+
+CLOSE_UP_MAX_RADIUS = 7
+"""A picture of what changed is a close-up when the changes fit within this many hexes of a centre."""
+
+UNIT_KEYS = ("unit", "units", "attackers", "defenders", "division", "detachment", "parent", "losses")
+"""Event data keys that may name units."""
+
+
+class VaeVictisAdapter:
+    """A Vae Victis game as the bot uses it (see :class:`bot.service.SystemAdapter`)."""
+
+    def __init__(self, game_id: str) -> None:
+        from engine.vaevictis.game import OPTIONS, STANDING_ORDERS, VaeVictisGame
+        from scenarios import load_game
+
+        self.game: VaeVictisGame = VaeVictisGame(load_game(game_id))
+        self.id = game_id
+        self.name = self.game.data.name
+        self.seats: tuple[str, ...] = tuple(self.game.seats)
+        self.scenarios: tuple[str, ...] = tuple(self.game.data.scenarios)
+        self.options: Mapping[str, str] = dict(OPTIONS)
+        self.standing_orders: Mapping[str, str] = {k: v[1] for k, v in STANDING_ORDERS.items()}
+
+    # --- The engine contract --------------------------------------------------------------------------
+
+    def new_game(self, scenario: str, options: Mapping[str, Any], seed: bytes) -> GameState:
+        return self.game.new_game(scenario, options, seed)
+
+    def prompts(self, state: GameState) -> dict[str, Prompt]:
+        return {str(seat): prompt for seat, prompt in self.game.prompts(state).items()}
+
+    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        return self.game.apply(state, action)
+
+    def view(self, state: GameState, seat: str | None) -> dict[str, Any]:
+        return self.game.view(state, seat)  # type: ignore[arg-type]
+
+    def result(self, state: GameState) -> Result | None:
+        return self.game.result(state)
+
+    def state_to_json(self, state: GameState) -> Any:
+        return state.to_json()
+
+    def state_from_json(self, data: Any) -> GameState:
+        from engine.vaevictis.state import GameState
+
+        return GameState.from_json(data)
+
+    # --- Fog of war (11) ------------------------------------------------------------------------------
+
+    @staticmethod
+    def private_prompts(state: GameState) -> bool:
+        """Under fog of war a seat's prompt names its own units: it is shown to that seat only."""
+        return bool(state.options.get("fog_of_war"))
+
+    def redact(self, state: GameState, seat: str | None, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The events as ``seat`` may read them (``None``: the channel) under fog of war: a sentence that names a
+        unit the seat may not see now is replaced by one that names only the side and what happened."""
+        if not state.options.get("fog_of_war"):
+            return [dict(e) for e in events]
+        data = self.game.data
+        view = self.game.view(state, seat)  # type: ignore[arg-type]
+        seen = {u["id"] for s in view["stacks"] for u in s["units"]}
+        hidden = {u.id for u in state.units.values() if u.on_map and u.id not in seen}
+        names = sorted({data.units[u].name for u in hidden}, key=len, reverse=True)
+        found = []
+        for event in events:
+            ids = _unit_ids(event.get("data", {}))
+            text = str(event.get("text", ""))
+            if ids & hidden or any(name and name in text for name in names):
+                sides: list[str] = sorted({data.side_of(u) for u in ids if u in data.units})
+                who = " and ".join(sides) or "a"
+                text = f"{who.capitalize()} {event.get('kind', 'action')}: details hidden by the fog of war (11)."
+            found.append({**event, "text": text})
+        return found
+
+    # --- Autocomplete ---------------------------------------------------------------------------------
+
+    def suggest(
+        self, state: GameState, seat: str | None, source: str, typed: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        """Suggestions legal now for the seat (see :mod:`engine.vaevictis.legal`)."""
+        from engine.hexgrid import hex_name
+        from engine.vaevictis import detachments, legal
+        from engine.vaevictis import events as event_rules
+
+        data = self.game.data
+        names = data.units
+
+        def unit_pairs(ids: Sequence[str]) -> list[tuple[str, str]]:
+            return [(f"{names[u].name} ({u})", u) for u in ids]
+
+        if source == "attack_kind":
+            return [(f"{k}: {v}", k) for k, v in ATTACK_KINDS.items()]
+        if source == "overlay":
+            return [(f"{k}: {v}", k) for k, v in OVERLAYS.items()]
+        if source == "standing_order":
+            chosen = [o.strip() for o in str(given.get("orders", "")).split(",")[:-1] if o.strip()]
+            prefix = ",".join(chosen) + "," if chosen else ""
+            pairs = [(f"{k}: {v}", prefix + k) for k, v in self.standing_orders.items() if k not in chosen]
+            return [("none: clear my standing orders", "none"), *pairs]
+        if source in ("any_unit", "any_hex"):
+            view = self.game.view(state, seat)  # type: ignore[arg-type]
+            if source == "any_hex":
+                return [(hex_name(s["hex"]), hex_name(s["hex"])) for s in view["stacks"]]
+            return [(f"{u['name']} ({u['id']})", u["id"]) for s in view["stacks"] for u in s["units"]]
+        if seat is None or seat not in self.seats:
+            return []
+        side: Any = seat
+        if source == "own_unit":
+            return unit_pairs([u.id for u in state.on_map() if data.side_of(u.id) == seat])
+        if source == "formation":
+            prompt = self.game.prompts(state).get(side)
+            pairs = [
+                (c.label, str(c.args["formation"]))
+                for c in (prompt.choices if prompt else ())
+                if c.verb == "activate_formation"
+            ]
+            return [*pairs, ("General activation", "general")] if pairs else []
+        if source == "verb":
+            prompt = self.game.prompts(state).get(side)
+            if prompt is None:
+                return []
+            return [(v, v) for v in dict.fromkeys([*(c.verb for c in prompt.choices), *prompt.free_verbs])]
+        if source in ("event", "event_hex"):
+            playable = event_rules.playable(data, state, side)
+            if source == "event":
+                events = dict.fromkeys(str(c.args["event"]) for c in playable)
+                return [(data.events[e].name, e) for e in events]
+            event = str(given.get("event", ""))
+            return [(str(c.args["hex"]), str(c.args["hex"])) for c in playable if c.args.get("event") == event]
+        if source in ("marker_unit", "marker_hex"):
+            removals = event_rules.removal_choices(data, state, side)
+            if source == "marker_unit":
+                return unit_pairs(list(dict.fromkeys(str(c.args["unit"]) for c in removals)))
+            unit = str(given.get("unit", ""))
+            return [(c.label, str(c.args["hex"])) for c in removals if c.args.get("unit") == unit]
+        if source in ("division", "detach_steps", "detachment"):
+            options = detachments.choices(data, state, side)
+            if source == "division":
+                divisions = dict.fromkeys(str(c.args["division"]) for c in options if c.verb == "detach")
+                return unit_pairs(list(divisions))
+            if source == "detach_steps":
+                division = str(given.get("division", ""))
+                return [
+                    (c.label, str(c.args["steps"]))
+                    for c in options
+                    if c.verb == "detach" and c.args.get("division") == division
+                ]
+            return [(c.label, str(c.args["detachment"])) for c in options if c.verb == "recombine"]
+        if source == "reinforcement":
+            return unit_pairs([u for u, _ in legal.reinforcements_due(self.game, state, side)])
+        if source == "entry":
+            unit = str(given.get("unit", ""))
+            return [
+                (hex_name(h), hex_name(h))
+                for u, hexes in legal.reinforcements_due(self.game, state, side)
+                for h in hexes
+                if u == unit
+            ]
+        if source == "top_unit":
+            view = self.game.view(state, seat)  # type: ignore[arg-type]
+            return [
+                (f"{u['name']} ({u['id']}) in {hex_name(s['hex'])}", u["id"])
+                for s in view["stacks"]
+                if s["side"] == seat and s["count"] > 1
+                for u in s["units"]
+            ]
+        movers = legal.units_that_may_act(self.game, state, side)
+        if source == "ip_unit":
+            return unit_pairs(
+                [u.id for u in state.units.values() if u.improved_position and data.side_of(u.id) == seat]
+            )
+        if source == "fatigued":
+            return unit_pairs([u.id for u in movers if u.fatigued])
+        if source == "unit":
+            chosen = [u for u in str(given.get("units", "")).split(",")[:-1] if u.strip()]
+            prefix = ",".join(chosen) + "," if chosen else ""
+            return [(label, prefix + value) for label, value in unit_pairs([u.id for u in movers])]
+        if source in ("destination", "target", "attacker"):
+            first = str(given.get("units") or given.get("unit") or given.get("attackers") or "").split(",")[0].strip()
+            if source == "destination" and first in state.units:
+                options_ = legal.unit_options(self.game, state, state.units[first])
+                return [(hex_name(h), hex_name(h)) for h in options_.destinations if hex_name(h).startswith(typed)][:25]
+            if source == "target":
+                targets = sorted({h for u in movers for h in legal.unit_options(self.game, state, u).targets})
+                return [(hex_name(h), hex_name(h)) for h in targets]
+            if source == "attacker":
+                target = str(given.get("target", ""))
+                chosen = [u for u in str(given.get("attackers", "")).split(",")[:-1] if u.strip()]
+                prefix = ",".join(chosen) + "," if chosen else ""
+                able = [
+                    u.id
+                    for u in movers
+                    if (targets_ := legal.unit_options(self.game, state, u).targets)
+                    and (not target or target in {hex_name(h) for h in targets_})
+                    and u.id not in chosen
+                ]
+                return [(label, prefix + value) for label, value in unit_pairs(able)]
+        return []
+
+    # --- Odds, information ----------------------------------------------------------------------------
+
+    def preview(self, state: GameState, seat: str, verb: str, args: Mapping[str, Any]) -> str | None:
+        """An attack's odds (7.5): column, every modifier, each result's chance; other actions need no
+        confirmation."""
+        if verb != "attack":
+            return None
+        odds = self.game.preview(state, seat, args)  # type: ignore[arg-type]
+        return "\n".join(odds.lines())
+
+    def describe(self, state: GameState, seat: str | None, topic: str, key: str) -> str:
+        """Information texts from the seat's view (fog of war applied by the engine)."""
+        from engine.hexgrid import hex_name, parse_hex
+
+        view = self.game.view(state, seat)  # type: ignore[arg-type]
+        if topic == "status":
+            weather = view.get("weather", "")
+            fog = " Fog of war (11) is on." if view.get("fog_of_war") else ""
+            return (
+                f"Turn {view['turn']} ({view.get('date', '')}, {weather}), {view['phase']} phase; "
+                f"initiative: {view['initiative'] or '-'}; active side: {view['active'] or '-'}.{fog}"
+            )
+        if topic in ("hex", "stack"):
+            try:
+                where = parse_hex(key)
+            except ValueError as error:
+                raise InvalidActionError(str(error)) from None
+            if not self.game.data.map.grid.contains(where):
+                raise InvalidActionError(f"hex {key} is not on the map")
+            stack = next((s for s in view["stacks"] if s["hex"] == where), None)
+            head = f"Hex {hex_name(where)}"
+            markers = [m["kind"] for m in view["markers"] if m["hex"] == where]
+            if markers:
+                head += f" (markers: {', '.join(markers)})"
+            if stack is None:
+                return f"{head}: no units."
+            lines = [f"{head}: {stack['side']} stack of {stack['count']} counter(s)."]
+            lines += [_unit_line(u) for u in stack["units"]]
+            if len(stack["units"]) < stack["count"]:
+                lines.append(f"{stack['count'] - len(stack['units'])} more counter(s) hidden by the fog of war (11).")
+            return "\n".join(lines)
+        if topic == "unit":
+            for stack in view["stacks"]:
+                for unit in stack["units"]:
+                    if unit["id"] == key or unit["name"].lower() == key.lower():
+                        return f"{_unit_line(unit)} in {hex_name(stack['hex'])}"
+            raise InvalidActionError(f"no unit {key!r} that you can see")
+        if topic == "oob":
+            if seat is None:
+                return "You hold no seat: the order of battle is for the players."
+            lines = []
+            for stack in view["stacks"]:
+                if stack["side"] == seat:
+                    lines += [f"{hex_name(stack['hex'])}: {_unit_line(u)}" for u in stack["units"]]
+            pools = "; ".join(f"{army}: {dict(pool)}" for army, pool in view["pools"].items() if pool)
+            orders = ", ".join(state.standing_orders.get(seat, [])) or "none"
+            return "\n".join(
+                [
+                    f"**{seat}** order of battle ({len(lines)} units on the map)",
+                    *lines,
+                    pools,
+                    f"Standing orders: {orders}",
+                ]
+            )
+        raise InvalidActionError(f"nothing to say about {topic!r}")
+
+    # --- Pictures -------------------------------------------------------------------------------------
+
+    def picture(self, state: GameState, seat: str | None, events: Sequence[Mapping[str, Any]]) -> bytes | None:
+        """What changed, as ``seat`` sees it: a close-up (zoom 1.5) round the hexes the events name, or the whole
+        map when they are spread wide or name none."""
+        return self.draw(state, seat, events, close_up=True)
+
+    def draw(
+        self,
+        state: GameState,
+        seat: str | None,
+        events: Sequence[Mapping[str, Any]],
+        *,
+        close_up: bool = False,
+        overlay: str | None = None,
+        unit: str | None = None,
+        around: str | None = None,
+    ) -> bytes:
+        """A PNG of the map as ``seat`` sees it (``None``: what both sides may see), with what ``events`` did.
+
+        ``overlay`` (one of :data:`OVERLAYS`, for a seat; ``reachable`` needs one of its units) is drawn on
+        top; ``around`` (a hex) gives a close-up round it; ``close_up`` a close-up round what changed.
+
+        :raises InvalidActionError: for an unknown overlay or hex, or an overlay asked for without a seat.
+        """
+        from engine.hexgrid import parse_hex
+        from render.happened import last_activation
+        from render.overlays import overlay_sets
+        from render.snapshot import render_map, to_png
+        from render.view_picture import picture_from_view
+
+        data = self.game.data
+        view = self.game.view(state, seat)  # type: ignore[arg-type]
+        happened = last_activation(
+            [Event(str(e["kind"]), str(e.get("text", "")), dict(e.get("data", {}))) for e in events]
+        )
+        overlays: list[Overlay] = []
+        if overlay:
+            if overlay not in OVERLAYS:
+                raise InvalidActionError(f"there is no overlay {overlay!r}; choose one of {', '.join(OVERLAYS)}")
+            if seat is None:
+                raise InvalidActionError("overlays are drawn for a seated player's side")
+            if overlay == "reachable" and (not unit or unit not in state.units or data.side_of(unit) != seat):
+                raise InvalidActionError("the reachable overlay needs one of your units: give `unit`")
+            try:
+                overlays.append(overlay_sets(self.game, state, seat, overlay, unit))  # type: ignore[arg-type]
+            except ValueError as error:
+                raise InvalidActionError(str(error)) from None
+        region: tuple[int, int] | None = None
+        if around:
+            try:
+                centre = parse_hex(around)
+            except ValueError as error:
+                raise InvalidActionError(str(error)) from None
+            if not data.map.grid.contains(centre):
+                raise InvalidActionError(f"hex {around} is not on the map")
+            region = (centre, 4)
+        elif overlay == "reachable" and unit and state.units[unit].hex is not None:
+            region = (state.units[unit].hex, 5)  # type: ignore[assignment]
+        elif close_up:
+            region = self._region(happened)
+        picture = picture_from_view(data, view, happened, overlays, seat=seat)  # type: ignore[arg-type]
+        return to_png(render_map(picture, region=region))
+
+    def _region(self, events: Sequence[Event]) -> tuple[int, int] | None:
+        """The close-up holding every hex the events name, if one of at most :data:`CLOSE_UP_MAX_RADIUS` does."""
+        grid = self.game.data.map.grid
+        touched = sorted({h for e in events for h in _hexes(e.data) if grid.contains(h)})
+        if not touched:
+            return None
+        best: tuple[int, int] | None = None
+        for centre in touched:
+            radius = max(grid.distance(centre, h) for h in touched)
+            if best is None or radius < best[1]:
+                best = (centre, radius)
+        assert best is not None
+        centre, radius = best
+        return (centre, max(3, radius + 1)) if radius + 1 <= CLOSE_UP_MAX_RADIUS else None
+
+    def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
+        """A picture after an activation ends, a pass, a new turn or the end."""
+        return any(e.get("kind") in PICTURE_KINDS for e in events)
+
+
+def _unit_line(unit: Mapping[str, Any]) -> str:
+    status = f" [{', '.join(unit['status'])}]" if unit.get("status") else ""
+    return (
+        f"{unit['name']} ({unit['id']}): strength {unit['strength']}, steps {unit['steps']}/{unit['max_steps']}, "
+        f"quality {unit['quality']}{status}"
+    )
+
+
+def _unit_ids(data: Mapping[str, Any]) -> set[str]:
+    """Unit ids named in an event's data (``unit``, ``units``, ``attackers`` ..., also inside ``plan``)."""
+    found: set[str] = set()
+    for key in UNIT_KEYS:
+        value = data.get(key)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(item, str) and item:
+                found.add(item)
+    plan = data.get("plan")
+    if isinstance(plan, Mapping):
+        found |= _unit_ids(plan)
+    return found
+
+
+def _hexes(data: Mapping[str, Any]) -> list[int]:
+    """Hex numbers named in an event's data (``hex``, ``from``, ``to``, ``target``, ``path``)."""
+    found: list[int] = []
+    for key in ("hex", "from", "to", "target", "path", "hexes"):
+        value = data.get(key)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(item, int) and not isinstance(item, bool) and 101 <= item <= 9999:
+                found.append(item)
+            elif isinstance(item, str) and len(item) == 4 and item.isdigit():
+                found.append(int(item))
+    plan = data.get("plan")
+    if isinstance(plan, Mapping):
+        found += _hexes(plan)
+    return found
