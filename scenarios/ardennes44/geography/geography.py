@@ -12,8 +12,31 @@ Conventions
   side of those towns.  See docs/rules/ardennes44-map.md.
 """
 
+from typing import Literal, TypeAlias
+
+# --- Types ---------------------------------------------------------------------------------------------
+LatLon: TypeAlias = tuple[float, float]  # (lat, lon) in decimal degrees
+HexNumber: TypeAlias = str  # a hex as printed on the map: "2101" (column 21, row 01)
+Point: TypeAlias = LatLon | HexNumber  # a point, or a hex's (warped) centre
+Polyline: TypeAlias = list[LatLon]
+Polygon: TypeAlias = list[LatLon]
+SettlementKind: TypeAlias = Literal["city", "village"]
+AreaLetter: TypeAlias = Literal["c", "r", "f"]  # clear (a clearing cut out of earlier areas), rough, forest
+TerrainLetter: TypeAlias = Literal[".", "r", "f"]  # clear, rough, forest as written in map.toml
+
+Anchor: TypeAlias = tuple[str, float, float, HexNumber]  # (name, lat, lon, hex)
+Settlement: TypeAlias = tuple[str, float, float, SettlementKind, int]  # (name, lat, lon, kind, priority)
+Locality: TypeAlias = tuple[str, float, float] | tuple[str, HexNumber]  # (name, lat, lon) or (name, hex)
+Waypoint: TypeAlias = str | LatLon  # a settlement name, a hex number or a point
+Road: TypeAlias = tuple[str, list[Waypoint]]  # (name, waypoints)
+TerrainArea: TypeAlias = tuple[AreaLetter, str, Polygon]  # (terrain, name, polygon)
+ExtraBridge: TypeAlias = tuple[str, HexNumber, HexNumber]  # (river, hex, hex)
+
+# The tables below keep their hand layout (several points a line) for easy editing: the formatter leaves them.
+# fmt: off
+
 # --- Anchors: (name, lat, lon, hex).  Hexes printed in the rules, plus a few towns whose fit is exact. ---
-ANCHORS = [
+ANCHORS: list[Anchor] = [
     ("Liege", 50.633, 5.567, "1601"),
     ("Verviers", 50.590, 5.862, "2101"),   # rule setup: HQ XVIII Airborne Corps enters at 2101 (Verviers)
     ("Eupen", 50.630, 6.035, "2501"),      # HQ Vth Corps 2501 (Eupen)
@@ -21,8 +44,8 @@ ANCHORS = [
     ("Stadtkyll", 50.350, 6.530, "3308"),  # HQ I SS Pz Korps 3308 (Stadkyll)
     ("Bastogne", 50.000, 5.715, "1817"),   # HQ VIII Corps 1817 (Bastogne)
     ("Beaufort", 49.835, 6.290, "2920"),   # CCA/9th Armd 2920 (Beaufort)
-    ("Echternach", 49.812, 6.420, "3121"), # Det. 4th Inf 3121 (Echternach)
-    ("Neufchateau", 49.840, 5.435, "1321"),# entry 1321 (Neufchateau)
+    ("Echternach", 49.812, 6.420, "3121"),  # Det. 4th Inf 3121 (Echternach)
+    ("Neufchateau", 49.840, 5.435, "1321"),  # entry 1321 (Neufchateau)
     ("Namur", 50.466, 4.867, "0405"),
     ("Dinant", 50.260, 4.912, "0410"),
     ("Huy", 50.518, 5.240, "1004"),
@@ -42,7 +65,7 @@ ANCHORS = [
 
 # --- Settlements: (name, lat, lon, kind, priority).  priority: lower wins when two fall in one hex. ---
 # "hex" overrides are in HEX_OVERRIDES below.
-SETTLEMENTS = [
+SETTLEMENTS: list[Settlement] = [
     # cities
     ("Liege", 50.633, 5.567, "city", 0),
     ("Verviers", 50.590, 5.862, "city", 0),
@@ -254,7 +277,7 @@ SETTLEMENTS = [
 ]
 
 # Settlements that the fit puts a hex off, moved where the geography or the setup lists demand.
-HEX_OVERRIDES = {
+HEX_OVERRIDES: dict[str, HexNumber] = {
     "Liege": "1601", "Verviers": "2101", "Eupen": "2501", "Monschau": "2803", "Stadtkyll": "3308",
     "Bastogne": "1817", "Beaufort": "2920", "Echternach": "3121", "Neufchateau": "1321",
     "Namur": "0405", "Dinant": "0410", "Huy": "1004", "Marche": "1211", "Givet": "0313",
@@ -264,7 +287,7 @@ HEX_OVERRIDES = {
 }
 
 # Names without a settlement (kind "locality"): (name, lat, lon) or (name, hex).
-LOCALITIES = [
+LOCALITIES: list[Locality] = [
     ("Baraque Michel", 50.514, 6.071),          # Operation Stosser's target (15.2)
     ("Hautes Fagnes (High Fens)", 50.500, 6.130),
     ("Losheim Gap", 50.330, 6.285),
@@ -288,7 +311,7 @@ LOCALITIES = [
 
 # --- Rivers: name -> list of polylines (upstream to downstream), each a list of points. ---
 # Each line is run a little past the map edge or into the river it joins.
-RIVERS = {
+RIVERS: dict[str, list[Polyline]] = {
     "Meuse": [[
         (50.720, 5.680), (50.665, 5.628), (50.640, 5.600), (50.622, 5.592), (50.605, 5.565),
         (50.598, 5.540), (50.602, 5.500), (50.598, 5.455), (50.580, 5.400), (50.552, 5.320),
@@ -316,7 +339,8 @@ RIVERS = {
     "Ambleve": [[
         (50.405, 6.300), (50.370, 6.210), (50.352, 6.170), (50.362, 6.125), (50.382, 6.068),
         (50.395, 6.000), (50.388, 5.940), (50.375, 5.885), (50.371, 5.870), (50.385, 5.862),
-        (50.395, 5.835), (50.398, 5.805), (50.405, 5.780), (50.430, 5.755), (50.445, 5.745), (50.478, 5.712), (50.474, 5.672),
+        (50.395, 5.835), (50.398, 5.805), (50.405, 5.780), (50.430, 5.755), (50.445, 5.745), (50.478, 5.712),
+        (50.474, 5.672),
         (50.470, 5.625), (50.475, 5.582),
     ]],
     "Salm": [[(50.180, 5.965), (50.230, 5.930), (50.265, 5.918), (50.288, 5.922), (50.330, 5.906),
@@ -352,7 +376,7 @@ RIVERS = {
 
 # --- Roads: (name, [waypoints]).  A waypoint is a settlement name, (lat, lon) or a hex string. ---
 # Between waypoints the road follows the straightest chain of adjacent hexes.
-ROADS = [
+ROADS: list[Road] = [
     ("N4 Namur - Marche - Bastogne - Arlon",
      ["Namur", "Assesse", "Emptinne", "Sinsin", "Marche", "Champlon", "Tenneville", "Ortheuville",
       "Bastogne", "Martelange", "2022"]),
@@ -391,12 +415,14 @@ ROADS = [
     ("Trois-Ponts - Werbomont", ["Trois-Ponts", (50.360, 5.790), "Werbomont"]),
     ("Malmedy - Butgenbach - Bullingen", ["Malmedy", "Waimes", "Butgenbach", "Bullingen"]),
     ("Butgenbach - Elsenborn - Monschau", ["Butgenbach", "Elsenborn", "Kalterherberg", "Monschau"]),
-    ("Bullingen - Krinkelt - Hollerath - Hellenthal", ["Bullingen", "Krinkelt", "Rocherath", "Hollerath", "Hellenthal"]),
+    ("Bullingen - Krinkelt - Hollerath - Hellenthal",
+     ["Bullingen", "Krinkelt", "Rocherath", "Hollerath", "Hellenthal"]),
     ("Stadtkyll - Losheim - Bullingen",
      ["3407", "Stadtkyll", "Kronenburg", "Hallschlag", "Losheim", (50.400, 6.300), "Bullingen"]),
     ("Stadtkyll - Udenbreth - Hollerath", ["Hallschlag", "Udenbreth", "Hollerath"]),
     ("Bullingen - Amel - St. Vith", ["Bullingen", "Heppenbach", "Amel", "Wallerode", "St. Vith"]),
-    ("Losheim - Manderfeld - Schonberg - St. Vith", ["Losheim", "Manderfeld", (50.310, 6.245), "Schonberg", "St. Vith"]),
+    ("Losheim - Manderfeld - Schonberg - St. Vith",
+     ["Losheim", "Manderfeld", (50.310, 6.245), "Schonberg", "St. Vith"]),
     ("Prum - Bleialf - Schonberg", ["Prum", "Bleialf", "Schonberg"]),
     ("Bleialf - Auw - Manderfeld", ["Bleialf", "Auw", "Manderfeld"]),
     ("B51 Bitburg - Prum - Stadtkyll", ["Bitburg", (50.080, 6.480), "Prum", "Olzheim", "Stadtkyll"]),
@@ -404,7 +430,8 @@ ROADS = [
     ("Prum - Schonecken - Daun", ["Prum", "Schonecken", "3413"]),
     ("Bitburg - Wittlich", ["Bitburg", "3417"]),
     ("Bitburg - Kyllburg", ["Bitburg", "Kyllburg", "3415"]),
-    ("St. Vith - Winterspelt - Pronsfeld", ["St. Vith", (50.240, 6.170), "Winterspelt", "Habscheid", "Pronsfeld", "Prum"]),
+    ("St. Vith - Winterspelt - Pronsfeld",
+     ["St. Vith", (50.240, 6.170), "Winterspelt", "Habscheid", "Pronsfeld", "Prum"]),
     ("St. Vith - Vielsalm - Baraque de Fraiture - La Roche",
      ["St. Vith", (50.270, 6.030), "Vielsalm", "Salmchateau", "Baraque de Fraiture", "Samree", "La Roche"]),
     ("St. Vith - Gouvy - Houffalize", ["St. Vith", "Beho", "Gouvy", (50.150, 5.880), "Houffalize"]),
@@ -476,7 +503,7 @@ ROADS = [
 
 # --- Terrain areas: (terrain, name, polygon).  Applied in order; a later area overrides an earlier one.
 # Unlisted ground is clear (the Condroz, Hesbaye and Famenne farmland).
-TERRAIN_AREAS = [
+TERRAIN_AREAS: list[TerrainArea] = [
     ("r", "Ourthe-Ambleve-Vesdre hills", [(50.600, 5.580), (50.600, 5.800), (50.560, 5.930), (50.430, 5.930),
                                           (50.400, 5.700), (50.400, 5.510), (50.470, 5.490), (50.540, 5.530)]),
     ("r", "Hautes Fagnes / High Fens", [(50.590, 5.990), (50.560, 6.180), (50.490, 6.240), (50.440, 6.140),
@@ -531,7 +558,8 @@ TERRAIN_AREAS = [
     ("f", "Ciergnon and Calestienne woods", [(50.210, 5.020), (50.190, 5.170), (50.140, 5.160), (50.150, 5.010)]),
     ("f", "Bois de Spontin and Crupet", [(50.370, 4.930), (50.360, 5.040), (50.310, 5.040), (50.320, 4.930)]),
     ("f", "Bois de Chanxhe and Ourthe woods", [(50.560, 5.570), (50.560, 5.660), (50.470, 5.660), (50.480, 5.560)]),
-    ("f", "Bois de Bastogne fringe (Bois Jacques)", [(50.050, 5.760), (50.060, 5.860), (50.020, 5.870), (50.010, 5.780)]),
+    ("f", "Bois de Bastogne fringe (Bois Jacques)", [(50.050, 5.760), (50.060, 5.860), (50.020, 5.870),
+                                                      (50.010, 5.780)]),
     # clearings: the open plateaus and depressions, applied last
     ("r", "Skyline Drive ridge", [(50.160, 6.060), (50.160, 6.110), (49.960, 6.110), (49.960, 6.060)]),
     ("c", "Famenne", [(50.360, 5.440), (50.340, 5.520), (50.250, 5.460), (50.200, 5.330), (50.130, 5.180),
@@ -550,29 +578,30 @@ TERRAIN_AREAS = [
 ]
 
 # Hex-by-hex corrections after looking at the drawn map: hex -> terrain letter.
-TERRAIN_OVERRIDES = {
+TERRAIN_OVERRIDES: dict[HexNumber, TerrainLetter] = {
 }
 
 # Bridges without a road across them: (river, hex, hex).
-EXTRA_BRIDGES = [
+EXTRA_BRIDGES: list[ExtraBridge] = [
     ("Meuse", "0408", "0308"),   # Yvoir: the bridge the Greif jeep team was stopped at
     ("Salm", "2107", "2208"),    # Trois-Ponts: the Salm bridge of the three
 ]
 
 # --- Westwall: the line of the 1944 fortifications (lat, lon), north to south.  Hexes whose centre lies
 # within WESTWALL_WIDTH (in hex widths) of the line and on the German side of the 1939 border are marked.
-WESTWALL_LINE = [
+WESTWALL_LINE: Polyline = [
     (50.680, 6.300), (50.600, 6.280), (50.540, 6.290), (50.500, 6.310), (50.470, 6.370), (50.420, 6.390),
     (50.370, 6.380), (50.320, 6.370), (50.270, 6.380), (50.210, 6.360), (50.170, 6.300), (50.150, 6.200),
     (50.100, 6.165), (50.050, 6.160), (49.990, 6.185), (49.935, 6.235), (49.890, 6.270), (49.865, 6.320),
     (49.850, 6.380), (49.815, 6.450), (49.800, 6.530), (49.700, 6.550),
 ]
-WESTWALL_WIDTH = 0.75
+WESTWALL_WIDTH: float = 0.75
 # The 1939 German frontier (lat, lon), north to south: the Westwall lies east of it.
-BORDER_LINE = [
+BORDER_LINE: Polyline = [
     (50.700, 6.160), (50.620, 6.180), (50.560, 6.190), (50.500, 6.230), (50.470, 6.300), (50.440, 6.345),
     (50.400, 6.315), (50.365, 6.345), (50.330, 6.345), (50.290, 6.300), (50.250, 6.270), (50.210, 6.200),
     (50.180, 6.150), (50.150, 6.130), (50.100, 6.118), (50.050, 6.118), (50.000, 6.135), (49.965, 6.168),
     (49.935, 6.205), (49.890, 6.245), (49.872, 6.292), (49.850, 6.360), (49.808, 6.430), (49.810, 6.500),
     (49.760, 6.520), (49.700, 6.500),
 ]
+# fmt: on
