@@ -28,12 +28,13 @@ from engine.contract import (
 )
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import activation as act
-from engine.vaevictis import christmas, combat, detachments, movement, stacking, turn, zoc
+from engine.vaevictis import christmas, combat, detachments, movement, stacking, turn, victory, zoc
 from engine.vaevictis import events as event_rules
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
+from engine.vaevictis.view import seat_view
 
 OPTIONS: dict[str, str] = {
     "c3i_snafu": "9.5 C3I and SNAFU (optional)",
@@ -300,7 +301,7 @@ class VaeVictisGame:
             events = handler(new, seat, action.args)
         events += self._after_action(new)
         if new.result is None and not new.pending:
-            events += self._check_sudden_victory(new)
+            events += victory.after_action(self.data, new)
         if new.phase != "operations" and not new.pending and new.result is None:
             events += self.advance(new)
         events += self._follow_standing_orders(new)
@@ -341,7 +342,7 @@ class VaeVictisGame:
             events += self._apply_pending(state, Action(side, choice.verb, dict(choice.args)))
             events += self._after_action(state)
             if not state.pending:
-                events += self._check_sudden_victory(state)
+                events += victory.after_action(self.data, state)
         return events
 
     @staticmethod
@@ -685,11 +686,14 @@ class VaeVictisGame:
         supports = [tuple(s.split(":", 1)) for s in list_arg(args, "supports", required=False)]
         if any(len(s) != 2 for s in supports):
             raise InvalidActionError("supports are given as hq-id:marker-kind, separated by commas")
+        attackers = tuple(list_arg(args, "attackers"))
+        # [7.2] One target hex, or several separated by commas ("0203,0204"), attacked in one combat.
+        targets = tuple(hex_arg(self.data, {"target": t}, "target") for t in list_arg(args, "target"))
         return AttackPlan(
             side=side,
             kind=attack_kind,
-            attackers=tuple(list_arg(args, "attackers")),
-            target=hex_arg(self.data, args, "target"),
+            attackers=attackers,
+            targets=targets,
             supports=tuple((s[0], s[1]) for s in supports),
             air=int_arg(args, "air", 0),
         )
@@ -815,74 +819,17 @@ class VaeVictisGame:
     def _end_operations(self, state: GameState) -> list[Event]:
         """[2.2] The operations phase is over: the administrative phase, victory, and the next turn."""
         events = turn.administrative_phase(self.data, state)
-        events += self._check_turn_victory(state)
+        events += victory.end_of_turn(self.data, state)
         events += event_rules.end_of_turn(self.data, state)
         if state.result is not None:
             return events
         if state.turn >= self.data.scenarios[state.scenario].turns:
-            return events + self._final_victory(state)
+            return events + victory.end_of_game(self.data, state)
         state.turn += 1
         events += turn.start_turn(self.data, state)
         return events + self.advance(state)
 
-    # --- Victory (17) -----------------------------------------------------------------------------------
-
-    def _supplied(self, unit: UnitState) -> bool:
-        return not unit.isolated and not unit.unsupplied
-
-    def _beyond_meuse(self, state: GameState) -> list[UnitState]:
-        from engine.vaevictis.geography import beyond_meuse
-
-        area = beyond_meuse(self.data)
-        pos = Position(self.data, state)
-        return [u for u in state.on_map() if pos.side_of(u.id) == "german" and u.hex in area and self._supplied(u)]
-
-    def _check_sudden_victory(self, state: GameState) -> list[Event]:
-        for condition in self.data.scenarios[state.scenario].victory:
-            if condition.kind == "cross-meuse" and condition.when == "any-time" and self._beyond_meuse(state):
-                return self._declare(
-                    state, condition.side, condition.result, "a supplied German unit has crossed the Meuse"
-                )
-        return []
-
-    def _check_turn_victory(self, state: GameState) -> list[Event]:
-        for condition in self.data.scenarios[state.scenario].victory:
-            if (
-                condition.kind == "cross-meuse"
-                and condition.when in ("end-of-turn", "any-time")
-                and self._beyond_meuse(state)
-            ):
-                return self._declare(
-                    state, condition.side, condition.result, "a supplied German unit is across the Meuse"
-                )
-        return []
-
-    def _final_victory(self, state: GameState) -> list[Event]:
-        pos = Position(self.data, state)
-        for condition in self.data.scenarios[state.scenario].victory:
-            if condition.kind != "hold-cities":
-                continue
-            held = [
-                city
-                for city in condition.cities
-                if any(
-                    pos.side_of(u.id) == condition.side and (self._supplied(u) or not condition.supplied)
-                    for u in pos.units_at(self.data.map.place(city).hex)
-                )
-            ]
-            if len(held) >= condition.count:
-                return self._declare(state, condition.side, condition.result, f"holds {', '.join(held)}")
-        default = self.data.scenarios[state.scenario].default_result
-        return self._declare(
-            state, "allied" if default.startswith("allied") else "german", default, "the German objectives were not met"
-        )
-
-    def _declare(self, state: GameState, side: Side, result: str, reason: str) -> list[Event]:
-        state.result = {"winner": side, "result": result, "reason": reason}
-        state.phase = "over"
-        state.pending = []
-        state.activation = None
-        return [Event("victory", f"{result.replace('-', ' ').capitalize()}: {reason}.", dict(state.result))]
+    # --- Result -----------------------------------------------------------------------------------------
 
     def result(self, state: GameState) -> Result | None:
         """How the game ended, once it has."""
@@ -893,65 +840,8 @@ class VaeVictisGame:
     # --- View -------------------------------------------------------------------------------------------
 
     def view(self, state: GameState, seat: Side | None) -> dict[str, Any]:
-        """What one seat may see (``None``: what both may see, for the channel).
-
-        Without fog of war every counter is visible. With it (11.1), an enemy stack shows only the unit its
-        owner put on top (11.2) and how many counters it holds, unless a unit of the viewer exerts a zone of
-        control on it or it is engaged in the combat being resolved.
-        """
-        pos = Position(self.data, state)
-        fog = state.options.get("fog_of_war", False)
-        seen_by: dict[Side, set[Hex]] = {}
-        if fog:
-            engaged = self._engaged_hexes(state)
-            for side in SIDES:
-                seen_by[side] = set(zoc.enemy_zoc(pos, other_side(side))) | engaged
-        stacks = []
-        for hex_, units in sorted(pos.occupants.items()):
-            owner = pos.side_of(units[0].id)
-            ordered = stack_order(state, hex_, units)
-            visible = ordered
-            if fog and seat != owner:
-                enemy = other_side(owner)
-                may_see = hex_ in seen_by[enemy] if (seat == enemy or seat is None) else False
-                if not may_see:
-                    visible = ordered[:1]
-            stacks.append(
-                {
-                    "hex": hex_,
-                    "side": owner,
-                    "count": len(units),
-                    "units": [unit_view(pos, u) for u in visible],
-                    "hidden": len(units) - len(visible),
-                }
-            )
-        return {
-            "game": state.game,
-            "scenario": state.scenario,
-            "turn": state.turn,
-            "date": self.data.turns[state.turn - 1].date,
-            "weather": self.data.turns[state.turn - 1].weather,
-            "phase": state.phase,
-            "initiative": state.initiative,
-            "active": state.active,
-            "fog_of_war": fog,
-            "stacks": stacks,
-            "markers": [{"kind": m.kind, "hex": m.hex, "side": m.side} for m in state.markers],
-            "pools": {army: dict(pool) for army, pool in state.pools.items()},
-            "air_missions": dict(state.air_missions),
-            "events_left": dict(state.events_left),
-            "result": state.result,
-        }
-
-    @staticmethod
-    def _engaged_hexes(state: GameState) -> set[Hex]:
-        """[11.1] The hexes of the combat being resolved: its target and its attackers' hexes."""
-        hexes: set[Hex] = set()
-        for record in state.pending:
-            if record.get("kind") == "combat":
-                hexes.add(record["target"])
-                hexes.update(h for u in record.get("attackers", []) if (h := state.units[u].hex) is not None)
-        return hexes
+        """What one seat may see (``None``: what both may see, for the channel); see :mod:`view`."""
+        return seat_view(self.data, state, seat)
 
     def _put_on_top(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[11.2] The owner chooses which unit shows on top of one of his stacks."""
@@ -983,33 +873,6 @@ def minimal_eliminations(pos: Position, hex_: Hex, limit: int) -> list[tuple[str
             if total - removed <= limit and all(total - removed + u.steps > limit for u in combo):
                 found.append(tuple(u.id for u in combo))
     return found
-
-
-def stack_order(state: GameState, hex_: Hex, units: list[UnitState]) -> list[UnitState]:
-    """The units of a stack, the one its owner put on top first (11.2)."""
-    top = state.stack_tops.get(hex_name(hex_))
-    return sorted(units, key=lambda u: u.id != top)
-
-
-def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:
-    """A counter as a player sees it."""
-    definition = pos.unit_def(unit.id)
-    return {
-        "id": unit.id,
-        "name": definition.name,
-        "kind": definition.kind,
-        "steps": unit.steps,
-        "max_steps": definition.steps,
-        "strength": pos.strength(unit),
-        "quality": definition.quality,
-        "status": [
-            flag
-            for flag in ("improved_position", "fatigued", "out_of_command", "isolated", "unsupplied")
-            if getattr(unit, flag)
-        ]
-        + (["activated"] if unit.activations else []),
-        "supports": list(unit.supports),
-    }
 
 
 def text_arg(args: Mapping[str, Any], key: str, default: str | None = None) -> str:
