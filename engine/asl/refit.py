@@ -796,7 +796,6 @@ def prompts(state: CampaignState) -> dict[Seat, Prompt]:
 
 
 def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -> Prompt:
-    roster = state.rosters[side]
     if step.kind == "manual":
         tables = ", ".join(f"{module.tables[t].title} ({t})" for t in step.tables)
         extra = f" Tables you may roll on: {tables}." if tables else ""
@@ -817,42 +816,39 @@ def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -
             rule="9.6162",
         )
     if step.kind == "rg_purchase":
-        available = roster.cpp_available
-        options = []
-        for entry in module.rg_chart:
-            if entry.side != side:
-                continue
-            limit = entry.max_in_cg(state.cg["id"])
-            left = "" if limit is None else f", {max(0, limit - roster.purchased(entry.key))} left in CG"
-            options.append(f"{entry.key} {entry.type} ({entry.cost} CPP, {entry.date_max} per date{left})")
+        # A secret prompt's text says nothing secret (CPP available, CG maximums left): the channel may list
+        # every prompt's text; the owner sees the figures in its private roster.
+        options = [
+            f"{entry.key} {entry.type} ({entry.cost} CPP, {entry.date_max} per date)"
+            for entry in module.rg_chart
+            if entry.side == side
+        ]
         return Prompt(
             side,
-            f"9.617: you have {available} CPP for {state.date}. Buy RGs in secret (e.g. rgs=\"I1,I1\"); CPP not spent"
-            f" are halved (FRU). Available: {'; '.join(options)}.",
+            f'9.617: buy RGs for {state.date} in secret (e.g. rgs="I1,I1") with the CPP your private roster shows;'
+            f" CPP not spent are halved (FRU). RG chart: {'; '.join(options)}.",
             choices=(Choice("purchase", {"rgs": ""}, "Buy nothing"),),
             free_verbs=("purchase",),
             secret=True,
             rule="9.617",
         )
     if step.kind == "rg_rolls":
-        pending = [rg.key for rg in roster.rg_record if not rg.rolled]
-        what = ", ".join(pending) or "no RG"
         return Prompt(
             side,
-            f"9.618: make your secret RG rolls (strength, SW, leaders, composition) for: {what}.",
+            "9.618: make your secret RG rolls (strength, SW, leaders, composition) for every RG of your record not"
+            " yet rolled for.",
             choices=(Choice("roll_rgs", {}, "Roll for my RGs"),),
             secret=True,
             rule="9.618",
         )
     if step.kind == "fortifications":
-        fpp = roster.fpp_given + roster.fpp_bought
         costs = "; ".join(
             f"{fort.id} {fort.name} {fort.cost[side]} FPP" for fort in module.fortifications if side in fort.cost
         )
         return Prompt(
             side,
-            f"9.619: you have {fpp} FPP. Buy Fortifications in secret (e.g. items=\"trench,ap-mine=6\"); FPP left"
-            f" unspent are forfeit. Costs: {costs}.",
+            f"9.619: buy Fortifications in secret with the FPP your private roster shows (e.g."
+            f' items="trench,ap-mine=6"); FPP left unspent are forfeit. Costs: {costs}.',
             choices=(Choice("fortify", {"items": ""}, "Buy nothing"),),
             free_verbs=("fortify",),
             secret=True,
@@ -1101,16 +1097,28 @@ def _purchase(run: _Run, action: Action) -> None:
     line = roster.line(state.date)
     line.spent, line.left = spent, left
     roster.cpp_left, roster.cpp_available = left, 0
-    content = {"side": side, "date": state.date, "rgs": [e.key for e in entries], "costs": [e.cost for e in entries],
-               "spent": spent, "left": left}
+    content = {
+        "side": side,
+        "date": state.date,
+        "rgs": [e.key for e in entries],
+        "costs": [e.cost for e in entries],
+        "spent": spent,
+        "left": left,
+    }
     secret = run.seal(side, "rg_purchase", "9.617", content, "its RG purchases")
     for entry in entries:
         number = roster.purchased(entry.key) + 1
         limit = entry.max_in_cg(state.cg["id"])
         roster.rg_record.append(
             RgLine(
-                state.date, entry.key, entry.type, True, entry.cost, number,
-                None if limit is None else limit - number, purchase_secret=secret.id,
+                state.date,
+                entry.key,
+                entry.type,
+                True,
+                entry.cost,
+                number,
+                None if limit is None else limit - number,
+                purchase_secret=secret.id,
             )
         )
         roster.fpp_bought += entry.fpp

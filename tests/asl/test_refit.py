@@ -68,8 +68,25 @@ def test_9_601_reph_after_a_scenario_runs_every_step_in_the_rules_order() -> Non
     end_scenario(table, 40, 20)
     advance(table, chits={"18AM": {"allied": "attack", "german": "idle"}})
     assert step_rules(table, start) == [
-        "9.601", "9.602", "9.603", "9.604", "9.605", "9.606", "9.607", "9.608", "9.609", "9.610", "9.611",
-        "9.6121", "9.613", "9.614", "9.616", "9.617", "9.618", "9.619", "9.621",
+        "9.601",
+        "9.602",
+        "9.603",
+        "9.604",
+        "9.605",
+        "9.606",
+        "9.607",
+        "9.608",
+        "9.609",
+        "9.610",
+        "9.611",
+        "9.6121",
+        "9.613",
+        "9.614",
+        "9.616",
+        "9.617",
+        "9.618",
+        "9.619",
+        "9.621",
     ]
     assert table.state.date == "18AM"
 
@@ -121,8 +138,9 @@ def test_9_6122_san_below_two_is_raised_and_high_san_rolls() -> None:
     german_roll = next(
         e for e in table.events if e.kind == "roll" and e.data["roll"]["table"] == "san_adjustment_german"
     )
-    assert german_roll.data["roll"]["drms"] == [{"id": "san", "text": "current German SAN minus five", "quantity": 6,
-                                                 "modifier": 1}]
+    assert german_roll.data["roll"]["drms"] == [
+        {"id": "san", "text": "current German SAN minus five", "quantity": 6, "modifier": 1}
+    ]
     assert not any(e.kind == "roll" and e.data["roll"]["table"] == "san_adjustment_allied" for e in table.events)
 
 
@@ -357,8 +375,12 @@ def test_9_62132_idle_idle_repeats_9_612_to_9_620_only() -> None:
     kinds = [r.kind for r in table.state.history]
     assert kinds == ["scenario", "scenario", "idle", "scenario"]
     elr = [e.data["roll"] for e in table.events[start:] if e.kind == "roll" and e.data["roll"]["table"] == "elr_loss"]
-    assert {"id": "idle_dates", "text": "per Idle CG Date since the last CG Scenario", "quantity": 1,
-            "modifier": -3} in elr[-1]["drms"]
+    assert {
+        "id": "idle_dates",
+        "text": "per Idle CG Date since the last CG Scenario",
+        "quantity": 1,
+        "modifier": -3,
+    } in elr[-1]["drms"]
 
 
 def test_9_62131_chit_limits_are_enforced() -> None:
@@ -432,13 +454,19 @@ def test_restart_between_a_sealed_chit_and_its_reveal() -> None:
 def test_replay_gives_the_same_state() -> None:
     table = to_first_reph()
     advance(table, chits={"18AM": {"allied": "attack", "german": "attack"}})
-    replay = SYSTEM.new_game("a-bridge-too-far", {"start": "17N", "end": "19PM", "elr": {"allied": 5, "german": 3},
-                                                  "san": {"allied": 3, "german": 4}}, SEED)
+    replay = SYSTEM.new_game(
+        "a-bridge-too-far",
+        {"start": "17N", "end": "19PM", "elr": {"allied": 5, "german": 3}, "san": {"allied": 3, "german": 4}},
+        SEED,
+    )
     for action in table.actions:
         replay, _ = SYSTEM.apply(replay, action)
     assert state_to_json(replay) == state_to_json(table.state)
-    other = SYSTEM.new_game("a-bridge-too-far", {"start": "17N", "end": "19PM", "elr": {"allied": 5, "german": 3},
-                                                 "san": {"allied": 3, "german": 4}}, bytes(32))
+    other = SYSTEM.new_game(
+        "a-bridge-too-far",
+        {"start": "17N", "end": "19PM", "elr": {"allied": 5, "german": 3}, "san": {"allied": 3, "german": 4}},
+        bytes(32),
+    )
     for action in table.actions:
         other, _ = SYSTEM.apply(other, action)
     assert state_to_json(other)["rolls_made"] == state_to_json(table.state)["rolls_made"]
@@ -529,3 +557,18 @@ def test_whole_campaign_over_several_dates() -> None:
     assert {"I1(K)", "I3(K)", "A2(K)"} <= {rg["key"] for rg in view["rosters"]["german"]["rg_record"]}
     with pytest.raises(IllegalActionError, match="the campaign is over"):
         table.act("allied", "done")
+
+
+def test_secret_prompt_texts_carry_no_secret_figures() -> None:
+    """A prompt's text may be listed in the channel (``game status``): the CPP, FPP and RGs stay out of it."""
+    table = new_table({"cpp": {"allied": 23, "german": 0}, "fpp": {"german": 9}})
+    texts = {seat: prompt.text for seat, prompt in table.prompts().items()}
+    assert texts["allied"].startswith("9.617") and "23" not in texts["allied"]
+    table.act("allied", "purchase", rgs="I1")
+    table.act("german", "purchase", rgs="")
+    rolls = table.prompts()["allied"].text
+    assert "I1" not in rolls
+    table.act("allied", "roll_rgs")
+    table.act("german", "roll_rgs")
+    forts = table.prompts()["german"]
+    assert forts.rule == "9.619" and "9 FPP" not in forts.text
