@@ -243,6 +243,98 @@ COMMANDS: tuple[CommandDef, ...] = (
     CommandDef("oob", "Your order of battle.", private=True),
     CommandDef("log", "The game log.", private=True),
     CommandDef("dice", "Every die rolled so far.", private=True),
+    # --- Campaign games (ASL) -----------------------------------------------------------------------------
+    # Handlers in bot/campaign.py, registered by _campaign_handlers at the end of this file.
+    CommandDef(
+        "campaign create",
+        "Create an ASL campaign game (CG) in this channel: module, CG, dates, ELR, SAN, CPP, chit limits.",
+        (
+            _opt("start", "the CG's first CG Date, e.g. 17N (the CG's own if the module defines it)", None, False),
+            _opt("elr", "ELR of each side in the CG Initial Scenario, e.g. allied=5 german=3", None, False),
+            _opt("san", "SAN of each side in the CG Initial Scenario, e.g. allied=3 german=4", None, False),
+            _opt("end", "the CG's last CG Date (default: the module's last)", None, False),
+            _opt("cg", "the CG played (an id of the module's CGs, or a free name)", None, False),
+            _opt("cpp", "CPP for the initial RG purchase, e.g. allied=8 german=12", None, False),
+            _opt("fpp", "FPP for the initial Fortification purchase, e.g. german=6", None, False),
+            _opt("attack_chits", "Attack chits each side may use in the CG (9.62131), e.g. allied=3", None, False),
+            _opt("idle_chits", "Idle chits each side may use in the CG (9.62131)", None, False),
+            _opt("initial_rgs", "RGs of the Initial Scenario OB, e.g. allied=I1,I2 german=I1(K)", None, False),
+            _opt("module", "the HASL module (default: A Bridge Too Far)", None, False),
+            OptionDef("days_per_move", "correspondence: days per decision (0: live)", "number", False, None, 0, 60),
+            OptionDef("reserve_days", "correspondence: reserve of days", "number", False, None, 0, 120),
+        ),
+        slow=True,
+    ),
+    CommandDef(
+        "campaign report",
+        "Report the end of the CG Scenario (CVP, Sudden Death, CG winner); your opponent confirms it.",
+        (
+            OptionDef("my_cvp", "CVP your side inflicted", "integer", True, None, 0, 9999),
+            OptionDef("their_cvp", "CVP the other side inflicted", "integer", True, None, 0, 9999),
+            OptionDef("sudden_death", "a Sudden Death victory (9.6212)", "boolean", False),
+            _opt("winner", "on the CG's last date: the CG winner (a side, or draw)", "winner", False),
+            _opt("notes", "control of locations, units and leaders to roll for", None, False),
+        ),
+        verb="report_end",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign roll",
+        "Roll in public on a table of the RePh step in progress (escape, repair, wounds ...).",
+        (
+            _opt("table", "the table", "step_table"),
+            _opt("column", "the table's column, if it has several", "column", False),
+            _opt("drms", "DRMs you give, e.g. encircled,hexes=3", None, False),
+            _opt("label", "what the roll is for, e.g. 4-5-7 in 12K4", None, False),
+        ),
+        slow=True,
+    ),
+    CommandDef(
+        "campaign cvp",
+        "Award CVP during the RePh (counted for the ELR roll, 9.6202).",
+        (
+            OptionDef("amount", "how many CVP", "integer", True, None, 1, 999),
+            _opt("by", "the side that inflicted them (default: yours)", "side", False),
+        ),
+        verb="cvp",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign buy",
+        "Your sealed RG or Fortification purchase, privately: a basket of menus, or the items at once.",
+        (_opt("items", "e.g. I1,I1,I4 (RGs) or trench,ap-mine=6 (Fortifications); empty: the menus", None, False),),
+        private=True,
+        slow=True,
+    ),
+    CommandDef(
+        "campaign roster",
+        "The CG roster of a side: all of it for its owner, the public parts for anyone else.",
+        (_opt("side", "the side (default: yours)", "side", False),),
+        private=True,
+    ),
+    CommandDef(
+        "campaign purchases",
+        "The RG Purchase Record (9.6178) and the receipts of every sealed decision.",
+        (_opt("side", "the side (default: yours)", "side", False),),
+        private=True,
+    ),
+    CommandDef(
+        "campaign reveal",
+        "Reveal one of your sealed purchases to everybody (its receipt can then be checked).",
+        (_opt("secret", "the sealed decision, e.g. S3", "own_secret"),),
+        slow=True,
+    ),
+    CommandDef("campaign verify", "Check every receipt against what was revealed (all at the end).", private=True),
+    CommandDef(
+        "mod load-table",
+        "Moderator (organiser): load or correct the RG chart or any table of the campaign from TOML.",
+        (
+            _opt("url", "the link of a .toml file posted in this channel", None, False),
+            _opt("text", "or a short TOML text, with \\n for new lines", None, False),
+            _opt("file", "the name to log the file under", None, False),
+        ),
+        slow=True,
+    ),
 )
 """Every command of the bot."""
 
@@ -376,6 +468,7 @@ class CommandLayer:
         for command in COMMANDS:
             if command.verb is not None:
                 self._handlers[command.name] = self._play(command)
+        self._handlers.update(_campaign_handlers(self))  # Campaign games (ASL): bot/campaign.py
         missing = {c.name for c in COMMANDS} - set(self._handlers)
         assert not missing, missing
 
@@ -415,6 +508,8 @@ class CommandLayer:
                 return await self._outcome_replies(ctx, outcome)
             if verb == "dm":
                 return await self._private_prompt(ctx, arg, state)
+            if verb in CAMPAIGN_PRESS_VERBS:  # Campaign games (ASL): bot/campaign.py
+                return await _campaign_press(self, ctx, verb, arg, state, values)
             seat, index, fresh = [*arg.split("."), "", ""][:3]
             if verb == "s":
                 index = values[0] if values else ""
@@ -606,6 +701,8 @@ class CommandLayer:
     async def _components(
         self, table: Table, seat: str, prompt: Prompt
     ) -> tuple[tuple[Button, ...], tuple[Select, ...]]:
+        if (basket := await _campaign_components(self, table, seat, prompt)) is not None:  # Campaign games (ASL)
+            return basket
         game, state = table.game.id, table.game.revision
         fresh = await self._freshness(table, seat, prompt)
         choices = prompt.choices
@@ -991,3 +1088,33 @@ __all__ = [
     "custom_id",
     "refusal_text",
 ]
+
+
+# --- Campaign games (ASL) ---------------------------------------------------------------------------------
+# The campaign commands' handlers, the basket of a sealed purchase and its buttons live in bot/campaign.py
+# (imported when first used: it imports this module). Three one-line hooks above call these.
+
+CAMPAIGN_PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx"})
+"""Custom id verbs of the sealed-purchase basket (bot.campaign.PRESS_VERBS)."""
+
+
+def _campaign_handlers(layer: CommandLayer) -> dict[str, Handler]:
+    from bot import campaign
+
+    return campaign.handlers(layer)
+
+
+async def _campaign_press(
+    layer: CommandLayer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]
+) -> list[Reply]:
+    from bot import campaign
+
+    return await campaign.press(layer, ctx, verb, arg, state, values)
+
+
+async def _campaign_components(
+    layer: CommandLayer, table: Table, seat: str, prompt: Prompt
+) -> tuple[tuple[Button, ...], tuple[Select, ...]] | None:
+    from bot import campaign
+
+    return await campaign.components(layer, table, seat, prompt)

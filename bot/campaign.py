@@ -1,0 +1,566 @@
+"""The campaign commands of the ASL campaign-game keeper, transport-independent like :mod:`bot.commands`.
+
+The generic commands (``game ...``, ``choose``, ``act``, the prompt buttons) run the Refit Phase; these add
+what a campaign needs around them:
+
+- ``campaign create`` - a campaign for a module and a CG, with its start date, ELR, SAN, CPP and chit limits;
+- ``campaign report`` - the end of a CG Scenario (CVP, Sudden Death, the CG winner, notes on control and on
+  the units and leaders to roll for); the other side confirms it with a button;
+- ``campaign roll`` / ``campaign cvp`` - a public roll on one of the step's tables, CVP awarded in the RePh;
+- ``campaign buy`` - the sealed RG or Fortification purchase, privately (the same basket as in the DM);
+- ``campaign roster`` / ``campaign purchases`` - the CG roster and the RG Purchase Record (9.6178), all of it
+  for its owner, the public parts for anyone else; the receipts of every sealed decision;
+- ``campaign reveal`` - the owner reveals a sealed purchase; ``campaign verify`` checks every receipt;
+- ``mod load-table`` - a moderator (the organiser) loads or corrects the RG chart or any table from a TOML text.
+
+Sealed purchases are built in a *basket*: a private message (DM, or ephemeral when DMs are closed) with a menu
+to add an item, one to take one out, and Commit. The basket lives in the custom ids of its components
+(``wg:<game>:<state>:bk?:<seat>.<counts>.<freshness>.<page>``, one base-36 digit per item), so nothing is stored
+until the commit and a basket survives a restart. Only the commit reaches the engine, sealed: the channel sees
+the receipt, never the content.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
+
+from bot.service import Caller, Outcome, Refusal, Table
+from bot.store import NewAction, RevisionError
+from engine.contract import Action, Prompt
+
+if TYPE_CHECKING:
+    from bot.commands import Button, CommandLayer, Context, Handler, Reply, Select
+    from bot.systems.asl import AslAdapter, BasketItem
+
+PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx"})
+"""Custom id verbs of the basket: add, remove (select menus), commit, clear (buttons)."""
+
+GROUP = ("campaign", "ASL campaign games: report, rosters, purchases, receipts.")
+"""The slash command group of the campaign commands."""
+
+MAX_ITEMS = 40
+"""The most items a basket can hold kinds of (one base-36 digit each in a custom id)."""
+
+MAX_FILE = 512 * 1024
+"""The largest table file ``mod load-table`` fetches."""
+
+FILE_HOSTS = ("cdn.discordapp.com", "media.discordapp.net")
+"""Where ``mod load-table url:`` fetches a file from: a file posted in Discord."""
+
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+# --- Registration ----------------------------------------------------------------------------------------
+
+
+def handlers(layer: CommandLayer) -> dict[str, Handler]:
+    """The handlers of the campaign commands for a command layer (called once per layer)."""
+    _register_slash_group()
+    campaign = Campaign(layer)
+    return {
+        "campaign create": campaign.create,
+        "campaign report": campaign.report,
+        "campaign roll": campaign.roll,
+        "campaign cvp": campaign.cvp,
+        "campaign buy": campaign.buy,
+        "campaign roster": campaign.roster,
+        "campaign purchases": campaign.purchases,
+        "campaign reveal": campaign.reveal,
+        "campaign verify": campaign.verify,
+        "mod load-table": campaign.load_table,
+    }
+
+
+def _register_slash_group() -> None:
+    """Make sure the slash commands have a ``campaign`` group (for ``bot.cogs.slash.add_commands``)."""
+    try:
+        from bot.cogs import slash
+    except ImportError:  # pragma: no cover - the console runs without the Discord side
+        return
+    groups = getattr(slash, "GROUPS", None)
+    if isinstance(groups, dict):
+        groups.setdefault(*GROUP)
+
+
+async def press(
+    layer: CommandLayer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]
+) -> list[Reply]:
+    """A click in a basket (add, remove, clear, commit)."""
+    return await Campaign(layer).press(ctx, verb, arg, state, values)
+
+
+async def components(
+    layer: CommandLayer, table: Table, seat: str, prompt: Prompt
+) -> tuple[tuple[Button, ...], tuple[Select, ...]] | None:
+    """The components of a sealed purchase prompt (its choices plus the basket's add menu), else ``None``."""
+    return await Campaign(layer).prompt_components(table, seat, prompt)
+
+
+def check_url(url: str) -> Any:
+    """The parsed link of a file posted in Discord.
+
+    :raises Refusal: for any other link.
+    """
+    parsed = urlparse(url)
+    if parsed.scheme != "https" or parsed.hostname not in FILE_HOSTS:
+        raise Refusal(f"give the link of a file posted in Discord ({' or '.join(FILE_HOSTS)}), not {url[:80]!r}")
+    return parsed
+
+
+async def fetch_file(url: str) -> tuple[str, str]:
+    """The name and text of a file posted in Discord (``mod load-table url:``).
+
+    :raises Refusal: for another host, a file too big, not text, or a network failure.
+    """
+    parsed = check_url(url)
+    import aiohttp
+
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15)) as session,
+            session.get(url) as response,
+        ):
+            if response.status != 200:
+                raise Refusal(f"Discord answered {response.status} for that file; post it again and retry")
+            data = await response.content.read(MAX_FILE + 1)
+    except aiohttp.ClientError as error:
+        raise Refusal(f"could not fetch the file ({error.__class__.__name__}); retry") from None
+    if len(data) > MAX_FILE:
+        raise Refusal(f"the file is larger than {MAX_FILE // 1024} KB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refusal("the file is not UTF-8 text (a TOML file is expected)") from None
+    return parsed.path.rsplit("/", 1)[-1] or "override.toml", text
+
+
+FETCH: Callable[[str], Awaitable[tuple[str, str]]] = fetch_file
+"""How ``mod load-table`` fetches a posted file (tests replace it)."""
+
+
+# --- Baskets ----------------------------------------------------------------------------------------------
+
+
+def encode_basket(counts: Sequence[int]) -> str:
+    """Counts as base-36 digits, trailing zeros dropped (``"0"`` when empty).
+
+    >>> encode_basket([2, 0, 1, 0])
+    '201'
+    """
+    return "".join(DIGITS[n] for n in counts).rstrip("0") or "0"
+
+
+def decode_basket(code: str, size: int) -> list[int]:
+    """The counts of a basket code for ``size`` items.
+
+    :raises Refusal: for a code that is not one of the bot's.
+
+    >>> decode_basket("201", 4)
+    [2, 0, 1, 0]
+    """
+    if len(code) > size or any(ch not in DIGITS for ch in code):
+        raise Refusal("this basket does not match the items of the purchase any more; open it again")
+    return [DIGITS.index(ch) for ch in code] + [0] * (size - len(code))
+
+
+def basket_words(items: Sequence[BasketItem], counts: Sequence[int]) -> str:
+    """The engine's argument for a basket: ``I1,I1,I4`` (RGs) or ``trench=1,ap-mine=3`` (Fortifications)."""
+    pairs = [(item, n) for item, n in zip(items, counts, strict=True) if n]
+    return ",".join(f"{item.key}={n}" if item.most > 9 else ",".join([item.key] * n) for item, n in pairs)
+
+
+class Campaign:
+    """The campaign commands over a command layer (its service, its replies)."""
+
+    def __init__(self, layer: CommandLayer) -> None:
+        self.layer = layer
+        self.service = layer.service
+
+    # --- Helpers ------------------------------------------------------------------------------------
+
+    async def _campaign(self, channel: int, live: bool = True) -> tuple[Table, AslAdapter]:
+        table = await self.service.table(channel, live=live)
+        system = self.service.system(table.game.system)
+        if not getattr(system, "campaign", False):
+            raise Refusal(f"the game in this channel is {system.name}, not an ASL campaign game")
+        return table, system  # type: ignore[return-value]
+
+    @staticmethod
+    def _my_seat(table: Table, caller: Caller, prompts: Mapping[str, Prompt] | None = None) -> str:
+        mine = table.seats_of(caller.user_id)
+        if not mine:
+            raise Refusal("you hold no seat in this game: only a seated player acts for a side")
+        if prompts is not None:
+            waiting = [s for s in mine if s in prompts]
+            if waiting:
+                return waiting[0]
+        return mine[0]
+
+    async def _outcome(self, ctx: Context, outcome: Outcome, note: str = "Done.") -> list[Reply]:
+        return await self.layer._outcome_replies(ctx, outcome, note)
+
+    @staticmethod
+    def _private(text: str) -> list[Reply]:
+        from bot.commands import Reply
+
+        chunks, current = [], ""
+        for line in text.splitlines():
+            if len(current) + len(line) + 1 > 1900:
+                chunks.append(current)
+                current = ""
+            current += line[:1900] + "\n"
+        chunks.append(current)
+        return [Reply(chunk.rstrip() or "-") for chunk in chunks if chunk.strip()]
+
+    # --- campaign create ----------------------------------------------------------------------------
+
+    async def create(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        from bot.commands import Reply
+        from bot.systems.asl import SIDE_OPTIONS, parse_side_numbers, parse_side_values
+
+        system_id = next(
+            (s for s in self.service.system_ids if getattr(self.service.system(s), "campaign", False)), None
+        )
+        if system_id is None:
+            raise Refusal("this bot offers no ASL campaign-game system")
+        system = self.service.system(system_id)
+        module = str(o.get("module") or system.scenarios[0])
+        sides = system.seats
+        options: dict[str, Any] = {}
+        for key in ("cg", "start", "end"):
+            if o.get(key):
+                options[key] = str(o[key])
+        for key in SIDE_OPTIONS:
+            if o.get(key):
+                options[key] = parse_side_numbers(str(o[key]), sides, key)
+        if o.get("initial_rgs"):
+            options["initial_rgs"] = parse_side_values(str(o["initial_rgs"]), sides, "initial_rgs")
+        table = await self.service.create(
+            guild=ctx.guild,
+            channel=ctx.channel,
+            caller=ctx.caller,
+            system_id=system_id,
+            scenario=module,
+            options=options,
+            days_per_move=float(o.get("days_per_move", 0)),
+            reserve_days=float(o.get("reserve_days", 0)),
+        )
+        game = table.game
+        state = await self.service.state(game)
+        view = system.view(state, None)
+        cg = view["cg"]
+        text = (
+            f"**Campaign #{game.id} created**: {view['module']['title']}, CG {cg['title']} from {cg['start']} to "
+            f"{cg['end']}.\nSeats: {', '.join(table.seats)}. Take one with `game join`, then `game start`; the "
+            "Refit Phase before the CG Initial Scenario begins with the Begin button.\n"
+            f"Dice commitment (SHA-256 of the secret seed, revealed at the end): `{game.seed_hash}`"
+        )
+        if view["rg_chart_status"] != "loaded":
+            text += f"\nRG chart: {view['rg_chart_status']}."
+        return [Reply("Campaign created."), Reply(text, to="channel", ephemeral=False, channel=ctx.channel)]
+
+    # --- Playing ------------------------------------------------------------------------------------
+
+    async def report(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table, system = await self._campaign(ctx.channel)
+        seat = self._my_seat(table, ctx.caller)
+        other = next(s for s in system.seats if s != seat)
+        args: dict[str, Any] = {f"cvp_{seat}": int(o["my_cvp"]), f"cvp_{other}": int(o["their_cvp"])}
+        if o.get("sudden_death"):
+            args["sudden_death"] = True
+        if o.get("winner"):
+            args["winner"] = str(o["winner"]).lower()
+        if o.get("notes"):
+            args["notes"] = str(o["notes"])
+        outcome = await self.service.act(ctx.channel, ctx.caller, "report_end", args, seat=seat)
+        return await self._outcome(ctx, outcome, "Reported; your opponent confirms it.")
+
+    async def roll(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel)
+        args = {k: str(o[k]) for k in ("table", "column", "drms", "label") if o.get(k)}
+        outcome = await self.service.act(ctx.channel, ctx.caller, "roll", args)
+        return await self._outcome(ctx, outcome, "Rolled.")
+
+    async def cvp(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table, _ = await self._campaign(ctx.channel)
+        by = str(o.get("by") or self._my_seat(table, ctx.caller)).lower()
+        outcome = await self.service.act(ctx.channel, ctx.caller, "cvp", {"by": by, "amount": int(o["amount"])})
+        return await self._outcome(ctx, outcome, "Awarded.")
+
+    async def reveal(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel)
+        outcome = await self.service.act(ctx.channel, ctx.caller, "reveal", {"secret": str(o["secret"]).upper()})
+        return await self._outcome(ctx, outcome, "Revealed.")
+
+    async def buy(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        """The sealed purchase of the step in progress: at once with ``items``, else the basket."""
+        table, system = await self._campaign(ctx.channel)
+        if table.game.status != "active":
+            raise Refusal("the campaign has not started yet" if table.game.status == "open" else "the game is over")
+        prompts = await self.service.prompts(table.game)
+        seat = self._my_seat(table, ctx.caller, prompts)
+        kind = _basket_kind(prompts.get(seat))
+        if kind is None:
+            raise Refusal("you have no sealed purchase to make now (9.617 RGs, 9.619 Fortifications)")
+        if o.get("items"):
+            key = "rgs" if kind == "purchase" else "items"
+            outcome = await self.service.act(ctx.channel, ctx.caller, kind, {key: str(o["items"])}, seat=seat)
+            return await self._outcome(ctx, outcome, "Sealed.")
+        state = await self.service.state(table.game)
+        return [await self._basket_reply(table, system, state, seat, prompts[seat], kind, None)]
+
+    # --- Information --------------------------------------------------------------------------------
+
+    async def roster(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel, live=False)
+        return self._private(await self.service.describe(ctx.channel, ctx.caller, "roster", str(o.get("side", ""))))
+
+    async def purchases(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel, live=False)
+        record = await self.service.describe(ctx.channel, ctx.caller, "purchases", str(o.get("side", "")))
+        receipts = await self.service.describe(ctx.channel, ctx.caller, "secrets")
+        return self._private(record + "\n\n" + receipts)
+
+    async def verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        """Every receipt posted at a commit, checked against the content and salt revealed since."""
+        from engine.asl import salt_for, verify_receipt
+        from engine.dice import commitment
+
+        table, _ = await self._campaign(ctx.channel, live=False)
+        game = table.game
+        sealed: dict[str, str] = {}
+        revealed: dict[str, dict[str, Any]] = {}
+        for row in await self.service.store.actions(game.id):
+            for event in row.events:
+                data = event.get("data", {})
+                if event.get("kind") == "sealed":
+                    sealed[str(data["secret"])] = str(data["receipt"])
+                elif event.get("kind") == "reveal":
+                    revealed[str(data["secret"])] = dict(data)
+        problems: list[str] = []
+        over = not game.live
+        seed = bytes.fromhex(game.seed) if over else None
+        if seed is not None and commitment(seed) != game.seed_hash:
+            problems.append("the revealed seed does not match the hash published at the creation")
+        for secret_id, data in revealed.items():
+            posted = sealed.get(secret_id)
+            if posted is None:
+                problems.append(f"{secret_id} was revealed but no receipt was posted for it")
+            elif posted != data.get("receipt") or not verify_receipt(data["content"], data["salt"], posted):
+                problems.append(f"{secret_id}: the revealed content does not match the receipt `{posted}`")
+            elif seed is not None and salt_for(seed, secret_id) != data["salt"]:
+                problems.append(f"{secret_id}: the salt is not the one the seed gives")
+        for sealed_row in await self.service.store.secrets(game.id):
+            if over and hashlib.sha256(sealed_row.payload.encode()).hexdigest() != sealed_row.receipt:
+                problems.append(f"sealed decision #{sealed_row.id} of {sealed_row.owner} does not match its receipt")
+        still = sorted(set(sealed) - set(revealed), key=lambda s: int(s[1:]) if s[1:].isdigit() else 0)
+        if over and still:
+            problems.append(f"never revealed: {', '.join(still)}")
+        if problems:
+            return self._private("Receipts: verification FAILED.\n" + "\n".join(f"- {p}" for p in problems))
+        text = f"Receipts: {len(revealed)} revealed secret(s) checked against the receipts posted at commit: all agree."
+        if still:
+            text += f" Still sealed: {', '.join(still)} (checked when revealed, at the latest at the campaign's end)."
+        elif over:
+            text += f" The seed `{game.seed}` matches its published hash."
+        return self._private(text)
+
+    # --- The organiser ------------------------------------------------------------------------------
+
+    async def load_table(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        """[9.617, tables] A moderator, as the organiser, loads or corrects tables or the RG chart (logged)."""
+        from bot.commands import Reply
+        from engine.asl.refit import ORGANISER
+
+        if not ctx.caller.moderator:
+            raise Refusal("only a moderator (the campaign's organiser) may load or correct tables")
+        if bool(o.get("text")) == bool(o.get("url")):
+            raise Refusal("give either `text` (a short TOML text, \\n for new lines) or `url` (a file posted here)")
+        if o.get("url"):
+            check_url(str(o["url"]))
+            name, text = await FETCH(str(o["url"]))
+        else:
+            name, text = "override.toml", str(o["text"]).replace("\\n", "\n")
+        name = str(o.get("file") or name)
+        await self._campaign(ctx.channel)
+        args = {"text": text, "file": name}
+        async with self.service.lock(ctx.channel):
+            table, system = await self._campaign(ctx.channel)
+            state = await self.service.state(table.game)
+            new, events = await asyncio.to_thread(system.apply, state, Action(ORGANISER, "load_table", args))
+            event_json = [e.to_json() for e in events]
+            try:
+                game, _ = await self.service.store.record_action(
+                    table.game,
+                    NewAction(ORGANISER, ctx.caller.user_id, "load_table", args, event_json),
+                    state_json=system.state_to_json(new),
+                )
+            except RevisionError:
+                raise Refusal("the game changed meanwhile; nothing changed, try again") from None
+        lines = [f"**Organiser** <@{ctx.caller.user_id}>:"] + [f"- {e['text']}" for e in event_json]
+        note = Reply(f"Loaded {name}.")
+        post = Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel)
+        replies = [note, post]
+        if game.status == "active":
+            prompts = system.prompts(new)
+            replies += await self.layer._prompt_replies(ctx, Table(game, table.seats), prompts, {})
+        return replies
+
+    # --- Baskets ------------------------------------------------------------------------------------
+
+    async def prompt_components(
+        self, table: Table, seat: str, prompt: Prompt
+    ) -> tuple[tuple[Button, ...], tuple[Select, ...]] | None:
+        from bot.commands import Button, custom_id
+
+        kind = _basket_kind(prompt)
+        if kind is None:
+            return None
+        system = self.service.system(table.game.system)
+        if not getattr(system, "campaign", False):
+            return None
+        adapter: AslAdapter = system  # type: ignore[assignment]
+        state = await self.service.state(table.game)
+        items = adapter.basket_items(state, seat, kind)
+        if not items or len(items) > MAX_ITEMS:
+            return None
+        fresh = await self.layer._freshness(table, seat, prompt)
+        game, revision = table.game.id, table.game.revision
+        buttons = tuple(
+            Button(f"{i}. {c.label or c.verb}"[:80], custom_id(game, revision, "c", f"{seat}.{i}.{fresh}"), "secondary")
+            for i, c in enumerate(prompt.choices, 1)
+        )
+        return buttons, self._add_selects(table, seat, items, [0] * len(items), fresh)
+
+    def _add_selects(
+        self, table: Table, seat: str, items: Sequence[BasketItem], counts: Sequence[int], fresh: str
+    ) -> tuple[Select, ...]:
+        from bot.commands import Select, custom_id
+
+        code = encode_basket(counts)
+        game, revision = table.game.id, table.game.revision
+        selects = []
+        for page, start in enumerate(range(0, min(len(items), 75), 25)):
+            entries = tuple((item.label[:100], str(i)) for i, item in enumerate(items[start : start + 25], start))
+            arg = f"{seat}.{code}.{fresh}.{page}"
+            placeholder = "Add to the sealed purchase" + (f" ({start + 1}-{start + len(entries)})" if page else "")
+            selects.append(Select(custom_id(game, revision, "bka", arg), placeholder, entries))
+        return tuple(selects)
+
+    async def _basket_reply(
+        self,
+        table: Table,
+        adapter: AslAdapter,
+        state: Any,
+        seat: str,
+        prompt: Prompt,
+        kind: str,
+        counts: list[int] | None,
+        note: str = "",
+    ) -> Reply:
+        from bot.commands import Button, Reply, Select, custom_id
+
+        items = adapter.basket_items(state, seat, kind)
+        if len(items) > MAX_ITEMS:
+            return Reply(f"Too many kinds of items for the menus: use `campaign buy items:` ({prompt.text})"[:1900])
+        counts = counts or [0] * len(items)
+        fresh = await self.layer._freshness(table, seat, prompt)
+        funds, unit = adapter.funds(state, seat, kind)
+        cost = sum(item.cost * n for item, n in zip(items, counts, strict=True))
+        chosen = ", ".join(f"{item.key} x{n}" for item, n in zip(items, counts, strict=True) if n) or "empty"
+        what = "RG purchase (9.617)" if kind == "purchase" else "Fortification purchase (9.619)"
+        lines = [
+            f"**Sealed {what}, {state.date}** - private to you.",
+            f"You have {funds} {unit}. Basket: {chosen} = {cost} {unit}.",
+        ]
+        if kind == "purchase":
+            unspent = funds - cost
+            lines.append(f"Unspent: {unspent} CPP, halved (FRU) to {math.ceil(max(unspent, 0) / 2)} Left.")
+        else:
+            lines.append(f"Unspent FPP are forfeit: {max(funds - cost, 0)}.")
+        if cost > funds:
+            lines.append(f"Over budget by {cost - funds} {unit}: take something out before committing.")
+        lines.append("Add with the first menu, take out with the last, then Commit: the channel sees only a receipt.")
+        if note:
+            lines.insert(1, note)
+        code = encode_basket(counts)
+        game, revision = table.game.id, table.game.revision
+        arg = f"{seat}.{code}.{fresh}.0"
+        buttons = (
+            Button("Commit", custom_id(game, revision, "bkc", arg), "success"),
+            Button("Clear", custom_id(game, revision, "bkx", arg), "secondary"),
+        )
+        selects = list(self._add_selects(table, seat, items, counts, fresh))[:3]
+        inside = tuple((f"{items[i].key} x{n}"[:100], str(i)) for i, n in enumerate(counts) if n)[:25]
+        if inside:
+            selects.append(Select(custom_id(game, revision, "bkr", arg), "Take out of the purchase", inside))
+        return Reply("\n".join(lines)[:1900], buttons=buttons, selects=tuple(selects))
+
+    async def press(self, ctx: Context, verb: str, arg: str, state_id: int, values: Sequence[str]) -> list[Reply]:
+        parts = arg.split(".")
+        if len(parts) != 4:
+            raise Refusal("this button is not one of mine")
+        seat, code, fresh, _page = parts
+        table, adapter = await self._campaign(ctx.channel)
+        if seat not in table.seats:
+            raise Refusal(f"there is no seat {seat!r}")
+        if seat not in table.seats_of(ctx.caller.user_id):
+            raise Refusal(f"only the {seat} player may answer this")
+        prompts = await self.service.prompts(table.game)
+        prompt = prompts.get(seat)
+        kind = _basket_kind(prompt)
+        if prompt is None or kind is None:
+            raise Refusal("there is no sealed purchase to make now; nothing changed")
+        if state_id != table.game.revision and fresh != await self.layer._freshness(table, seat, prompt):
+            raise Refusal("that basket belongs to an earlier position (the game has moved on); nothing changed")
+        state = await self.service.state(table.game)
+        items = adapter.basket_items(state, seat, kind)
+        counts = decode_basket(code, len(items))
+        note = ""
+        if verb in ("bka", "bkr"):
+            index = int(values[0]) if values and values[0].isdigit() else -1
+            if not 0 <= index < len(items):
+                raise Refusal("choose an item of the menu")
+            item = items[index]
+            if verb == "bka":
+                if counts[index] >= min(item.most, len(DIGITS) - 1):
+                    note = f"At most {item.most} {item.key} in one purchase."
+                else:
+                    counts[index] += 1
+            elif counts[index]:
+                counts[index] -= 1
+        elif verb == "bkx":
+            counts = [0] * len(items)
+        elif verb == "bkc":
+            key = "rgs" if kind == "purchase" else "items"
+            words = basket_words(items, counts)
+            outcome = await self.service.act(
+                ctx.channel, ctx.caller, kind, {key: words}, seat=seat, state_id=table.game.revision
+            )
+            return await self._outcome(ctx, outcome, f"Sealed: {words or 'nothing'}.")
+        return [await self._basket_reply(table, adapter, state, seat, prompt, kind, counts, note)]
+
+
+def _basket_kind(prompt: Prompt | None) -> str | None:
+    from bot.systems.asl import basket_kind
+
+    return basket_kind(prompt)
+
+
+__all__ = [
+    "FETCH",
+    "GROUP",
+    "PRESS_VERBS",
+    "Campaign",
+    "components",
+    "decode_basket",
+    "encode_basket",
+    "fetch_file",
+    "handlers",
+    "press",
+]

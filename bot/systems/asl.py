@@ -1,0 +1,407 @@
+"""The Historical ASL campaign-game keeper as the bot uses it: :class:`AslAdapter` over :data:`engine.asl.SYSTEM`.
+
+The engine runs the Refit Phase (RePh) between CG Scenarios; this adapter adds what the bot needs around the
+engine contract (:class:`bot.service.SystemAdapter`): the state as JSON, autocomplete sources, information
+texts (the CG roster and the RG Purchase Record, 9.6178) and the items a sealed purchase is made of.
+
+Secrets stay sealed here too: every text for the channel is built from the public view
+(``engine.asl.SYSTEM.view(state, None)``); a seat's private texts come from its own view, which holds its
+own secrets and never the other side's. A public event that carries a sealed content (which the engine
+never emits) is turned into a private one before it leaves the adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.asl import SYSTEM, CampaignState
+from engine.asl.module import Module, module_from_raw
+from engine.asl.refit import ORGANISER
+from engine.contract import Action, Event, InvalidActionError, Prompt, Result
+
+OPTIONS: dict[str, str] = {
+    "cg": "the CG played (an id of the module's CGs, or a free name)",
+    "start": "the CG's first CG Date (e.g. 17N)",
+    "end": "the CG's last CG Date",
+    "elr": "each side's ELR in the CG Initial Scenario, e.g. allied=5 german=3",
+    "san": "each side's SAN in the CG Initial Scenario, e.g. allied=3 german=4",
+    "cpp": "CPP each side has for the initial RG purchase, e.g. allied=8 german=12",
+    "fpp": "FPP each side has for the initial Fortification purchase",
+    "attack_chits": "Attack chits each side may use in the CG (9.62131)",
+    "idle_chits": "Idle chits each side may use in the CG (9.62131)",
+    "initial_rgs": "RGs in the CG Initial Scenario OB (recorded, never counted against limits, 9.6178)",
+    "ammo_level": "the starting Ammunition Shortage Level (SSR CG 17)",
+}
+"""The campaign's settings (``/campaign create``); the service checks option names against these."""
+
+SIDE_OPTIONS = ("elr", "san", "cpp", "fpp", "attack_chits", "idle_chits")
+"""Settings that give one whole number per side."""
+
+PHASES = {
+    "created": "waiting for a player to begin the campaign",
+    "refit": "Refit Phase",
+    "scenario": "a CG Scenario is being played (on the table or in VASL)",
+    "confirm_end": "the end of the CG Scenario was reported and awaits confirmation",
+    "over": "the campaign is over",
+}
+
+
+@dataclass(frozen=True)
+class BasketItem:
+    """One thing a sealed purchase may hold: an RG of the chart (9.617) or a Fortification (9.619)."""
+
+    key: str
+    """What the engine's action names: ``I1(K)`` or ``ap-mine``."""
+    label: str
+    cost: int
+    """CPP (an RG) or FPP (a Fortification) each."""
+    most: int
+    """How many one purchase may hold (the RG's per-date maximum; 35 for a Fortification)."""
+
+
+class AslAdapter:
+    """The ASL campaign-game keeper (see :class:`bot.service.SystemAdapter`)."""
+
+    id = "asl"
+    name = "ASL campaign game (Historical ASL Refit Phase)"
+    campaign = True
+    """Marks a campaign-game system for the campaign commands (``bot.campaign``)."""
+
+    def __init__(self) -> None:
+        from scenarios.asl import MODULES
+
+        self.seats: tuple[str, ...] = tuple(SYSTEM.seats)
+        self.scenarios: tuple[str, ...] = tuple(MODULES)
+        self.options: Mapping[str, str] = dict(OPTIONS)
+
+    # --- The engine contract --------------------------------------------------------------------------
+
+    def new_game(self, scenario: str, options: Mapping[str, Any], seed: bytes) -> CampaignState:
+        return SYSTEM.new_game(scenario, options, seed)
+
+    def prompts(self, state: CampaignState) -> dict[str, Prompt]:
+        return SYSTEM.prompts(state)
+
+    def apply(self, state: CampaignState, action: Action) -> tuple[CampaignState, list[Event]]:
+        new, events = SYSTEM.apply(state, action)
+        return new, [_sealed_safe(event) for event in events]
+
+    def view(self, state: CampaignState, seat: str | None) -> dict[str, Any]:
+        return SYSTEM.view(state, seat if seat in self.seats else None)
+
+    def result(self, state: CampaignState) -> Result | None:
+        return SYSTEM.result(state)
+
+    def state_to_json(self, state: CampaignState) -> Any:
+        return SYSTEM.state_to_json(state)
+
+    def state_from_json(self, data: Any) -> CampaignState:
+        return SYSTEM.state_from_json(data)
+
+    # --- Autocomplete ---------------------------------------------------------------------------------
+
+    def suggest(
+        self, state: CampaignState, seat: str | None, source: str, typed: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        """Suggestions: the current prompt's verbs, the step's tables, one's own sealed secrets, the module's
+        tables (for the organiser), dates, sides and RGs."""
+        module = module_from_raw(state.module)
+        prompts = SYSTEM.prompts(state)
+        prompt = prompts.get(seat) if seat is not None else None
+        if source == "verb":
+            if prompt is None:
+                return []
+            return [(v, v) for v in dict.fromkeys([*(c.verb for c in prompt.choices), *prompt.free_verbs, "reveal"])]
+        if source == "step_table":
+            view = SYSTEM.view(state, None)
+            rule = (view.get("step") or {}).get("rule")
+            step = next((s for s in module.steps if s.rule == rule), None)
+            return [(f"{module.tables[t].title} ({t})", t) for t in (step.tables if step else ())]
+        if source == "table":
+            return [(f"{t.rule} {t.title} ({t.id})", t.id) for t in module.tables.values()]
+        if source == "column":
+            table = module.tables.get(str(given.get("table", "")))
+            return [(c, c) for c in table.columns] if table else []
+        if source == "own_secret":
+            return [
+                (f"{s.id}: {s.kind} {s.date} ({s.rule})", s.id)
+                for s in state.secrets
+                if s.owner == seat and not s.revealed and s.kind != "chit"
+            ]
+        if source == "side":
+            return [(module.side_name(s), s) for s in module.sides]
+        if source == "winner":
+            return [*((module.side_name(s), s) for s in module.sides), ("draw", "draw")]
+        if source == "date":
+            return [(d.id, d.id) for d in module.dates]
+        if source == "basket":
+            kind = basket_kind(prompt)
+            if kind is None or seat is None:
+                return []
+            return [(f"{item.label}", item.key) for item in self.basket_items(state, seat, kind)]
+        return []
+
+    # --- Preview, information, pictures ---------------------------------------------------------------
+
+    def preview(self, state: CampaignState, seat: str, verb: str, args: Mapping[str, Any]) -> str | None:
+        """No action of the RePh needs a confirmation of odds."""
+        return None
+
+    def describe(self, state: CampaignState, seat: str | None, topic: str, key: str) -> str:
+        """``status`` (public), ``roster`` (a side's CG roster: all of it for its owner, the public parts for
+        anyone else), ``purchases`` (the RG Purchase Record, 9.6178, likewise) and ``secrets`` (the receipts).
+
+        :raises InvalidActionError: for a map topic or an unknown side.
+        """
+        module = module_from_raw(state.module)
+        if seat not in module.sides:
+            seat = None
+        if topic == "status":
+            return status_text(state, module)
+        if topic in ("roster", "purchases"):
+            side = key.strip().lower() or seat
+            if side is None:
+                return "\n\n".join(self.describe(state, None, topic, s) for s in module.sides)
+            if side not in module.sides:
+                raise InvalidActionError(f"no side {key!r}; the sides are {', '.join(module.sides)}")
+            view = SYSTEM.view(state, seat)
+            roster = view["rosters"][side]
+            if topic == "roster":
+                return roster_text(module, state, roster, private=side == seat)
+            return purchase_record_text(module, roster, private=side == seat)
+        if topic == "secrets":
+            return secrets_text(module, SYSTEM.view(state, seat)["secrets"], seat)
+        if topic in ("oob", "hex", "unit", "stack"):
+            raise InvalidActionError(
+                "an ASL campaign has no map in the bot (the scenarios are played on the table or in VASL): "
+                "see `campaign roster` and `campaign purchases`"
+            )
+        raise InvalidActionError(f"nothing to say about {topic!r}")
+
+    def picture(self, state: CampaignState, seat: str | None, events: Sequence[Mapping[str, Any]]) -> bytes | None:
+        """No map: the bot keeps the campaign between scenarios."""
+        return None
+
+    def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
+        return False
+
+    # --- Sealed purchases -----------------------------------------------------------------------------
+
+    def basket_items(self, state: CampaignState, seat: str, kind: str) -> list[BasketItem]:
+        """What a sealed purchase of ``kind`` (``purchase`` or ``fortify``) may hold for a side."""
+        module = module_from_raw(state.module)
+        if kind == "purchase":
+            return [
+                BasketItem(e.key, f"{e.key} {e.type} ({e.cost} CPP)", e.cost, e.date_max)
+                for e in module.rg_chart
+                if e.side == seat
+            ]
+        return [
+            BasketItem(f.id, f"{f.name} ({f.cost[seat]} FPP)", f.cost[seat], 35)
+            for f in module.fortifications
+            if seat in f.cost
+        ]
+
+    def funds(self, state: CampaignState, seat: str, kind: str) -> tuple[int, str]:
+        """The CPP (``purchase``) or FPP (``fortify``) a side may spend now: private to that side."""
+        roster = state.rosters[seat]
+        if kind == "purchase":
+            return roster.cpp_available, "CPP"
+        return roster.fpp_given + roster.fpp_bought, "FPP"
+
+
+def basket_kind(prompt: Prompt | None) -> str | None:
+    """``purchase`` or ``fortify`` when a prompt asks for a sealed purchase made of several items."""
+    if prompt is None or not prompt.secret:
+        return None
+    for verb in ("purchase", "fortify"):
+        if verb in prompt.free_verbs:
+            return verb
+    return None
+
+
+def _sealed_safe(event: Event) -> Event:
+    """A public event never carries a sealed content: anything else would be an engine bug, kept private."""
+    if event.secret_to or event.kind == "reveal" or "content" not in event.data:
+        return event
+    owner = str(event.data.get("owner") or event.data.get("side") or ORGANISER)
+    return Event(event.kind, event.text, event.data, secret_to=(owner,))
+
+
+# --- Texts -------------------------------------------------------------------------------------------------
+
+
+def status_text(state: CampaignState, module: Module) -> str:
+    """Where the campaign stands, for the channel."""
+    view = SYSTEM.view(state, None)
+    cg = view["cg"]
+    lines = [f"**{module.title}**, CG {cg['title']} ({cg['start']} to {cg['end']}): CG Date {view['date']}."]
+    phase = PHASES.get(view["phase"], view["phase"])
+    step = view.get("step")
+    if step:
+        phase += f", step {step['rule']} {step['title']}"
+    if view["initial"] and view["phase"] == "refit":
+        phase += " (before the CG Initial Scenario: only the † steps)"
+    if view["after_idle"]:
+        phase += " (repeating 9.612-9.620 after an Idle CG Date)"
+    lines.append(f"Now: {phase}.")
+    for side in module.sides:
+        roster = view["rosters"][side]
+        chits = roster["chits"]
+        lines.append(
+            f"{module.side_name(side)}: ELR {roster['elr']}, SAN {roster['san']}"
+            + (f", Ammunition Shortage Level {roster['ammo_level']}" if side == module.ammo_side else "")
+            + f"; chits used: {chits.get('attack', 0)} Attack, {chits.get('idle', 0)} Idle"
+            + _limits(cg, side)
+            + "."
+        )
+    done = [r for r in view["history"] if r["kind"] != "pending"]
+    if done:
+        lines.append("CG Dates: " + "; ".join(_date_line(module, r) for r in done) + ".")
+    if view["rg_chart_status"] != "loaded":
+        lines.append(f"RG chart: {view['rg_chart_status']}.")
+    if view["overrides"]:
+        lines.append("Organiser's corrections: " + "; ".join(view["overrides"]) + ".")
+    sealed = [s for s in view["secrets"] if not s["revealed"]]
+    if sealed:
+        lines.append(f"Sealed: {len(sealed)} decision(s), receipts in `campaign purchases`.")
+    return "\n".join(lines)
+
+
+def _limits(cg: Mapping[str, Any], side: str) -> str:
+    parts = []
+    for chit in ("attack", "idle"):
+        limits = cg.get(f"{chit}_chits") or {}
+        if side in limits:
+            parts.append(f"{limits[side]} {chit.title()}")
+    return f" (CG limits: {', '.join(parts)})" if parts else ""
+
+
+def _date_line(module: Module, record: Mapping[str, Any]) -> str:
+    if record["kind"] == "idle":
+        return f"{record['date']} Idle"
+    kind = "Initial Scenario" if record["initial"] else _scenario_type(module, record.get("scenario_type"))
+    cvp = ", ".join(f"{module.side_name(s)} {n}" for s, n in record["cvp"].items())
+    return f"{record['date']} {kind}" + (f" (CVP {cvp})" if cvp else "")
+
+
+def _scenario_type(module: Module, kind: str | None) -> str:
+    if kind == "dual":
+        return "Dual Assault"
+    if kind and kind.endswith("_assault"):
+        return f"{module.side_name(kind.removesuffix('_assault'))} Assault"
+    return "scenario"
+
+
+def roster_text(module: Module, state: CampaignState, roster: Mapping[str, Any], private: bool) -> str:
+    """A side's CG roster: everything for its owner, the public parts otherwise."""
+    side = roster["side"]
+    head = f"**{module.side_name(side)} CG roster**" + (" (private)" if private else " (public parts)")
+    lines = [
+        head,
+        f"ELR {roster['elr']}, SAN {roster['san']}"
+        + (f", Ammunition Shortage Level {roster['ammo_level']}" if side == module.ammo_side else "")
+        + f"; chits used: {roster['chits'].get('attack', 0)} Attack, {roster['chits'].get('idle', 0)} Idle.",
+    ]
+    if private:
+        lines.append(
+            f"CPP left from the last purchase: {roster['cpp_left']}; available for the purchase in progress: "
+            f"{roster['cpp_available']}; FPP: {roster['fpp_given']} given + {roster['fpp_bought']} bought."
+        )
+        lines.append("Date | CPP received | spent | left | CVP inflicted | chit | Fortifications")
+        for line in roster["lines"]:
+            lines.append(
+                f"{line['date']} | {_dash(line['received'])} | {_dash(line['spent'])} | {_dash(line['left'])} | "
+                f"{line['cvp']} | {line['chit'] or '-'} | {', '.join(line['fortifications']) or '-'}"
+            )
+    else:
+        lines.append("Date | CVP inflicted | chit")
+        for line in roster["lines"]:
+            lines.append(f"{line['date']} | {line['cvp']} | {line['chit'] or '-'}")
+    return "\n".join(lines)
+
+
+def purchase_record_text(module: Module, roster: Mapping[str, Any], private: bool) -> str:
+    """The RG Purchase Record (9.6178): every line for its owner; the revealed ones for anyone else."""
+    side = roster["side"]
+    head = f"**{module.side_name(side)} RG Purchase Record** (9.6178)" + (
+        " (private)" if private else " (what has been revealed)"
+    )
+    lines = [head, "Date | RG | type | P/OB | CPP | #P | #R | F/D | units | SW | leaders | vehicles"]
+    for rg in roster["rg_record"]:
+        lines.append(
+            f"{rg['date']} | {rg['key']} | {rg['type']} | {'P' if rg['purchased'] else 'OB'} | {rg['cost']} | "
+            f"{_dash(rg['number_purchased'])} | {_dash(rg['number_remaining'])} | {rg['strength'] or '-'} | "
+            f"{rg['units'] or '-'} | {', '.join(rg['sw']) or '-'} | {', '.join(rg['leaders']) or '-'} | "
+            f"{rg['vehicles'] or '-'}"
+        )
+    if len(lines) == 2:
+        lines.append("(nothing recorded" + ("" if private else " or revealed") + " yet)")
+    return "\n".join(lines)
+
+
+def secrets_text(module: Module, secrets: Sequence[Mapping[str, Any]], seat: str | None) -> str:
+    """Every sealed decision with its receipt; contents only for their owner or once revealed."""
+    if not secrets:
+        return "No sealed decision yet."
+    lines = ["**Sealed decisions** (receipt: SHA-256 of the content with its salt, checkable after the reveal)"]
+    for s in secrets:
+        state = "revealed" if s["revealed"] else "sealed"
+        line = (
+            f"{s['id']} {module.side_name(s['owner'])} {s['kind']} {s['date']} ({s['rule']}), {state}: `{s['receipt']}`"
+        )
+        if "content" in s and (s["revealed"] or s["owner"] == seat):
+            line += f" - {_content(s['kind'], s['content'])}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _content(kind: str, content: Mapping[str, Any]) -> str:
+    if kind == "chit":
+        return f"{content['chit']} chit"
+    if kind == "cpp":
+        return f"DR {content['dice']} + Base # {content['base']} = {content['received']} CPP"
+    if kind == "rg_purchase":
+        return f"{', '.join(content['rgs']) or 'no RG'}; {content['spent']} CPP spent, {content['left']} left"
+    if kind == "fortifications":
+        return ", ".join(content["items"]) or "no Fortification"
+    if kind == "rg_rolls":
+        return "; ".join(r["summary"] for r in content["results"]) or "nothing to roll"
+    return str(dict(content))
+
+
+def _dash(value: object) -> str:
+    return "-" if value is None else str(value)
+
+
+def parse_side_numbers(text: str, sides: Sequence[str], what: str) -> dict[str, int]:
+    """``allied=5 german=3`` (or ``allied:5, german:3``) into ``{"allied": 5, "german": 3}``.
+
+    :raises InvalidActionError: naming the piece that cannot be read.
+    """
+    found: dict[str, int] = {}
+    for side, value in parse_side_values(text, sides, what).items():
+        try:
+            found[side] = int(value)
+        except ValueError:
+            raise InvalidActionError(f"{what}: {side} needs a whole number, not {value!r}") from None
+    return found
+
+
+def parse_side_values(text: str, sides: Sequence[str], what: str) -> dict[str, str]:
+    """``allied=I1,I2 german=I1(K)`` into ``{"allied": "I1,I2", "german": "I1(K)"}``.
+
+    :raises InvalidActionError: naming the piece that cannot be read.
+    """
+    found: dict[str, str] = {}
+    for piece in text.replace(";", " ").split():
+        side, sep, value = piece.replace(":", "=", 1).partition("=")
+        side = side.strip().lower().rstrip(",")
+        if not sep or not value.strip(","):
+            raise InvalidActionError(f"{what}: write side=value for each side ({', '.join(sides)}), not {piece!r}")
+        if side not in sides:
+            raise InvalidActionError(f"{what}: no side {side!r}; the sides are {', '.join(sides)}")
+        found[side] = value.strip(",")
+    return found
