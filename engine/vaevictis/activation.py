@@ -13,6 +13,7 @@ from engine.contract import Event, IllegalActionError
 from engine.dice import Dice
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.state import Activation, GameState, Position, UnitState
+from engine.vaevictis.zoc import enemy_zoc
 
 
 def doctrine(data: GameData, side: Side) -> dict[str, int]:
@@ -247,8 +248,16 @@ def leave_improved_position(state: GameState, data: GameData, unit: UnitState) -
     return [Event("leave-improved-position", f"{definition.name} leaves its Improved Position.", {"unit": unit.id})]
 
 
-def units_owing_an_attack(state: GameState) -> list[UnitState]:
-    """[4.2] Units of the activation that entered an enemy zone of control and have not attacked yet."""
+def units_owing_an_attack(state: GameState, data: GameData) -> list[UnitState]:
+    """[4.2] Units of the activation that entered an enemy zone of control and have not attacked yet.
+
+    The duty is to attack a unit exerting that zone on it: when no enemy unit does any more (it retreated or
+    was eliminated by another attack), the duty lapses.
+    """
     if state.activation is None:
         return []
-    return [state.units[u] for u in state.activation.units if state.units[u].must_attack and state.units[u].on_map]
+    owing = [state.units[u] for u in state.activation.units if state.units[u].must_attack and state.units[u].on_map]
+    if not owing:
+        return []
+    controlled = enemy_zoc(Position(data, state), state.activation.side)
+    return [u for u in owing if u.hex in controlled]

@@ -161,15 +161,11 @@ class VaeVictisGame:
                 if not reactions:
                     continue
                 if side in prompts:
+                    # The seat already has a decision to make: its events stay open as free actions.
                     prompt = prompts[side]
+                    free = tuple(dict.fromkeys((*prompt.free_verbs, *{c.verb for c in reactions})))
                     prompts[side] = Prompt(
-                        prompt.seat,
-                        prompt.text,
-                        (*prompt.choices, *reactions),
-                        prompt.free_verbs,
-                        prompt.secret,
-                        prompt.rule,
-                        prompt.optional,
+                        prompt.seat, prompt.text, prompt.choices, free, prompt.secret, prompt.rule, prompt.optional
                     )
                 else:
                     prompts[side] = Prompt(
@@ -223,7 +219,7 @@ class VaeVictisGame:
             "end_activation",
             "put_on_top",
         )
-        owing = act.units_owing_an_attack(state)
+        owing = act.units_owing_an_attack(state, self.data)
         text = "Act with your activated units, then end the activation."
         if owing:
             names = ", ".join(self.data.units[u.id].name for u in owing)
@@ -500,6 +496,7 @@ class VaeVictisGame:
 
     def _activate_general(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         self._no_activation(state)
+        state.flags["turn1_run_over"] = True  # 17.1: the run of three formation activations ends here
         return act.start_general_activation(state, self.data)
 
     def _no_activation(self, state: GameState) -> None:
@@ -508,6 +505,7 @@ class VaeVictisGame:
 
     def _pass(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         self._no_activation(state)
+        state.flags["turn1_run_over"] = True
         state.consecutive_passes += 1
         events = [Event("pass", f"The {side} player passes.", {"side": side})]
         if state.consecutive_passes >= 2 or self._has_activated_everything(state, other_side(side)):
@@ -734,7 +732,7 @@ class VaeVictisGame:
     def _end_activation(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         if state.activation is None:
             raise IllegalActionError("no activation is in progress", "2.1")
-        owing = act.units_owing_an_attack(state)
+        owing = act.units_owing_an_attack(state, self.data)
         if owing:
             names = ", ".join(self.data.units[u.id].name for u in owing)
             raise IllegalActionError(f"{names} entered an enemy zone of control and must attack first", "4.2")
@@ -812,6 +810,7 @@ class VaeVictisGame:
             and side == "german"
             and "german-three-formations-turn-1" in rules
             and len(state.flags.get("turn1_german_armies", [])) < 3
+            and not state.flags.get("turn1_run_over")
         )
 
     # --- End of the operations phase and of the turn -----------------------------------------------------

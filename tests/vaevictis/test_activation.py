@@ -181,3 +181,38 @@ def test_3_3_an_hq_in_a_general_activation_may_only_move() -> None:
     table.refused("german", "enter_ip", "3.3", "may only move", unit="hq-de-1ss")
     table.act("german", "move", units="hq-de-1ss", to="0802")
     assert table.unit("hq-de-1ss").hex == 802
+
+
+def turn_one_rules(docs: dict) -> None:  # type: ignore[type-arg]
+    docs["scenarios.toml"]["scenario"][0]["special_rules"] = ["german-three-formations-turn-1"]
+
+
+def test_17_1_turn_one_german_formation_activations_run_in_succession() -> None:
+    from tests.vaevictis.positions import mini_data
+
+    table = Table(mini_data(turn_one_rules), FRONT)
+    table.act("german", "activate_formation", formation="de-1ss")
+    table.act("german", "end_activation")
+    assert table.state.active == "german"  # the run goes on: the Allies have not acted yet
+    table.refused("german", "activate_formation", "17.1", "one from each army", formation="de-1ss")
+
+
+def test_17_1_a_general_activation_ends_the_german_run() -> None:
+    from tests.vaevictis.positions import mini_data
+
+    table = Table(mini_data(turn_one_rules), FRONT)
+    table.act("german", "activate_general")
+    table.act("german", "end_activation")
+    assert table.state.active == "allied"
+
+
+def test_4_2_the_duty_to_attack_lapses_when_no_enemy_controls_the_hex_any_more() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    table.set("de-12-vg", must_attack=True)  # as if it had just entered the zone of 2nd ID at 0304
+    table.state.activation.units.append("de-12-vg")  # type: ignore[union-attr]
+    table.set("de-12-vg", hex=304)
+    table.refused("german", "end_activation", "4.2", "must attack first")
+    table.set("us-2-id", hex=None, eliminated=True)  # the unit that exerted the zone is gone
+    table.set("us-3-id", hex=None, eliminated=True)
+    table.act("german", "end_activation")
