@@ -48,7 +48,8 @@ class PromptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUST
         return await _bot(interaction).check_seat_owner(interaction, self.match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).handle_press(interaction, self.item.custom_id or "", ())
+        # Buttons and menus share one custom id template, so this item may receive a menu's choice: pass it on.
+        await _bot(interaction).handle_press(interaction, self.item.custom_id or "", _values(interaction))
 
 
 class PromptSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CUSTOM_ID.pattern):
@@ -71,9 +72,13 @@ class PromptSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CUST
         return await _bot(interaction).check_seat_owner(interaction, self.match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = [str(v) for v in data.get("values", [])]
-        await _bot(interaction).handle_press(interaction, self.item.custom_id or "", values)
+        await _bot(interaction).handle_press(interaction, self.item.custom_id or "", _values(interaction))
+
+
+def _values(interaction: discord.Interaction[Any]) -> list[str]:
+    """The entries chosen in a select menu (none for a button)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    return [str(v) for v in data.get("values", [])]
 
 
 def build_view(reply: Reply) -> discord.ui.View | None:

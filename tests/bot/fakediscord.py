@@ -111,6 +111,8 @@ class FakeDiscord:
         self._ids = itertools.count(10**17)
         self._dm_channels: dict[int, int] = {}
         self._patches: list[Any] = []
+        self._token_channels: dict[str, int] = {}
+        """The channel of each interaction token: where its private answers appear (to click their buttons)."""
 
     # --- Life ---------------------------------------------------------------------------------------
 
@@ -284,8 +286,9 @@ class FakeDiscord:
             if message is not None:
                 response["resource"] = {"type": kind, "message": message}
             return response
-        sent = self._record("edit" if path.endswith("@original") else "followup", None, payload, files)
-        sent.message = self._message(0, payload, files)
+        channel = self._token_channels.get(str(getattr(route, "webhook_token", "")))
+        sent = self._record("edit" if path.endswith("@original") else "followup", channel, payload, files)
+        sent.message = self._message(channel or 0, payload, files)
         return sent.message
 
     # --- Interactions --------------------------------------------------------------------------------
@@ -351,6 +354,8 @@ class FakeDiscord:
     async def interact(self, payload: dict[str, Any]) -> list[Sent]:
         """Feed one INTERACTION_CREATE payload to the bot; return what it sent while handling it."""
         start = len(self.sent)
+        if payload.get("channel_id"):
+            self._token_channels[payload["token"]] = int(payload["channel_id"])
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await self.settle()
         return self.sent[start:]

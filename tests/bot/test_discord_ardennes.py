@@ -1,0 +1,332 @@
+"""Ardennes 1944 through the real discord.py command tree against the fake Discord (no network).
+
+The dice seed is pinned so the game goes the same way each run: the Germans activate the XLVII Panzerkorps
+on turn 1, move a panzer regiment, attack 110/28 in Marnach (2515) after its odds preview, the Allied
+player is pinged to commit his defence support by button, and the end of the activation posts the map.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sqlite3
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.service
+from bot.config import Settings
+from bot.discord_app import UmpireBot
+from bot.store import Store
+from bot.systems import systems
+from tests.bot.doubles import require_ardennes
+from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
+
+ANN = FakeUser(11, "ann")  # German
+BOB = FakeUser(22, "bob")  # Allied
+EVE = FakeUser(33, "eve")  # a spectator
+CHANNEL = 800
+SEED = b"\x07" * 32
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    require_ardennes()
+    monkeypatch.setattr(bot.service, "new_seed", lambda: SEED)
+
+
+@pytest.fixture
+async def fake(db_path: Path, pinned_seed: None) -> AsyncIterator[FakeDiscord]:
+    store = await Store.open(db_path)
+    umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, systems(), sync_commands=False,
+                       run_background_tasks=False)  # fmt: skip
+    opened = FakeDiscord(umpire)
+    await opened.start()
+    yield opened
+    await opened.stop()
+    await store.close()
+
+
+@pytest.fixture
+def pictures(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str | None, dict[str, Any]]]]:
+    """Every (seat, view) a map picture is drawn from."""
+    import render.view_picture
+
+    drawn: list[tuple[str | None, dict[str, Any]]] = []
+    original = render.view_picture.picture_from_view
+
+    def spy(data: Any, view: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn.append((kwargs.get("seat"), view))
+        return original(data, view, *args, **kwargs)
+
+    monkeypatch.setattr(render.view_picture, "picture_from_view", spy)
+    yield drawn
+
+
+def no_traceback(sent: list[Sent]) -> None:
+    assert not any("went wrong" in s.content or "Traceback" in s.content for s in sent)
+
+
+def prompt_to(sent: list[Sent], user: FakeUser) -> Sent:
+    """The last channel post that asks ``user`` for a decision."""
+    return [p for p in posts(sent, CHANNEL) if p.content.startswith(f"<@{user.id}> (**")][-1]
+
+
+async def to_operations(fake: FakeDiscord, options: str = "", days_per_move: float = 0) -> list[Sent]:
+    """Create, seat, start; the Germans end the support phase, the Allies allot an artillery to HQ VIII and end
+    it too: the German activation prompt is in what this returns."""
+    create: dict[str, Any] = {"scenario": "initial-assault"}
+    if options:
+        create["options"] = options
+    if days_per_move:
+        create["days_per_move"] = days_per_move
+        create["reserve_days"] = 3.0
+    sent = await fake.command(ANN, CHANNEL, "game create", **create)
+    assert "Dice commitment" in posts(sent, CHANNEL)[0].content
+    await fake.command(ANN, CHANNEL, "game join", seat="german")
+    await fake.command(BOB, CHANNEL, "game join", seat="allied")
+    start = await fake.command(BOB, CHANNEL, "game start")
+    no_traceback(start)
+    german = await open_choices(fake, ANN, start)
+    done = menu_value(german, "Done")
+    assert answers(await fake.click(ANN, german, german.buttons[0][0], values=[done]))[-1].content == "Done: Done."
+    allied = await open_choices(fake, BOB, start)
+    sent = await fake.click(BOB, allied, "4. artillery to HQ VIII")
+    allied = await open_choices(fake, BOB, sent)
+    sent = await fake.click(BOB, allied, next(label for label, _ in allied.buttons if label.endswith("Done")))
+    no_traceback(sent)
+    return sent
+
+
+def menu_value(message: Sent, label: str) -> str:
+    """The value of the select menu entry whose label ends with ``label``."""
+    for row in message.payload.get("components", []):
+        for component in row.get("components", []):
+            for option in component.get("options", []):
+                if option["label"].endswith(label):
+                    return str(option["value"])
+    raise AssertionError(f"no menu entry {label!r}")
+
+
+async def open_choices(fake: FakeDiscord, user: FakeUser, sent: list[Sent]) -> Sent:
+    """The message with ``user``'s choices: the channel prompt, or under fog of war the private one behind
+    the "Show my choices" button."""
+    prompt = prompt_to(sent, user)
+    if prompt.buttons and prompt.buttons[0][0] == "Show my choices":
+        private = answers(await fake.click(user, prompt, "Show my choices"))[-1]
+        assert private.ephemeral
+        return private
+    return prompt
+
+
+async def test_a_full_activation_through_discord(fake: FakeDiscord, pictures: list[Any]) -> None:
+    sent = await to_operations(fake)
+    german = prompt_to(sent, ANN)
+    assert "your activation sequence" in german.content and german.pings == {ANN.id}
+    sent = await fake.click(ANN, german, "1. Activate XLVII Panzerkorps")
+    assert "German activates XLVII Panzerkorps" in posts(sent, CHANNEL)[0].content
+    assert prompt_to(sent, ANN).pings == set()  # the player acting now is not pinged again
+
+    # A move with autocomplete: the unit, then a destination legal for it.
+    units = await fake.autocomplete(ANN, CHANNEL, "move", "units", units="")
+    assert "de-2-pz-cochenhausen" in [c["value"] for c in units]
+    hexes = await fake.autocomplete(ANN, CHANNEL, "move", "to", units="de-2-pz-cochenhausen", to="")
+    assert hexes and len(hexes) <= 25
+    sent = await fake.command(ANN, CHANNEL, "move", units="de-2-pz-cochenhausen", to=hexes[0]["value"])
+    assert any(f"move 2615-2614-{hexes[0]['value']}" in p.content for p in posts(sent, CHANNEL))
+    refused = await fake.command(ANN, CHANNEL, "move", units="de-2-pz-boehm", to="0101")
+    assert answers(refused)[-1].content.startswith("Refused") and "(rule 6.1)" in answers(refused)[-1].content
+
+    # The attack: its odds, then the confirmation; the defender is pinged for his supports.
+    attackers = await fake.autocomplete(ANN, CHANNEL, "attack", "attackers", target="2515", attackers="")
+    assert "de-2-pz-boehm" in [c["value"] for c in attackers]
+    kinds = await fake.autocomplete(ANN, CHANNEL, "attack", "kind", target="2515", kind="")
+    assert [c["value"] for c in kinds] == ["normal", "prepared"]
+    sent = await fake.command(ANN, CHANNEL, "attack", target="2515", attackers="de-2-pz-boehm", kind="normal")
+    preview = answers(sent)[-1]
+    assert preview.ephemeral and not posts(sent)
+    assert "column" in preview.content and "Final column 1:4" in preview.content and "%" in preview.content
+    assert [label for label, _ in preview.buttons] == ["Confirm", "Cancel"]
+    sent = await fake.click(ANN, preview, "Confirm")
+    assert any("German normal attack on 2515" in p.content for p in posts(sent, CHANNEL))
+    defence = prompt_to(sent, BOB)
+    assert "supports to your defence" in defence.content and all(s.pings <= {BOB.id} for s in sent)
+    sent = await fake.click(BOB, defence, "1. artillery of HQ HQ VIII")
+    assert any("Combat at 2515" in p.content for p in posts(sent, CHANNEL))
+    loss = prompt_to(sent, ANN)
+    sent = await fake.click(ANN, loss, "1. v. Böhm/2 loses a step")
+    no_traceback(sent)
+    again = await fake.click(ANN, loss, "1. v. Böhm/2 loses a step")
+    assert "earlier position" in answers(again)[-1].content  # a double click changes nothing
+
+    # The end of the activation: the map of what changed, in the channel.
+    pictures.clear()
+    sent = await fake.command(ANN, CHANNEL, "end-activation")
+    picture = next(p for p in posts(sent, CHANNEL) if p.files == ["map.png"])
+    assert picture.pings == set()
+    assert pictures and pictures[0][0] is None  # the channel gets the public view
+    assert "your activation sequence" in prompt_to(sent, ANN).content
+
+    # Information, privately.
+    sent = await fake.command(ANN, CHANNEL, "map", overlay="reachable", unit="de-26-vg")
+    assert answers(sent)[-1].files == ["map.png"] and answers(sent)[-1].ephemeral and not posts(sent)
+    sent = await fake.command(BOB, CHANNEL, "hex", hex="2515")
+    assert "110/28" in answers(sent)[-1].content and answers(sent)[-1].ephemeral
+    sent = await fake.command(EVE, CHANNEL, "log")
+    assert "Combat at 2515" in answers(sent)[-1].content
+    sent = await fake.command(EVE, CHANNEL, "dice")
+    assert "rolled 6" in answers(sent)[-1].content
+
+
+async def test_an_optional_prompt_neither_pings_nor_reminds(fake: FakeDiscord) -> None:
+    sent = await to_operations(fake, days_per_move=2)
+    reaction = next(p for p in posts(sent, CHANNEL) if "You may play an event now" in p.content)
+    assert reaction.pings == set() and "optional" in reaction.content
+    assert all(s.pings <= {ANN.id} for s in sent)
+    table = await fake.bot.service.table(CHANNEL)
+    assert set(await fake.bot.service.store.reminders(table.game.id)) == {"german"}
+    sent = await fake.click(ANN, prompt_to(sent, ANN), "1. Activate XLVII Panzerkorps")
+    assert not any("You may play an event now" in p.content for p in posts(sent, CHANNEL))  # not re-posted
+    events = await fake.autocomplete(BOB, CHANNEL, "event", "event", event="")
+    assert "nuts" in [c["value"] for c in events]
+    hexes = await fake.autocomplete(BOB, CHANNEL, "event", "hex", event="nuts", hex="")
+    assert "2515" in [c["value"] for c in hexes]
+    orders = await fake.autocomplete(BOB, CHANNEL, "standing-orders", "orders", orders="take-losses,")
+    assert "take-losses,no-advance" in [c["value"] for c in orders]
+    sent = await fake.command(BOB, CHANNEL, "standing-orders", orders="take-losses,no-advance")
+    assert "Standing orders" in answers(sent)[-1].content and answers(sent)[-1].ephemeral
+    assert not any("Standing orders" in p.content for p in posts(sent))
+
+
+def hidden_names(fake: FakeDiscord, state: Any) -> dict[str, str]:
+    """Units on the map that the channel may not see (fog of war): id to name."""
+    adapter = fake.bot.service.system("ardennes44")
+    view = adapter.view(state, None)
+    seen = {u["id"] for s in view["stacks"] for u in s["units"]}
+    data = adapter.game.data  # type: ignore[attr-defined]
+    return {u.id: data.units[u.id].name for u in state.on_map() if u.id not in seen}
+
+
+def reveals(text: str, hidden: dict[str, str]) -> list[str]:
+    return [
+        name
+        for unit, name in hidden.items()
+        if unit in text or re.search(rf"(?<![\w/.]){re.escape(name)}(?![\w/])", text)
+    ]
+
+
+async def test_fog_of_war_keeps_hidden_units_out_of_the_channel(fake: FakeDiscord, pictures: list[Any]) -> None:
+    sent = await to_operations(fake, options="fog_of_war")
+    every = list(sent)
+    german = prompt_to(sent, ANN)
+    assert german.buttons[0][0] == "Show my choices" and "Activate" not in german.content
+    sent = await fake.click(EVE, german, "Show my choices")
+    assert "Only the german player" in sent[-1].content
+    choices = await open_choices(fake, ANN, sent=[german])
+    sent = await fake.click(ANN, choices, "1. Activate XLVII Panzerkorps")
+    every += sent
+    for unit, target in (("de-2-pz-cochenhausen", None), ("de-26-vg", None)):
+        hexes = await fake.autocomplete(ANN, CHANNEL, "move", "to", units=unit, to="")
+        every += await fake.command(ANN, CHANNEL, "move", units=unit, to=target or hexes[-1]["value"])
+    pictures.clear()
+    every += await fake.command(ANN, CHANNEL, "end-activation")
+    table = await fake.bot.service.table(CHANNEL)
+    state = await fake.bot.service.state(table.game)
+    hidden = hidden_names(fake, state)
+    assert hidden, "the fog of war hides some units"
+    for post in posts(every, CHANNEL):
+        assert not reveals(post.content, hidden), post.content
+    adapter = fake.bot.service.system("ardennes44")
+    unit, name = next(iter(hidden.items()))
+    told = {"kind": "move", "text": f"{name} moves", "data": {"units": [unit]}, "secret_to": []}
+    redacted = adapter.redact(state, None, [told])[0]["text"]  # type: ignore[attr-defined]
+    assert "hidden by the fog of war" in redacted and not reveals(redacted, hidden)
+    assert adapter.redact(state, adapter.game.data.side_of(unit), [told])[0]["text"] == told["text"]  # type: ignore[attr-defined]
+    channel_views = [view for seat, view in pictures if seat is None]
+    assert channel_views
+    for view in channel_views:
+        shown = {u["id"] for s in view["stacks"] for u in s["units"]}
+        assert not shown & set(hidden)
+        assert any(s["hidden"] for s in view["stacks"])
+    # Each player's own map, privately: all of his own side's units.
+    pictures.clear()
+    sent = await fake.command(ANN, CHANNEL, "map")
+    assert answers(sent)[-1].ephemeral and answers(sent)[-1].files == ["map.png"] and not posts(sent)
+    seat, view = pictures[-1]
+    assert seat == "german"
+    german_units = {u.id for u in state.on_map() if u.id.startswith(("de-", "hq-de"))}
+    assert german_units <= {u["id"] for s in view["stacks"] for u in s["units"]}
+    # The opponent's log reads the redacted sentences; the spectator's too.
+    for user in (BOB, EVE):
+        log = answers(await fake.command(user, CHANNEL, "log"))[-1].content
+        assert not reveals(log, {k: v for k, v in hidden.items() if k.startswith("de-")}), log
+
+
+def burst_child(db: str, count: int) -> None:
+    """Run in a child process: a burst of standing-orders commands through the bot; print ACK n as each is
+    answered. The parent kills this process in the middle of the burst."""
+
+    async def main() -> None:
+        setattr(bot.service, "new_seed", lambda: SEED)  # noqa: B010 (pinned dice for the whole burst)
+        store = await Store.open(db)
+        umpire = UmpireBot(Settings(token=None, db=db), store, systems(), sync_commands=False,
+                           run_background_tasks=False)  # fmt: skip
+        fake = FakeDiscord(umpire)
+        await fake.start()
+        await fake.command(ANN, CHANNEL, "game create", scenario="initial-assault")
+        await fake.command(ANN, CHANNEL, "game join", seat="german")
+        await fake.command(BOB, CHANNEL, "game join", seat="allied")
+        await fake.command(BOB, CHANNEL, "game start")
+        print("READY", flush=True)
+        for n in range(count):
+            user, orders = burst_order(n)
+            sent = await fake.command(user, CHANNEL, "standing-orders", orders=orders)
+            if any("Standing orders" in a.content for a in answers(sent)):
+                print(f"ACK {n}", flush=True)
+
+    asyncio.run(main())
+
+
+def burst_order(n: int) -> tuple[FakeUser, str]:
+    names = ["take-losses", "retreat", "no-advance", "keep-rolls", "no-defence-supports"]
+    return (ANN, BOB)[n % 2], ",".join(names[: 1 + n % 5])
+
+
+async def test_a_kill_during_a_burst_loses_nothing_acknowledged(db_path: Path, pinned_seed: None) -> None:
+    code = "import sys; from tests.bot.test_discord_ardennes import burst_child; burst_child(sys.argv[1], 400)"
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, str(db_path), cwd=ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    assert child.stdout is not None
+    acked: list[int] = []
+    try:
+        while len(acked) < 60:
+            line = (await asyncio.wait_for(child.stdout.readline(), 120)).decode().split()
+            assert line, "the child stopped early"
+            if line[0] == "ACK":
+                acked.append(int(line[1]))
+        os.kill(child.pid, signal.SIGKILL)  # in the middle of the burst, no goodbye
+    finally:
+        if child.returncode is None:
+            child.kill()
+        await child.wait()
+    assert child.returncode == -signal.SIGKILL
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    store = await Store.open(db_path)
+    try:
+        game = await store.latest_game_in(CHANNEL)
+        assert game is not None
+        rows = [r for r in await store.actions(game.id) if r.verb == "standing_orders"]
+        assert len(rows) >= len(acked)
+        for n in acked:
+            user, orders = burst_order(n)
+            assert rows[n].args == {"orders": orders} and rows[n].user_id == user.id
+    finally:
+        await store.close()
