@@ -1,0 +1,260 @@
+"""The Discord bot: the time from an interaction to its answer, on a mid-game Entire Battle position.
+
+``python bench/bench_bot.py`` (about a minute). The bot is the real :class:`bot.discord_app.UmpireBot` with
+its real discord.py command tree, fed interactions by the test suite's fake Discord (no network: HTTP calls
+are recorded, so the figures are the bot's own work plus discord.py's, not Discord's round trips). The store
+is a SQLite file in a temporary folder, seeded with the log of ``bench.midgame.random_game`` (The Entire
+Battle, seed 7, 540 random legal actions, then on to the next pause between activations), so every game
+starts at the same turn-4 position with a snapshot at most 25 actions back.
+
+Measured for a move and for an attack (its odds preview, then its confirmation):
+
+- ack: from the interaction to the deferral (Discord wants it within 3 s);
+- answer: from the interaction to the private answer (``Done.`` or the odds), everything posted before it.
+
+Each measure is taken in one game, then with 50 games active at once: 50 channels at the same position, the
+move or attack timed in each game in turn, and a burst of one move in each of the 50 games fed at once.
+Between runs a moderator correction takes the action back (not timed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.midgame import random_game
+from bot import service as service_module
+from bot.config import Settings
+from bot.discord_app import UmpireBot
+from bot.service import Caller
+from bot.store import SNAPSHOT_EVERY, NewAction, Store
+from bot.systems import systems
+from engine.contract import Action, RulesError
+from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.legal import candidate_actions
+from engine.vaevictis.state import GameState
+from scenarios import load_game
+from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent
+
+SEED = 7
+ACTIONS = 540
+"""Random legal actions before the position (500, the engine bench's, leaves no legal attack to the side to move)."""
+GAMES = 50
+RUNS = 15
+GERMAN = FakeUser(11, "ann")
+ALLIED = FakeUser(22, "bob")
+MOD = FakeUser(99, "mod", moderator=True)
+FIRST_CHANNEL = 1000
+ACK_TARGET = 3.0
+ANSWER_TARGET = 1.0
+BURST_TARGET = 3.0
+"""Even the last of 50 moves sent at once is answered within Discord's 3 seconds."""
+
+
+class TimedDiscord(FakeDiscord):
+    """The fake Discord, with the time of every HTTP call the bot makes."""
+
+    def __init__(self, umpire: UmpireBot) -> None:
+        super().__init__(umpire)
+        self.stamps: list[float] = []
+
+    def _record(self, kind: str, channel: int | None, payload: dict[str, Any], files: list[str]) -> Sent:
+        self.stamps.append(time.perf_counter())
+        return super()._record(kind, channel, payload, files)
+
+
+def plan(game: VaeVictisGame, state: GameState) -> tuple[Action, Action, Action]:
+    """An activation of the side to move after which it has both a move and an attack."""
+    side, prompt = next((s, p) for s, p in game.prompts(state).items() if not p.optional)
+    for choice in prompt.choices:
+        if not choice.verb.startswith("activate"):
+            continue
+        activate = Action(side, choice.verb, dict(choice.args))
+        active, _ = game.apply(state, activate)
+        actions = candidate_actions(game, active, side)
+        move = next((a for a in actions if a.verb == "move" and _legal(game, active, a)), None)
+        attack = next((a for a in actions if a.verb == "attack" and _legal(game, active, a)), None)
+        if move is not None and attack is not None:
+            return activate, move, attack
+    raise RuntimeError("no activation with both a move and an attack")
+
+
+def _legal(game: VaeVictisGame, state: GameState, action: Action) -> bool:
+    try:
+        game.apply(state, action)
+    except RulesError as error:
+        print(f"  ({action.verb} {dict(action.args)} refused: {error})")
+        return False
+    return True
+
+
+async def seed_games(store: Store, log: list[Action], rows: list[tuple[list[dict[str, Any]], Any]], count: int) -> None:
+    """``count`` games at the mid-game position, each in its own channel, written as the bot writes them."""
+    seed_bytes = SEED.to_bytes(32, "big")
+    service_module.new_seed = lambda: seed_bytes  # type: ignore[attr-defined]
+    umpire = UmpireBot(Settings(token=None), store, systems(), sync_commands=False, run_background_tasks=False)
+    service = umpire.service
+    german, allied = Caller(GERMAN.id, "ann"), Caller(ALLIED.id, "bob")
+    for index in range(count):
+        channel = FIRST_CHANNEL + index
+        table = await service.create(
+            guild=1, channel=channel, caller=german, system_id="ardennes44", scenario="entire-battle"
+        )
+        await service.join(channel, german, "german")
+        await service.join(channel, allied, "allied")
+        await service.start(channel, german)
+        game = (await service.table(channel)).game
+        users = {"german": GERMAN.id, "allied": ALLIED.id}
+        for number, (action, (events, state_json)) in enumerate(zip(log, rows, strict=True), start=1):
+            game, _ = await store.record_action(
+                game,
+                NewAction(action.seat, users[action.seat], action.verb, dict(action.args), events),
+                state_json=state_json if number % SNAPSHOT_EVERY == 0 else None,
+            )
+        assert table.game.id == game.id
+
+
+async def timed(fake: TimedDiscord, payload: dict[str, Any]) -> tuple[float, float]:
+    """Feed one interaction; (seconds to the deferral, seconds to the private answer)."""
+    fake._token_channels[payload["token"]] = int(payload["channel_id"])
+    start_index = len(fake.sent)
+    start = time.perf_counter()
+    fake.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    await fake.settle()
+    sent = fake.sent[start_index:]
+    stamps = fake.stamps[start_index:]
+    ack = next(t for s, t in zip(sent, stamps, strict=True) if s.kind == "callback")
+    answer = next(t for s, t in zip(sent, stamps, strict=True) if s.kind == "followup")
+    assert not any("went wrong" in s.content for s in sent), [s.content for s in sent]
+    return ack - start, answer - start
+
+
+async def take_back(fake: TimedDiscord, channel: int) -> None:
+    sent = await fake.command(MOD, channel, "mod correct", count=1, reason="bench")
+    assert any("Corrected" in s.content for s in sent), [s.content for s in sent]
+
+
+def args_of(action: Action) -> dict[str, Any]:
+    return {k: str(v) for k, v in action.args.items()}
+
+
+async def measure(fake: TimedDiscord, channels: list[int], moves: Action, attack: Action) -> dict[str, list[float]]:
+    """Move, attack preview and attack confirmation, timed in each channel in turn (RUNS in all)."""
+    found: dict[str, list[float]] = {k: [] for k in ("move ack", "move", "preview", "confirm ack", "confirm")}
+    user = GERMAN if moves.seat == "german" else ALLIED
+    for run in range(RUNS):
+        channel = channels[run % len(channels)]
+        ack, answer = await timed(fake, fake.command_payload(user, channel, "move", **args_of(moves)))
+        found["move ack"].append(ack)
+        found["move"].append(answer)
+        await take_back(fake, channel)
+        start_index = len(fake.sent)
+        _, answer = await timed(fake, fake.command_payload(user, channel, "attack", **args_of(attack)))
+        found["preview"].append(answer)
+        preview = next(s for s in fake.sent[start_index:] if s.kind == "followup" and s.buttons)
+        ack, answer = await timed(fake, fake.click_payload(user, preview, "Confirm"))
+        found["confirm ack"].append(ack)
+        found["confirm"].append(answer)
+        await take_back(fake, channel)
+    return found
+
+
+async def burst(fake: TimedDiscord, channels: list[int], moves: Action) -> list[float]:
+    """One move in every channel, all fed at once: seconds from the burst's start to each answer."""
+    user = GERMAN if moves.seat == "german" else ALLIED
+    payloads = [fake.command_payload(user, c, "move", **args_of(moves)) for c in channels]
+    tokens = {p["token"]: p for p in payloads}
+    start_index = len(fake.sent)
+    start = time.perf_counter()
+    for payload in payloads:
+        fake._token_channels[payload["token"]] = int(payload["channel_id"])
+        fake.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    await fake.settle()
+    answers = [
+        t for s, t in zip(fake.sent[start_index:], fake.stamps[start_index:], strict=True) if s.kind == "followup"
+    ]
+    assert len(answers) >= len(tokens)
+    for channel in channels:
+        await take_back(fake, channel)
+    return [t - start for t in answers[: len(tokens)]]
+
+
+async def bench(folder: Path) -> list[tuple[str, float, float, float]]:
+    game = VaeVictisGame(load_game("ardennes44"))
+    began = time.perf_counter()
+    state, log = random_game(game, SEED, ACTIONS, rest=True)
+    replay = game.new_game("entire-battle", {}, SEED.to_bytes(32, "big"))
+    rows = []
+    for action in log:
+        replay, events = game.apply(replay, action)
+        rows.append(([e.to_json() for e in events], replay.to_json()))
+    activate, moves, attack = plan(game, state)
+    print(f"position: {len(log)} actions, turn {state.turn}; {activate.seat} {activate.verb} {dict(activate.args)}, "
+          f"move {dict(moves.args)}, attack {dict(attack.args)} ({time.perf_counter() - began:.1f} s)")  # fmt: skip
+    figures: list[tuple[str, float, float, float]] = []
+    for count in (1, GAMES):
+        store = await Store.open(folder / f"bench-{count}.sqlite3")
+        began = time.perf_counter()
+        await seed_games(store, log, rows, count)
+        print(f"{count} game(s) seeded in {time.perf_counter() - began:.1f} s")
+        try:
+            figures += await bench_store(store, count, activate, moves, attack)
+        finally:
+            await store.close()
+    return figures
+
+
+async def bench_store(
+    store: Store, count: int, activate: Action, moves: Action, attack: Action
+) -> list[tuple[str, float, float, float]]:
+    """The measures on a store holding ``count`` games at the position."""
+    figures: list[tuple[str, float, float, float]] = []
+    umpire = UmpireBot(Settings(token=None), store, systems(), sync_commands=False, run_background_tasks=False)
+    fake = TimedDiscord(umpire)
+    await fake.start()
+    try:
+        channels = [FIRST_CHANNEL + i for i in range(count)]
+        user = GERMAN if activate.seat == "german" else ALLIED
+        verb = "activate"
+        formation = str(activate.args.get("formation", "general"))
+        for channel in channels:  # load each game, open the activation (not timed)
+            sent = await fake.command(user, channel, verb, formation=formation)
+            assert not any("Refused" in s.content for s in sent), [s.content for s in sent]
+        found = await measure(fake, channels, moves, attack)
+        label = "1 game" if count == 1 else f"{count} games active"
+        for name, target in (
+            ("move ack", ACK_TARGET),
+            ("move", ANSWER_TARGET),
+            ("preview", ANSWER_TARGET),
+            ("confirm ack", ACK_TARGET),
+            ("confirm", ANSWER_TARGET),
+        ):
+            times = found[name]
+            figures.append((f"{label}: {name}", statistics.median(times), max(times), target))
+        if count > 1:
+            times = await burst(fake, channels, moves)
+            name = f"{label}: burst of {count} moves at once, each answer"
+            figures.append((name, statistics.median(times), max(times), BURST_TARGET))
+    finally:
+        await fake.stop()
+    return figures
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        figures = asyncio.run(bench(Path(folder)))
+    print("| measure | median | worst | target | ratio (median) |")
+    print("|---|---|---|---|---|")
+    for name, median, worst, target in figures:
+        print(f"| {name} | {median * 1000:.0f} ms | {worst * 1000:.0f} ms | {target:g} s | {median / target:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
