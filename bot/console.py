@@ -24,7 +24,7 @@ from bot.store import Store
 CHANNEL = 1
 """The one table of the console."""
 
-HELP = "Commands: " + ", ".join(c.name for c in COMMANDS) + ". Also: as SEAT, ok, cancel, help, quit."
+HELP = "Commands: " + ", ".join(c.name for c in COMMANDS) + ". Also: as SEAT, ok, cancel, show, help, quit."
 
 
 @dataclass
@@ -88,6 +88,9 @@ class Console:
                 self.refusals += 1
             else:
                 self.current = seat
+            return True
+        if head == "show" and head in self._buttons:
+            self.show(await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current])))
             return True
         if head in ("ok", "cancel") and head in self._buttons:
             replies = await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
@@ -165,8 +168,12 @@ class Console:
             for button in reply.buttons:
                 if button.label in ("Confirm", "Cancel"):
                     self._buttons["ok" if button.label == "Confirm" else "cancel"] = button.custom_id
+                elif button.label in ("Show my choices", "Answer privately"):
+                    self._buttons["show"] = button.custom_id
             if any(b.label in ("Confirm", "Cancel") for b in reply.buttons):
                 self.say("  Type `ok` to confirm or `cancel`.")
+            elif "show" in self._buttons and any(b.custom_id == self._buttons["show"] for b in reply.buttons):
+                self.say("  Type `show` to see the choices (they are private).")
             for attachment in reply.files:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
                 path = self.out_dir / f"map-{len(self.pictures_written) + 1:03d}.png"

@@ -193,7 +193,8 @@ class GameService:
         self._factories = dict(systems)
         self._systems: dict[str, SystemAdapter] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, Any]] = {}
+        self._cache: dict[int, tuple[int, int, Any]] = {}
+        """Each game's latest state: (revision, last action's number, state)."""
         self.clock = clock
 
     # --- Systems, locks, loading ----------------------------------------------------------------------
@@ -233,15 +234,18 @@ class GameService:
 
     async def state(self, game: GameRow) -> Any:
         """The current state of a game: the latest snapshot plus the actions after it, replayed."""
+        cached = self._cache.get(game.id)
+        if cached is not None and cached[0] == game.revision:
+            return cached[2]  # every change of a game bumps its revision: no need to read its log
         actions = await self.store.actions(game.id)
         last = actions[-1].seq if actions else 0
-        cached = self._cache.get(game.id)
-        if cached is not None and cached[0] == last:
-            return cached[1]
+        if cached is not None and cached[1] == last:
+            self._cache[game.id] = (game.revision, last, cached[2])
+            return cached[2]
         snapshot = await self.store.latest_snapshot(game.id)
         system = self.system(game.system)
         state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
-        self._cache[game.id] = (last, state)
+        self._cache[game.id] = (game.revision, last, state)
         return state
 
     @staticmethod
@@ -531,7 +535,7 @@ class GameService:
             )
         except RevisionError:
             raise StaleError("the game changed meanwhile; nothing changed, try again") from None
-        self._cache[game.id] = (row.seq, new)
+        self._cache[game.id] = (game.revision, row.seq, new)
         if result or any(e["kind"] in ("reveal", "secret-reveal") for e in event_json):
             await self.store.reveal_secrets(game.id)
         table = Table(game, table.seats)
@@ -665,7 +669,7 @@ class GameService:
             reminders=self._reminder_times(table, prompts, self.clock()),
             correction=correction,
         )
-        self._cache[game.id] = (actions[-1].seq if actions else 0, state)
+        self._cache[game.id] = (game.revision, actions[-1].seq if actions else 0, state)
         if game.status == "finished":  # a correction may reopen a game that ended
             game = await self.store.set_status(game, "active", None)
         return Outcome(
