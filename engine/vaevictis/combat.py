@@ -22,6 +22,12 @@ Verbs of the pending combat (each listed in the prompt with its arguments):
   is taken; 7.6 "losses first"). ``units`` (comma-separated ids) splits part of a stack off (7.7.1).
 - ``advance {to, units?}``: advance one hex after combat (7.7.2); ``end_advance`` stops advancing.
 
+An attack on several hexes (7.2): the defender allocates the steps among the units of every target hex (the
+quality unit first, the armor rule of 7.6 as for one hex); ``E`` eliminates them all; the units of each
+target hex retreat from their own hex, all the same number of hexes (as the parts of a split stack, 7.7.1);
+the advance may enter any vacated target hex first, then follow the retreat path that starts there (7.7.2);
+a bold result puts a Breakthrough marker on each target hex, when the result is read (7.8).
+
 State the combat keeps or leaves: ``state.returning[army][kind]`` for support markers going back to the pool
 (1.6.1, 1.6.2, official answer to 9.5); ``UnitState.retreated_into_stack`` (7.7.1); a ``breakthrough``
 :class:`MapMarker` for the attacker (7.8), to be removed at the end of the operations phase by the turn
@@ -93,6 +99,20 @@ def _name(data: GameData, unit_id: str) -> str:
     return data.units[unit_id].name
 
 
+def _hex_names(hexes: Sequence[Hex]) -> str:
+    return ", ".join(hex_name(h) for h in hexes)
+
+
+def record_targets(record: Record) -> list[Hex]:
+    """The hexes a pending combat attacks (a record written before attacks on several hexes has one)."""
+    return [int(h) for h in record.get("targets") or [record["target"]]]
+
+
+def _vacated(record: Record) -> list[Hex]:
+    """[7.7.2] The target hexes the defender left, which the advance may enter first."""
+    return [int(h) for h in record["advance"].get("vacated") or [record["target"]]]
+
+
 # --- Beginning an attack --------------------------------------------------------------------------------
 
 
@@ -119,7 +139,7 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
     # The attack is legal: from here on the state changes.
     events: list[Event] = []
     pos = Position(data, state)
-    target_zone = {h for u in pos.units_at(plan.target) for h in zoc.zoc_hexes(pos, u)}
+    target_zone = {h for target in plan.targets for u in pos.units_at(target) for h in zoc.zoc_hexes(pos, u)}
     for unit_id in plan.attackers:
         unit = state.units[unit_id]
         unit.action_points -= cost
@@ -136,7 +156,7 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
     events.append(
         Event(
             "attack",
-            f"{plan.side.capitalize()} {plan.kind} attack on {hex_name(plan.target)} by "
+            f"{plan.side.capitalize()} {plan.kind} attack on {_hex_names(plan.targets)} by "
             + ", ".join(_name(data, u) for u in plan.attackers),
             {"plan": plan.to_json(), "ap_spent": cost},
         )
@@ -146,6 +166,7 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
         "plan": plan.to_json(),
         "side": plan.side,
         "target": plan.target,
+        "targets": list(plan.targets),
         "attackers": list(plan.attackers),
         "defenders": list(assessment.defenders),
         "armor_on_both_sides": any(is_armor(data, u) for u in plan.attackers)
@@ -275,13 +296,15 @@ def _read_result(data: GameData, state: GameState, record: Record, assessment: A
     events = [
         Event(
             "combat",
-            f"Combat at {hex_name(plan.target)}: {assessment.attack_total} against {assessment.defence_total}, "
+            f"Combat at {_hex_names(plan.targets)}: {assessment.attack_total} against {assessment.defence_total}, "
             f"ratio {assessment.ratio}, column {assessment.column_name}, die {record['die']} "
             f"{assessment.drm_total:+d}: result {cell}" + (" (breakthrough)" if breakthrough else ""),
             {
                 "attackers": list(plan.attackers),
                 "defenders": list(assessment.defenders),
                 "target": plan.target,
+                "targets": list(plan.targets),
+                "terrain_hex": assessment.terrain_hex,
                 "ratio": assessment.ratio,
                 "column": assessment.column_name,
                 "shifts": info["shifts"],
@@ -297,14 +320,16 @@ def _read_result(data: GameData, state: GameState, record: Record, assessment: A
     ]
     events += _supports_after_use(data, state, record, plan, assessment)
     if breakthrough:
-        state.markers.append(MapMarker("breakthrough", plan.target, plan.side, state.turn))
-        events.append(
-            Event(
-                "breakthrough",
-                f"Breakthrough at {hex_name(plan.target)} (7.8)",
-                {"hex": plan.target, "side": plan.side},
+        # [7.8] On the hex the defender occupied: each target hex of an attack on several (7.2).
+        for target in plan.targets:
+            state.markers.append(MapMarker("breakthrough", target, plan.side, state.turn))
+            events.append(
+                Event(
+                    "breakthrough",
+                    f"Breakthrough at {hex_name(target)} (7.8)",
+                    {"hex": target, "side": plan.side},
+                )
             )
-        )
     record["defender"] = _side_record(data, state, record, "defender", cell)
     record["attacker"] = _side_record(data, state, record, "attacker", cell)
     record["stage"] = "defender"
@@ -639,7 +664,9 @@ def _start_advance(data: GameData, state: GameState, record: Record) -> list[Eve
     defender = record["defender"]
     side = cast(Side, record["side"])
     pos = Position(data, state)
-    if pos.units_at(target):
+    # [7.7.2, 7.2] Any target hex the defender left may be entered.
+    vacated = [h for h in record_targets(record) if not pos.units_at(h)]
+    if not vacated:
         return []
     if record.get("snafu") == "hesitation":
         return [Event("advance", "No advance after combat: SNAFU 3, hesitation (9.5)", {"hex": target})]
@@ -655,6 +682,7 @@ def _start_advance(data: GameData, state: GameState, record: Record) -> list[Eve
         allowance = max(1, retreated + int(defender["unfulfilled"]))
     record["advance"] = {
         "allowance": allowance,
+        "vacated": vacated,
         "paths": [g["path"] for g in defender["groups"]],
         "units": {u: {"hex": state.units[u].hex, "moved": 0, "stopped": False} for u in units},
     }
@@ -662,8 +690,8 @@ def _start_advance(data: GameData, state: GameState, record: Record) -> list[Eve
     return [
         Event(
             "advance",
-            f"{side.capitalize()} may advance up to {allowance} hex(es) from {hex_name(target)} (7.7.2)",
-            {"hex": target, "allowance": allowance},
+            f"{side.capitalize()} may advance up to {allowance} hex(es) from {_hex_names(vacated)} (7.7.2)",
+            {"hex": vacated[0], "hexes": vacated, "allowance": allowance},
         )
     ]
 
@@ -682,7 +710,7 @@ def _advance_groups(data: GameData, state: GameState, record: Record) -> dict[tu
         key: units
         for key, units in groups.items()
         if any(
-            rt.advance_options(pos, side, [u], key[0], key[1], record["target"], advance["paths"], advance["allowance"])
+            rt.advance_options(pos, side, [u], key[0], key[1], _vacated(record), advance["paths"], advance["allowance"])
             for u in units
         )
     }
@@ -702,7 +730,13 @@ def _finish(data: GameData, state: GameState, record: Record) -> list[Event]:
                 )
             )
     state.pending.remove(record)
-    events.append(Event("combat_end", f"Combat at {hex_name(record['target'])} is over", {"target": record["target"]}))
+    events.append(
+        Event(
+            "combat_end",
+            f"Combat at {_hex_names(record_targets(record))} is over",
+            {"target": record["target"], "targets": record_targets(record)},
+        )
+    )
     return events
 
 
@@ -739,7 +773,7 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
         if air:
             options.append(Choice("air_defence", {}, "An air support"))
         options.append(Choice("supports_done", {}, "No more supports"))
-        return seat, f"Attack on {hex_name(record['target'])}: add supports to your defence?", options, "7.5"
+        return seat, f"Attack on {_hex_names(record_targets(record))}: add supports to your defence?", options, "7.5"
     if stage == "snafu_choice":
         return (
             seat,
@@ -767,7 +801,7 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
                     h
                     for u in units
                     for h in rt.advance_options(
-                        pos, seat, [u], here, moved, record["target"], advance["paths"], advance["allowance"]
+                        pos, seat, [u], here, moved, _vacated(record), advance["paths"], advance["allowance"]
                     )
                 }
             ):
@@ -776,7 +810,7 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
                     for u in units
                     if h
                     in rt.advance_options(
-                        pos, seat, [u], here, moved, record["target"], advance["paths"], advance["allowance"]
+                        pos, seat, [u], here, moved, _vacated(record), advance["paths"], advance["allowance"]
                     )
                 ]
                 out.append(
@@ -1029,8 +1063,12 @@ def _retreat_step(
         if _alive(state, g["units"]) and not g["blocked"] and len(g["path"]) - 1 < length
     ]
     if units is None:
-        candidates = groups
-        group = candidates[0] if candidates else None
+        # The first group that may enter ``to`` (the stacks of several target hexes retreat apart, 7.2).
+        pos = Position(data, state)
+        group = next(
+            (g for g in groups if to in rt.retreat_options(pos, side, _alive(state, g["units"]), g["path"]).hexes),
+            groups[0] if groups else None,
+        )
         moving = _alive(state, group["units"]) if group else []
     else:
         group = next((g for g in groups if set(units) <= set(_alive(state, g["units"]))), None)
@@ -1093,7 +1131,7 @@ def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, 
     if verb == "end_advance":
         for info in advance["units"].values():
             info["stopped"] = True
-        return [Event("advance", "The attacker stops advancing", {"hex": record["target"]})]
+        return [Event("advance", "The attacker stops advancing", {"hex": _vacated(record)[0]})]
     if verb != "advance":
         raise InvalidActionError(f"answer with advance or end_advance, not {verb!r}")
     to = _hex_arg(args, "to")
@@ -1116,7 +1154,7 @@ def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, 
     here, moved = starts.pop()
     pos = Position(data, state)
     options = rt.advance_options(
-        pos, side, units, here, moved, record["target"], advance["paths"], advance["allowance"]
+        pos, side, units, here, moved, _vacated(record), advance["paths"], advance["allowance"]
     )
     if to not in options:
         raise _refuse(
@@ -1128,7 +1166,7 @@ def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, 
         state.units[u].hex = to
         state.units[u].improved_position = False
     pos = Position(data, state)
-    stop = rt.advance_stops(pos, side, here, to, record["target"])
+    stop = rt.advance_stops(pos, side, here, to, _vacated(record))
     for u in units:
         info = advance["units"][u]
         info["hex"] = to
@@ -1148,7 +1186,7 @@ def _group_options(
         units,
         key[0],
         key[1],
-        record["target"],
+        _vacated(record),
         advance["paths"],
         advance["allowance"],
     )

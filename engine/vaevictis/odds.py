@@ -21,6 +21,15 @@ Readings of unclear text (recorded in docs/rules/ardennes44.md):
   and at most two air supports in all for one combat.
 - 15.3 Nuts!: +1 to the quality of an allied unit in the marker's hex or the six around it, in attack and in
   defence, when that unit lends its quality.
+- 7.2 an attack on several hexes: every attacker attacks each target hex it is adjacent to, with its whole
+  strength, and must touch at least one; every target hex must hold enemy units and touch an attacker; every
+  unit of every target hex defends. The defender's terrain (7.4) is that of the target hex whose shifts
+  (terrain, village or city, Westwall for a German defender, added up) favour the defender most, the first
+  declared on a tie; the Westwall thus counts only when it is in that hex. Improved Positions need every
+  defender of every target hex in them (12.2); armor is halved by the city of its own hex; an attacker
+  across a river or bridge from any hex it attacks is halved, once; a tank adjacent across an unbridged
+  river to any target hex may not take part. One quality unit per side, a defender from any target hex (an
+  HQ only when alone in its hex).
 """
 
 from __future__ import annotations
@@ -67,8 +76,9 @@ class AttackPlan:
     """``"normal"`` (7.3.1) or ``"prepared"`` (7.3.2)."""
     attackers: tuple[str, ...]
     """The attacking units (from several hexes only for a prepared attack)."""
-    target: Hex
-    """The hex attacked; every enemy unit in it defends (7.2)."""
+    targets: tuple[Hex, ...]
+    """The hexes attacked, in the order declared; every enemy unit in each of them defends (7.2). A single
+    hex (an ``int``) is accepted and read as a one-hex tuple; a hex named twice counts once."""
     supports: tuple[SupportUse, ...] = ()
     """The attacker's HQ support markers committed (1.6)."""
     air: int = 0
@@ -86,13 +96,27 @@ class AttackPlan:
     snafu_unit: str | None = None
     """The attacker the defender chose for SNAFU 9 (halved) or 11 (strength zero)."""
 
+    def __post_init__(self) -> None:
+        raw: object = self.targets
+        hexes = (raw,) if isinstance(raw, int) else tuple(cast(Iterable[Hex], raw))
+        object.__setattr__(self, "targets", tuple(dict.fromkeys(int(h) for h in hexes)))
+
+    @property
+    def target(self) -> Hex:
+        """The first hex attacked (the only one of a one-hex attack)."""
+        return self.targets[0]
+
     def to_json(self) -> dict[str, Any]:
-        """The plan as plain JSON data (kept in the pending combat record)."""
+        """The plan as plain JSON data (kept in the pending combat record).
+
+        ``target`` (the first hex) is kept beside ``targets`` for readers of one-hex plans.
+        """
         return {
             "side": self.side,
             "kind": self.kind,
             "attackers": list(self.attackers),
-            "target": self.target,
+            "target": self.target if self.targets else None,
+            "targets": list(self.targets),
             "supports": [list(s) for s in self.supports],
             "air": self.air,
             "defender_supports": [list(s) for s in self.defender_supports],
@@ -105,12 +129,13 @@ class AttackPlan:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AttackPlan:
-        """Read a plan back from :meth:`to_json`."""
+        """Read a plan back from :meth:`to_json` (a plan written before ``targets`` has only ``target``)."""
+        targets = data.get("targets")
         return cls(
             side=data["side"],
             kind=data["kind"],
             attackers=tuple(data["attackers"]),
-            target=int(data["target"]),
+            targets=tuple(int(h) for h in targets) if targets is not None else (int(data["target"]),),
             supports=tuple((str(h), str(k)) for h, k in data.get("supports", [])),
             air=int(data.get("air", 0)),
             defender_supports=tuple((str(h), str(k)) for h, k in data.get("defender_supports", [])),
@@ -149,6 +174,8 @@ class Contribution:
     """Each halving with its reason and rule, e.g. ``"fatigued (3.5.1)"``."""
     zeroed: bool = False
     """SNAFU 11: the unit adds nothing but shares the result."""
+    hex: Hex | None = None
+    """Where the unit stands (a defender's target hex)."""
 
     @property
     def divisor(self) -> int:
@@ -182,12 +209,21 @@ class Assessment:
     cancelled: tuple[str, ...] = ()
     """Supports cancelled by SNAFU, as ``"hq:kind"`` or ``"air"`` (they go back without a roll, 9.5)."""
     notes: tuple[str, ...] = ()
+    terrain_hex: Hex | None = None
+    """The target hex whose terrain gives the defender's shifts: the most favourable to the defender (7.4)."""
 
     def lines(self) -> list[str]:
         """The assessment in words, one line per figure, for the bot and the log."""
+        several = len(self.plan.targets) > 1
         out = [
-            f"{'Prepared' if self.plan.kind == 'prepared' else 'Normal'} attack on {hex_name(self.plan.target)}",
+            f"{'Prepared' if self.plan.kind == 'prepared' else 'Normal'} attack on "
+            + ", ".join(hex_name(h) for h in self.plan.targets),
         ]
+        if several and self.terrain_hex is not None:
+            out.append(
+                f"Terrain of {hex_name(self.terrain_hex)} used: the most favourable to the defender among the "
+                "target hexes (7.2, 7.4)"
+            )
         for title, detail, total in (
             ("Attack", self.attackers_detail, self.attack_total),
             ("Defence", self.defenders_detail, self.defence_total),
@@ -197,7 +233,8 @@ class Assessment:
                 how = "0 (SNAFU 11)" if c.zeroed else str(c.strength)
                 if c.halvings and not c.zeroed:
                     how += " halved: " + ", ".join(c.halvings)
-                parts.append(f"{c.name} {how}")
+                where = f" at {hex_name(c.hex)}" if several and title == "Defence" and c.hex is not None else ""
+                parts.append(f"{c.name}{where} {how}")
             out.append(f"{title} {total}: " + "; ".join(parts))
         out.append(f"Ratio {self.ratio} (7.5): column {self.base_column_name}")
         out.extend(f"Shift {m}" for m in self.shifts)
@@ -394,14 +431,26 @@ def first_turn_all_in_command(data: GameData, state: GameState, side: Side) -> b
     )
 
 
-def defending_units(pos: Position, target: Hex) -> list[UnitState]:
-    """[7.2] Every unit in the target hex defends."""
-    return list(pos.units_at(target))
+def defending_units(pos: Position, target: Hex | Iterable[Hex]) -> list[UnitState]:
+    """[7.2] Every unit in the target hex, or in each of the target hexes in turn, defends."""
+    hexes = (target,) if isinstance(target, int) else tuple(target)
+    return [u for h in hexes for u in pos.units_at(h)]
+
+
+def alone_in_its_hex(pos: Position, unit: UnitState) -> bool:
+    """Whether no other unit stands in the unit's hex (1.3: an HQ's own quality)."""
+    return unit.hex is not None and all(u.id == unit.id for u in pos.units_at(unit.hex))
 
 
 def default_quality_unit(pos: Position, units: Sequence[UnitState], alone: bool) -> str:
-    """[7.4] The best quality among the units; an HQ counts only when alone (1.3)."""
-    eligible = [u for u in units if not pos.unit_def(u.id).is_hq] or ([units[0]] if alone and units else [])
+    """[7.4] The best quality among the units; an HQ counts only when alone in its hex (1.3).
+
+    ``alone`` says that the units are a single unit on its own; an HQ also counts when the map shows it alone
+    in its hex (one of several target hexes, 7.2).
+    """
+    eligible = [
+        u for u in units if not pos.unit_def(u.id).is_hq or (alone and len(units) == 1) or alone_in_its_hex(pos, u)
+    ]
     if not eligible:
         eligible = list(units)
     return max(eligible, key=lambda u: (quality_of(pos, u), pos.strength(u))).id
@@ -451,6 +500,27 @@ def _refuse(message: str, rule: str) -> IllegalActionError:
     return IllegalActionError(message, rule=rule)
 
 
+def defender_terrain_shifts(data: GameData, hex_: Hex, defender: Side) -> list[Modifier]:
+    """[7.4, 0.2] The column shifts the terrain of one defender's hex gives: its terrain, its village or city,
+    the Westwall for a German defender."""
+    tables = data.tables.raw
+    shifts: list[Modifier] = []
+    terrain = data.map.terrain.get(hex_, "clear")
+    terrain_shift = int(tables["terrain"][terrain].get("column_shift", 0))
+    if terrain_shift:
+        shifts.append(Modifier(terrain_shift, f"defender in {terrain}", "0.2"))
+    settlement = data.map.settlements.get(hex_)
+    if settlement is not None and settlement.kind in ("city", "village"):
+        shift = int(tables["terrain"][settlement.kind].get("column_shift", 0))
+        if shift:
+            shifts.append(Modifier(shift, f"defender in the {settlement.kind} of {settlement.name}", "0.2, 7.4"))
+    if hex_ in data.map.westwall:
+        ww = tables["terrain"]["westwall"]
+        if ww.get("column_shift_only_for", defender) == defender:
+            shifts.append(Modifier(int(ww["column_shift"]), "German defender in the Westwall", "0.2"))
+    return shifts
+
+
 def _validate_supports(
     pos: Position,
     side: Side,
@@ -481,7 +551,7 @@ def _validate_supports(
 
 
 def _contribution(pos: Position, unit: UnitState, halvings: list[str], zeroed: bool = False) -> Contribution:
-    return Contribution(unit.id, pos.unit_def(unit.id).name, pos.strength(unit), tuple(halvings), zeroed)
+    return Contribution(unit.id, pos.unit_def(unit.id).name, pos.strength(unit), tuple(halvings), zeroed, unit.hex)
 
 
 def sum_strengths(details: Iterable[Contribution]) -> int:
@@ -512,13 +582,23 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         raise _refuse("name at least one attacking unit", "7.1")
     if len(set(plan.attackers)) != len(plan.attackers):
         raise _refuse("a unit is named twice among the attackers; its strength cannot be divided", "7.2")
-    if not data.map.grid.contains(plan.target):
-        raise _refuse(f"{plan.target} is not a hex of the map", "7.1")
-    defenders = defending_units(pos, plan.target)
-    if not defenders or pos.side_of(defenders[0].id) != enemy:
-        raise _refuse(f"{hex_name(plan.target)} holds no enemy unit to attack", "7.1")
+    if not plan.targets:
+        raise _refuse("name at least one target hex", "7.1")
+    defenders: list[UnitState] = []
+    for target in plan.targets:
+        if not data.map.grid.contains(target):
+            raise _refuse(f"{target} is not a hex of the map", "7.1")
+        # [7.2] Every enemy unit in each target hex defends.
+        here = defending_units(pos, target)
+        if not here or pos.side_of(here[0].id) != enemy:
+            raise _refuse(f"{hex_name(target)} holds no enemy unit to attack", "7.1")
+        defenders += here
+    several = len(plan.targets) > 1
+    targets_text = ", ".join(hex_name(h) for h in plan.targets)
 
     attackers: list[UnitState] = []
+    # [7.2] Each attacker attacks every target hex it is adjacent to, its strength undivided.
+    attacked: dict[str, tuple[Hex, ...]] = {}
     for unit_id in plan.attackers:
         if unit_id not in state.units:
             raise _refuse(f"no unit {unit_id!r}", "7.1")
@@ -529,15 +609,22 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         if data.units[unit_id].is_hq:
             raise _refuse(f"HQ {name} has a combat strength only in defence", "1.3")
         assert unit.hex is not None
-        if not data.map.grid.are_adjacent(unit.hex, plan.target):
-            raise _refuse(f"{name} at {hex_name(unit.hex)} is not adjacent to {hex_name(plan.target)}", "7.1")
-        crossing = crossing_of(data, unit.hex, plan.target)
-        if crossing == "river" and data.units[unit_id].kind != "infantry":
-            raise _refuse(f"{name} cannot attack across an unbridged river: only infantry may", "0.2")
+        reach = tuple(h for h in plan.targets if data.map.grid.are_adjacent(unit.hex, h))
+        if not reach:
+            where = f"any of the target hexes {targets_text}" if several else targets_text
+            raise _refuse(f"{name} at {hex_name(unit.hex)} is not adjacent to {where}", "7.1")
+        for h in reach:
+            if crossing_of(data, unit.hex, h) == "river" and data.units[unit_id].kind != "infantry":
+                into = f" (into {hex_name(h)})" if several else ""
+                raise _refuse(f"{name} cannot attack across an unbridged river{into}: only infantry may", "0.2")
+        attacked[unit_id] = reach
         if plan.kind == "prepared" and (unit.isolated or unit.unsupplied):
             status = "unsupplied" if unit.unsupplied else "isolated"
             raise _refuse(f"{name} is {status} and cannot take part in a prepared attack", "10.3")
         attackers.append(unit)
+    for h in plan.targets:
+        if not any(h in attacked[u.id] for u in attackers):
+            raise _refuse(f"no attacking unit is adjacent to {hex_name(h)}", "7.1")
     attacker_hexes = tuple(sorted({u.hex for u in attackers if u.hex is not None}))
     kind_row = attack_type(data, plan.kind)
     if len(attacker_hexes) > 1 and not kind_row["from_several_hexes"]:
@@ -563,8 +650,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
     if plan.air + plan.defender_air > 2:
         raise _refuse("there cannot be more than two air supports in a single combat", "14.3")
 
-    # Quality units (7.4).
-    defender_alone = len(defenders) == 1
+    # Quality units (7.4): one attacking unit, one defending unit from any target hex.
     if plan.attacker_quality is None:
         attacker_q = default_quality_unit(pos, attackers, alone=False)
     elif plan.attacker_quality in plan.attackers:
@@ -572,10 +658,10 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
     else:
         raise _refuse(f"{plan.attacker_quality!r} is not one of the attackers", "7.4")
     if plan.defender_quality is None:
-        defender_q = default_quality_unit(pos, defenders, alone=defender_alone)
+        defender_q = default_quality_unit(pos, defenders, alone=False)
     elif plan.defender_quality in {u.id for u in defenders}:
         defender_q = plan.defender_quality
-        if data.units[defender_q].is_hq and not defender_alone:
+        if data.units[defender_q].is_hq and not alone_in_its_hex(pos, state.units[defender_q]):
             raise _refuse("an HQ has a quality of its own only when it is alone in its hex", "1.3")
     else:
         raise _refuse(f"{plan.defender_quality!r} is not one of the defenders", "7.4")
@@ -602,13 +688,17 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         if unit.unsupplied:
             halvings.append("unsupplied (10.3)")
         assert unit.hex is not None
-        crossing = crossing_of(data, unit.hex, plan.target)
-        if crossing is not None and crossing_table[crossing].get("attack_halved"):
+        # [0.2, 7.2] Across a river or bridge from any hex it attacks: the whole unit is halved, once.
+        crossings = {crossing_of(data, unit.hex, h) for h in attacked[unit.id]}
+        crossing = next(
+            (c for c in ("river", "bridge") if c in crossings and crossing_table[c].get("attack_halved")), None
+        )
+        if crossing is not None:
             halvings.append(f"attacking across a {'bridge' if crossing == 'bridge' else 'river'} (0.2)")
         if unit.id == halved_by_snafu:
             halvings.append("SNAFU 9, supply problems (9.5)")
         attack_details.append(_contribution(pos, unit, halvings, zeroed=unit.id == zeroed))
-    city_halves_armor = data.map.is_city(plan.target) and bool(tables["terrain"]["city"].get("armor_halved_in_defence"))
+    city_halves_armor = bool(tables["terrain"]["city"].get("armor_halved_in_defence"))
     defence_details = []
     for unit in defenders:
         halvings = []
@@ -618,7 +708,9 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             halvings.append("unsupplied (10.3)")
         if unit.retreated_into_stack:
             halvings.append("retreated into this stack (7.7.1)")
-        if city_halves_armor and data.units[unit.id].kind == "armored":
+        # [0.2] Armor halved in a city: each defending unit by its own hex.
+        in_city = unit.hex is not None and data.map.is_city(unit.hex)
+        if city_halves_armor and in_city and data.units[unit.id].kind == "armored":
             halvings.append("armor in a city (0.2)")
         defence_details.append(_contribution(pos, unit, halvings))
     attack_total = sum_strengths(attack_details)
@@ -627,21 +719,13 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
     ratio_text = f"{ratio[0]}:{ratio[1]}"
     base = ratio_column(data, ratio)
 
-    # Column shifts (7.4).
-    shifts: list[Modifier] = []
-    terrain = data.map.terrain.get(plan.target, "clear")
-    terrain_shift = int(tables["terrain"][terrain].get("column_shift", 0))
-    if terrain_shift:
-        shifts.append(Modifier(terrain_shift, f"defender in {terrain}", "0.2"))
-    settlement = data.map.settlements.get(plan.target)
-    if settlement is not None and settlement.kind in ("city", "village"):
-        shift = int(tables["terrain"][settlement.kind].get("column_shift", 0))
-        if shift:
-            shifts.append(Modifier(shift, f"defender in the {settlement.kind} of {settlement.name}", "0.2, 7.4"))
-    if plan.target in data.map.westwall:
-        ww = tables["terrain"]["westwall"]
-        if ww.get("column_shift_only_for", enemy) == enemy:
-            shifts.append(Modifier(int(ww["column_shift"]), "German defender in the Westwall", "0.2"))
+    # Column shifts (7.4). The defender's terrain: of several target hexes, the one whose shifts (terrain,
+    # village or city, Westwall) favour the defender most; the first declared on a tie.
+    terrain_hex, terrain_shifts = min(
+        ((h, defender_terrain_shifts(data, h, enemy)) for h in plan.targets),
+        key=lambda entry: sum(m.amount for m in entry[1]),
+    )
+    shifts: list[Modifier] = list(terrain_shifts)
     if all(u.improved_position for u in defenders):
         shifts.append(
             Modifier(
@@ -732,6 +816,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         attacker_quality=attacker_q,
         defender_quality=defender_q,
         cancelled=tuple(cancelled),
+        terrain_hex=terrain_hex,
     )
 
 

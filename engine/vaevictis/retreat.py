@@ -9,7 +9,8 @@ hexes before the next one is applied, and the player chooses among what remains.
 
 [7.7.2] An advance enters the vacated hex first, then follows a retreat path (armored and mechanized units
 may leave it after the first hex); it never crosses what the unit could not cross, stops on entering an enemy
-ZoC (except the vacated hex) and stops after crossing a river.
+ZoC (except the vacated hex) and stops after crossing a river. After an attack on several hexes (7.2) the
+advance may enter any vacated target hex first, then follow the retreat path that starts there.
 
 Readings (docs/rules/ardennes44.md): "general direction of the friendly edge" = hexes nearer to the nearest
 friendly edge hex than the hex left, when there are any; a friendly unit in a hex cancels the enemy ZoC
@@ -19,7 +20,7 @@ there for the retreat (4.2, 4.3; the "enemy unit" of 7.7.1 is a translation slip
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.hexgrid import Hex
@@ -107,6 +108,11 @@ def is_blocked(pos: Position, side: Side, hex_: Hex) -> bool:
     return any(m.kind == "roadblock" and m.side != side for m in pos.state.markers_at(hex_))
 
 
+def vacated_hexes(vacated: Hex | Collection[Hex]) -> frozenset[Hex]:
+    """The vacated hex, or hexes (an attack on several hexes, 7.2), as a set."""
+    return frozenset((vacated,)) if isinstance(vacated, int) else frozenset(vacated)
+
+
 def stacking_limit(data: GameData) -> int:
     return int(data.tables.raw["stacking"]["max_steps"])
 
@@ -173,21 +179,22 @@ def advance_options(
     units: Sequence[str],
     here: Hex,
     moved: int,
-    vacated: Hex,
+    vacated: Hex | Collection[Hex],
     paths: Sequence[Sequence[Hex]],
     allowance: int,
 ) -> tuple[Hex, ...]:
     """[7.7.2] The hexes a group of advancing units at ``here`` may enter next.
 
-    ``moved`` is how many hexes the group has advanced already; ``paths`` are the defenders' retreat paths,
-    each starting at the vacated hex. Beyond the end of every path (a result left unfulfilled by the
-    defender's elimination) any neighbour is open.
+    ``moved`` is how many hexes the group has advanced already; ``vacated`` the hex the defender left, or the
+    target hexes it left after an attack on several (7.2), any of which the advance may enter first;
+    ``paths`` are the defenders' retreat paths, each starting at the hex it left. Beyond the end of every path
+    (a result left unfulfilled by the defender's elimination) any neighbour is open.
     """
     data = pos.data
     if moved >= allowance:
         return ()
     if moved == 0:
-        candidates: set[Hex] = {vacated}
+        candidates: set[Hex] = set(vacated_hexes(vacated))
     else:
         armor = all(data.units[u].is_mechanized for u in units)
         on_path = [list(p) for p in paths if here in p]
@@ -208,10 +215,13 @@ def advance_options(
     return tuple(out)
 
 
-def advance_stops(pos: Position, side: Side, came_from: Hex, hex_: Hex, vacated: Hex) -> str | None:
-    """[7.7.2] Why an advance must stop after entering ``hex_``, or ``None`` if it may go on."""
+def advance_stops(pos: Position, side: Side, came_from: Hex, hex_: Hex, vacated: Hex | Collection[Hex]) -> str | None:
+    """[7.7.2] Why an advance must stop after entering ``hex_``, or ``None`` if it may go on.
+
+    Entering the vacated hex (any of the vacated target hexes, 7.2) never stops it for enemy ZoC.
+    """
     if pos.data.map.river_between(came_from, hex_) is not None:
         return "it crossed a river"
-    if hex_ != vacated and hex_ in zoc.enemy_zoc(pos, side):
+    if hex_ not in vacated_hexes(vacated) and hex_ in zoc.enemy_zoc(pos, side):
         return "it entered an enemy zone of control"
     return None
