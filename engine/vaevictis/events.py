@@ -111,8 +111,20 @@ def _units_of(pos: Position, side: Side) -> list[UnitState]:
 
 def _within_range_of(pos: Position, hex_: Hex, side: Side, reach: int = EVENT_RANGE) -> bool:
     """[15.2, 15.3] Whether a unit of ``side`` stands at most ``reach`` hexes from ``hex_``."""
-    grid = pos.data.map.grid
-    return any(u.hex is not None and grid.distance(u.hex, hex_) <= reach for u in _units_of(pos, side))
+    return hex_ in _range_area(pos, side, reach)
+
+
+def _range_area(pos: Position, side: Side, reach: int) -> frozenset[Hex]:
+    """Every hex within ``reach`` of a unit of ``side``, computed once per position (the search for an
+    event's targets asks about every hex of the map)."""
+    key = ("event-range", side, reach)
+    if key not in pos.memo:
+        grid = pos.data.map.grid
+        pos.memo[key] = frozenset(
+            h for u in _units_of(pos, side) if u.hex is not None for h in grid.within(u.hex, reach)
+        )
+    area: frozenset[Hex] = pos.memo[key]
+    return area
 
 
 def _is_empty(pos: Position, hex_: Hex) -> bool:

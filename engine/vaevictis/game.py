@@ -276,16 +276,17 @@ class VaeVictisGame:
             return self._set_standing_orders(state, action)
         if action.verb == "preview":
             raise InvalidActionError("an odds preview changes nothing: ask for it with VaeVictisGame.preview")
-        prompts = self.prompts(state)
-        if action.seat not in prompts:
-            waiting = ", ".join(s for s, p in prompts.items() if not p.optional) or "nobody"
+        required = self._required_prompts(state)
+        seat = action.seat
+        if action.verb not in EVENT_VERBS and seat not in required:
+            if state.phase in ("operations", "supply") and self._event_choices(state, seat):
+                raise NotYourTurnError("you may only play an event now; the other player is acting")
+            waiting = ", ".join(required) or "nobody"
             raise NotYourTurnError(f"it is not your decision now; waiting for: {waiting}")
         new = state.copy()
-        seat = action.seat
         if action.verb in EVENT_VERBS:
+            # Events, marker removals and detachments check their own timing (15, 18).
             events = self._apply_event_action(new, seat, action)
-        elif prompts[seat].optional:
-            raise NotYourTurnError("you may only play an event now; the other player is acting")
         elif new.pending:
             events = self._apply_pending(new, action)
         elif new.phase != "operations":

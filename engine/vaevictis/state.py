@@ -216,6 +216,8 @@ class Position:
         self.data = data
         self.state = state
         self._occupant: dict[Hex, list[UnitState]] | None = None
+        self.memo: dict[tuple[Any, ...], Any] = {}
+        """Facts a rules module computed once for this position (cleared by :meth:`invalidate`)."""
 
     @property
     def occupants(self) -> dict[Hex, list[UnitState]]:
@@ -231,6 +233,7 @@ class Position:
     def invalidate(self) -> None:
         """Forget cached facts after the state changed."""
         self._occupant = None
+        self.memo.clear()
 
     def unit_def(self, unit_id: str) -> UnitDef:
         return self.data.units[unit_id]
