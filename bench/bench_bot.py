@@ -253,7 +253,7 @@ def main() -> None:
     print("| measure | median | worst | target | ratio (median) |")
     print("|---|---|---|---|---|")
     for name, median, worst, target in figures:
-        print(f"| {name} | {median * 1000:.0f} ms | {worst * 1000:.0f} ms | {target:g} s | {median / target:.2f} |")
+        print(f"| {name} | {median * 1000:.1f} ms | {worst * 1000:.1f} ms | {target:g} s | {median / target:.3f} |")
 
 
 if __name__ == "__main__":
