@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.midgame import SCENARIO, midgame, random_game
-from engine.contract import Action
+from engine.contract import Action, RulesError
 from engine.hexgrid import hex_name
 from engine.vaevictis import activation as act
 from engine.vaevictis import movement
@@ -88,6 +88,14 @@ def main() -> None:
             for n in data.map.grid.neighbours(unit.hex):
                 if pos.side_at(n) == other_side(side):
                     attacks.append({"kind": "normal", "attackers": unit.id, "target": hex_name(n)})
+    legal_attacks = []
+    for args in attacks:
+        try:
+            game.preview(trial, side, args)
+        except RulesError:
+            continue
+        legal_attacks.append(args)
+    attacks = legal_attacks
     preview_ms = statistics.median(median_ms(lambda a=a: game.preview(trial, side, a), 5) for a in attacks[:40])
 
     def supply_phase() -> None:
