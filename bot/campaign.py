@@ -40,9 +40,6 @@ if TYPE_CHECKING:
 PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx"})
 """Custom id verbs of the basket: add, remove (select menus), commit, clear (buttons)."""
 
-GROUP = ("campaign", "ASL campaign games: report, rosters, purchases, receipts.")
-"""The slash command group of the campaign commands."""
-
 MAX_ITEMS = 40
 """The most items a basket can hold kinds of (one base-36 digit each in a custom id)."""
 
@@ -60,7 +57,6 @@ DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 def handlers(layer: CommandLayer) -> dict[str, Handler]:
     """The handlers of the campaign commands for a command layer (called once per layer)."""
-    _register_slash_group()
     campaign = Campaign(layer)
     return {
         "campaign create": campaign.create,
@@ -74,17 +70,6 @@ def handlers(layer: CommandLayer) -> dict[str, Handler]:
         "campaign verify": campaign.verify,
         "mod load-table": campaign.load_table,
     }
-
-
-def _register_slash_group() -> None:
-    """Make sure the slash commands have a ``campaign`` group (for ``bot.cogs.slash.add_commands``)."""
-    try:
-        from bot.cogs import slash
-    except ImportError:  # pragma: no cover - the console runs without the Discord side
-        return
-    groups = getattr(slash, "GROUPS", None)
-    if isinstance(groups, dict):
-        groups.setdefault(*GROUP)
 
 
 async def press(
@@ -554,7 +539,6 @@ def _basket_kind(prompt: Prompt | None) -> str | None:
 
 __all__ = [
     "FETCH",
-    "GROUP",
     "PRESS_VERBS",
     "Campaign",
     "components",

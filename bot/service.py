@@ -25,7 +25,9 @@ from bot.store import ActionRow, ChannelBusyError, GameRow, NewAction, PendingRo
 from engine.contract import Action, Event, Prompt, Result, RulesError
 from engine.dice import commitment, new_seed
 
-BARRIER_KINDS = frozenset({"roll", "reveal", "secret-reveal", "initiative"})
+BARRIER_KINDS = frozenset({"roll", "reveal", "secret-reveal", "initiative", "sealed"})
+"""Events undo never goes back over: a die rolled, hidden information revealed, the initiative decided, and a
+sealed decision whose receipt the channel has seen."""
 """Events after which an action can no longer be undone: a die roll or information revealed."""
 
 DAY = 86400.0

@@ -18,7 +18,11 @@ from bot.commands import COMMANDS, CommandDef, OptionDef
 if TYPE_CHECKING:
     from bot.discord_app import UmpireBot
 
-GROUPS = {"game": "Create, join and run the game of this channel.", "mod": "Moderators: fix a game (logged)."}
+GROUPS = {
+    "game": "Create, join and run the game of this channel.",
+    "mod": "Moderators: fix a game (logged).",
+    "campaign": "ASL campaign games: report, rosters, purchases, receipts.",
+}
 
 
 def _annotation(option: OptionDef) -> Any:
