@@ -119,12 +119,16 @@ def run_validate(args: argparse.Namespace) -> int:
         for problem in error.problems:
             print(f"  {problem}", file=sys.stderr)
         return 1
+    from engine.vaevictis.detachments import is_detachment_marker
+
+    printed = [u for u in data.units if not is_detachment_marker(u)]
     steps = {side: 0 for side in ("german", "allied")}
-    for unit_id, unit in data.units.items():
-        steps[data.side_of(unit_id)] += unit.steps
+    for unit_id in printed:
+        steps[data.side_of(unit_id)] += data.units[unit_id].steps
     print(
         f"{data.name}: sound. {len(data.map.grid.hexes)} hexes, {len(data.map.places)} places, "
-        f"{len(data.map.rivers)} rivers, {len(data.map.roads)} roads; {len(data.units)} counters "
+        f"{len(data.map.rivers)} rivers, {len(data.map.roads)} roads; {len(printed)} counters "
+        f"and {len(data.units) - len(printed)} detachment markers "
         f"(German {steps['german']} steps, Allied {steps['allied']} steps); "
         f"scenarios: {', '.join(s.name for s in data.scenarios.values())}."
     )
