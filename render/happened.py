@@ -120,28 +120,28 @@ def happenings(
                 moves.append(Arrow(steps, _side(side_of, movers), label))
         elif event.kind in ("attack", "combat"):
             plan = data.get("plan", data)
-            target = _hex(plan.get("target"))
-            if target is None:
-                continue
+            # 7.2: one attack may target several hexes; each gets its arrow and the combat's result.
+            targets = [h for h in (_hex(t) for t in (plan.get("targets") or [plan.get("target")])) if h is not None]
             attackers = [str(a) for a in plan.get("attackers", [])]
             known = placed.get(index, {})
-            sources = tuple(sorted({known[a] for a in attackers if a in known and known[a] != target}))
-            mark = AttackMark(
-                target=target,
-                sources=sources,
-                result=str(data.get("result", "")) if event.kind == "combat" else "",
-                side=_side(side_of, attackers) or plan.get("side"),
-                breakthrough=bool(data.get("breakthrough", False)),
-            )
-            if target in open_attack and not attacks[open_attack[target]].result:
-                attacks[open_attack[target]] = mark  # the result of the attack announced just before
-            else:
-                open_attack[target] = len(attacks)
-                attacks.append(mark)
+            for target in targets:
+                sources = tuple(sorted({known[a] for a in attackers if a in known and known[a] != target}))
+                mark = AttackMark(
+                    target=target,
+                    sources=sources,
+                    result=str(data.get("result", "")) if event.kind == "combat" else "",
+                    side=_side(side_of, attackers) or plan.get("side"),
+                    breakthrough=bool(data.get("breakthrough", False)),
+                )
+                if target in open_attack and not attacks[open_attack[target]].result:
+                    attacks[open_attack[target]] = mark  # the result of the attack announced just before
+                else:
+                    open_attack[target] = len(attacks)
+                    attacks.append(mark)
         elif event.kind == "breakthrough":
-            target = _hex(data.get("hex"))
+            marked = _hex(data.get("hex"))
             for k in range(len(attacks) - 1, -1, -1):
-                if attacks[k].target == target:
+                if attacks[k].target == marked:
                     old = attacks[k]
                     attacks[k] = AttackMark(old.target, old.sources, old.result, old.side, True)
                     break
