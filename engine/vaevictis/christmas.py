@@ -1,6 +1,6 @@
 """[15.4] Christmas presents (optional rule ``christmas_presents``).
 
-On the 25 December turn (turn 5), at the start of the turn (the air phase, 2.1), each player may choose one
+Turn 5 (24-25 December) opens, in its air phase (2.1), with each player free to choose one
 present:
 
 - ``recover-step``: one unit of his on the map recovers one step, never above its printed steps (and a

@@ -1,7 +1,7 @@
 """[18] Detachments: infantry divisions split steps off into detachment markers, and take them back.
 
 [18] Most infantry divisions of both sides may detach strength steps to form a detachment, which then acts
-on its own. Each army corps has a fixed number of detachment markers for its divisions, an absolute limit:
+on its own. A corps may never use more detachment markers than it was given, whatever becomes of them:
 a marker taken back is out of the game. Creating a detachment is not an action and costs no AP; it is done
 while the division is activated, and the detachment is activated with it for free (in a general activation
 it does not use one of the 3/4 places), but counts as a unit in later activations. The steps are shared so

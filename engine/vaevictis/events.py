@@ -234,7 +234,7 @@ def _check_timing(data: GameData, state: GameState, event_id: EventId) -> None:
         if state.pending:
             raise IllegalActionError(f"{name} cannot be played in the middle of a combat", rule)
     elif event_id == NUTS:
-        return  # "at any time, even just at the start of a German attack"
+        return  # Nuts! may be played whenever the Allies like, a German attack about to start included
     elif event_id == AIR_SUPPLY:
         if state.phase != "supply":
             raise IllegalActionError(f"{name} is placed during the supply phase", rule)
