@@ -177,6 +177,7 @@ def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None) -
     )
     if needs_check:
         assert dice is not None
+        number = dice.rolls_made
         die = dice.d6()
         passed = die < definition.quality
         if not passed:
@@ -186,7 +187,15 @@ def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None) -
                 "roll",
                 f"C3I check for {definition.name}: rolled {die} against quality {definition.quality}: "
                 + ("passed." if passed else "failed, 1 AP only."),
-                {"unit": unit.id, "die": die, "need_below": definition.quality, "passed": passed, "rule": "9.4"},
+                {
+                    "unit": unit.id,
+                    "die": die,
+                    "number": number,
+                    "sides": 6,
+                    "need_below": definition.quality,
+                    "passed": passed,
+                    "rule": "9.4",
+                },
             )
         )
     events.append(

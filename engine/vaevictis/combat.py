@@ -83,7 +83,8 @@ def roll_d6(state: GameState, purpose: str, rule: str, modifiers: Sequence[Modif
         {
             "purpose": purpose,
             "rule": rule,
-            "roll_number": number,
+            "number": number,
+            "sides": 6,
             "die": face,
             "modifiers": [{"amount": m.amount, "reason": m.reason, "rule": m.rule} for m in modifiers],
             "total": total,

@@ -13,8 +13,14 @@ def dice_of(state: GameState) -> Dice:
 
 
 def roll(state: GameState, text: str, rule: str) -> tuple[int, Event]:
-    """Roll one die, advance the state's roll count, and describe the roll for the log."""
+    """Roll one die, advance the state's roll count, and describe the roll for the log.
+
+    The event carries the roll's ``number`` in the game, so that anyone holding the revealed seed can check it
+    with :func:`engine.dice.roll`.
+    """
     dice = dice_of(state)
+    number = dice.rolls_made
     value = dice.d6()
     state.rolls_made = dice.rolls_made
-    return value, Event("roll", f"{text}: rolled {value}.", {"die": value, "rule": rule})
+    data = {"die": value, "rule": rule, "number": number, "sides": 6}
+    return value, Event("roll", f"{text}: rolled {value}.", data)

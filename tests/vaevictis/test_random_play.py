@@ -93,3 +93,26 @@ def test_the_same_seed_and_actions_give_the_same_state(game: VaeVictisGame) -> N
         replayed, _ = game.apply(replayed, action)
     assert replayed.to_json() == state.to_json()
     assert GameState.from_json(state.to_json()).to_json() == state.to_json()
+
+
+def test_every_numbered_roll_can_be_checked_against_the_seed(game: VaeVictisGame) -> None:
+    """[dice] Roll events carry their number: with the seed revealed, engine.dice.roll recomputes each one."""
+    from engine.dice import roll
+
+    rng = random.Random(31)
+    seed = (31).to_bytes(32, "big")
+    state = game.new_game("entire-battle", {}, seed)
+    checked = 0
+    for _ in range(250):
+        side = rng.choice(sorted(game.prompts(state)))
+        for action in weighted_order(rng, candidate_actions(game, state, side)):
+            try:
+                state, events = game.apply(state, action)
+            except RulesError:
+                continue
+            break
+        for event in events:
+            if event.kind == "roll" and "number" in event.data:
+                assert roll(seed, event.data["number"], event.data.get("sides", 6)) == event.data["die"]
+                checked += 1
+    assert checked >= 5
