@@ -637,7 +637,9 @@ class GameService:
             if last.seat not in mine:
                 raise Refusal(f"the last action was the {last.seat} player's: you may undo only your own actions")
             if any(e.get("kind") in BARRIER_KINDS for e in last.events):
-                raise Refusal("your last action rolled a die or revealed information: it cannot be undone")
+                raise Refusal(
+                    "your last action rolled a die, revealed information or sealed a decision: it cannot be undone"
+                )
             return await self._take_back(table, [last], caller, None)
 
     async def correct(self, channel: int, caller: Caller, count: int, reason: str) -> Outcome:
