@@ -136,16 +136,6 @@ class GameMap:
         """Whether a road links two adjacent hexes."""
         return hexside(a, b) in self.road_links
 
-    def name_of(self, hex_: Hex) -> str | None:
-        """The name printed in a hex (settlement first, else a locality), if any."""
-        settlement = self.settlements.get(hex_)
-        if settlement:
-            return settlement.name
-        for p in self.places:
-            if p.hex == hex_:
-                return p.name
-        return None
-
 
 # --- The counters ----------------------------------------------------------------------------------------
 

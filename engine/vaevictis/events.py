@@ -605,13 +605,6 @@ def tidy_markers(data: GameData, state: GameState) -> list[Event]:
     return events
 
 
-def after_retreat(data: GameData, state: GameState, hex_: Hex) -> list[Event]:
-    """[15.3] After units retreated out of ``hex_``: the Nuts! marker there goes unless an Allied unit stayed."""
-    if not state.markers_at(hex_, NUTS):
-        return []
-    return tidy_markers(data, state)
-
-
 # --- Air Supply ------------------------------------------------------------------------------------------
 
 

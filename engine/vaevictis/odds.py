@@ -43,6 +43,7 @@ from typing import Any, Literal, cast
 from engine.contract import IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
+from engine.vaevictis.events import nuts_quality_bonus
 from engine.vaevictis.state import GameState, Position, UnitState
 
 AttackKind = Literal["normal", "prepared"]
@@ -469,11 +470,7 @@ def nuts_bonus(pos: Position, unit: UnitState) -> int:
     """[15.3] +1 quality for allied units with the Nuts! marker or in the six hexes around it."""
     if pos.side_of(unit.id) != "allied" or unit.hex is None:
         return 0
-    grid = pos.data.map.grid
-    for marker in pos.state.markers:
-        if marker.kind == "nuts" and (marker.hex == unit.hex or grid.are_adjacent(marker.hex, unit.hex)):
-            return 1
-    return 0
+    return nuts_quality_bonus(pos.data, pos.state, unit.hex)
 
 
 def crossing_of(data: GameData, a: Hex, b: Hex) -> str | None:

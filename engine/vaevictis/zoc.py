@@ -54,12 +54,3 @@ def enemy_zoc(pos: Position, side: Side) -> dict[Hex, set[str]]:
                 continue
             control.setdefault(hex_, set()).add(unit.id)
     return control
-
-
-def is_unenterable_zoc_hex(pos: Position, hex_: Hex, side: Side) -> bool:
-    """[4.1] Whether ``hex_`` holds an enemy HQ or strength-1 unit, whose own hex ``side`` may never enter.
-
-    Any hex holding enemy units is closed to movement anyway; this names the rule for the refusal.
-    """
-    units = pos.units_at(hex_)
-    return bool(units) and pos.side_of(units[0].id) != side

@@ -334,7 +334,7 @@ def test_15_3_nuts_stays_while_an_american_unit_holds_the_hex_later_arrivals_inc
     state.units["us-2-id"].hex = 103
     assert events.tidy_markers(DATA, state) == [] and state.markers_at(203, "nuts")
     state.units["us-3-id"].hex = 104  # the last American unit retreats out of the hex
-    log = events.after_retreat(DATA, state, 203)
+    log = events.tidy_markers(DATA, state)
     assert state.markers == [] and log[0].kind == "event-removed"
 
 
