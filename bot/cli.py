@@ -188,8 +188,8 @@ def run_bot(args: argparse.Namespace) -> int:
 
 
 def run_local(args: argparse.Namespace) -> int:
-    from bot.config import systems
     from bot.console import play
+    from bot.systems import systems
 
     lines = None
     if args.script is not None:
@@ -226,9 +226,9 @@ def _database(args: argparse.Namespace) -> str | None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from bot.config import systems
     from bot.service import GameService, Refusal
     from bot.store import Store
+    from bot.systems import systems
 
     path = _database(args)
     if path is None:
@@ -261,9 +261,9 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from bot.config import systems
     from bot.service import GameService, Refusal
     from bot.store import Store
+    from bot.systems import systems
 
     path = _database(args)
     if path is None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.service import SystemFactory
+    pass
 
 DEFAULT_DB = "umpire.sqlite3"
 DEFAULT_MODERATOR_ROLE = "Umpire moderator"
@@ -53,10 +53,3 @@ class Settings:
             "reminder_minutes": float(env.get("UMPIRE_REMINDER_MINUTES") or 10),
         }
         return cls(**values)
-
-
-def systems() -> dict[str, SystemFactory]:
-    """The game systems of this bot (see :func:`bot.systems.systems`)."""
-    from bot.systems import systems as registry
-
-    return registry()

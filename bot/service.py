@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.store import ActionRow, ChannelBusyError, GameRow, NewAction, PendingRow, RevisionError, SeatRow, Store
-from engine.contract import Action, Event, Prompt, Result, RulesError
+from engine.contract import Action, GameSystem, Prompt, Result, RulesError
 from engine.dice import commitment, new_seed
 
 BARRIER_KINDS = frozenset({"roll", "reveal", "secret-reveal", "initiative", "sealed"})
@@ -41,29 +41,15 @@ class StaleError(Refusal):
     """A button or confirmation from an earlier position."""
 
 
-class SystemAdapter(Protocol):
-    """A game system as the bot uses it: the engine contract plus what the bot needs around it.
-
-    The first five methods are :class:`engine.contract.GameSystem`; the others serialise the state and
-    feed autocomplete, odds previews, information commands and map pictures.
-    """
+class SystemAdapter(GameSystem, Protocol):
+    """A game system as the bot uses it: the engine contract (:class:`engine.contract.GameSystem`) plus what
+    the bot needs around it: state serialisation, autocomplete, odds previews, information and pictures."""
 
     id: str
     name: str
-    seats: tuple[str, ...]
     scenarios: tuple[str, ...]
     options: Mapping[str, str]
     """Optional rules: name to a description with its rule number."""
-
-    def new_game(self, scenario: str, options: Mapping[str, Any], seed: bytes) -> Any: ...
-
-    def prompts(self, state: Any) -> dict[str, Prompt]: ...
-
-    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]: ...
-
-    def view(self, state: Any, seat: str | None) -> Any: ...
-
-    def result(self, state: Any) -> Result | None: ...
 
     def state_to_json(self, state: Any) -> Any: ...
 
