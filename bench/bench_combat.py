@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import median_ms
 from engine.contract import IllegalActionError
 from engine.vaevictis import combat
 from engine.vaevictis.data import GameData
@@ -86,15 +86,6 @@ def plans(data: GameData, state: GameState) -> list[AttackPlan]:
                     continue
             found.append(plan)
     return found
-
-
-def median_ms(action: object, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()  # type: ignore[operator]
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> int:

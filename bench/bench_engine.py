@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.midgame import SCENARIO, midgame, random_game
+from bench.timing import median_ms
 from engine.contract import Action, RulesError
 from engine.hexgrid import hex_name
 from engine.vaevictis import activation as act
@@ -29,15 +28,6 @@ from engine.vaevictis.data import other_side
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import Position
 from engine.vaevictis.supply import update_statuses
-
-
-def median_ms(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:

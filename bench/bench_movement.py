@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import median_ms
 from engine.vaevictis.data import GameData
 from engine.vaevictis.movement import apply_move, legal_destinations
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -119,15 +118,6 @@ def advance_germans(data: GameData, state: GameState) -> int:
         unit.movement_points = 0.0
         unit.must_attack = False
     return moved
-
-
-def median_ms(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
