@@ -109,3 +109,11 @@ def test_pixel_centres_follow_the_columns() -> None:
     x2, y2 = ARDENNES.center(2912, 10)
     assert x2 - x1 == pytest.approx(15)
     assert y2 - y1 == pytest.approx(3**0.5 * 10 / 2)
+
+
+def test_hexsides_of_a_hex_are_shared_with_each_neighbour() -> None:
+    sides = ARDENNES.hexsides_of(2813)
+    assert len(sides) == 6 and len(set(sides)) == 6
+    assert hexside(2813, 2912) in sides
+    assert all(ARDENNES.are_adjacent(a, b) for a, b in sides)
+    assert len(ARDENNES.hexsides_of(101)) == 3  # a corner hex shares only three sides with the map
