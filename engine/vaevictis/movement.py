@@ -264,7 +264,7 @@ class _Mover:
         # [6.2] Only a unit moving alone may use the road rate; [16.1] trucks pay 1/2 on roads.
         self.alone = len(self.ids) == 1
         self.road_rate = t.road[self.classes[-1]]
-        self.trucks = trucks and self.alone
+        self.trucks = (trucks or (entering_at is None and rides_trucks(state, unit_ids))) and self.alone
         self.crossing = {
             kind: (
                 max(t.crossing[(self.german, c, kind)][0] for c in crossing_classes),
@@ -405,6 +405,11 @@ class _Mover:
             enters_enemy_zoc=entered,
             mp_spent=spent,
         )
+
+
+def rides_trucks(state: GameState, unit_ids: Sequence[str]) -> bool:
+    """[16.1] Whether a lone unit entered by truck this turn: it keeps the trucks' road rate all turn."""
+    return len(unit_ids) == 1 and unit_ids[0] in state.flags.get("trucks", ())
 
 
 # --- Legal destinations ------------------------------------------------------------------------------------
