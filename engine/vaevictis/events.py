@@ -187,6 +187,12 @@ def playable(data: GameData, state: GameState, side: Side) -> list[Choice]:
     return choices
 
 
+def attack_reactions(data: GameData, state: GameState, side: Side) -> list[Choice]:
+    """[15.3] The events ``side`` may play at the start of an enemy attack: Nuts! (its window must exist
+    whether or not the defender has supports to add)."""
+    return [c for c in playable(data, state, side) if c.args.get("event") == NUTS]
+
+
 def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
     """The hexes an event may go to now (empty when it cannot be played now)."""
     try:

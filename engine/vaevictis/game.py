@@ -690,6 +690,8 @@ class VaeVictisGame:
             targets=targets,
             supports=tuple((s[0], s[1]) for s in supports),
             air=int_arg(args, "air", 0),
+            # [7.4] The attacker chooses the unit whose quality he uses (and which takes his first loss).
+            attacker_quality=text_arg(args, "quality") if args.get("quality") else None,
         )
 
     def preview(self, state: GameState, side: Side, args: Mapping[str, Any]) -> Any:
