@@ -225,3 +225,56 @@ def test_16_2_british_west_of_the_meuse_have_xxx_corps_support_without_range(gam
     assert may_support(pos, "hq-br-xxx-corps", state.units["br-53-id"])
     state.units["br-53-id"].hex = next(h for h in game.data.map.grid.hexes if h not in beyond_meuse(game.data))
     assert not may_support(Position(game.data, state), "hq-br-xxx-corps", state.units["br-53-id"])
+
+
+# --- 17.1, 17.2 Victory: units, not HQs -------------------------------------------------------------------
+
+
+def meuse_bridge(game: VaeVictisGame, state: GameState) -> tuple[int, int]:
+    """A free bridge over the Meuse: (the hex on the German side, the hex beyond)."""
+    west = beyond_meuse(game.data)
+    pos = Position(game.data, state)
+    a, b = next(
+        (a, b)
+        for a, b in sorted(game.data.map.bridges)
+        if (a in west) != (b in west)
+        and game.data.map.river_between(a, b).name == "Meuse"  # type: ignore[union-attr]
+        and pos.side_at(a) is None
+        and pos.side_at(b) is None
+    )
+    return (a, b) if b in west else (b, a)
+
+
+def test_17_1_a_lone_hq_across_the_meuse_does_not_win(game: VaeVictisGame) -> None:
+    state = finish_support(game, game.new_game("initial-assault", {}, b"\x05" * 32))
+    near, far = meuse_bridge(game, state)
+    state.units["hq-de-lxxxv-ak"].hex = near
+    state, _ = apply(game, state, "german", "activate_general")
+    state, _ = apply(game, state, "german", "move", units="hq-de-lxxxv-ak", to=hex_name(far))
+    assert state.units["hq-de-lxxxv-ak"].hex == far
+    assert state.result is None
+    assert not state.meuse_crossed  # 16.2: the British stay bound west of the Meuse
+
+
+def test_17_1_a_supplied_combat_unit_across_the_meuse_wins(game: VaeVictisGame) -> None:
+    state = finish_support(game, game.new_game("initial-assault", {}, b"\x05" * 32))
+    near, far = meuse_bridge(game, state)
+    state.units["de-1-ss-peiper"].hex = near
+    state, _ = apply(game, state, "german", "activate_general")
+    state, _ = apply(game, state, "german", "move", units="de-1-ss-peiper", to=hex_name(far))
+    assert state.result is not None and state.result["winner"] == "german"
+
+
+def test_17_2_a_lone_hq_in_a_city_does_not_hold_it_for_the_defensive_victory(game: VaeVictisGame) -> None:
+    state = finish_support(game, game.new_game("entire-battle", {}, b"\x06" * 32))
+    state.turn = 8
+    holders = (("de-1-ss-peiper", "Bastogne"), ("de-1-ss-hansen", "St. Vith"), ("hq-de-lxxxv-ak", "Marche"))
+    for unit_id, city in holders:
+        hex_ = game.data.map.place(city).hex
+        for unit in state.units.values():
+            if unit.hex == hex_:
+                unit.hex, unit.eliminated = None, True
+        state.units[unit_id].hex = hex_
+    state, _ = apply(game, state, state.active or "german", "pass")
+    state, _ = apply(game, state, state.active or "allied", "pass")
+    assert state.result is not None and state.result["winner"] == "allied", state.result
