@@ -701,15 +701,16 @@ class VaeVictisGame:
         """
         return preview(self.data, state, self.attack_plan(state, side, args))
 
-    def _check_hq_only_moves(self, state: GameState, unit_id: str) -> None:
-        """[3.3] In a general activation an HQ may only move."""
+    def _check_hq_only_moves(self, state: GameState, side: Side, unit_id: str) -> None:
+        """[3.3] In a general activation an HQ may only move (an unknown unit id is refused first)."""
+        self._unit(state, {"unit": unit_id}, "unit", side)
         if self.data.units[unit_id].is_hq and state.activation is not None and state.activation.kind == "general":
             raise IllegalActionError(
                 f"{self.data.units[unit_id].name} is in a general activation and may only move", "3.3"
             )
 
     def _enter_ip(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
-        self._check_hq_only_moves(state, text_arg(args, "unit"))
+        self._check_hq_only_moves(state, side, text_arg(args, "unit"))
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         controlled = set(zoc.enemy_zoc(Position(self.data, state), side))
         events += act.enter_improved_position(state, self.data, unit, controlled)
@@ -721,7 +722,7 @@ class VaeVictisGame:
         return act.leave_improved_position(state, self.data, unit)
 
     def _recover(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
-        self._check_hq_only_moves(state, text_arg(args, "unit"))
+        self._check_hq_only_moves(state, side, text_arg(args, "unit"))
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         events += act.recover_fatigue(state, self.data, unit)
         unit.movement_points = 0.0
