@@ -97,11 +97,19 @@ async def to_operations(fake: FakeDiscord, options: str = "", days_per_move: flo
     done = menu_value(german, "Done")
     assert answers(await fake.click(ANN, german, german.buttons[0][0], values=[done]))[-1].content == "Done: Done."
     allied = await open_choices(fake, BOB, start)
-    sent = await fake.click(BOB, allied, "4. artillery to HQ VIII")
+    sent = await choose(fake, BOB, allied, "artillery to HQ VIII")
     allied = await open_choices(fake, BOB, sent)
-    sent = await fake.click(BOB, allied, next(label for label, _ in allied.buttons if label.endswith("Done")))
+    sent = await choose(fake, BOB, allied, "Done")
     no_traceback(sent)
     return sent
+
+
+async def choose(fake: FakeDiscord, user: FakeUser, message: Sent, label: str) -> list[Sent]:
+    """Pick the choice whose label ends with ``label``: its button, or its entry in the select menu."""
+    button = next((text for text, _ in message.buttons if text.endswith(label)), None)
+    if button is not None:
+        return await fake.click(user, message, button)
+    return await fake.click(user, message, message.buttons[0][0], values=[menu_value(message, label)])
 
 
 def menu_value(message: Sent, label: str) -> str:
@@ -158,6 +166,9 @@ async def test_a_full_activation_through_discord(fake: FakeDiscord, pictures: li
     defence = prompt_to(sent, BOB)
     assert "supports to your defence" in defence.content and all(s.pings <= {BOB.id} for s in sent)
     sent = await fake.click(BOB, defence, "1. artillery of HQ HQ VIII")
+    defence = prompt_to(sent, BOB)  # the window stays open while Nuts! may be played (15.3)
+    assert "Nuts!" in defence.content
+    sent = await choose(fake, BOB, defence, "Go on with the combat")
     assert any("Combat at 2515" in p.content for p in posts(sent, CHANNEL))
     loss = prompt_to(sent, ANN)
     sent = await fake.click(ANN, loss, "1. v. Böhm/2 loses a step")
