@@ -9,8 +9,10 @@ retreat, then the attacker's advance.
 
 Verbs of the pending combat (each listed in the prompt with its arguments):
 
-- ``support_defence {hq, kind}``, ``air_defence``, ``supports_done`` (defender): after the attacker's
-  supports, the defender adds his own (7.5), unless the plan already named them.
+- ``support_defence {hq, kind}``, ``air_defence``, ``choose_quality {unit}``, ``supports_done`` (defender):
+  after the attacker's supports, the defender adds his own (7.5) and may choose the unit whose quality he
+  uses (7.4), unless the plan already named his supports; the window also stays open while he may play
+  Nuts! (15.3). ``supports_done`` goes on with the combat (his best quality if he chose none).
 - ``choose_snafu_unit {unit}`` (defender): the attacker struck by SNAFU 9 or 11 (9.5).
 - ``reroll`` / ``keep_roll`` (attacker): spend the Christmas present "reroll one die when attacking" (15.4);
   the new roll stands.

@@ -134,6 +134,8 @@ def test_16_1_reinforcements_are_in_command_on_their_turn_of_entry(game: VaeVict
     assert not state.units["hq-us-vii-corps"].on_map  # CCA/3's HQ arrives this turn, later
     state, events = apply(game, state, "allied", "enter", unit="us-3-ad-cca", at="2101")
     assert not c3i_rolls(events)
+    entered = state.units["us-3-ad-cca"]
+    assert not (entered.out_of_command or entered.isolated or entered.unsupplied)
     assert state.units["us-3-ad-cca"].action_points == 2  # 3 AP, less the move action of entering
 
 
