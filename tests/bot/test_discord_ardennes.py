@@ -341,3 +341,13 @@ async def test_a_kill_during_a_burst_loses_nothing_acknowledged(db_path: Path, p
             assert rows[n].args == {"orders": orders} and rows[n].user_id == user.id
     finally:
         await store.close()
+
+
+async def test_an_unknown_unit_id_is_refused_with_a_reason(fake: FakeDiscord) -> None:
+    await to_operations(fake)
+    await fake.command(ANN, CHANNEL, "activate", formation="de-xlvii-pzk")
+    for command, option in (("dig-in", "unit"), ("recover", "unit"), ("leave-ip", "unit"), ("move", "units")):
+        args = {option: "no-such-unit"} | ({"to": "2614"} if command == "move" else {})
+        sent = await fake.command(ANN, CHANNEL, command, **args)
+        no_traceback(sent)
+        assert answers(sent)[-1].content.startswith("Refused"), (command, answers(sent)[-1].content)
