@@ -192,20 +192,32 @@ def southern_front(data: GameData, state: GameState) -> list[Event]:
 
 
 def entry_hexes_for(data: GameData, state: GameState, unit_id: str) -> list[Hex]:
-    """[16.1] Where a reinforcement may enter now: its listed hexes, or for a held south-edge hex the next free
-    entry hex toward the west edge."""
+    """[16.1] Where a reinforcement may enter now: its listed hexes while they are free.
+
+    Southern Front: while German units hold south-edge entry hexes, a south-edge reinforcement whose hex is
+    held, or lies east of a held one, enters at the next free south-edge entry hex west of the westernmost held
+    hex at or west of its own (the example: Germans in 2921, the 5th ID of 3022 enters in 2521).
+    """
     reinforcement = next(r for r in data.reinforcements if unit_id in r.units)
     pos = Position(data, state)
     side = data.side_of(unit_id)
     free = [h for h in reinforcement.hexes if pos.side_at(h) in (None, side)]
-    if free or side != "allied":
+    south = south_entry_hexes(data)
+    if side != "allied" or not set(reinforcement.hexes) <= south:
         return free
-    south = sorted(south_entry_hexes(data), key=lambda h: -(h // 100))
+    held_columns = [h // 100 for h in south if pos.side_at(h) not in (None, side)]
+    westward_first = sorted(south, key=lambda h: -(h // 100))
+    allowed: list[Hex] = []
     for wanted in reinforcement.hexes:
-        westward = [h for h in south if h // 100 < wanted // 100 and pos.side_at(h) in (None, side)]
-        if westward:
-            return [westward[0]]
-    return []
+        cut = [c for c in held_columns if c <= wanted // 100]
+        if not cut:
+            if wanted in free:
+                allowed.append(wanted)
+            continue
+        beyond = [h for h in westward_first if h // 100 < min(cut) and pos.side_at(h) in (None, side)]
+        if beyond:
+            allowed.append(beyond[0])
+    return list(dict.fromkeys(allowed))
 
 
 def hq_placement_hexes(data: GameData, state: GameState, hq_id: str) -> list[Hex]:

@@ -191,6 +191,17 @@ def test_16_1_southern_front_a_unit_delayed_once_enters_the_next_turn(game: VaeV
     }  # the 75th ID (2101) and the 2nd Armored (1301) come in the north, on time
 
 
+def test_16_1_southern_front_a_unit_east_of_the_held_hex_enters_at_the_next_free_hex_to_the_west(
+    game: VaeVictisGame,
+) -> None:
+    state = southern_front_state(game, 4)  # the rule's example: Germans in 2921, the 5th ID due in 3022
+    state.arrivals["us-5-id"] = 4
+    assert turn.entry_hexes_for(game.data, state, "us-5-id") == [2521]
+    assert turn.entry_hexes_for(game.data, state, "us-80-id") == [2521]  # west of the held hex: its own
+    state.units["de-212-vg"].hex = 3221
+    assert turn.entry_hexes_for(game.data, state, "us-5-id") == [3022]  # the hexes are free again
+
+
 # --- 16.1 Trucks ------------------------------------------------------------------------------------------
 
 
