@@ -156,7 +156,7 @@ def formation_restriction(state: GameState, data: GameData, formation_id: str) -
     The restriction binds only that opening run; once it is over (the third formation, a general activation
     or a pass), the German may activate any formation, a second one of an army included.
     """
-    if not german_turn1_run_open(state, data):
+    if not in_german_opening_run(state, data):
         return None
     used = state.flags.get("turn1_german_armies", [])
     army = data.formations[formation_id].army
@@ -169,7 +169,7 @@ def formation_restriction(state: GameState, data: GameData, formation_id: str) -
     return None
 
 
-def german_turn1_run_open(state: GameState, data: GameData) -> bool:
+def in_german_opening_run(state: GameState, data: GameData) -> bool:
     """[17.1] Whether the German's opening run of turn 1 (three formations, one per army) is still going on."""
     return (
         state.turn == 1

@@ -184,7 +184,7 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
     # [7.5] "Beginning with the active player, the players add Support": the defender's turn, unless the plan
     # already names the defender's supports. The same window lets him choose his quality unit (7.4) and play
     # Nuts! "just at the start of a German attack" (15.3).
-    if not plan.defender_supports and not plan.defender_air and defender_window_open(data, state, record):
+    if not plan.defender_supports and not plan.defender_air and defender_window_needed(data, state, record):
         record["stage"] = "defender_supports"
     events += _continue(data, state, record)
     return events
@@ -224,7 +224,7 @@ def defender_quality_options(data: GameData, state: GameState, record: Record) -
     return candidates if len(candidates) > 1 else []
 
 
-def defender_window_open(data: GameData, state: GameState, record: Record) -> bool:
+def defender_window_needed(data: GameData, state: GameState, record: Record) -> bool:
     """[7.5, 7.4, 15.3] Whether the defender has something to decide before the die: a support to add, his
     quality unit to choose, or a reaction event (Nuts!) to play at the start of the attack."""
     defender = other_side(cast(Side, record["side"]))
@@ -575,7 +575,7 @@ def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
             events += _roll_combat(data, state, record)
             continue
         if stage == "defender_supports":
-            if defender_window_open(data, state, record):
+            if defender_window_needed(data, state, record):
                 return events
             record["stage"] = "c3i"
             continue

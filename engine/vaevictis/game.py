@@ -485,7 +485,7 @@ class VaeVictisGame:
         self._no_activation(state)
         formation_id = text_arg(args, "formation")
         events = act.start_formation_activation(state, self.data, formation_id)
-        if side == "german" and act.german_turn1_run_open(state, self.data):
+        if side == "german" and act.in_german_opening_run(state, self.data):
             state.flags.setdefault("turn1_german_armies", []).append(self.data.formations[formation_id].army)
         return events
 
@@ -802,7 +802,7 @@ class VaeVictisGame:
 
     def _german_turn1_run(self, state: GameState, side: Side) -> bool:
         """[17.1] On turn 1 the German activates three formations in succession before the Allies act."""
-        return side == "german" and act.german_turn1_run_open(state, self.data)
+        return side == "german" and act.in_german_opening_run(state, self.data)
 
     # --- End of the operations phase and of the turn -----------------------------------------------------
 
