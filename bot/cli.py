@@ -175,8 +175,8 @@ def run_bot(args: argparse.Namespace) -> int:
 
     try:
         settings = Settings.from_env(token=args.token, db=args.db, guild=args.guild)
-    except ValueError:
-        print("umpire: the server id (--guild or UMPIRE_GUILD) must be a number", file=sys.stderr)
+    except ValueError as error:
+        print(f"umpire: {error}", file=sys.stderr)
         return 2
     if not settings.token:
         print(

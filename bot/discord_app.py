@@ -32,6 +32,7 @@ from bot.commands import (
     OptionDef,
     Reply,
     custom_id,
+    parse_custom_id,
     refusal_text,
 )
 from bot.config import Settings
@@ -117,8 +118,8 @@ class UmpireBot(commands.Bot):
 
     async def check_seat_owner(self, interaction: discord.Interaction[Any], match: re.Match[str] | None) -> bool:
         """A prompt button answers only to its seat's player (the interaction check of the dynamic items)."""
-        if match is None or match["verb"] not in ("c", "s", "dm"):
-            return True
+        if match is None or parse_custom_id(match.string) is None or match["verb"] not in ("c", "s", "dm"):
+            return True  # the command layer refuses what is not one of ours
         seat = match["arg"].split(".")[0]
         game = await self.service.store.game(int(match["game"]))
         if game is None:
