@@ -189,6 +189,7 @@ def run_bot(args: argparse.Namespace) -> int:
 
 def run_local(args: argparse.Namespace) -> int:
     from bot.console import play
+    from bot.store import StoreOpenError
     from bot.systems import systems
 
     lines = None
@@ -212,6 +213,9 @@ def run_local(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 130
+    except StoreOpenError as error:
+        print(f"umpire: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -226,16 +230,21 @@ def _database(args: argparse.Namespace) -> str | None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from bot.service import GameService, Refusal
-    from bot.store import Store
+    from bot.service import GameService
+    from bot.store import Store, StoreError
     from bot.systems import systems
+    from engine.contract import RulesError
 
     path = _database(args)
     if path is None:
         return 1
 
     async def replay() -> int:
-        store = await Store.open(path)
+        try:
+            store = await Store.open(path)
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
         try:
             game = await store.game(args.game)
             if game is None:
@@ -244,16 +253,20 @@ def run_replay(args: argparse.Namespace) -> int:
             service = GameService(store, systems())
             actions = await store.actions(game.id)
             try:
-                await service.state(game)
-                status = service.system(game.system).describe(await service.state(game), None, "status", "")
-            except Refusal as error:
-                print(f"umpire: {error}", file=sys.stderr)
+                state = await service.state(game)
+                status = service.system(game.system).describe(state, None, "status", "")
+            except RulesError as error:
+                why = f"umpire: game #{game.id} does not replay: {error}; see `umpire verify {game.id}`"
+                print(why, file=sys.stderr)
                 return 1
             print(f"Game #{game.id} ({game.system}, {game.scenario}): {game.status}; {len(actions)} actions replayed.")
             print(status)
             if game.result:
                 print(f"Result: {game.result.get('text')}")
             return 0
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
         finally:
             await store.close()
 
@@ -262,7 +275,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     from bot.service import GameService, Refusal
-    from bot.store import Store
+    from bot.store import Store, StoreError
     from bot.systems import systems
 
     path = _database(args)
@@ -270,18 +283,24 @@ def run_verify(args: argparse.Namespace) -> int:
         return 1
 
     async def verify() -> int:
-        store = await Store.open(path)
+        try:
+            store = await Store.open(path)
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
         try:
             game, rolls, problems = await GameService(store, systems()).verify(args.game)
-        except Refusal as error:
+        except (Refusal, StoreError) as error:
             print(f"umpire: {error}", file=sys.stderr)
             return 1
         finally:
             await store.close()
         print(f"Game #{game.id}: seed {game.seed}, published hash {game.seed_hash}.")
+        print(f"Chain head {game.chain_head} (compare it with the one posted at the end of the game).")
         for problem in problems:
             print(f"  PROBLEM: {problem}")
-        print(f"{rolls} roll(s) recomputed; " + ("all agree." if not problems else f"{len(problems)} problem(s)."))
+        verdict = "the log's hash chain holds and all agree." if not problems else f"{len(problems)} problem(s)."
+        print(f"{rolls} roll(s) recomputed; {verdict}")
         return 1 if problems else 0
 
     return asyncio.run(verify())

@@ -843,14 +843,18 @@ class CommandLayer:
         ]
 
     async def _assign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        before = (await self.service.table(ctx.channel)).user_of(o["seat"])
         table = await self.service.assign(ctx.channel, ctx.caller, o["seat"], int(o["user"]))
+        displaced = before if before not in (None, int(o["user"])) else None
+        told = f" <@{displaced}> no longer holds it." if displaced is not None else ""
         return [
             Reply("Done."),
             Reply(
-                f"<@{o['user']}> now holds the **{o['seat']}** seat (by <@{ctx.caller.user_id}>). {_seats_line(table)}",
+                f"<@{o['user']}> now holds the **{o['seat']}** seat (by <@{ctx.caller.user_id}>).{told} "
+                f"{_seats_line(table)}",
                 to="channel",
                 ephemeral=False,
-                mentions=(int(o["user"]),),
+                mentions=(int(o["user"]),) + ((displaced,) if displaced is not None else ()),
             ),
         ]
 

@@ -13,7 +13,7 @@ Settings, each an environment variable that a command-line flag overrides:
 ``UMPIRE_MAX_GAMES_PER_SERVER``  live games one server may hold at once (default 200).
 ``UMPIRE_MAX_CREATIONS_PER_HOUR`` games one user may create in any hour (default 20).
 
-A limit of 0 means no limit (for a private bot).
+A limit of 0 means no limit (for a private bot); ``umpire local`` has none.
 
 The game systems live in :mod:`bot.systems`; :func:`systems` is kept here for the command line.
 """

@@ -236,7 +236,8 @@ class GameService:
         self._factories = dict(systems)
         self._systems: dict[str, SystemAdapter] = {}
         self.locks = ChannelLocks()
-        self.limits = limits or Limits()
+        self.limits = limits if limits is not None else Limits(0, 0, 0)
+        """The limits on creating games (the bot's come from its settings; none by default)."""
         self._cache: dict[int, tuple[int, int, Any]] = {}
         """Each game's latest state: (revision, last action's number, state)."""
         self.clock = clock
@@ -435,6 +436,10 @@ class GameService:
         """Seat a user (the game's creator before the start, or a moderator at any time: a substitution,
         logged as a correction).
 
+        The creator may re-seat a seat a player took himself, so that a player who vanished does not hold up
+        the start; the command layer tells the displaced player in the channel. Only the player himself or a
+        moderator may put one user in two seats.
+
         :raises Refusal: for anybody else, an unknown seat, or a finished game.
         """
         async with self.lock(channel):
@@ -443,6 +448,12 @@ class GameService:
             creator = caller.user_id == table.game.creator and table.game.status == "open"
             if not (caller.moderator or creator):
                 raise Refusal("only a moderator (or the game's creator before the start) may assign seats")
+            elsewhere = [s for s in table.seats_of(user_id) if s != seat] if user_id is not None else []
+            if elsewhere and not caller.moderator and user_id != caller.user_id:
+                raise Refusal(
+                    f"<@{user_id}> already holds the {', '.join(elsewhere)} seat: only a player himself (with "
+                    "`game join`) or a moderator puts one player in two seats"
+                )
             correction = None
             if table.game.status != "open" or (caller.moderator and not creator):
                 old = table.user_of(seat)

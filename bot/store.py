@@ -387,10 +387,11 @@ class Store:
     # --- Opening --------------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, integrity_check: bool = False) -> Store:
+    async def open(cls, path: str | Path, *, check: bool = False) -> Store:
         """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store.
 
-        ``integrity_check`` also runs SQLite's quick check of every page (the bot does at start-up).
+        ``check`` also runs SQLite's quick check of every page and makes sure the file takes writes (the bot
+        does at start-up, so that it refuses a damaged or read-only file before accepting any command).
 
         :raises StoreOpenError: with a sentence, when the file cannot be used; no connection is left open.
         """
@@ -411,9 +412,11 @@ class Store:
                 await reader.execute(f"PRAGMA busy_timeout={READ_WAIT_MS}")
                 await reader.execute("PRAGMA query_only=ON")
             store = cls(db, str(path), reader)
-            if integrity_check:
+            if check:
                 await store._check_integrity()
             await store._migrate()
+            if check:
+                await store._check_writable()
             return store
         except (sqlite3.Error, OSError, StoreError) as error:
             for connection in opened:
@@ -425,7 +428,13 @@ class Store:
         rows = list(await self._db.execute_fetchall("PRAGMA quick_check"))
         found = [str(r[0]) for r in rows]
         if found != ["ok"]:
-            raise StoreError(f"the integrity check found damage ({found[0][:120]})")
+            first = " ".join(line for line in found[0].splitlines() if not line.startswith("***"))
+            raise StoreError(f"the integrity check found damage: {first[:120]}")
+
+    async def _check_writable(self) -> None:
+        version = await self.schema_version()
+        async with self.transaction() as db:
+            await db.execute(f"PRAGMA user_version={version}")  # a real write of the file's header
 
     async def close(self) -> None:
         """Close the connections (every acknowledged write is already on disk)."""
