@@ -982,7 +982,10 @@ class GameService:
         if game.live:
             raise Refusal("the game is still being played: its seed stays secret until the end")
         system = self.system(game.system)
-        rows = await self.store.actions(game.id, include_undone=True)
+        try:
+            rows = await self.store.actions(game.id, include_undone=True)
+        except ValueError as error:  # a row edited by hand into text that is not JSON
+            return game, 0, [f"the stored log is not readable: an action's arguments or events are not JSON ({error})"]
         return await asyncio.to_thread(_verify, system, game, rows)
 
     # --- Time control, reminders, vacations -----------------------------------------------------------
@@ -1126,8 +1129,12 @@ def _verify(system: SystemAdapter, game: GameRow, rows: Sequence[ActionRow]) -> 
         rolls += sum(1 for e in again if e["kind"] == "roll" or {"die", "dice"} & set(e["data"]))
         recorded += [
             (int(e["data"]["number"]), int(e["data"].get("sides", 6)), int(e["data"]["die"]))
-            for e in row.events
-            if isinstance(e, dict) and e.get("kind") == "roll" and {"number", "die"} <= set(e.get("data") or {})
+            for e in (row.events if isinstance(row.events, list) else [])
+            if isinstance(e, dict)
+            and e.get("kind") == "roll"
+            and isinstance(e.get("data"), dict)
+            and {"number", "die"} <= set(e["data"])
+            and all(isinstance(e["data"].get(k, 6), int) for k in ("number", "die", "sides"))
         ]
         if again != row.events:
             problems.append(_difference(row, again))
@@ -1141,13 +1148,15 @@ def _verify(system: SystemAdapter, game: GameRow, rows: Sequence[ActionRow]) -> 
 def _difference(row: ActionRow, again: list[dict[str, Any]]) -> str:
     """What differs between an action's recorded events and the replay's, in one sentence."""
     head = f"action #{row.seq} ({row.seat} {row.verb})"
+    if not isinstance(row.events, list):
+        return f"{head}: the events announced are not a list of events"
     for index, (told, replayed) in enumerate(zip(row.events, again, strict=False), 1):
         if told == replayed:
             continue
         data = told.get("data") if isinstance(told, dict) else None
         was = (data or {}).get("die", (data or {}).get("dice")) if isinstance(data, dict) else None
         now = replayed["data"].get("die", replayed["data"].get("dice"))
-        if now is not None and was != now:
+        if now is not None and was is not None and was != now:
             rule = replayed["data"].get("rule") or replayed.get("rule") or ""
             about = f" ({rule})" if rule else ""
             return f"{head}: a die{about} was announced as {was} but the seed gives {now}"
