@@ -106,7 +106,7 @@ COMMANDS: tuple[CommandDef, ...] = (
         (OptionDef("days", "how many days", "integer", True, None, 1, 30),),
     ),
     CommandDef("game accept-vacation", "Accept your opponent's vacation request."),
-    CommandDef("game verify", "After the end: the revealed seed and a check of every die roll.", private=True),
+    CommandDef("game verify", "After the end: check the seed, the log's hash chain and every die roll.", private=True),
     # --- Moderators ------------------------------------------------------------------------------------
     CommandDef(
         "mod assign",

@@ -238,6 +238,7 @@ class GameService:
         self.locks = ChannelLocks()
         self.limits = limits if limits is not None else Limits(0, 0, 0)
         """The limits on creating games (the bot's come from its settings; none by default)."""
+        self._creating = asyncio.Lock()
         self._cache: dict[int, tuple[int, int, Any]] = {}
         """Each game's latest state: (revision, last action's number, state)."""
         self.clock = clock
@@ -343,7 +344,7 @@ class GameService:
         time_control = {"days_per_move": days_per_move, "reserve_days": reserve_days} if days_per_move else {}
         seed = new_seed()
         await asyncio.to_thread(system.new_game, scenario, options, seed)  # the engine checks the setup
-        async with self.lock(channel):
+        async with self.lock(channel), self._creating:  # one creation at a time: the counts stay true
             await self._check_limits(guild, caller)
             try:
                 game = await self.store.create_game(

@@ -32,6 +32,14 @@ async def test_live_games_per_user_are_limited_with_a_clear_refusal(store: Store
     await create(service, RED, 4)  # an abandoned game no longer counts
 
 
+async def test_a_burst_of_creations_at_once_stops_at_the_limit(store: Store) -> None:
+    service = GameService(store, duel_systems(), limits=Limits(games_per_user=3, games_per_server=0))
+    tried = await asyncio.gather(*(create(service, RED, c) for c in range(20)), return_exceptions=True)
+    assert len([t for t in tried if t is None]) == 3
+    assert all(isinstance(t, Refusal) for t in tried if t is not None)
+    assert await store.count_games(creator=RED.user_id) == 3
+
+
 async def test_live_games_per_server_are_limited(store: Store) -> None:
     service = GameService(store, duel_systems(), limits=Limits(games_per_user=0, games_per_server=2))
     await create(service, RED, 1, guild=7)
