@@ -703,7 +703,7 @@ class GameService:
                 raise Refusal("the game is not being played")
             system = self.system(table.game.system)
             state = await self.state(table.game)
-            prompts = system.prompts(state)
+            prompts = await asyncio.to_thread(system.prompts, state)
             acting = self._acting_seat(table, caller, prompts, verb, seat)
             if acting not in prompts:
                 raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
@@ -783,7 +783,7 @@ class GameService:
         actions = [a for a in await self.store.actions(game.id) if a.seq not in {r.seq for r in rows}]
         snapshot = await self.store.latest_snapshot(game.id)
         state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
-        prompts = system.prompts(state)
+        prompts = await asyncio.to_thread(system.prompts, state)
         game = await self.store.undo_actions(
             game,
             [r.seq for r in rows],
@@ -909,9 +909,9 @@ class GameService:
             else:
                 state = await self.state(table.game)
                 mine = table.seats_of(caller.user_id)
-                prompts = system.prompts(state) if table.game.status == "active" else {}
+                prompts = await self.prompts(table.game)
                 seat = next((s for s in mine if s in prompts), mine[0] if mine else None)
-                pairs = system.suggest(state, seat, source, typed, given)
+                pairs = await asyncio.to_thread(system.suggest, state, seat, source, typed, given)
         except (RulesError, LookupError, ValueError, TypeError):
             return []
         typed = typed.lower()
