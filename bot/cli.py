@@ -246,7 +246,11 @@ def run_replay(args: argparse.Namespace) -> int:
             print(f"umpire: {error}", file=sys.stderr)
             return 1
         try:
-            game = await store.game(args.game)
+            try:
+                game = await store.game(args.game)
+            except ValueError:
+                print(f"umpire: the stored setup of game #{args.game} is not readable", file=sys.stderr)
+                return 1
             if game is None:
                 print(f"umpire: there is no game #{args.game} in {path}", file=sys.stderr)
                 return 1
@@ -255,7 +259,7 @@ def run_replay(args: argparse.Namespace) -> int:
             try:
                 state = await service.state(game)
                 status = service.system(game.system).describe(state, None, "status", "")
-            except RulesError as error:
+            except (RulesError, LookupError, ValueError, TypeError) as error:  # a log edited by hand
                 why = f"umpire: game #{game.id} does not replay: {error}; see `umpire verify {game.id}`"
                 print(why, file=sys.stderr)
                 return 1

@@ -977,7 +977,10 @@ class GameService:
 
         :raises Refusal: for an unknown game or one still being played (its seed is secret).
         """
-        game = await self.store.game(game_id)
+        try:
+            game = await self.store.game(game_id)
+        except ValueError:  # the setup's options or result edited into text that is not JSON
+            raise Refusal(f"the stored setup of game #{game_id} is not readable: it was edited by hand") from None
         if game is None:
             raise Refusal(f"there is no game #{game_id}")
         if game.live:

@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 import aiosqlite
+import pytest
 
 from bot import chain
 from bot.commands import CommandLayer
-from bot.service import GameService
+from bot.service import GameService, Refusal
 from bot.store import MIGRATIONS, GameRow, Store
 from tests.bot.conftest import BLUE, CHANNEL, RED, ctx, started
 from tests.bot.doubles import duel_systems
@@ -167,3 +168,13 @@ async def test_a_row_edited_into_text_that_is_not_json_is_reported(service: Game
     await tamper(service.store, "UPDATE actions SET args = '{oops' WHERE game = ? AND seq = 2", game.id)
     _, _, problems = await service.verify(game.id)
     assert len(problems) == 1 and problems[0].startswith("the stored log is not readable")
+
+
+async def test_a_setup_edited_into_junk_is_reported_with_a_sentence(service: GameService) -> None:
+    game = await finished_game(service)
+    await tamper(service.store, "UPDATE games SET scenario = 'nowhere' WHERE id = ?", game.id)
+    _, _, problems = await service.verify(game.id)
+    assert problems[-1].startswith("the game's setup does not load: ")
+    await tamper(service.store, "UPDATE games SET options = '{junk' WHERE id = ?", game.id)
+    with pytest.raises(Refusal, match=f"the stored setup of game #{game.id} is not readable"):
+        await service.verify(game.id)
