@@ -1,11 +1,13 @@
 """The hash chain of a game's action log: tampering with a stored action shows.
 
 Each stored action carries two hashes: ``events_hash``, the SHA-256 of its events, and ``chain``, the SHA-256
-of the previous action's ``chain`` (for the first action: the seed hash published at the game's creation)
-together with the action itself (number, seat, user, verb, arguments) and its ``events_hash``. The game keeps
-the last ``chain`` as its head, posted in the channel with the seed when the game ends. Changing an action's
-arguments or events, deleting or inserting a row, or changing the seed all break the chain somewhere, and
-:func:`check` says where.
+of the chain so far (for the first action: the seed hash published at the game's creation) together with the
+action itself (number, seat, user, verb, arguments) and its ``events_hash``. An undo is chained too: taking
+back action ``n`` makes the chain so far ``SHA-256(canonical([chain, "undo", n]))``, and the undone action
+records after which action it was taken back (``undone_after``). The game keeps the chain so far as its head,
+posted in the channel with the seed when the game ends. Changing an action's arguments or events, deleting
+or inserting a row, marking an action undone or live, or changing the seed all break the chain somewhere,
+and :func:`check` says where.
 
 Both hashes are computed over canonical JSON (sorted keys, no spaces), so anyone can recompute them with the
 standard library from an export of the log.
@@ -34,9 +36,19 @@ def events_hash(events: Sequence[Mapping[str, Any]]) -> str:
 def link(
     previous: str, seq: int, seat: str, user_id: int | None, verb: str, args: Mapping[str, Any], events: str
 ) -> str:
-    """The chain hash of one action, given the previous action's (or the seed hash, for the first)."""
+    """The chain hash of one action, given the chain so far (the seed hash, before the first action)."""
     body = canonical([previous, seq, seat, user_id, verb, dict(args), events])
     return hashlib.sha256(body.encode()).hexdigest()
+
+
+def undo_link(previous: str, seq: int) -> str:
+    """The chain so far once action ``seq`` is taken back."""
+    return hashlib.sha256(canonical([previous, "undo", seq]).encode()).hexdigest()
+
+
+def undo_order(seqs: Sequence[int]) -> list[int]:
+    """The order in which actions taken back together are chained: the latest first."""
+    return sorted(seqs, reverse=True)
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,9 @@ class StoredLink:
     events: Sequence[Mapping[str, Any]]
     events_hash: str | None
     chain: str | None
+    undone: bool = False
+    undone_after: int | None = None
+    """The last action number when this one was taken back (``None`` while it stands)."""
 
 
 def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[str]:
@@ -61,6 +76,14 @@ def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[
     problems: list[str] = []
     previous = seed_hash
     expected_seq = 1
+    undos: dict[int, list[int]] = {}
+    for row in rows:
+        if row.undone_after is not None:
+            undos.setdefault(row.undone_after, []).append(row.seq)
+        if row.undone and row.undone_after is None:
+            problems.append(f"action #{row.seq} ({row.seat} {row.verb}) is marked undone, but no undo was chained")
+        if not row.undone and row.undone_after is not None:
+            problems.append(f"action #{row.seq} ({row.seat} {row.verb}) was taken back, but is marked as standing")
     for row in rows:
         if row.seq != expected_seq:
             gap = "missing" if row.seq > expected_seq else "repeated"
@@ -78,17 +101,11 @@ def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[
                 "changed, inserted or deleted)"
             )
         previous = row.chain or recomputed
+        for undone in undo_order(undos.pop(row.seq, [])):
+            previous = undo_link(previous, undone)
     if head is not None and head != previous:
         problems.append(
-            f"the chain's head kept with the game ({head[:16]}) is not the last action's ({previous[:16]}): "
-            "actions were deleted or added at the end"
+            f"the chain's head kept with the game ({head[:16]}) is not the one its log gives ({previous[:16]}): "
+            "actions or undos were deleted, added or changed at the end"
         )
     return problems
-
-
-def head_of(seed_hash: str, rows: Sequence[StoredLink]) -> str:
-    """The chain head of a log, recomputed from scratch (the seed hash when there is no action)."""
-    previous = seed_hash
-    for row in rows:
-        previous = link(previous, row.seq, row.seat, row.user_id, row.verb, row.args, events_hash(row.events))
-    return previous

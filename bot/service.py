@@ -1109,7 +1109,12 @@ def _verify(system: SystemAdapter, game: GameRow, rows: Sequence[ActionRow]) -> 
         return game, 0, ["the revealed seed is not hexadecimal: it cannot be the game's seed"]
     if commitment(seed) != game.seed_hash:
         problems.append("the revealed seed does not match the hash published at the game's creation")
-    links = [chain.StoredLink(r.seq, r.seat, r.user_id, r.verb, r.args, r.events, r.events_hash, r.chain) for r in rows]
+    links = [
+        chain.StoredLink(
+            r.seq, r.seat, r.user_id, r.verb, r.args, r.events, r.events_hash, r.chain, r.undone, r.undone_after
+        )
+        for r in rows
+    ]
     problems += chain.check(game.seed_hash, links, game.chain_head)
     try:
         state = system.new_game(game.scenario, game.options, seed)

@@ -54,6 +54,7 @@ async def _chain_the_logs(db: aiosqlite.Connection) -> None:
     for statement in (
         "ALTER TABLE actions ADD COLUMN events_hash TEXT",
         "ALTER TABLE actions ADD COLUMN chain TEXT",
+        "ALTER TABLE actions ADD COLUMN undone_after INTEGER",
         "ALTER TABLE games ADD COLUMN chain_head TEXT",
         "ALTER TABLE secrets ADD COLUMN seq INTEGER",
     ):
@@ -61,15 +62,24 @@ async def _chain_the_logs(db: aiosqlite.Connection) -> None:
     games = list(await db.execute_fetchall("SELECT id, seed_hash FROM games"))
     for game_id, seed_hash in games:
         previous = str(seed_hash)
-        rows = await db.execute_fetchall(
-            "SELECT seq, seat, user_id, verb, args, events FROM actions WHERE game = ? ORDER BY seq", (game_id,)
+        rows = list(
+            await db.execute_fetchall(
+                "SELECT seq, seat, user_id, verb, args, events, undone FROM actions WHERE game = ? ORDER BY seq",
+                (game_id,),
+            )
         )
-        for seq, seat, user_id, verb, args, events in rows:
+        for seq, seat, user_id, verb, args, events, _ in rows:
             own = chain.events_hash(json.loads(events))
             previous = chain.link(previous, seq, seat, user_id, verb, json.loads(args), own)
             await db.execute(
                 "UPDATE actions SET events_hash = ?, chain = ? WHERE game = ? AND seq = ?",
                 (own, previous, game_id, seq),
+            )
+        undone = [row[0] for row in rows if row[6]]  # when they were undone is not known: chained at the end
+        for seq in chain.undo_order(undone):
+            previous = chain.undo_link(previous, seq)
+            await db.execute(
+                "UPDATE actions SET undone_after = ? WHERE game = ? AND seq = ?", (rows[-1][0], game_id, seq)
             )
         await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (previous, game_id))
 
@@ -242,6 +252,8 @@ class ActionRow:
     """The hash of the events as stored (:mod:`bot.chain`)."""
     chain: str | None = None
     """The chain hash of this action as stored (:mod:`bot.chain`)."""
+    undone_after: int | None = None
+    """The last action's number when this one was taken back (:mod:`bot.chain`)."""
 
 
 @dataclass(frozen=True)
@@ -372,6 +384,7 @@ def _action(row: aiosqlite.Row) -> ActionRow:
         undone=bool(row["undone"]),
         events_hash=row["events_hash"],
         chain=row["chain"],
+        undone_after=row["undone_after"],
     )
 
 
@@ -702,13 +715,8 @@ class Store:
         own_hash = chain.events_hash(action.events)
         async with self.transaction() as db:
             await self._bump(db, game, status=status, result=result)
-            last = list(
-                await db.execute_fetchall(
-                    "SELECT seq, chain FROM actions WHERE game = ? ORDER BY seq DESC LIMIT 1", (game.id,)
-                )
-            )
-            seq = int(last[0]["seq"]) + 1 if last else 1
-            previous = str(last[0]["chain"]) if last else game.seed_hash
+            seq, previous = await self._chain_so_far(db, game)
+            seq += 1
             link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash)
             await db.execute(
                 "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain) "
@@ -770,8 +778,13 @@ class Store:
             return game
         async with self.transaction() as db:
             await self._bump(db, game)
-            marks = ", ".join("?" for _ in seqs)
-            await db.execute(f"UPDATE actions SET undone = 1 WHERE game = ? AND seq IN ({marks})", (game.id, *seqs))
+            last, head = await self._chain_so_far(db, game)
+            for seq in chain.undo_order(seqs):
+                head = chain.undo_link(head, seq)
+                await db.execute(
+                    "UPDATE actions SET undone = 1, undone_after = ? WHERE game = ? AND seq = ?", (last, game.id, seq)
+                )
+            await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (head, game.id))
             await db.execute("DELETE FROM snapshots WHERE game = ? AND seq >= ?", (game.id, min(seqs)))
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
             if reminders is not None:
@@ -779,6 +792,18 @@ class Store:
             if correction is not None:
                 await self._log_correction(db, game.id, *correction, {"undone": list(seqs)})
         return await self._reload(game)
+
+    @staticmethod
+    async def _chain_so_far(db: aiosqlite.Connection, game: GameRow) -> tuple[int, str]:
+        """The last action's number (0 before the first) and the chain's head, read in the write transaction."""
+        rows = list(
+            await db.execute_fetchall(
+                "SELECT (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game = ?) AS last, chain_head, seed_hash "
+                "FROM games WHERE id = ?",
+                (game.id, game.id),
+            )
+        )
+        return int(rows[0]["last"]), str(rows[0]["chain_head"] or rows[0]["seed_hash"])
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, Any] | None:
         """The latest snapshot (its action number and the state JSON), if any."""

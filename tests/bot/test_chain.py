@@ -12,7 +12,7 @@ from bot import chain
 from bot.commands import CommandLayer
 from bot.service import GameService, Refusal
 from bot.store import MIGRATIONS, GameRow, Store
-from tests.bot.conftest import BLUE, CHANNEL, RED, ctx, started
+from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, ctx, started
 from tests.bot.doubles import duel_systems
 
 
@@ -41,7 +41,7 @@ async def test_each_action_is_chained_to_the_one_before_and_the_head_is_kept_wit
     for row in rows:
         assert row.events_hash == chain.events_hash(row.events)
         assert row.chain == chain.link(previous, row.seq, row.seat, row.user_id, row.verb, row.args, row.events_hash)
-        previous = row.chain
+        previous = row.chain  # (no undo in this game)
     assert game.chain_head == previous
     _, rolls, problems = await service.verify(game.id)
     assert rolls == 3 and problems == []
@@ -94,17 +94,42 @@ async def test_a_deleted_row_in_the_middle_or_at_the_end_is_found(service: GameS
     game = await finished_game(service)
     await tamper(service.store, "DELETE FROM actions WHERE game = ? AND seq = 5", game.id)  # the last one
     _, _, problems = await service.verify(game.id)
-    assert (
-        problems
-        == [
-            f"the chain's head kept with the game ({game.chain_head[:16]}) is not the last action's "  # type: ignore[index]
-            f"({(await service.store.actions(game.id))[-1].chain[:16]}): actions were deleted or added at the end"  # type: ignore[index]
-        ]
-    )
+    last = (await service.store.actions(game.id))[-1].chain
+    assert problems == [
+        f"the chain's head kept with the game ({str(game.chain_head)[:16]}) is not the one its log gives "
+        f"({str(last)[:16]}): actions or undos were deleted, added or changed at the end"
+    ]
     await tamper(service.store, "DELETE FROM actions WHERE game = ? AND seq = 3", game.id)
     _, _, problems = await service.verify(game.id)
     assert any("action #4 follows #2: action number(s) missing" in p for p in problems), problems
     assert any(p.startswith("action #4 (red roll): broken link") for p in problems)
+
+
+async def test_undos_are_chained_and_an_undone_mark_changed_by_hand_is_found(service: GameService) -> None:
+    await started(service)
+    await service.act(CHANNEL, RED, "advance", {"steps": 1})
+    await service.undo(CHANNEL, RED)
+    await service.act(CHANNEL, RED, "advance", {"steps": 2})
+    await service.act(CHANNEL, RED, "roll", {})
+    await service.correct(CHANNEL, MOD, 2, "misclick")
+    await service.act(CHANNEL, RED, "advance", {"steps": 3})
+    await service.resign(CHANNEL, BLUE)
+    game = (await service.table(CHANNEL, live=False)).game
+    rows = await service.store.actions(game.id, include_undone=True)
+    assert [(r.seq, r.undone_after) for r in rows if r.undone] == [(3, 3), (4, 5), (5, 5)]
+    _, _, problems = await service.verify(game.id)
+    assert problems == []
+    await tamper(service.store, "UPDATE actions SET undone = 0 WHERE game = ? AND seq = 3", game.id)
+    _, _, problems = await service.verify(game.id)
+    assert "action #3 (red advance) was taken back, but is marked as standing" in problems
+    await tamper(
+        service.store, "UPDATE actions SET undone = 0, undone_after = NULL WHERE game = ? AND seq = 3", game.id
+    )
+    _, _, problems = await service.verify(game.id)
+    assert problems[0].startswith("action #4 (red advance): broken link"), problems  # the undo after #3 is gone
+    await tamper(service.store, "UPDATE actions SET undone = 1 WHERE game = ? AND seq = 6", game.id)
+    _, _, problems = await service.verify(game.id)
+    assert "action #6 (red advance) is marked undone, but no undo was chained" in problems
 
 
 async def test_an_inserted_row_is_found(service: GameService) -> None:
@@ -149,6 +174,10 @@ async def test_the_migration_chains_the_logs_of_older_games(tmp_path: Path) -> N
                 "?, ?, 0)",
                 (seq, seat, user, json.dumps({"amount": amount}), json.dumps(events)),
             )
+        await db.execute(  # an action taken back before the file was migrated
+            "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, undone) VALUES (1, 3, 'red', "
+            "11, 'advance', '{\"steps\": 1}', '[]', 0, 1)"
+        )
         await db.commit()
     store = await Store.open(path)
     try:
@@ -156,7 +185,10 @@ async def test_the_migration_chains_the_logs_of_older_games(tmp_path: Path) -> N
         game = await store.game(1)
         assert game is not None
         rows = await store.actions(1)
-        assert all(r.chain and r.events_hash for r in rows) and game.chain_head == rows[-1].chain
+        assert all(r.chain and r.events_hash for r in rows) and rows[-1].seq == 2
+        undone = (await store.actions(1, include_undone=True))[-1]
+        assert undone.undone and undone.undone_after == 3
+        assert game.chain_head == chain.undo_link(str(undone.chain), 3)
         _, _, problems = await GameService(store, duel_systems()).verify(1)
         assert [p for p in problems if "chain" in p or "link" in p] == []
     finally:
