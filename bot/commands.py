@@ -338,6 +338,89 @@ COMMANDS: tuple[CommandDef, ...] = (
         ),
         slow=True,
     ),
+    # --- Leagues ------------------------------------------------------------------------------------------
+    # Handlers in bot/leagues/commands.py, registered by _league_handlers at the end of this file.
+    CommandDef(
+        "league create",
+        "Organiser: open a league in this channel (each pairing's game gets its own thread here).",
+        (
+            _opt("name", "the league's name"),
+            _opt("scenario", "the scenario the rounds play (a round may change it)", "scenario"),
+            _opt("system", "the game system, any two-seat one (default: the bundled game)", "system", False),
+            _opt("format", "swiss (default), round-robin, or both-sides (twice, sides swapped)", None, False),
+            OptionDef("rounds", "Swiss: how many rounds", "integer", False, None, 1, 30),
+            _opt("options", "optional rules of every game, separated by commas", "option", False),
+            OptionDef("days_per_move", "correspondence: days per move (0: live play)", "number", False, None, 0, 60),
+            OptionDef("reserve_days", "correspondence: reserve of days", "number", False, None, 0, 120),
+            OptionDef("round_days", "days each round lasts (0: no deadline)", "number", False, None, 0, 365),
+        ),
+    ),
+    CommandDef(
+        "league join", "Register for this channel's league.", (_opt("side", "preferred side, or none", None, False),)
+    ),
+    CommandDef("league leave", "Withdraw your registration before the league starts."),
+    CommandDef("league close", "Organiser: close registration; the season can start."),
+    CommandDef(
+        "league add",
+        "Organiser: register a player (late entries too, in a Swiss).",
+        (OptionDef("user", "the player", "user"), _opt("side", "preferred side, or none", None, False)),
+    ),
+    CommandDef(
+        "league remove", "Organiser: remove or withdraw a player (logged).", (OptionDef("user", "the player", "user"),)
+    ),
+    CommandDef(
+        "league round",
+        "Organiser: pair the next round and start its games, each in its own thread.",
+        (
+            _opt("scenario", "this round's scenario (default: the last one)", "scenario", False),
+            _opt("system", "this round's game system (default: the last one)", "system", False),
+        ),
+        slow=True,
+    ),
+    CommandDef("league standings", "The league's standings and the current round.", slow=True),
+    CommandDef(
+        "league player",
+        "A player's ratings, record by side and reliability on this server.",
+        (OptionDef("user", "the player (default: you)", "user", False),),
+        private=True,
+    ),
+    CommandDef("league late", "The league's games past their deadline.", private=True),
+    CommandDef(
+        "league forfeit",
+        "Organiser: a player forfeits a league game being played (logged).",
+        (
+            OptionDef("player", "the player who forfeits", "user"),
+            OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
+            _opt("reason", "why", None, False),
+        ),
+    ),
+    CommandDef(
+        "league adjudicate",
+        "Organiser: decide a league game being played (logged).",
+        (
+            OptionDef("winner", "the winner (none: a draw)", "user", False),
+            OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
+            _opt("reason", "why", None, False),
+        ),
+    ),
+    CommandDef(
+        "league correct",
+        "Organiser: correct a decided result (logged); standings and ratings follow.",
+        (
+            OptionDef("winner", "the winner (none: a draw)", "user", False),
+            OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
+            _opt("reason", "why", None, False),
+        ),
+    ),
+    CommandDef(
+        "league extend",
+        "Organiser: give a league game more days (logged).",
+        (
+            OptionDef("days", "how many days", "number", True, None, 0.5, 60),
+            OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
+        ),
+    ),
+    CommandDef("league export", "The standings and every result, as CSV files.", private=True),
 )
 """Every command of the bot."""
 
@@ -486,6 +569,9 @@ class CommandLayer:
             if command.verb is not None:
                 self._handlers[command.name] = self._play(command)
         self._handlers.update(_campaign_handlers(self))  # Campaign games (ASL): bot/campaign.py
+        self.open_thread: Callable[[int, str], Awaitable[int]] | None = None
+        """Opens a thread under a channel and returns its id, when the transport has threads (Discord)."""
+        self._handlers.update(_league_handlers(self))  # Leagues: bot/leagues/commands.py
         missing = {c.name for c in COMMANDS} - set(self._handlers)
         assert not missing, missing
 
@@ -1146,3 +1232,13 @@ async def _campaign_components(
     from bot import campaign
 
     return await campaign.components(layer, table, seat, prompt)
+
+
+# --- Leagues ----------------------------------------------------------------------------------------------
+# The league room (bot/leagues/) imports this module; its handlers are fetched when the layer is built.
+
+
+def _league_handlers(layer: CommandLayer) -> dict[str, Handler]:
+    from bot.leagues import commands
+
+    return commands.handlers(layer)

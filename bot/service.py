@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -41,6 +42,8 @@ BARRIER_KINDS = frozenset({"roll", "reveal", "secret-reveal", "initiative", "sea
 """Events undo never goes back over: a die rolled, hidden information revealed, the initiative decided, and a
 sealed decision whose receipt the channel has seen."""
 """Events after which an action can no longer be undone: a die roll or information revealed."""
+
+logger = logging.getLogger(__name__)
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -104,6 +107,11 @@ class SystemAdapter(GameSystem, Protocol):
 
 
 SystemFactory = Callable[[], SystemAdapter]
+
+GameEndListener = Callable[[GameRow, str], Awaitable[None]]
+"""Told of every game that ends, with how (``victory``, ``resignation``, ``abandoned``, or a moderator's
+``forfeit`` or ``adjudicated``), and of every ended game a correction reopens (``reopened``). Rooms beside the
+systems (leagues) register one in :attr:`GameService.end_listeners`."""
 
 
 class ChannelLocks:
@@ -242,6 +250,15 @@ class GameService:
         self._cache: dict[int, tuple[int, int, Any]] = {}
         """Each game's latest state: (revision, last action's number, state)."""
         self.clock = clock
+        self.end_listeners: list[GameEndListener] = []
+
+    async def _ended(self, game: GameRow, how: str) -> None:
+        """Tell the listeners of a game's end; one that fails is logged and never undoes the game's change."""
+        for listener in self.end_listeners:
+            try:
+                await listener(game, how)
+            except Exception:
+                logger.exception("a game-end listener failed for game %s", game.id)
 
     # --- Systems, locks, loading ----------------------------------------------------------------------
 
@@ -517,6 +534,7 @@ class GameService:
             winner = others[0] if len(others) == 1 else None
             text = f"{' and '.join(mine)} resigned" + (f": {winner} wins" if winner else "")
             game = await self.store.set_status(table.game, "finished", {"winner": winner, "text": text})
+            await self._ended(game, "resignation")
             return Outcome(Table(game, table.seats), seat=mine[0], result=Result(winner, text))
 
     async def abandon(self, channel: int, caller: Caller, reason: str) -> Outcome:
@@ -532,7 +550,30 @@ class GameService:
             game = await self.store.set_status(
                 table.game, "abandoned", {"winner": None, "text": text}, (caller.user_id, "abandon", text)
             )
+            await self._ended(game, "abandoned")
             return Outcome(Table(game, table.seats), result=Result(None, text))
+
+    async def decide(self, channel: int, caller: Caller, winner: str | None, how: str, reason: str) -> Outcome:
+        """A moderator ends a game with a result (``how``: ``forfeit`` or ``adjudicated``; ``winner`` ``None``:
+        a draw), logged in the game; the seed is revealed.
+
+        :raises Refusal: for a non-moderator, a game not being played, or an unknown seat.
+        """
+        if not caller.moderator:
+            raise Refusal("only a moderator may forfeit or adjudicate a game")
+        async with self.lock(channel):
+            table = await self.table(channel)
+            if table.game.status != "active":
+                raise Refusal("the game is not being played")
+            if winner is not None:
+                self._check_seat(table, winner)
+            verdict = f"{winner} wins" if winner else "a draw"
+            text = f"{how} by {caller.name or caller.user_id}: {verdict} ({reason or 'no reason given'})"
+            game = await self.store.set_status(
+                table.game, "finished", {"winner": winner, "text": text}, (caller.user_id, how, text)
+            )
+            await self._ended(game, how)
+            return Outcome(Table(game, table.seats), result=Result(winner, text))
 
     # --- Acting ---------------------------------------------------------------------------------------
 
@@ -617,6 +658,8 @@ class GameService:
         except RevisionError:
             raise StaleError("the game changed meanwhile; nothing changed, try again") from None
         self._cache[game.id] = (game.revision, row.seq, new)
+        if result:
+            await self._ended(game, "victory")
         receipt = secret.receipt if secret else None
         table = Table(game, table.seats)
         fresh = frozenset(
@@ -793,6 +836,7 @@ class GameService:
         self._cache[game.id] = (game.revision, actions[-1].seq if actions else 0, state)
         if game.status == "finished":  # a correction may reopen a game that ended
             game = await self.store.set_status(game, "active", None)
+            await self._ended(game, "reopened")
         return Outcome(
             Table(game, table.seats),
             seat=rows[-1].seat,

@@ -168,6 +168,70 @@ MIGRATIONS: tuple[Migration, ...] = (
     """,
     # Version 2: the hash chain of the action log (bot/chain.py).
     _chain_the_logs,
+    # Version 3: leagues (bot/leagues/store.py): seasons, players, rounds, pairings with their results, a log.
+    """
+    CREATE TABLE leagues (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild INTEGER,
+        channel INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        system TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        format TEXT NOT NULL,
+        rounds INTEGER NOT NULL,
+        days_per_move REAL NOT NULL DEFAULT 0,
+        reserve_days REAL NOT NULL DEFAULT 0,
+        round_days REAL NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'registration',
+        organiser INTEGER,
+        created REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_league_name_per_server ON leagues(guild, name);
+    CREATE UNIQUE INDEX one_running_league_per_channel ON leagues(channel) WHERE status != 'finished';
+    CREATE TABLE league_players (
+        league INTEGER NOT NULL REFERENCES leagues(id),
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        side INTEGER,
+        joined REAL NOT NULL,
+        withdrawn INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (league, user_id)
+    );
+    CREATE TABLE league_rounds (
+        league INTEGER NOT NULL REFERENCES leagues(id),
+        number INTEGER NOT NULL,
+        system TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        started REAL NOT NULL,
+        deadline REAL,
+        PRIMARY KEY (league, number)
+    );
+    CREATE TABLE league_games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        league INTEGER NOT NULL REFERENCES leagues(id),
+        round INTEGER NOT NULL,
+        first INTEGER NOT NULL,
+        second INTEGER,
+        game INTEGER REFERENCES games(id),
+        thread INTEGER,
+        deadline REAL,
+        first_score REAL,
+        second_score REAL,
+        how TEXT,
+        ended REAL,
+        late_told INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX one_pairing_per_game ON league_games(game) WHERE game IS NOT NULL;
+    CREATE TABLE league_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        league INTEGER NOT NULL REFERENCES leagues(id),
+        moderator INTEGER,
+        kind TEXT NOT NULL,
+        text TEXT NOT NULL,
+        time REAL NOT NULL
+    )
+    """,
 )
 """The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""
 
@@ -502,6 +566,10 @@ class Store:
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
         rows = await self._all(sql, params)
         return rows[0] if rows else None
+
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        """Rows of a read-only query, for the rooms that keep their own tables here (leagues)."""
+        return await self._all(sql, params)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
         try:

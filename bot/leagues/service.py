@@ -1,0 +1,657 @@
+"""The league room: seasons, registration, pairings turned into games, results, standings, ratings.
+
+A room beside the game systems (DESIGN.md): it creates each pairing's game through the game service, in its
+own thread under the league channel, and hears of every game's end through the service's end listeners
+(:attr:`bot.service.GameService.end_listeners`). Standings, ratings and reliability are computed from the
+stored results each time they are asked for, so a corrected result corrects everything.
+
+Organisers are the server's moderators (the moderator role). Sides are named by seat position (the first
+seat of the round's system, and the second), so a league may change scenario or system between rounds.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.leagues.glicko2 import Rating
+from bot.leagues.pairing import PairingError, Round, round_robin, standings_for_pairing, swiss_round
+from bot.leagues.records import RatedGame, Reliability, SideRecord, ratings, reliability, side_records
+from bot.leagues.standings import BOTH_SIDES, FORMATS, ROUND_ROBIN, SWISS, TIEBREAK_NAMES, Outcome, Row, standings
+from bot.leagues.store import Entrant, LeagueRow, LeagueStore, Pairing, RoundRow
+from bot.service import DAY, Caller, GameService, Refusal
+from bot.service import Outcome as GameOutcome
+from bot.store import GameRow
+
+ThreadOpener = Callable[[int, str], Awaitable[int]]
+"""Opens a thread under a channel and returns its id (the transport's: Discord)."""
+
+SWISS_BYE_SCORE = 1.0
+"""A Swiss bye scores a win; a round robin bye scores nothing (every player has one per cycle)."""
+
+
+@dataclass(frozen=True)
+class Started:
+    """A pairing turned into a game, and the game's start (for the thread's first messages)."""
+
+    pairing: Pairing
+    outcome: GameOutcome | None
+    """``None`` when the game had been started before (a round resumed after a restart)."""
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    """A player as the leagues of one server know him, per game system."""
+
+    user_id: int
+    systems: dict[str, tuple[Rating | None, tuple[str, str], tuple[SideRecord, SideRecord]]]
+    """System id to (rating, the two seats' names, the record on each)."""
+    reliability: Reliability
+
+
+class LeagueService:
+    """Every league operation, over the game service and the league tables of its store."""
+
+    def __init__(self, games: GameService, clock: Callable[[], float] = time.time) -> None:
+        self.games = games
+        self.store = LeagueStore(games.store)
+        self.clock = clock
+        games.end_listeners.append(self.game_ended)
+
+    # --- Finding things -------------------------------------------------------------------------------
+
+    async def league(self, channel: int) -> LeagueRow:
+        """The league of a channel (or of the game thread ``channel``).
+
+        :raises Refusal: if there is none.
+        """
+        league = await self.store.league_in(channel)
+        if league is None:
+            raise Refusal("there is no league in this channel; an organiser creates one with `league create`")
+        return league
+
+    @staticmethod
+    def _organiser(caller: Caller, what: str) -> None:
+        if not caller.moderator:
+            raise Refusal(f"only an organiser (the moderator role) may {what}")
+
+    def seats(self, system_id: str) -> tuple[str, str]:
+        """The two seats of a system.
+
+        :raises Refusal: for a system that is not for two players.
+        """
+        seats = self.games.system(system_id).seats
+        if len(seats) != 2:
+            raise Refusal(f"{system_id} is not a two-player system: a league needs two seats, it has {len(seats)}")
+        return seats[0], seats[1]
+
+    def _check_game_setup(self, system_id: str, scenario: str, options: Mapping[str, bool]) -> None:
+        system = self.games.system(system_id)
+        self.seats(system_id)
+        if scenario not in system.scenarios:
+            raise Refusal(f"{system.name} has no scenario {scenario!r}; choose one of {', '.join(system.scenarios)}")
+        unknown = sorted(set(options) - set(system.options))
+        if unknown:
+            raise Refusal(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(system.options)}")
+
+    # --- Seasons and players --------------------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        guild: int | None,
+        channel: int,
+        caller: Caller,
+        name: str,
+        system_id: str,
+        scenario: str,
+        options: Mapping[str, bool] | None = None,
+        format_: str = SWISS,
+        rounds: int = 0,
+        days_per_move: float = 0.0,
+        reserve_days: float = 0.0,
+        round_days: float = 0.0,
+    ) -> LeagueRow:
+        """Open a league for registration in a channel.
+
+        :raises Refusal: for a non-organiser, a league already running here, a name taken, a bad setting.
+        """
+        self._organiser(caller, "create a league")
+        name = name.strip()
+        if not 1 <= len(name) <= 40:
+            raise Refusal("a league's name has 1 to 40 characters")
+        if format_ not in FORMATS:
+            raise Refusal(f"the format is one of {', '.join(FORMATS)}")
+        if format_ == SWISS and not 1 <= rounds <= 30:
+            raise Refusal("a Swiss league plays 1 to 30 rounds: give `rounds`")
+        if not (0 <= days_per_move <= 60 and 0 <= reserve_days <= 120 and 0 <= round_days <= 365):
+            raise Refusal("the time control takes 0 to 60 days per move, 0 to 120 days reserve, 0 to 365 per round")
+        self._check_game_setup(system_id, scenario, dict(options or {}))
+        here = await self.store.league_in(channel)
+        if here is not None and here.status != "finished" and here.channel == channel:
+            raise Refusal(f"this channel already runs the league {here.name!r}; one running league per channel")
+        if await self.store.league_named(guild, name) is not None:
+            raise Refusal(f"this server already has a league named {name!r}")
+        return await self.store.create(
+            guild=guild,
+            channel=channel,
+            name=name,
+            system=system_id,
+            scenario=scenario,
+            options=dict(options or {}),
+            format=format_,
+            rounds=rounds if format_ == SWISS else 0,
+            days_per_move=days_per_move,
+            reserve_days=reserve_days,
+            round_days=round_days,
+            organiser=caller.user_id,
+        )
+
+    def side_index(self, league: LeagueRow, side: str | None) -> int | None:
+        """A side named by seat (or ``first``/``second``, or ``none``) as a seat position.
+
+        :raises Refusal: for a side the league's system does not have.
+        """
+        if side is None or side.strip().lower() in ("", "none", "any"):
+            return None
+        seats = self.seats(league.system)
+        wanted = side.strip().lower()
+        for index, seat in enumerate(seats):
+            if wanted in (seat.lower(), ("first", "second")[index]):
+                return index
+        raise Refusal(f"the sides are {seats[0]} and {seats[1]} (or none)")
+
+    async def join(self, channel: int, caller: Caller, side: str | None) -> LeagueRow:
+        """Register for a league (with a preferred side, or none).
+
+        :raises Refusal: once registration is closed (an organiser may still add a player).
+        """
+        league = await self.league(channel)
+        if league.status != "registration":
+            raise Refusal("registration is closed; an organiser may add a late player with `league add`")
+        await self.store.add_entrant(
+            league.id, caller.user_id, caller.name or str(caller.user_id), self.side_index(league, side)
+        )
+        return league
+
+    async def leave(self, channel: int, caller: Caller) -> LeagueRow:
+        """Withdraw one's registration before the league starts.
+
+        :raises Refusal: after the start (an organiser removes a player then), or when not registered.
+        """
+        league = await self.league(channel)
+        if league.status != "registration":
+            raise Refusal("the league has started: ask an organiser to remove you (`league remove`)")
+        if not any(e.user_id == caller.user_id for e in await self.store.entrants(league.id)):
+            raise Refusal("you are not registered in this league")
+        await self.store.remove_entrant(league.id, caller.user_id, withdraw=False)
+        return league
+
+    async def add(self, channel: int, caller: Caller, user_id: int, name: str, side: str | None) -> LeagueRow:
+        """An organiser registers a player, also late in a Swiss (he is paired from the next round).
+
+        :raises Refusal: for a non-organiser, or a round robin already under way.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "add a player")
+        if league.status == "finished":
+            raise Refusal("the league is over")
+        if league.status == "running" and league.format != SWISS:
+            raise Refusal("a round robin's schedule is fixed when registration closes: no late player")
+        await self.store.add_entrant(league.id, user_id, name, self.side_index(league, side))
+        await self.store.log(league.id, caller.user_id, "add", f"added <@{user_id}>")
+        return league
+
+    async def remove(self, channel: int, caller: Caller, user_id: int) -> LeagueRow:
+        """An organiser removes a player: before the start he is unregistered; after it he withdraws (not paired
+        again; in a round robin his later games are forfeited to his opponents).
+
+        :raises Refusal: for a non-organiser or a player not registered.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "remove a player")
+        if not any(e.user_id == user_id for e in await self.store.entrants(league.id)):
+            raise Refusal(f"<@{user_id}> is not registered in this league")
+        await self.store.remove_entrant(league.id, user_id, withdraw=league.status != "registration")
+        await self.store.log(league.id, caller.user_id, "remove", f"removed <@{user_id}>")
+        return league
+
+    async def close(self, channel: int, caller: Caller) -> LeagueRow:
+        """Close registration: the season can start (`league round`).
+
+        :raises Refusal: for a non-organiser, too few players, or more Swiss rounds than the field allows.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "close registration")
+        if league.status != "registration":
+            raise Refusal("registration is already closed")
+        players = [e for e in await self.store.entrants(league.id) if not e.withdrawn]
+        if len(players) < 2:
+            raise Refusal("a league needs at least two players")
+        rounds = league.rounds
+        if league.format == SWISS:
+            most = math.ceil(len(players) / 2)
+            if rounds > most:
+                raise Refusal(
+                    f"a Swiss of {len(players)} players plays at most {most} rounds (half the field): beyond that "
+                    "no pairing can promise no rematch and sides within one; choose a round robin instead"
+                )
+        else:
+            rounds = len(round_robin([e.user_id for e in players], league.format == BOTH_SIDES))
+        await self.store.set_status(league.id, "running", rounds)
+        await self.store.log(league.id, caller.user_id, "close", f"registration closed with {len(players)} players")
+        refreshed = await self.store.league(league.id)
+        assert refreshed is not None
+        return refreshed
+
+    # --- Rounds ---------------------------------------------------------------------------------------
+
+    async def next_round(
+        self,
+        channel: int,
+        caller: Caller,
+        opener: ThreadOpener,
+        *,
+        guild: int | None = None,
+        scenario: str | None = None,
+        system_id: str | None = None,
+    ) -> tuple[RoundRow, list[Pairing], list[Started]]:
+        """Pair the next round and turn each pairing into a started game in its own thread; a round cut short
+        (a restart while its games were being made) is finished instead.
+
+        :raises Refusal: for a non-organiser, a round still being played, or a season over.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "pair a round")
+        if league.status == "registration":
+            raise Refusal("registration is still open: `league close` first")
+        rounds = await self.store.rounds(league.id)
+        pairings = await self.store.pairings(league.id)
+        unmade = [p for p in pairings if p.second is not None and p.game is None and not p.decided]
+        if rounds and unmade:
+            current = rounds[-1]
+            return (
+                current,
+                [p for p in pairings if p.round == current.number],
+                await self._make_games(league, current, unmade, caller, guild, opener),
+            )
+        pending = [p for p in pairings if not p.decided]
+        if pending:
+            games = ", ".join(f"#{p.game}" for p in pending if p.game is not None)
+            raise Refusal(
+                f"round {rounds[-1].number} is not over: game(s) {games} are still being played "
+                "(an organiser may forfeit, adjudicate or wait)"
+            )
+        number = len(rounds) + 1
+        if number > league.rounds:
+            raise Refusal(f"all {league.rounds} rounds are played: the season is over (`league standings`)")
+        system_id = system_id or (rounds[-1].system if rounds else league.system)
+        scenario = scenario or (rounds[-1].scenario if rounds and rounds[-1].system == system_id else league.scenario)
+        self._check_game_setup(system_id, scenario, league.options if system_id == league.system else {})
+        entrants = await self.store.entrants(league.id)
+        round_ = await self._pair(league, number, entrants, pairings, system_id)
+        withdrawn = {e.user_id for e in entrants if e.withdrawn}
+        rows: list[tuple[int, int | None, float | None, float | None, str | None]] = []
+        for first, second in round_.games:
+            if first in withdrawn or second in withdrawn:
+                rows.append((first, second, float(first not in withdrawn), float(second not in withdrawn), "forfeit"))
+            else:
+                rows.append((first, second, None, None, None))
+        if round_.bye is not None:
+            rows.append((round_.bye, None, SWISS_BYE_SCORE if league.format == SWISS else 0.0, None, "bye"))
+        deadline = self.clock() + league.round_days * DAY if league.round_days else None
+        await self.store.add_round(league.id, number, system_id, scenario, deadline, rows)
+        await self.store.log(league.id, caller.user_id, "round", f"round {number} paired ({system_id}, {scenario})")
+        current = (await self.store.rounds(league.id))[-1]
+        made = [p for p in await self.store.pairings(league.id) if p.round == number]
+        started = await self._make_games(league, current, [p for p in made if not p.decided], caller, guild, opener)
+        return current, made, started
+
+    async def _pair(
+        self, league: LeagueRow, number: int, entrants: Sequence[Entrant], pairings: Sequence[Pairing], system_id: str
+    ) -> Round:
+        if league.format != SWISS:
+            schedule = round_robin([e.user_id for e in entrants], league.format == BOTH_SIDES)
+            return schedule[number - 1]
+        active = [e for e in entrants if not e.withdrawn]
+        rated = await self.ratings(league.guild, system_id)
+        history = [(p.first, p.second, p.first_score or 0.0, p.second_score or 0.0) for p in pairings]
+        field = standings_for_pairing(
+            [e.user_id for e in active],
+            {p: r.rating for p, r in rated.items()},
+            {e.user_id: e.side for e in active},
+            history,
+        )
+        try:
+            return swiss_round(field, league.rounds - number + 1)
+        except PairingError as error:
+            raise Refusal(str(error)) from None
+
+    async def _make_games(
+        self,
+        league: LeagueRow,
+        round_: RoundRow,
+        pairings: Sequence[Pairing],
+        caller: Caller,
+        guild: int | None,
+        opener: ThreadOpener,
+    ) -> list[Started]:
+        """Each pairing's thread, game, seats and start; every step is stored before the next, so a round cut
+        short by a restart resumes where it stopped."""
+        entrants = {e.user_id: e.name for e in await self.store.entrants(league.id)}
+        first_seat, second_seat = self.seats(round_.system)
+        started: list[Started] = []
+        for pairing in pairings:
+            assert pairing.second is not None
+            thread = pairing.thread
+            if thread is None:
+                title = (
+                    f"{league.name} R{round_.number}: {entrants.get(pairing.first, pairing.first)} v "
+                    f"{entrants.get(pairing.second, pairing.second)}"
+                )
+                thread = await opener(league.channel, title[:100])
+                await self.store.set_thread(pairing.id, thread)
+            game = await self.games.store.live_game_in(thread)
+            if game is None:
+                table = await self.games.create(
+                    guild=guild,
+                    channel=thread,
+                    caller=caller,
+                    system_id=round_.system,
+                    scenario=round_.scenario,
+                    options=league.options if round_.system == league.system else {},
+                    days_per_move=league.days_per_move,
+                    reserve_days=league.reserve_days,
+                )
+                game = table.game
+            await self.store.set_game(pairing.id, game.id)
+            outcome = None
+            if game.status == "open":
+                await self.games.assign(thread, caller, first_seat, pairing.first)
+                await self.games.assign(thread, caller, second_seat, pairing.second)
+                outcome = await self.games.start(thread, caller)
+            fresh = await self.store.pairing(pairing.id)
+            assert fresh is not None
+            started.append(Started(fresh, outcome))
+        return started
+
+    # --- Results --------------------------------------------------------------------------------------
+
+    async def game_ended(self, game: GameRow, how: str) -> None:
+        """The game service's end listener: a league game's result is recorded (or withdrawn, when a
+        correction reopens the game)."""
+        pairing = await self.store.pairing_of_game(game.id)
+        if pairing is None:
+            return
+        if how == "reopened" or game.live:
+            await self.store.set_result(pairing.id, None, None)
+            return
+        await self.store.set_result(pairing.id, self._scores(game), how)
+        await self._maybe_finish(pairing.league)
+
+    def _scores(self, game: GameRow) -> tuple[float, float]:
+        if game.status == "abandoned":
+            return 0.0, 0.0
+        winner = (game.result or {}).get("winner")
+        if winner is None:
+            return 0.5, 0.5
+        first_seat, _ = self.seats(game.system)
+        return (1.0, 0.0) if winner == first_seat else (0.0, 1.0)
+
+    async def _maybe_finish(self, league_id: int) -> None:
+        league = await self.store.league(league_id)
+        if league is None or league.status != "running":
+            return
+        pairings = await self.store.pairings(league_id)
+        rounds = await self.store.rounds(league_id)
+        if len(rounds) >= league.rounds and all(p.decided for p in pairings):
+            await self.store.set_status(league_id, "finished")
+            await self.store.log(league_id, None, "finish", "every round is decided: the season is over")
+
+    async def _pairing(self, league: LeagueRow, channel: int, game_id: int | None) -> Pairing:
+        pairing = (
+            await self.store.pairing_of_game(game_id) if game_id is not None else await self.store.pairing_in(channel)
+        )
+        if pairing is None or pairing.league != league.id:
+            where = f"game #{game_id}" if game_id is not None else "this channel"
+            raise Refusal(f"{where} is not a game of the league {league.name!r}; give the game's number")
+        return pairing
+
+    async def decide(
+        self,
+        channel: int,
+        caller: Caller,
+        game_id: int | None,
+        how: str,
+        winner: int | None,
+        reason: str,
+    ) -> tuple[Pairing, GameOutcome]:
+        """An organiser forfeits or adjudicates a league game being played (``winner`` ``None``: a draw); the
+        game ends (logged in it) and its result reaches the league like any other.
+
+        :raises Refusal: for a non-organiser, a game not of the league, or one already decided.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "forfeit or adjudicate a game")
+        pairing = await self._pairing(league, channel, game_id)
+        if pairing.decided or pairing.thread is None:
+            raise Refusal("that game is already decided: `league correct` changes its result")
+        seat = None
+        if winner is not None:
+            seat = self._seat_of(pairing, winner, await self._system_of(pairing))
+        outcome = await self.games.decide(pairing.thread, caller, seat, how, reason)
+        await self.store.log(league.id, caller.user_id, how, f"game #{pairing.game}: {outcome.table.game.result}")
+        fresh = await self.store.pairing(pairing.id)
+        assert fresh is not None
+        return fresh, outcome
+
+    async def _system_of(self, pairing: Pairing) -> str:
+        if pairing.game is not None:
+            game = await self.games.store.game(pairing.game)
+            if game is not None:
+                return game.system
+        rounds = await self.store.rounds(pairing.league)
+        return next(r.system for r in rounds if r.number == pairing.round)
+
+    def _seat_of(self, pairing: Pairing, user_id: int, system_id: str) -> str:
+        first_seat, second_seat = self.seats(system_id)
+        if user_id == pairing.first:
+            return first_seat
+        if user_id == pairing.second:
+            return second_seat
+        raise Refusal(f"<@{user_id}> does not play game #{pairing.game}")
+
+    async def correct(
+        self, channel: int, caller: Caller, game_id: int | None, winner: int | None, reason: str
+    ) -> Pairing:
+        """An organiser corrects a decided result (``winner`` ``None``: a draw); logged. Standings and ratings
+        follow, since they are computed from the results.
+
+        :raises Refusal: for a non-organiser, a game not of the league, or one still being played.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "correct a result")
+        pairing = await self._pairing(league, channel, game_id)
+        if not pairing.decided:
+            raise Refusal("that game is still being played: forfeit or adjudicate it instead")
+        if pairing.second is None:
+            raise Refusal("a bye has no result to correct")
+        if winner is not None:
+            self._seat_of(pairing, winner, await self._system_of(pairing))
+        scores = (0.5, 0.5) if winner is None else (1.0, 0.0) if winner == pairing.first else (0.0, 1.0)
+        verdict = f"<@{winner}> wins" if winner is not None else "a draw"
+        text = (
+            f"game #{pairing.game} corrected to {verdict} (was {pairing.first_score}-{pairing.second_score}, "
+            f"{pairing.how}): {reason or 'no reason given'}"
+        )
+        await self.store.set_result(pairing.id, scores, "corrected", (league.id, caller.user_id, "correct", text))
+        fresh = await self.store.pairing(pairing.id)
+        assert fresh is not None
+        return fresh
+
+    async def extend(self, channel: int, caller: Caller, game_id: int | None, days: float) -> Pairing:
+        """An organiser gives a game more days (logged).
+
+        :raises Refusal: for a non-organiser, a game not of the league, or one already decided.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "extend a deadline")
+        pairing = await self._pairing(league, channel, game_id)
+        if pairing.decided:
+            raise Refusal("that game is already decided")
+        deadline = max(pairing.deadline or self.clock(), self.clock()) + days * DAY
+        text = f"game #{pairing.game}: {days:g} more day(s)"
+        await self.store.set_deadline(pairing.id, deadline, (league.id, caller.user_id, "extend", text))
+        fresh = await self.store.pairing(pairing.id)
+        assert fresh is not None
+        return fresh
+
+    async def late(self, channel: int) -> tuple[LeagueRow, list[Pairing]]:
+        """The league's games still being played past their deadline."""
+        league = await self.league(channel)
+        now = self.clock()
+        pending = [p for p in await self.store.pairings(league.id) if not p.decided and p.second is not None]
+        return league, [p for p in pending if p.deadline is not None and p.deadline < now]
+
+    async def newly_late(self) -> list[tuple[LeagueRow, list[Pairing]]]:
+        """Games of running leagues that went past their deadline since last asked (each told once)."""
+        found = []
+        now = self.clock()
+        for league_id in await self._running():
+            league = await self.store.league(league_id)
+            assert league is not None
+            late = [
+                p
+                for p in await self.store.pairings(league.id)
+                if not p.decided and not p.late_told and p.deadline is not None and p.deadline < now
+            ]
+            if late:
+                await self.store.mark_late_told([p.id for p in late])
+                found.append((league, late))
+        return found
+
+    async def _running(self) -> list[int]:
+        rows = await self.games.store.query("SELECT id FROM leagues WHERE status = 'running' ORDER BY id")
+        return [int(r["id"]) for r in rows]
+
+    # --- Standings, ratings, players ------------------------------------------------------------------
+
+    async def standings(self, channel: int) -> tuple[LeagueRow, list[Row], dict[int, str]]:
+        """The league's standings, and the players' names."""
+        league = await self.league(channel)
+        entrants = await self.store.entrants(league.id)
+        outcomes = [
+            Outcome(p.first, p.second, p.first_score, p.second_score) for p in await self.store.pairings(league.id)
+        ]
+        rows = standings([e.user_id for e in entrants], outcomes, league.format)
+        return league, rows, {e.user_id: e.name for e in entrants}
+
+    async def rated_games(self, guild: int | None) -> list[tuple[str, RatedGame]]:
+        """Every decided league game of a server with an opponent, with its game system."""
+        return [
+            (
+                system,
+                RatedGame(
+                    p.first,
+                    p.second,
+                    p.first_score or 0.0,
+                    p.second_score or 0.0,
+                    p.how or "",
+                    p.ended or 0.0,
+                    p.deadline,
+                ),
+            )
+            for system, p in await self.store.guild_pairings(guild)
+            if p.second is not None
+        ]
+
+    async def ratings(self, guild: int | None, system_id: str) -> dict[int, Rating]:
+        """The Glicko-2 ratings of a server's players in one game system."""
+        games = [g for s, g in await self.rated_games(guild) if s == system_id]
+        return ratings(games, self.clock())
+
+    async def player(self, guild: int | None, user_id: int) -> PlayerCard:
+        """A player's ratings, side records and reliability over a server's leagues."""
+        games = await self.rated_games(guild)
+        by_system: dict[str, list[RatedGame]] = {}
+        for system, game in games:
+            by_system.setdefault(system, []).append(game)
+        card: dict[str, tuple[Rating | None, tuple[str, str], tuple[SideRecord, SideRecord]]] = {}
+        for system, played in by_system.items():
+            if not any(user_id in (g.first, g.second) for g in played):
+                continue
+            rating = ratings(played, self.clock()).get(user_id)
+            card[system] = (rating, self.seats(system), side_records(user_id, played))
+        return PlayerCard(user_id, card, reliability(user_id, [g for _, g in games]))
+
+    async def export(self, channel: int) -> tuple[LeagueRow, str, str]:
+        """The standings and every pairing's result, as two CSV texts."""
+        league, rows, names = await self.standings(channel)
+        first_name, second_name = TIEBREAK_NAMES[league.format]
+        table = io.StringIO()
+        writer = csv.writer(table)
+        writer.writerow(
+            ["rank", "player", "user_id", "score", "wins", "draws", "losses", "byes", first_name, second_name]
+        )
+        for row in rows:
+            writer.writerow(
+                [
+                    row.rank,
+                    names.get(row.player, ""),
+                    row.player,
+                    row.score,
+                    row.wins,
+                    row.draws,
+                    row.losses,
+                    row.byes,
+                    row.tiebreaks[0],
+                    row.tiebreaks[1],
+                ]
+            )
+        results = io.StringIO()
+        writer = csv.writer(results)
+        writer.writerow(
+            [
+                "round",
+                "system",
+                "scenario",
+                "first_seat",
+                "first_player",
+                "second_seat",
+                "second_player",
+                "first_score",
+                "second_score",
+                "how",
+                "game",
+                "ended",
+            ]
+        )
+        rounds = {r.number: r for r in await self.store.rounds(league.id)}
+        for p in await self.store.pairings(league.id):
+            round_ = rounds[p.round]
+            seats = self.seats(round_.system)
+            ended = time.strftime("%Y-%m-%d %H:%M", time.gmtime(p.ended)) if p.ended else ""
+            writer.writerow(
+                [
+                    p.round,
+                    round_.system,
+                    round_.scenario,
+                    seats[0],
+                    names.get(p.first, p.first),
+                    seats[1] if p.second is not None else "",
+                    names.get(p.second, "") if p.second else "",
+                    p.first_score,
+                    p.second_score,
+                    p.how or "",
+                    p.game or "",
+                    ended,
+                ]
+            )
+        return league, table.getvalue(), results.getvalue()
+
+
+__all__ = ["ROUND_ROBIN", "LeagueService", "PlayerCard", "Started", "ThreadOpener"]
