@@ -65,6 +65,7 @@ class UmpireBot(commands.Bot):
         self.settings = settings
         self.service = GameService(store, game_systems or systems(), limits=settings.limits)
         self.layer = CommandLayer(self.service)
+        self.layer.open_thread = self.open_thread
         self.sync_commands = sync_commands
         self.run_background_tasks = run_background_tasks
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
@@ -78,6 +79,11 @@ class UmpireBot(commands.Bot):
             if guild is not None:
                 self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+
+    async def open_thread(self, channel: int, name: str) -> int:
+        """A public thread under a channel (a league game's home), by id; it archives after a silent week."""
+        data = await self.http.start_thread_without_message(channel, name=name, auto_archive_duration=10080, type=11)
+        return int(data["id"])
 
     # --- Who is asking ---------------------------------------------------------------------------------
 

@@ -1,13 +1,14 @@
 """The bot's slash commands, built from the command layer's definitions, and its background tasks.
 
 ``setup(bot)`` is the extension entry point: it adds every command of :data:`bot.commands.COMMANDS` to the
-tree (``game ...`` and ``mod ...`` as groups) and the reminders cog.
+tree (``game ...`` and ``mod ...`` as groups), the reminders cog and the league deadlines cog.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.cogs.league_deadlines import LeagueDeadlines
 from bot.cogs.reminders import Reminders
 from bot.cogs.slash import add_commands
 
@@ -19,3 +20,4 @@ async def setup(bot: UmpireBot) -> None:
     """Add the slash commands and the reminders cog."""
     add_commands(bot)
     await bot.add_cog(Reminders(bot))
+    await bot.add_cog(LeagueDeadlines(bot))

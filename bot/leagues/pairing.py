@@ -164,7 +164,7 @@ def _search(
     if not ranked:
         return list(done) if accept(list(done)) else None
     budget[0] -= 1
-    if budget[0] < 0:
+    if budget[0] < 0 or (tolerance == 1 and not _sides_can_match(ranked)):
         return None
     top, rest = ranked[0], ranked[1:]
     for opponent in rest:
@@ -177,6 +177,14 @@ def _search(
         if found is not None:
             return found
     return None
+
+
+def _sides_can_match(field: Sequence[Standing]) -> bool:
+    """Whether the sides of these players can all stay within one: each player a game up on a side needs an
+    opponent a game down or level, and the level ones must make up the difference."""
+    up = sum(1 for s in field if s.balance > 0)
+    down = sum(1 for s in field if s.balance < 0)
+    return abs(up - down) <= len(field) - up - down
 
 
 def _sides(a: Standing, b: Standing, tolerance: int) -> tuple[Player, Player] | None:

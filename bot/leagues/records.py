@@ -90,7 +90,7 @@ class Reliability:
     games: int
     """Games decided with him at the table (byes aside)."""
     on_time: int
-    """Games played to their end (a victory, a draw, or a resignation by either side) by the deadline."""
+    """Games decided by their deadline (or without one) that he did not lose by forfeit."""
     resigned: int
     forfeited: int
     """Games he lost by forfeit."""
@@ -102,15 +102,18 @@ class Reliability:
 
 
 def reliability(player: int, games: Sequence[RatedGame]) -> Reliability:
-    """The player's reliability over his decided games."""
+    """The player's reliability over his decided games (abandoned ones included: he was at the table)."""
     mine = [g for g in games if player in (g.first, g.second)]
     on_time = resigned = forfeited = 0
     for game in mine:
-        lost = (game.first_score < game.second_score) if player == game.first else game.second_score < game.first_score
-        if game.how in ("victory", "resignation") and (game.deadline is None or game.ended <= game.deadline):
-            on_time += 1
+        mine_score, theirs = (
+            (game.first_score, game.second_score) if player == game.first else (game.second_score, game.first_score)
+        )
+        lost = mine_score < theirs
         if game.how == "resignation" and lost:
             resigned += 1
         if game.how == "forfeit" and lost:
             forfeited += 1
+        elif game.deadline is None or game.ended <= game.deadline:
+            on_time += 1
     return Reliability(len(mine), on_time, resigned, forfeited)

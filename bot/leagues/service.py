@@ -56,11 +56,15 @@ class PlayerCard:
 class LeagueService:
     """Every league operation, over the game service and the league tables of its store."""
 
-    def __init__(self, games: GameService, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, games: GameService, listen: bool = True) -> None:
         self.games = games
         self.store = LeagueStore(games.store)
-        self.clock = clock
-        games.end_listeners.append(self.game_ended)
+        if listen:  # one listening room per game service: the command layer's
+            games.end_listeners.append(self.game_ended)
+
+    def clock(self) -> float:
+        """Now, by the game service's clock (tests set it)."""
+        return self.games.clock()
 
     # --- Finding things -------------------------------------------------------------------------------
 
@@ -304,7 +308,7 @@ class LeagueService:
         if round_.bye is not None:
             rows.append((round_.bye, None, SWISS_BYE_SCORE if league.format == SWISS else 0.0, None, "bye"))
         deadline = self.clock() + league.round_days * DAY if league.round_days else None
-        await self.store.add_round(league.id, number, system_id, scenario, deadline, rows)
+        await self.store.add_round(league.id, number, system_id, scenario, deadline, rows, self.clock())
         await self.store.log(league.id, caller.user_id, "round", f"round {number} paired ({system_id}, {scenario})")
         current = (await self.store.rounds(league.id))[-1]
         made = [p for p in await self.store.pairings(league.id) if p.round == number]
@@ -390,7 +394,7 @@ class LeagueService:
         if how == "reopened" or game.live:
             await self.store.set_result(pairing.id, None, None)
             return
-        await self.store.set_result(pairing.id, self._scores(game), how)
+        await self.store.set_result(pairing.id, self._scores(game), how, now=self.clock())
         await self._maybe_finish(pairing.league)
 
     def _scores(self, game: GameRow) -> tuple[float, float]:
@@ -488,7 +492,8 @@ class LeagueService:
             f"game #{pairing.game} corrected to {verdict} (was {pairing.first_score}-{pairing.second_score}, "
             f"{pairing.how}): {reason or 'no reason given'}"
         )
-        await self.store.set_result(pairing.id, scores, "corrected", (league.id, caller.user_id, "correct", text))
+        log = (league.id, caller.user_id, "correct", text)
+        await self.store.set_result(pairing.id, scores, "corrected", log, now=pairing.ended)
         fresh = await self.store.pairing(pairing.id)
         assert fresh is not None
         return fresh

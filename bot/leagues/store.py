@@ -207,9 +207,9 @@ class LeagueStore:
         scenario: str,
         deadline: float | None,
         pairings: Sequence[tuple[int, int | None, float | None, float | None, str | None]],
+        now: float,
     ) -> None:
         """A round and its pairings (first, second or ``None``, scores when already decided, how), at once."""
-        now = time.time()
         async with self.store.transaction() as db:
             await db.execute(
                 "INSERT INTO league_rounds (league, number, system, scenario, started, deadline) "
@@ -255,6 +255,7 @@ class LeagueStore:
         scores: tuple[float, float] | None,
         how: str | None,
         log: tuple[int, int | None, str, str] | None = None,
+        now: float | None = None,
     ) -> None:
         """Record (or, with ``None``, withdraw) a pairing's result; ``log`` (league, moderator, kind, text) is
         written in the same transaction."""
@@ -265,7 +266,7 @@ class LeagueStore:
                     scores[0] if scores else None,
                     scores[1] if scores else None,
                     how,
-                    time.time() if scores else None,
+                    (now if now is not None else time.time()) if scores else None,
                     pairing_id,
                 ),
             )

@@ -47,7 +47,8 @@ class Sent:
 
     kind: str
     """``channel`` (a message in a channel or thread), ``dm``, ``callback`` (interaction response),
-    ``followup``, ``edit`` (of the original response), ``other``."""
+    ``followup``, ``edit`` (of the original response), ``thread`` (a thread opened under ``channel``; its
+    name is the content, its id ``payload["thread"]``), ``other``."""
     channel: int | None
     content: str = ""
     ephemeral: bool = False
@@ -111,6 +112,8 @@ class FakeDiscord:
         self._ids = itertools.count(10**17)
         self._dm_channels: dict[int, int] = {}
         self._patches: list[Any] = []
+        self.threads: dict[int, int] = {}
+        """Every thread the bot opened, with its parent channel."""
         self._token_channels: dict[str, int] = {}
         """The channel of each interaction token: where its private answers appear (to click their buttons)."""
 
@@ -261,6 +264,12 @@ class FakeDiscord:
             sent.user = dm_user
             sent.message = self._message(channel, payload, files)
             return sent.message
+        if path == "/channels/{channel_id}/threads" and route.method == "POST":
+            parent = int(route.channel_id or 0)
+            thread = self._id()
+            self.threads[thread] = parent
+            self._record("thread", parent, {"content": payload.get("name", "")}, []).payload["thread"] = thread
+            return self._thread_json(thread, parent, str(payload.get("name", "")))
         if route.method == "PUT" and "/commands" in path:
             return []
         self._record("other", None, payload, files).payload["route"] = f"{route.method} {path}"
@@ -290,6 +299,27 @@ class FakeDiscord:
         sent = self._record("edit" if path.endswith("@original") else "followup", channel, payload, files)
         sent.message = self._message(channel or 0, payload, files)
         return sent.message
+
+    @staticmethod
+    def _thread_json(thread: int, parent: int, name: str) -> dict[str, Any]:
+        return {
+            "id": str(thread),
+            "type": 11,
+            "guild_id": str(GUILD),
+            "parent_id": str(parent),
+            "owner_id": str(APP),
+            "name": name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 10080,
+                "archive_timestamp": "2024-01-01T00:00:00+00:00",
+                "locked": False,
+            },
+        }
 
     # --- Interactions --------------------------------------------------------------------------------
 
@@ -325,6 +355,8 @@ class FakeDiscord:
                 "nsfw": False,
                 "parent_id": None,
             }
+            if channel in self.threads:  # a thread the bot opened: the interaction comes from it
+                payload["channel"] = self._thread_json(channel, self.threads[channel], f"thread-{channel}")
             payload["member"] = user.member_json()
             payload["context"] = 0
         return payload
