@@ -6,6 +6,7 @@ there as in any game); the league channel gets the pairings.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 from collections.abc import Sequence
@@ -16,6 +17,7 @@ from bot.leagues.service import LeagueService, Started
 from bot.leagues.standings import SWISS, TIEBREAK_NAMES, Row
 from bot.leagues.store import LeagueRow, Pairing
 from bot.service import Refusal
+from render.table_picture import table_picture
 
 
 def handlers(layer: CommandLayer) -> dict[str, Handler]:
@@ -174,7 +176,8 @@ class LeagueCommands:
         if pairings:
             seats = self.room.seats(rounds[-1].system)
             text += f"\nRound {rounds[-1].number}:\n" + "\n".join(self._pairing_line(p, seats) for p in pairings)
-        return [_public(text, None)]
+        png = await asyncio.to_thread(standings_picture, league, rows, names, len(rounds))
+        return [Reply(text[:1900], to="channel", ephemeral=False, files=(Attachment("standings.png", png),))]
 
     async def player(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         user = int(o.get("user") or ctx.caller.user_id)
@@ -254,13 +257,28 @@ class LeagueCommands:
         return [Reply(f"{league.name}: the standings and every result.", files=files)]
 
 
+def _title(league: LeagueRow, rounds_played: int) -> str:
+    status = {"registration": "registration open", "finished": "final"}.get(league.status, "")
+    return f"{league.name}: standings after round {rounds_played} of {league.rounds}" + (
+        f" ({status})" if status else ""
+    )
+
+
+def standings_picture(league: LeagueRow, rows: Sequence[Row], names: dict[int, str], rounds_played: int) -> bytes:
+    """The standings as a picture a phone shows whole."""
+    first, second = TIEBREAK_NAMES[league.format]
+    lines = [
+        [str(r.rank), names.get(r.player, str(r.player)), _score(r.score), f"{r.wins}-{r.draws}-{r.losses}",
+         _score(r.tiebreaks[0]), _score(r.tiebreaks[1])]
+        for r in rows
+    ]  # fmt: skip
+    return table_picture(_title(league, rounds_played), ["#", "player", "pts", "W-D-L", first, second], lines)
+
+
 def standings_text(league: LeagueRow, rows: Sequence[Row], names: dict[int, str], rounds_played: int) -> str:
     """The standings as a narrow monospaced table (it fits a phone's width)."""
     first, second = TIEBREAK_NAMES[league.format]
-    status = {"registration": "registration open", "finished": "final"}.get(league.status, "")
-    title = f"**{league.name}**: standings after round {rounds_played} of {league.rounds}" + (
-        f" ({status})" if status else ""
-    )
+    title = f"**{_title(league, rounds_played)}**"
     lines = [f"{'#':>2} {'player':<12} {'pts':>4} {'W-D-L':>6} {first[:3]:>4} {second[:3]:>4}"]
     for row in rows:
         record = f"{row.wins}-{row.draws}-{row.losses}"
