@@ -278,11 +278,8 @@ class LeagueService:
         unmade = [p for p in pairings if p.second is not None and p.game is None and not p.decided]
         if rounds and unmade:
             current = rounds[-1]
-            return (
-                current,
-                [p for p in pairings if p.round == current.number],
-                await self._make_games(league, current, unmade, caller, guild, opener),
-            )
+            started = await self._make_games(league, current, unmade, caller, guild, opener)
+            return current, await self._round_pairings(league.id, current.number), started
         pending = [p for p in pairings if not p.decided]
         if pending:
             games = ", ".join(f"#{p.game}" for p in pending if p.game is not None)
@@ -311,9 +308,12 @@ class LeagueService:
         await self.store.add_round(league.id, number, system_id, scenario, deadline, rows, self.clock())
         await self.store.log(league.id, caller.user_id, "round", f"round {number} paired ({system_id}, {scenario})")
         current = (await self.store.rounds(league.id))[-1]
-        made = [p for p in await self.store.pairings(league.id) if p.round == number]
+        made = await self._round_pairings(league.id, number)
         started = await self._make_games(league, current, [p for p in made if not p.decided], caller, guild, opener)
-        return current, made, started
+        return current, await self._round_pairings(league.id, number), started
+
+    async def _round_pairings(self, league_id: int, number: int) -> list[Pairing]:
+        return [p for p in await self.store.pairings(league_id) if p.round == number]
 
     async def _pair(
         self, league: LeagueRow, number: int, entrants: Sequence[Entrant], pairings: Sequence[Pairing], system_id: str

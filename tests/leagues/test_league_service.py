@@ -1,0 +1,171 @@
+"""The league room over the game service and Duel: formats, deadlines, late entries, withdrawals, resuming a
+round cut short, abandoned and reopened games. (The whole season through Discord: tests/bot/test_discord_league.py.)"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.leagues.service import LeagueService
+from bot.leagues.store import Pairing
+from bot.service import DAY, Caller, GameService, Refusal
+from bot.store import Store
+from tests.bot.doubles import duel_systems
+
+ORG = Caller(99, "org", moderator=True)
+PLAYERS = [Caller(10 + i, f"p{i}") for i in range(6)]
+LEAGUE = 900
+GUILD = 1
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Threads:
+    """Opens numbered threads; ``fail_at`` makes one call fail (a crash while a round's games are made)."""
+
+    def __init__(self) -> None:
+        self.ids = itertools.count(5000)
+        self.opened: list[tuple[int, str]] = []
+        self.fail_at: int | None = None
+
+    async def __call__(self, parent: int, name: str) -> int:
+        if self.fail_at is not None and len(self.opened) == self.fail_at:
+            self.fail_at = None
+            raise ConnectionError("Discord went away")
+        thread = next(self.ids)
+        self.opened.append((thread, name))
+        return thread
+
+
+@pytest.fixture
+async def room(tmp_path: Path) -> AsyncIterator[LeagueService]:
+    store = await Store.open(tmp_path / "league.sqlite3")
+    games = GameService(store, duel_systems(), clock=Clock())
+    yield LeagueService(games)
+    await store.close()
+
+
+async def league(room: LeagueService, players: int, format_: str = "swiss", rounds: int = 2, **more: float) -> None:
+    await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="Test", system_id="duel", scenario="short",
+                      format_=format_, rounds=rounds, **more)  # fmt: skip
+    for player in PLAYERS[:players]:
+        await room.join(LEAGUE, player, None)
+    await room.close(LEAGUE, ORG)
+
+
+async def decide_all(room: LeagueService, pairings: list[Pairing], winner_first: bool = True) -> None:
+    """Adjudicate every game still being played: the first seat wins."""
+    for p in pairings:
+        if not p.decided and p.second is not None:
+            await room.decide(LEAGUE, ORG, p.game, "adjudicated", p.first if winner_first else p.second, "test")
+
+
+async def test_a_both_sides_round_robin_meets_every_pair_twice_with_sides_swapped(room: LeagueService) -> None:
+    await league(room, 3, "both-sides")
+    threads = Threads()
+    assert (await room.league(LEAGUE)).rounds == 6
+    for _ in range(6):
+        _, pairings, started = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+        assert len(started) == 1 and sum(1 for p in pairings if p.second is None) == 1  # one game, one bye
+        await decide_all(room, pairings)
+    everything = await room.store.pairings((await room.league(LEAGUE)).id)
+    games = [(p.first, p.second) for p in everything if p.second is not None]
+    assert Counter(frozenset(g) for g in games) == {frozenset(g): 2 for g in games}
+    assert len(set(games)) == 6  # each way round once
+    assert Counter(p.first for p in everything if p.second is None) == {10: 2, 11: 2, 12: 2}
+    assert (await room.league(LEAGUE)).status == "finished"
+    _, rows, _ = await room.standings(LEAGUE)
+    assert all(r.score == 2 and r.byes == 2 for r in rows)  # each won his two first-seat games; byes score 0
+
+
+async def test_a_swiss_of_n_players_plays_at_most_half_as_many_rounds(room: LeagueService) -> None:
+    await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="Big", system_id="duel", scenario="short",
+                      rounds=3)  # fmt: skip
+    for player in PLAYERS[:4]:
+        await room.join(LEAGUE, player, None)
+    with pytest.raises(Refusal, match="at most 2 rounds"):
+        await room.close(LEAGUE, ORG)
+
+
+async def test_deadlines_late_games_are_told_once_and_may_be_extended(room: LeagueService) -> None:
+    await league(room, 2, rounds=1, round_days=3)
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, Threads(), guild=GUILD)
+    clock = room.games.clock
+    assert isinstance(clock, Clock)
+    assert (await room.late(LEAGUE))[1] == []
+    clock.now += 4 * DAY
+    assert [p.id for p in (await room.late(LEAGUE))[1]] == [pairings[0].id]
+    assert [[p.id for p in late] for _, late in await room.newly_late()] == [[pairings[0].id]]
+    assert await room.newly_late() == []  # told once
+    extended = await room.extend(LEAGUE, ORG, pairings[0].game, 2)
+    assert extended.deadline == clock.now + 2 * DAY and (await room.late(LEAGUE))[1] == []
+    with pytest.raises(Refusal, match="only an organiser"):
+        await room.extend(LEAGUE, PLAYERS[0], pairings[0].game, 2)
+    decided, outcome = await room.decide(LEAGUE, ORG, pairings[0].game, "adjudicated", None, "time")
+    assert outcome.result is not None and outcome.result.winner is None
+    assert (decided.first_score, decided.second_score, decided.how) == (0.5, 0.5, "adjudicated")
+    log = [line["kind"] for line in await room.store.log_lines(decided.league)]
+    assert log == ["close", "round", "extend", "finish", "adjudicated"]
+
+
+async def test_a_late_entry_joins_the_next_swiss_round_and_a_withdrawn_player_is_not_paired(
+    room: LeagueService,
+) -> None:
+    await league(room, 4, rounds=2)
+    threads = Threads()
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    await decide_all(room, pairings)
+    await room.add(LEAGUE, ORG, 77, "late", "blue")
+    await room.remove(LEAGUE, ORG, PLAYERS[3].user_id)
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    paired = {p.first for p in pairings} | {p.second for p in pairings if p.second is not None}
+    assert 77 in paired and PLAYERS[3].user_id not in paired
+    assert len(pairings) == 2 and all(p.second is not None for p in pairings)  # still four players: no bye
+
+
+async def test_a_round_cut_short_resumes_without_making_a_game_twice(room: LeagueService) -> None:
+    await league(room, 4, rounds=1)
+    threads = Threads()
+    threads.fail_at = 1  # the second thread fails
+    with pytest.raises(ConnectionError):
+        await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    _, pairings, started = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    assert len(threads.opened) == 2 and len(started) == 1
+    assert all(p.game is not None and p.thread is not None for p in pairings)
+    assert len({p.game for p in pairings}) == 2
+
+
+async def test_an_abandoned_game_scores_nothing_and_a_reopened_game_is_undecided_again(room: LeagueService) -> None:
+    await league(room, 4, rounds=1)
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, Threads(), guild=GUILD)
+    won_by_play, abandoned = pairings
+    assert won_by_play.thread is not None and abandoned.thread is not None
+    first, second = (next(c for c in PLAYERS if c.user_id == u) for u in (won_by_play.first, won_by_play.second))
+    await room.games.act(won_by_play.thread, first, "bid", {"amount": 3})
+    await room.games.act(won_by_play.thread, second, "bid", {"amount": 1})
+    await room.games.act(won_by_play.thread, first, "advance", {"steps": 3})
+    await room.games.act(won_by_play.thread, first, "advance", {"steps": 3})
+    won = await room.store.pairing(won_by_play.id)
+    assert won is not None and (won.first_score, won.second_score, won.how) == (1.0, 0.0, "victory")
+    # A correction that takes an ended game's last moves back reopens it (GameService._take_back): the
+    # listener hears "reopened" and the result is withdrawn until the game ends again.
+    game = await room.games.store.game(won.game or 0)
+    assert game is not None
+    await room.game_ended(dataclasses.replace(game, status="active"), "reopened")
+    reopened = await room.store.pairing(won_by_play.id)
+    assert reopened is not None and not reopened.decided
+    await room.games.abandon(abandoned.thread, ORG, "both left")
+    gone = await room.store.pairing(abandoned.id)
+    assert gone is not None and (gone.first_score, gone.second_score, gone.how) == (0.0, 0.0, "abandoned")
+    assert await room.ratings(GUILD, "duel") == {}  # an abandoned game is not rated
