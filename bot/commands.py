@@ -14,6 +14,7 @@ the state id is the game's revision when the button was posted, so a stale or do
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -25,7 +26,7 @@ from engine.contract import Prompt, RulesError
 
 log = logging.getLogger(__name__)
 
-OptionKind = Literal["text", "integer", "number", "boolean", "user"]
+OptionKind = Literal["text", "integer", "number", "boolean", "user", "attachment"]
 
 CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z]{1,4}):(?P<arg>[A-Za-z0-9_.\-]{1,60})")
 """The custom id of every button and select menu of the bot."""
@@ -329,9 +330,11 @@ COMMANDS: tuple[CommandDef, ...] = (
         "mod load-table",
         "Moderator (organiser): load or correct the RG chart or any table of the campaign from TOML.",
         (
-            _opt("url", "the link of a .toml file posted in this channel", None, False),
+            OptionDef("attachment", "the .toml file", "attachment", False),
+            _opt("url", "or the link of a .toml file posted in this channel", None, False),
             _opt("text", "or a short TOML text, with \\n for new lines", None, False),
             _opt("file", "the name to log the file under", None, False),
+            _opt("side", "load the RG and SW charts of this side only (the other side's stay)", "side", False),
         ),
         slow=True,
     ),
@@ -347,6 +350,15 @@ class Attachment:
 
     name: str
     data: bytes
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file given as a command option (a Discord attachment, or a local file at the console)."""
+
+    name: str
+    size: int
+    read: Callable[[], Awaitable[bytes]]
 
 
 @dataclass(frozen=True)
@@ -583,8 +595,12 @@ class CommandLayer:
             replies.append(Reply(f"What happened, as your side sees it:\n{own}"[:1900], channel=ctx.channel))
         if outcome.receipt:
             lines.append(f"The {outcome.seat} player sealed a decision; receipt `{outcome.receipt[:16]}`.")
+        details = [e["data"]["details"] for e in public if "details" in e.get("data", {})]
+        files = (_details_file(table, details),) if details else ()
         if lines:
-            replies.append(Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel))
+            replies.append(
+                Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel, files=files)
+            )
         for seat in sorted({s for e in outcome.events for s in e.get("secret_to", ())}):
             user = table.user_of(seat)
             texts = [e["text"] for e in outcome.events if seat in e.get("secret_to", ())]
@@ -885,7 +901,11 @@ class CommandLayer:
         outcome = await self.service.correct(ctx.channel, ctx.caller, int(o["count"]), o["reason"])
         text = f"**Correction** by <@{ctx.caller.user_id}>: took back {len(outcome.undone)} action(s): {o['reason']}."
         replies = [Reply("Corrected."), Reply(text, to="channel", ephemeral=False)]
-        return replies + await self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
+        table = outcome.table
+        if (after := await _campaign_after_correct(self, ctx)) is not None:  # Campaign games (ASL): fresh salts
+            replies += after[0]
+            table = after[1]
+        return replies + await self._prompt_replies(ctx, table, outcome.prompts, {})
 
     async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
@@ -1039,6 +1059,10 @@ def _coerce(spec: OptionDef, value: Any) -> Any:
             if str(value).lower() in ("false", "no", "0", "off"):
                 return False
             raise ValueError
+        if spec.kind == "attachment":
+            if not isinstance(value, Upload):
+                raise ValueError
+            return value
         if spec.kind == "user":
             if hasattr(value, "id"):
                 return int(value.id)
@@ -1057,8 +1081,20 @@ def _coerce(spec: OptionDef, value: Any) -> Any:
     return number
 
 
+def _details_file(table: Table, details: Sequence[Any]) -> Attachment:
+    """Machine-readable details some events carry (e.g. what a reveal makes checkable), as one JSON file."""
+    text = json.dumps(list(details), indent=1, ensure_ascii=False)
+    return Attachment(f"details-{table.game.id}-{table.game.revision}.json", text.encode())
+
+
 def _kind_words(spec: OptionDef) -> str:
-    words = {"text": "short text", "integer": "a whole number", "number": "a number", "boolean": "yes or no"}
+    words = {
+        "text": "short text",
+        "integer": "a whole number",
+        "number": "a number",
+        "boolean": "yes or no",
+        "attachment": "a file",
+    }
     text = words.get(spec.kind, "a user")
     if spec.min_value is not None and spec.max_value is not None:
         text += f" from {spec.min_value:g} to {spec.max_value:g}"
@@ -1089,6 +1125,7 @@ __all__ = [
     "COMMANDS_BY_NAME",
     "CUSTOM_ID",
     "Attachment",
+    "Upload",
     "Button",
     "CommandDef",
     "CommandLayer",
@@ -1121,6 +1158,12 @@ async def _campaign_press(
     from bot import campaign
 
     return await campaign.press(layer, ctx, verb, arg, state, values)
+
+
+async def _campaign_after_correct(layer: CommandLayer, ctx: Context) -> tuple[list[Reply], Table] | None:
+    from bot import campaign
+
+    return await campaign.after_correct(layer, ctx)
 
 
 async def _campaign_components(

@@ -68,6 +68,8 @@ class AslAdapter:
     name = "ASL campaign game (Historical ASL Refit Phase)"
     campaign = True
     """Marks a campaign-game system for the campaign commands (``bot.campaign``)."""
+    seals_own_secrets = True
+    """The engine posts one checkable receipt per sealed decision, so the service adds none of its own."""
 
     def __init__(self) -> None:
         from scenarios.asl import MODULES

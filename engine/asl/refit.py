@@ -39,7 +39,7 @@ from engine.asl.module import (
     parse_module_text,
 )
 from engine.asl.roster import RgLine, Roster
-from engine.asl.secrets import receipt_for, salt_for, secret_dice
+from engine.asl.secrets import receipt_for, salt_for, sealed_text, secret_dice
 from engine.asl.state import CampaignState, DateRecord, Secret
 from engine.asl.tables import AppliedDrm, TableRoll, look_up, parse_drm_spec, resolve, roll_dice
 from engine.contract import (
@@ -59,6 +59,8 @@ ORGANISER: Seat = "organiser"
 """The pseudo-seat of the campaign's organiser (the bot checks the moderator role)."""
 
 SECRET_STEP_KINDS = ("cpp", "rg_purchase", "rg_rolls", "fortifications")
+ORGANISER_VERBS = ("load_table", "corrected")
+"""What the organiser's pseudo-seat may do: load tables, and mark a moderator's correction."""
 CHITS = ("attack", "idle")
 
 
@@ -124,7 +126,7 @@ class _Run:
         return look_up(table, rolled, drms, column)
 
     def secret_dice(self, side: Seat) -> Dice:
-        return secret_dice(self.seed, side, self.state.secret_rolls.get(side, 0))
+        return secret_dice(self.seed, side, self.state.secret_rolls.get(side, 0), self.state.epoch)
 
     def secret_d6(self, side: Seat) -> int:
         dice = self.secret_dice(side)
@@ -137,8 +139,9 @@ class _Run:
     def seal(self, owner: Seat, kind: str, rule: str, content: dict[str, Any], what: str) -> Secret:
         """Seal a secret: a public receipt for the channel, the content by DM to its owner."""
         secret_id = f"S{len(self.state.secrets) + 1}"
-        receipt = receipt_for(content, salt_for(self.seed, secret_id))
-        secret = Secret(secret_id, owner, kind, rule, self.state.date, content, receipt)
+        epoch = self.state.epoch
+        receipt = receipt_for(content, salt_for(self.seed, secret_id, epoch))
+        secret = Secret(secret_id, owner, kind, rule, self.state.date, content, receipt, epoch=epoch)
         self.state.secrets.append(secret)
         self.public(
             "sealed",
@@ -154,17 +157,20 @@ class _Run:
     def reveal(self, secret: Secret) -> None:
         """Reveal a sealed secret: its content and salt become public, so anyone can check the receipt."""
         secret.revealed = True
-        salt = salt_for(self.seed, secret.id)
+        salt = salt_for(self.seed, secret.id, secret.epoch)
         self.public(
             "reveal",
             f"Revealed {secret.id} ({self.name(secret.owner)}, {secret.kind}, {secret.date}, {secret.rule}): "
-            f"{describe_secret(secret)}.",
+            f"{describe_secret(secret)}. Salt `{salt}`; the attached file holds the exact sealed text, whose "
+            f"SHA-256 is the receipt `{secret.receipt}`.",
             secret=secret.id,
             owner=secret.owner,
             secret_kind=secret.kind,
             content=secret.content,
             salt=salt,
             receipt=secret.receipt,
+            epoch=secret.epoch,
+            details={"id": secret.id, "receipt": secret.receipt, "sealed": sealed_text(secret.content, salt)},
         )
 
     def steps(self) -> tuple[Step, ...]:
@@ -904,13 +910,13 @@ def apply(state: CampaignState, action: Action) -> tuple[CampaignState, list[Eve
     if handler is None:
         raise InvalidActionError(f"unknown action {verb!r}; known actions: {', '.join(sorted(_HANDLERS))}")
     if action.seat == ORGANISER:
-        if verb != "load_table":
+        if verb not in ORGANISER_VERBS:
             raise NotYourTurnError(f"the organiser may only load or correct tables, not {verb!r}")
     elif action.seat not in run.module.sides:
         raise InvalidActionError(f"unknown seat {action.seat!r}; seats are {', '.join(run.module.sides)}")
-    elif verb == "load_table":
+    elif verb in ORGANISER_VERBS:
         raise IllegalActionError("only the organiser may load or correct tables")
-    if verb not in ("reveal", "load_table"):
+    if verb not in ("reveal", *ORGANISER_VERBS):
         _check_turn(run, action)
     handler(run, action)
     _settle(run)
@@ -1396,6 +1402,27 @@ def _load_table(run: _Run, action: Action) -> None:
     )
 
 
+def _corrected(run: _Run, action: Action) -> None:
+    """A moderator took actions back: what is sealed from now on gets fresh salts and fresh secret dice.
+
+    ``epoch`` counts every action ever taken back in the game (the bot reads it from its log), so it only grows,
+    even when a later correction takes back this very action.
+    """
+    state = run.state
+    epoch = _arg_int(action, "epoch")
+    if epoch <= state.epoch:
+        raise InvalidActionError(f"the correction epoch must grow: it is {state.epoch}, not {epoch}")
+    state.epoch = epoch
+    stale = [s.id for s in state.secrets if not s.revealed]
+    run.public(
+        "corrected",
+        "After the moderator's correction, every decision sealed from now on gets a fresh salt and secret dice come"
+        f" from a fresh stream (correction epoch {epoch})."
+        + (f" Still sealed from before: {', '.join(stale)}." if stale else ""),
+        epoch=epoch,
+    )
+
+
 _HANDLERS = {
     "begin": _begin,
     "done": _done,
@@ -1411,6 +1438,7 @@ _HANDLERS = {
     "reject_end": _reject_end,
     "reveal": _reveal,
     "load_table": _load_table,
+    "corrected": _corrected,
 }
 
 
@@ -1437,7 +1465,7 @@ def view(state: CampaignState, seat: Seat | None) -> dict[str, Any]:
         if secret.revealed or secret.owner == seat:
             item["content"] = secret.content
         if secret.revealed:
-            item["salt"] = salt_for(bytes.fromhex(state.seed), secret.id)
+            item["salt"] = salt_for(bytes.fromhex(state.seed), secret.id, secret.epoch)
         secrets.append(item)
     rosters = {
         side: (roster.private() if side == seat else roster.public(revealed)) for side, roster in state.rosters.items()

@@ -36,6 +36,8 @@ class Secret:
     content: dict[str, Any]
     receipt: str
     revealed: bool = False
+    epoch: int = 0
+    """The correction epoch it was sealed in (its salt depends on it)."""
 
 
 @dataclass
@@ -91,6 +93,8 @@ class CampaignState:
     result: dict[str, Any] | None = None
     overrides: list[str] = field(default_factory=list)
     """What organisers loaded or corrected, in order."""
+    epoch: int = 0
+    """How many moderator corrections the campaign has had: salts and secret dice depend on it."""
     version: int = STATE_VERSION
 
     def copy(self) -> CampaignState:

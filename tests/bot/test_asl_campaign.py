@@ -317,8 +317,9 @@ async def test_whole_campaign_over_several_dates_through_discord(fake: FakeDisco
     assert "I1(K)" in channel_text(fake) and "Game over" in channel_text(fake)
     for secret in state.secrets:
         assert secret.receipt in channel_text(fake)
-    checked = answers(await fake.command(EVE, CHANNEL, "campaign verify"))[-1].content
-    assert f"{len(state.secrets)} revealed secret(s)" in checked and "all agree" in checked and "seed" in checked
+    checked = "\n".join(a.content for a in answers(await fake.command(EVE, CHANNEL, "campaign verify")))
+    n = len(state.secrets)
+    assert f"{n} posted, {n} revealed" in checked and "all agree" in checked and "seed" in checked
     assert "all agree" in answers(await fake.command(EVE, CHANNEL, "game verify"))[-1].content
 
 
@@ -369,8 +370,8 @@ async def test_a_restart_between_a_sealed_pick_and_its_reveal(db_path: Path) -> 
         assert "I1(K), I1(K); 8 CPP spent" in reveal.content
         state = await state_of(second)
         assert verify_receipt(secret.content, _salt(state, secret.id), secret.receipt)
-        checked = answers(await second.command(EVE, CHANNEL, "campaign verify"))[-1].content
-        assert "1 revealed secret(s)" in checked and "all agree" in checked and "Still sealed" in checked
+        checked = "\n".join(a.content for a in answers(await second.command(EVE, CHANNEL, "campaign verify")))
+        assert "1 revealed and checked" in checked and "all agree" in checked and "still sealed" in checked
         other = "\n".join(
             a.content for a in answers(await second.command(ANN, CHANNEL, "campaign purchases", side="german"))
         )
