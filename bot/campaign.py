@@ -208,7 +208,9 @@ def posted_receipts(rows: Sequence[ActionRow]) -> list[PostedReceipt]:
                         item.reveal = dict(data)
                         break
                 else:
-                    found.append(PostedReceipt(str(data.get("secret")), str(data.get("receipt")), row.undone, dict(data)))
+                    found.append(
+                        PostedReceipt(str(data.get("secret")), str(data.get("receipt")), row.undone, dict(data))
+                    )
     return found
 
 
@@ -628,12 +630,12 @@ __all__ = [
     "FETCH",
     "PRESS_VERBS",
     "Campaign",
+    "after_correct",
     "components",
     "decode_basket",
     "encode_basket",
-    "after_correct",
     "fetch_file",
-    "read_upload",
     "handlers",
     "press",
+    "read_upload",
 ]

@@ -1125,7 +1125,6 @@ __all__ = [
     "COMMANDS_BY_NAME",
     "CUSTOM_ID",
     "Attachment",
-    "Upload",
     "Button",
     "CommandDef",
     "CommandLayer",
@@ -1133,6 +1132,7 @@ __all__ = [
     "OptionDef",
     "Reply",
     "Select",
+    "Upload",
     "custom_id",
     "refusal_text",
 ]
