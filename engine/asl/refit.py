@@ -60,6 +60,14 @@ ORGANISER: Seat = "organiser"
 
 SECRET_STEP_KINDS = ("cpp", "rg_purchase", "rg_rolls", "fortifications")
 ORGANISER_VERBS = ("load_table", "corrected")
+WINDY = ("mild_breeze", "heavy_wind")
+"""Wind Force results that call for a Wind Direction (9.62164 note 1)."""
+CONDITIONS = {
+    "weather": ("mist", "overcast", "clear", "clear_gusty"),
+    "ec": ("wet", "moist", "moderate", "dry"),
+    "wind": ("no_wind", "mild_breeze", "heavy_wind"),
+}
+"""What the Initial Scenario's card may give for weather, EC and wind (the effect words of the 9.6216 tables)."""
 """What the organiser's pseudo-seat may do: load tables, and mark a moderator's correction."""
 CHITS = ("attack", "idle")
 
@@ -435,7 +443,7 @@ def _settle(run: _Run) -> None:
             continue
         if not state.step_data:
             _start_step(run, step)
-        if state.step_data.get("waiting"):
+        if state.step_data.get("waiting") or state.step_data.get("pending_cvp"):
             return
         if step.kind == "commencement" and _commencement_continue(run, step):
             continue
@@ -528,7 +536,14 @@ def _new_date(run: _Run, step: Step) -> None:
     ids = [d.id for d in module.dates]
     index = ids.index(state.date)
     if state.date == state.cg["end"] or index + 1 >= len(ids):
-        _end_campaign(run, None, f"The CG ends: {state.date} was its last CG Date (9.6121).")
+        state.phase = "victory"
+        state.step_data = {}
+        run.public(
+            "victory",
+            f"{state.date} was the CG's last CG Date and it was Idle: the CG ends. Either side reports the CG winner"
+            " per the CG Victory Conditions; the other side confirms it (9.6211).",
+            rule="9.6211",
+        )
         return
     state.date = ids[index + 1]
     state.history.append(DateRecord(state.date))
@@ -714,6 +729,9 @@ def _commencement_continue(run: _Run, step: Step) -> bool:
             table = module.tables[key]
             rolled = run.public_roll(table, table.roll_by)
             setattr(record, key, rolled.effect)
+        direction = module.tables.get("wind_direction")
+        if direction is not None and record.wind in WINDY:
+            record.wind_direction = run.public_roll(direction, direction.roll_by).effect
         if module.date(state.date).night:
             run.public("nvr", "9.62162: Night scenario: no Moon, Scattered Clouds; Base NVR per E1.11.")
     _start_scenario(run)
@@ -784,6 +802,16 @@ def prompts(state: CampaignState) -> dict[Seat, Prompt]:
                 rule="9.6211",
             )
         return found
+    if state.phase == "victory":
+        for side in module.sides:
+            found[side] = Prompt(
+                side,
+                f"The CG is over after the Idle {state.date} CG Date: report the CG winner per the CG Victory"
+                " Conditions (a side, or draw); the other side confirms it.",
+                free_verbs=("report_end",),
+                rule="9.6211",
+            )
+        return found
     if state.phase == "confirm_end":
         report = state.report or {}
         other = report.get("confirm_by", "")
@@ -798,6 +826,18 @@ def prompts(state: CampaignState) -> dict[Seat, Prompt]:
     step = module.steps[state.step]
     for side in state.step_data.get("waiting", []):
         found[side] = _step_prompt(state, module, step, side)
+    award = state.step_data.get("pending_cvp")
+    if award:
+        confirmer = next(s for s in module.sides if s != award["from"])
+        found[confirmer] = Prompt(
+            confirmer,
+            f"The {module.side_name(award['from'])} player awards {award['amount']} CVP to the"
+            f" {module.side_name(award['by'])} side during the RePh"
+            + (f" ({award['note']})" if award.get("note") else "")
+            + ": confirm it, or reject it (9.6202).",
+            choices=(Choice("confirm_cvp", {}, "Confirm CVP"), Choice("reject_cvp", {}, "Reject CVP")),
+            rule="9.6202",
+        )
     return found
 
 
@@ -1028,13 +1068,51 @@ def _cvp(run: _Run, action: Action) -> None:
     last = _last_scenario(run.state)
     if last is None or run.state.initial or run.state.after_idle:
         raise IllegalActionError("CVP can only be awarded in the RePh that follows a CG Scenario", rule="9.6202")
-    last.cvp[by] = last.cvp.get(by, 0) + amount
-    run.state.rosters[by].line(last.date).cvp = last.cvp[by]
+    if run.state.step_data.get("pending_cvp"):
+        raise IllegalActionError("a CVP award already waits for the other side's confirmation", rule="9.6202")
+    other = run.other(action.seat)
+    run.state.step_data["pending_cvp"] = {"by": by, "amount": amount, "from": action.seat, "note": _note(action)}
     run.public(
-        "cvp",
-        f"{amount} CVP awarded to the {run.name(by)} player during the RePh ({last.cvp[by]} for {last.date}).",
+        "cvp_proposed",
+        f"The {run.name(action.seat)} player awards {amount} CVP to the {run.name(by)} side during the RePh"
+        f"{_note_text(action)}; the {run.name(other)} player confirms or rejects it (9.6202).",
         side=by,
         amount=amount,
+    )
+
+
+def _note(action: Action) -> str:
+    return str(action.args.get("note") or action.args.get("label") or "")[:200]
+
+
+def _note_text(action: Action) -> str:
+    return f" ({_note(action)})" if _note(action) else ""
+
+
+def _confirm_cvp(run: _Run, action: Action) -> None:
+    """[9.6202] The other side agrees to a CVP award made during the RePh: it counts for the ELR roll."""
+    state = run.state
+    award = state.step_data.pop("pending_cvp")
+    last = _last_scenario(state)
+    assert last is not None
+    by, amount = award["by"], int(award["amount"])
+    last.cvp[by] = last.cvp.get(by, 0) + amount
+    state.rosters[by].line(last.date).cvp = last.cvp[by]
+    run.public(
+        "cvp",
+        f"The {run.name(action.seat)} player confirms: {amount} CVP to the {run.name(by)} side during the RePh"
+        f" ({last.cvp[by]} for {last.date}).",
+        side=by,
+        amount=amount,
+    )
+
+
+def _reject_cvp(run: _Run, action: Action) -> None:
+    award = run.state.step_data.pop("pending_cvp")
+    run.public(
+        "cvp_rejected",
+        f"The {run.name(action.seat)} player rejects the award of {award['amount']} CVP to the"
+        f" {run.name(award['by'])} side; nothing is counted (award it again once you agree).",
     )
 
 
@@ -1297,6 +1375,9 @@ def _report_end(run: _Run, action: Action) -> None:
     sudden = bool(action.args.get("sudden_death", False))
     winner = action.args.get("winner")
     last_date = state.date == state.cg["end"]
+    if state.phase == "victory" and sudden:
+        raise IllegalActionError("no CG Scenario was played on an Idle CG Date: no Sudden Death", rule="9.6212")
+    conditions = _initial_conditions(run, action)
     if winner is not None and winner not in (*module.sides, "draw"):
         raise InvalidActionError(f"'winner' must be {', '.join(module.sides)} or draw, not {winner!r}")
     if last_date and not sudden and winner is None:
@@ -1314,7 +1395,11 @@ def _report_end(run: _Run, action: Action) -> None:
     notes = str(action.args.get("notes") or "")
     if notes:
         summary += f"; notes: {notes}"
+    if conditions:
+        summary += "; Initial Scenario " + ", ".join(f"{key} {value}" for key, value in conditions.items())
     state.report = {
+        "conditions": conditions,
+        "back_to": state.phase,
         "by": action.seat,
         "confirm_by": run.other(action.seat),
         "cvp": cvp,
@@ -1327,16 +1412,34 @@ def _report_end(run: _Run, action: Action) -> None:
     run.public("report", f"The {run.name(action.seat)} player reports the end of the {state.date} scenario: {summary}.")
 
 
+def _initial_conditions(run: _Run, action: Action) -> dict[str, str]:
+    """[9.6216] The Initial Scenario's weather, EC and wind as its card gives them, for the next date's DRMs."""
+    given = {key: str(action.args[key]).lower() for key in CONDITIONS if action.args.get(key)}
+    if given and not (run.state.record().initial and run.state.phase == "scenario"):
+        raise IllegalActionError(
+            "weather, EC and wind are given only for the CG Initial Scenario; the bot rolls them for the others",
+            rule="9.6216",
+        )
+    for key, value in given.items():
+        if value not in CONDITIONS[key]:
+            raise InvalidActionError(f"{key} must be one of {', '.join(CONDITIONS[key])}, not {value!r}", rule="9.6216")
+    return given
+
+
 def _confirm_end(run: _Run, action: Action) -> None:
     state, module = run.state, run.module
     report = state.report or {}
     record = state.record()
-    record.cvp = dict(report["cvp"])
+    for key, value in report.get("conditions", {}).items():
+        setattr(record, key, value)
     record.notes = report.get("notes", "")
-    for side in module.sides:
-        state.rosters[side].line(state.date).cvp = record.cvp[side]
+    if record.kind == "scenario":
+        record.cvp = dict(report["cvp"])
+        for side in module.sides:
+            state.rosters[side].line(state.date).cvp = record.cvp[side]
     state.report = None
-    run.public("confirmed", f"The {run.name(action.seat)} player confirms the end of the {state.date} scenario.")
+    what = "the CG result" if report.get("back_to") == "victory" else f"the end of the {state.date} scenario"
+    run.public("confirmed", f"The {run.name(action.seat)} player confirms {what}.")
     if report.get("sudden_death"):
         _end_campaign(run, report["winner"], f"Sudden Death victory for the {run.name(report['winner'])} (9.6212).")
         return
@@ -1354,8 +1457,9 @@ def _confirm_end(run: _Run, action: Action) -> None:
 
 
 def _reject_end(run: _Run, action: Action) -> None:
+    back = (run.state.report or {}).get("back_to", "scenario")
     run.state.report = None
-    run.state.phase = "scenario"
+    run.state.phase = back
     run.public("rejected", f"The {run.name(action.seat)} player rejects the reported end; report it again.")
 
 
@@ -1378,14 +1482,16 @@ def _reveal(run: _Run, action: Action) -> None:
 def _load_table(run: _Run, action: Action) -> None:
     text = _arg_str(action, "text")
     file = str(action.args.get("file") or "override.toml")
+    side = action.args.get("side")
     try:
-        module = load_table_override(run.module, text, file)
+        module = load_table_override(run.module, text, file, str(side) if side else None)
     except ModuleError as error:
         raise InvalidActionError(str(error)) from None
     keys = overridden_keys(text)
     run.state.module = dict(module.raw)
     run.module = module
-    run.state.overrides.append(f"{file}: {', '.join(keys)}")
+    only = f" ({run.name(str(side))} side only)" if side else ""
+    run.state.overrides.append(f"{file}: {', '.join(keys)}{only}")
     cg = module.cgs.get(run.state.cg["id"])
     if cg is not None:
         for key in ("attack_chits", "idle_chits"):
@@ -1395,7 +1501,7 @@ def _load_table(run: _Run, action: Action) -> None:
     digest = hashlib.sha256(text.encode()).hexdigest()
     run.public(
         "override",
-        f"The organiser loaded {file}: {', '.join(keys)} replaced (sha256 {digest[:16]}).",
+        f"The organiser loaded {file}: {', '.join(keys)} replaced{only} (sha256 {digest[:16]}).",
         file=file,
         keys=keys,
         sha256=digest,
@@ -1428,6 +1534,8 @@ _HANDLERS = {
     "done": _done,
     "roll": _roll,
     "cvp": _cvp,
+    "confirm_cvp": _confirm_cvp,
+    "reject_cvp": _reject_cvp,
     "roll_cpp": _roll_cpp,
     "purchase": _purchase,
     "roll_rgs": _roll_rgs,

@@ -20,7 +20,8 @@ STATE_VERSION = 1
 Phase = str
 """``"created"`` (waiting for a player to begin), ``"refit"`` (a RePh is running), ``"scenario"`` (a CG
 Scenario is being played, off the bot),
-``"confirm_end"`` (its end was reported and awaits the other side's confirmation) or ``"over"``."""
+``"confirm_end"`` (its end was reported and awaits the other side's confirmation), ``"victory"`` (the CG's
+last date was Idle: the sides report the CG winner per the CG Victory Conditions) or ``"over"``."""
 
 
 @dataclass
@@ -58,6 +59,8 @@ class DateRecord:
     weather: str | None = None
     ec: str | None = None
     wind: str | None = None
+    wind_direction: str | None = None
+    """The Random Direction Indicator direction the wind blows toward (9.62164 note 1, B26.52), if any wind."""
     cvp: dict[str, int] = field(default_factory=dict)
     """CVP inflicted by each side in this date's scenario and the RePh after it."""
     notes: str = ""
