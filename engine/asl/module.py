@@ -213,6 +213,8 @@ class Step:
     """Tables a player may roll on during this step."""
     mark: str = ""
     """The mark printed before the step in the source (``†``, ``+``)."""
+    areas: bool = False
+    """Each side enters its Setup Areas, Strategic Locations and Perimeter before saying done (9.605)."""
 
 
 @dataclass(frozen=True)
@@ -737,7 +739,7 @@ def parse_module(data: Mapping[str, Any], file: str = "module.toml") -> Module:
     for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("steps", required=True), 1):
         reader = _Reader(problems, file, f"steps[{index}]", raw)
         reader.no_unknown_keys(
-            ("rule", "title", "kind", "text", "actor", "initial", "repeat_after_idle", "tables", "mark")
+            ("rule", "title", "kind", "text", "actor", "initial", "repeat_after_idle", "tables", "mark", "areas")
         )
         rule = reader.str_("rule")
         reader.entry = f"steps '{rule}'"
@@ -756,6 +758,7 @@ def parse_module(data: Mapping[str, Any], file: str = "module.toml") -> Module:
                 repeat_after_idle=reader.bool_("repeat_after_idle"),
                 tables=step_tables,
                 mark=reader.str_("mark", ""),
+                areas=reader.bool_("areas"),
             )
         )
 

@@ -41,6 +41,19 @@ from engine.asl.module import (
 from engine.asl.roster import RgLine, Roster
 from engine.asl.secrets import receipt_for, salt_for, sealed_text, secret_dice
 from engine.asl.state import CampaignState, DateRecord, Secret
+from engine.asl.units import (
+    EXPERIENCE,
+    FLAGS,
+    KINDS,
+    PERSONNEL,
+    SMC,
+    STATUSES,
+    Unit,
+    casualty_reduce,
+    consequences,
+    harden,
+    replace,
+)
 from engine.asl.tables import AppliedDrm, TableRoll, look_up, parse_drm_spec, resolve, roll_dice
 from engine.contract import (
     Action,
@@ -60,6 +73,8 @@ ORGANISER: Seat = "organiser"
 
 SECRET_STEP_KINDS = ("cpp", "rg_purchase", "rg_rolls", "fortifications")
 ORGANISER_VERBS = ("load_table", "corrected")
+ROSTER_VERBS = ("add_units", "update_units", "areas")
+"""A side keeps its own roster and map state whenever it likes (not a decision the RePh waits for)."""
 WINDY = ("mild_breeze", "heavy_wind")
 """Wind Force results that call for a Wind Direction (9.62164 note 1)."""
 CONDITIONS = {
@@ -122,6 +137,14 @@ class _Run:
         what = f" for {label}" if label else ""
         self.public("roll", f"{who}{outcome.describe(table.title)}{what}", roll=outcome.to_json(), side=side)
         return outcome
+
+    def public_d6(self, what: str) -> int:
+        """One public die for a sub-roll a table's note asks for, logged in the channel."""
+        dice = Dice(self.seed, self.state.rolls_made)
+        value = dice.d6()
+        self.state.rolls_made = dice.rolls_made
+        self.public("subroll", f"{what}: dr {value}.", dr=value)
+        return value
 
     def secret_roll(
         self, table: Table, side: Seat, column: str | None = None, extra: Mapping[str, str] | None = None
@@ -545,6 +568,7 @@ def _new_date(run: _Run, step: Step) -> None:
             rule="9.6211",
         )
         return
+    _came_back(run)
     state.date = ids[index + 1]
     state.history.append(DateRecord(state.date))
     for side in module.sides:
@@ -576,6 +600,27 @@ def _new_date(run: _Run, step: Step) -> None:
             run.public(
                 "san", f"{run.name(side)} SAN {before} → {roster.san} ({table.rule}).", side=side, san=roster.san
             )
+
+
+def _came_back(run: _Run) -> None:
+    """[9.612] What came back from the scenario just played, per unit, told to each side privately."""
+    record = run.state.record()
+    if record.kind != "scenario":
+        return
+    for side, roster in run.state.rosters.items():
+        entered = [u for i in record.entered.get(side, []) if (u := roster.unit(i)) is not None]
+        back = [u for u in entered if u.status == "retained"]
+        record.returned[side] = [u.id for u in back]
+        lost = [f"{u.label()} ({u.status})" for u in entered if u.status != "retained"]
+        run.private(
+            side,
+            "units",
+            f"Your units in the {record.date} scenario: {len(entered)} entered, {len(back)} came back"
+            + (f"; lost: {', '.join(lost)}" if lost else "")
+            + ". (`campaign roster` shows each one.)",
+            entered=[u.id for u in entered],
+            returned=record.returned[side],
+        )
 
 
 def _reinforcements(run: _Run, step: Step) -> None:
@@ -754,6 +799,11 @@ def _start_scenario(run: _Run) -> None:
     state.step_data = {}
     state.after_idle = False
     kind = "CG Initial Scenario" if record.initial else _scenario_name(run, record.scenario_type or "")
+    for side, roster in state.rosters.items():
+        record.entered[side] = [u.id for u in roster.units if u.status == "retained"]
+        for unit in roster.units:
+            if unit.status == "retained":
+                unit.history.append(f"{state.date}: entered the {kind}")
     run.public(
         "scenario",
         f"The {state.date} CG Scenario ({kind}) is ready to play. Report its end when it is over.",
@@ -845,11 +895,13 @@ def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -
     if step.kind == "manual":
         tables = ", ".join(f"{module.tables[t].title} ({t})" for t in step.tables)
         extra = f" Tables you may roll on: {tables}." if tables else ""
+        if step.areas and state.rosters[side].areas_date != state.date:
+            extra += " Enter your Setup Areas, Strategic Locations and Perimeter (areas) before saying done."
         return Prompt(
             side,
             f"{step.rule} {step.title}: {step.text}{extra} Say done when your side has finished this step.",
             choices=(Choice("done", {}, "Done"),),
-            free_verbs=("roll", "cvp") if step.tables else ("cvp",),
+            free_verbs=(*(("roll",) if step.tables else ()), "cvp", *(("areas",) if step.areas else ())),
             rule=step.rule,
         )
     if step.kind == "cpp":
@@ -956,7 +1008,9 @@ def apply(state: CampaignState, action: Action) -> tuple[CampaignState, list[Eve
         raise InvalidActionError(f"unknown seat {action.seat!r}; seats are {', '.join(run.module.sides)}")
     elif verb in ORGANISER_VERBS:
         raise IllegalActionError("only the organiser may load or correct tables")
-    if verb not in ("reveal", *ORGANISER_VERBS):
+    if verb in ROSTER_VERBS and run.state.phase == "over":
+        raise IllegalActionError("the campaign is over")
+    if verb not in ("reveal", *ORGANISER_VERBS, *ROSTER_VERBS):
         _check_turn(run, action)
     handler(run, action)
     _settle(run)
@@ -1024,6 +1078,14 @@ def _begin(run: _Run, action: Action) -> None:
 
 
 def _done(run: _Run, action: Action) -> None:
+    step = run.current_step()
+    roster = run.state.rosters[action.seat]
+    if step.areas and roster.areas_date != run.state.date:
+        raise IllegalActionError(
+            f"enter your Setup Areas, Strategic Locations and Perimeter after the {run.state.date} scenario first"
+            " (`campaign areas`)",
+            rule=step.rule,
+        )
     data = run.state.step_data
     data["waiting"] = [s for s in data["waiting"] if s != action.seat]
     step = run.current_step()
@@ -1049,12 +1111,212 @@ def _roll(run: _Run, action: Action) -> None:
                 rule=table.rule,
             )
     column = action.args.get("column")
-    run.public_roll(
+    named = _named_units(run, action.seat, str(action.args.get("units") or ""))
+    for unit in named:
+        _check_unit_for_table(run, table, unit)
+    label = str(action.args.get("label") or "") or ", ".join(u.label() for u in named)
+    outcome = run.public_roll(
         table,
         action.seat,
         quantities,
         column=str(column) if column is not None else None,
-        label=str(action.args.get("label") or ""),
+        label=label,
+    )
+    if named:
+        _apply_to_units(run, action, table, outcome, named)
+
+
+TABLE_UNITS: dict[str, tuple[tuple[str, ...], str | None, str]] = {
+    "wounded_leader": (SMC, "wounded", "9.6101: the Wounded Leader Table is for wounded Retained leaders"),
+    "weapon_repair": (("sw", "gun", "vehicle"), "malfunctioned", "9.6142: only a malfunctioned weapon rolls"),
+    "immobilization_repair": (("vehicle",), "immobilized", "9.6141b: only an immobilized vehicle rolls"),
+    "stun_recovery": (("vehicle",), "stunned", "9.6141d: only a stunned vehicle rolls"),
+    "escape": ((*PERSONNEL, "vehicle", "gun", "sw"), None, "9.6054: only Isolated units and vehicles escape"),
+    "shift": ((*PERSONNEL, "vehicle"), None, "9.613: Personnel and Mobile vehicles may Shift"),
+}
+"""For the tables that act on named units: the kinds that may roll, the state they need, the refusal."""
+
+
+def _check_unit_for_table(run: _Run, table: Table, unit: Unit) -> None:
+    if unit.status != "retained":
+        raise IllegalActionError(f"{unit.label()} is {unit.status}, not Retained", rule=table.rule)
+    spec = TABLE_UNITS.get(table.id)
+    if spec is None:
+        return
+    kinds, flag, reason = spec
+    if unit.kind not in kinds or (flag is not None and not getattr(unit, flag)):
+        raise IllegalActionError(f"{unit.label()} cannot roll here ({reason})", rule=table.rule)
+
+
+def _apply_to_units(run: _Run, action: Action, table: Table, outcome: TableRoll, named: list[Unit]) -> None:
+    """The result of a roll, applied to each unit named with it (see :func:`engine.asl.units.consequences`)."""
+    destination = str(action.args.get("to") or "").strip()
+    done = []
+    for unit in named:
+        effect = consequences(table.id, outcome.result, unit)
+        what: list[str] = []
+        if effect.status is not None:
+            unit.status = effect.status
+            what.append(effect.status)
+        for flag, value in effect.set_flags.items():
+            if getattr(unit, flag) != value:
+                setattr(unit, flag, value)
+                what.append(flag if value else f"no longer {flag}")
+        if effect.replace:
+            what.append(replace(unit))
+        if effect.reduce:
+            what.append(casualty_reduce(unit))
+        if effect.then_dr:
+            dr = run.public_d6(f"Shift note 2 for {unit.label()}: Casualty Reduction on a dr >= 4")
+            if dr >= 4:
+                if unit.kind == "vehicle":
+                    unit.status = "eliminated"
+                    what.append("Eliminated (Shift note 2)")
+                else:
+                    what.append(casualty_reduce(unit))
+        if effect.move and destination and unit.status == "retained":
+            unit.area = destination
+            what.append(f"now in {destination}")
+        summary = ", ".join(what) or "no change"
+        unit.history.append(f"{run.state.date}: {table.title}, final {outcome.final}: {outcome.result} - {summary}")
+        done.append(f"{unit.id} {unit.name}: {summary}")
+    run.public(
+        "units",
+        f"{run.name(action.seat)} roster after the roll: " + "; ".join(done) + ".",
+        side=action.seat,
+        units=[u.id for u in named],
+    )
+
+
+def _named_units(run: _Run, side: Seat, text: str) -> list[Unit]:
+    """The side's own units named by id (``B3,B4``).
+
+    :raises InvalidActionError: naming an id the side's roster does not hold.
+    """
+    roster = run.state.rosters[side]
+    found = []
+    for unit_id in _split_ids(text):
+        unit = roster.unit(unit_id)
+        if unit is None:
+            raise InvalidActionError(
+                f"the {run.name(side)} roster has no unit {unit_id!r}; see `campaign roster` for the ids"
+            )
+        found.append(unit)
+    return found
+
+
+def _new_units(run: _Run, side: Seat, kind: str, name: str, count: int, source: str, **fields: Any) -> list[Unit]:
+    roster = run.state.rosters[side]
+    prefix = run.name(side)[:1].upper()
+    made = []
+    for _ in range(count):
+        unit = Unit(f"{prefix}{roster.next_unit}", kind, name, since=run.state.date, source=source, **fields)
+        unit.history.append(f"{run.state.date}: joined the roster ({source})")
+        roster.next_unit += 1
+        roster.units.append(unit)
+        made.append(unit)
+    return made
+
+
+def _id_range(units: list[Unit]) -> str:
+    return units[0].id if len(units) == 1 else f"{units[0].id}-{units[-1].id}"
+
+
+def _add_units(run: _Run, action: Action) -> None:
+    """A side adds units to its own roster (the Initial Scenario OB, or anything the bot did not add itself)."""
+    side = action.seat
+    kind = _arg_str(action, "kind").strip().lower()
+    if kind not in KINDS:
+        raise InvalidActionError(f"a unit is one of {', '.join(KINDS)}, not {kind!r}")
+    name = _arg_str(action, "name").strip()[:40]
+    if not name:
+        raise InvalidActionError("give the unit's name as on its counter, e.g. 6-5-8 or 8-1")
+    count = _arg_int(action, "count", 1)
+    if not 1 <= count <= 60:
+        raise InvalidActionError(f"add from 1 to 60 units at a time, not {count}")
+    experience = str(action.args.get("experience") or "").strip().lower()
+    if experience and experience not in EXPERIENCE:
+        raise InvalidActionError(f"experience is one of {', '.join(EXPERIENCE)}, not {experience!r}")
+    area = str(action.args.get("area") or "").strip()[:40]
+    source = "Initial OB" if run.state.initial else "added by its player"
+    made = _new_units(run, side, kind, name, count, source, experience=experience, area=area)
+    where = f" in {area}" if area else ""
+    run.public(
+        "units",
+        f"{run.name(side)} roster: {_id_range(made)} {name} {kind}{f' ({experience})' if experience else ''}"
+        f"{where} added ({source}).",
+        side=side,
+        units=[u.id for u in made],
+    )
+
+
+UNIT_CHANGES = ("status", "area", "experience", "name", "harden", *FLAGS)
+
+
+def _update_units(run: _Run, action: Action) -> None:
+    """A side records what happened to its units (Melee, Encirclement, Recombining, Battle Hardening ...)."""
+    side = action.seat
+    named = _named_units(run, side, _arg_str(action, "units"))
+    if not named:
+        raise InvalidActionError("name the units to change by id, e.g. units=B3,B4")
+    changes = {key: str(value).strip() for key, value in action.args.items() if key in UNIT_CHANGES}
+    unknown = sorted(set(action.args) - set(UNIT_CHANGES) - {"units", "note"})
+    if unknown or not changes:
+        raise InvalidActionError(
+            f"change one or more of {', '.join(UNIT_CHANGES)}" + (f"; unknown: {', '.join(unknown)}" if unknown else "")
+        )
+    if "status" in changes and changes["status"].lower() not in STATUSES:
+        raise InvalidActionError(f"status is one of {', '.join(STATUSES)}, not {changes['status']!r}")
+    if "experience" in changes and changes["experience"].lower() not in EXPERIENCE:
+        raise InvalidActionError(f"experience is one of {', '.join(EXPERIENCE)}, not {changes['experience']!r}")
+    note = str(action.args.get("note") or "")[:100]
+    done = []
+    for unit in named:
+        what = []
+        for key, value in changes.items():
+            if key in FLAGS or key == "harden":
+                flag = value.lower() in ("yes", "true", "1", "on")
+                if key == "harden":
+                    if flag:
+                        what.append(harden(unit))
+                    continue
+                setattr(unit, key, flag)
+                what.append(key if flag else f"not {key}")
+            else:
+                setattr(unit, key, value.lower() if key in ("status", "experience") else value[:40])
+                what.append(f"{key} {getattr(unit, key)}")
+        summary = ", ".join(what) + (f" ({note})" if note else "")
+        unit.history.append(f"{run.state.date}: {summary}")
+        done.append(f"{unit.id} {unit.name}: {summary}")
+    hidden = any(u.secret is not None and u.secret not in run.state.revealed_ids() for u in named)
+    text = f"{run.name(side)} roster: " + "; ".join(done) + "."
+    if hidden:
+        run.private(side, "units", text, units=[u.id for u in named])
+    else:
+        run.public("units", text, side=side, units=[u.id for u in named])
+
+
+def _areas(run: _Run, action: Action) -> None:
+    """[9.605] A side enters its Setup Areas, the Strategic Locations it Controls and its Perimeter."""
+    side, state = action.seat, run.state
+    setup = _split_ids(str(action.args.get("setup") or ""))
+    if not setup:
+        raise InvalidActionError("name at least one Setup Area (a Block), e.g. setup=A,C", rule="9.605")
+    roster = state.rosters[side]
+    roster.setup_areas = [a[:20] for a in setup][:40]
+    roster.strategic = [a[:20] for a in _split_ids(str(action.args.get("strategic") or ""))][:80]
+    roster.perimeter = str(action.args.get("perimeter") or "")[:300]
+    roster.areas_date = state.date
+    run.public(
+        "areas",
+        f"{run.name(side)} after the {state.date} scenario: Setup Areas {', '.join(roster.setup_areas)}; Strategic"
+        f" Locations {', '.join(roster.strategic) or 'none'}"
+        + (f"; Perimeter: {roster.perimeter}" if roster.perimeter else "")
+        + " (9.605).",
+        side=side,
+        setup=roster.setup_areas,
+        strategic=roster.strategic,
+        perimeter=roster.perimeter,
     )
 
 
@@ -1290,6 +1552,7 @@ def _roll_rgs(run: _Run, action: Action) -> None:
         if rg.vehicles:
             parts.append(rg.vehicles)
         result["summary"] = "; ".join(parts)
+        result["units"] = _rg_units(run, side, rg, entry, count, secret_id)
         results.append(result)
     content = {"side": side, "date": state.date, "results": results}
     secret = run.seal(side, "rg_rolls", "9.618", content, "its secret RG rolls")
@@ -1302,6 +1565,34 @@ def _roll_rgs(run: _Run, action: Action) -> None:
         content=content,
     )
     _done_quietly(run, side)
+
+
+def _rg_units(run: _Run, side: Seat, rg: RgLine, entry: RgEntry, count: int, secret_id: str) -> list[str]:
+    """[9.618] The units an RG brings, added to the roster (hidden from the other side until its rolls are
+    revealed): its MMC, its SW, its leader and its vehicles."""
+    source = f"RG {rg.key}, {rg.date}"
+    made: list[Unit] = []
+    if not entry.composition and count:
+        kind = _mmc_kind(entry.unit_type)
+        made += _new_units(run, side, kind, entry.type[:40], count, source, secret=secret_id)
+    for weapon in rg.sw:
+        made += _new_units(run, side, "sw", weapon, 1, source, secret=secret_id)
+    for leader in rg.leaders:
+        made += _new_units(run, side, "leader", leader, 1, source, secret=secret_id)
+    for part in (p.strip() for p in rg.vehicles.split(",") if p.strip()):
+        name, _, times = part.rpartition(" x")
+        number = int(times) if times.isdigit() and name else 1
+        made += _new_units(run, side, "vehicle", (name or part)[:40], number, source, secret=secret_id)
+    return [u.id for u in made]
+
+
+def _mmc_kind(unit_type: str) -> str:
+    words = unit_type.lower()
+    if "crew" in words:
+        return "crew"
+    if "hs" in words.split() or "half" in words:
+        return "hs"
+    return "squad"
 
 
 def _fortify(run: _Run, action: Action) -> None:
@@ -1535,6 +1826,9 @@ _HANDLERS = {
     "roll": _roll,
     "cvp": _cvp,
     "confirm_cvp": _confirm_cvp,
+    "add_units": _add_units,
+    "update_units": _update_units,
+    "areas": _areas,
     "reject_cvp": _reject_cvp,
     "roll_cpp": _roll_cpp,
     "purchase": _purchase,

@@ -63,6 +63,10 @@ class DateRecord:
     """The Random Direction Indicator direction the wind blows toward (9.62164 note 1, B26.52), if any wind."""
     cvp: dict[str, int] = field(default_factory=dict)
     """CVP inflicted by each side in this date's scenario and the RePh after it."""
+    entered: dict[str, list[str]] = field(default_factory=dict)
+    """The ids of each side's units Retained when this date's scenario began (what entered it)."""
+    returned: dict[str, list[str]] = field(default_factory=dict)
+    """Of those, the ids still Retained when the next CG Date began (what came back from it)."""
     notes: str = ""
 
 
