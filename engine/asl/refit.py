@@ -41,6 +41,7 @@ from engine.asl.module import (
 from engine.asl.roster import RgLine, Roster
 from engine.asl.secrets import receipt_for, salt_for, sealed_text, secret_dice
 from engine.asl.state import CampaignState, DateRecord, Secret
+from engine.asl.tables import AppliedDrm, TableRoll, look_up, parse_drm_spec, resolve, roll_dice
 from engine.asl.units import (
     EXPERIENCE,
     FLAGS,
@@ -54,7 +55,6 @@ from engine.asl.units import (
     harden,
     replace,
 )
-from engine.asl.tables import AppliedDrm, TableRoll, look_up, parse_drm_spec, resolve, roll_dice
 from engine.contract import (
     Action,
     Choice,
