@@ -38,8 +38,11 @@ if TYPE_CHECKING:
     from bot.commands import Button, CommandLayer, Context, Handler, Reply, Select, Upload
     from bot.systems.asl import AslAdapter, BasketItem
 
-PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx"})
-"""Custom id verbs of the basket: add, remove (select menus), commit, clear (buttons)."""
+ROSTER_PAGE = "rsp"
+"""Custom id verb of the roster sheet's page buttons (anyone may turn the pages of the answer they got)."""
+
+PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx", ROSTER_PAGE})
+"""Custom id verbs of the basket: add, remove (select menus), commit, clear (buttons); and the roster's pages."""
 
 MAX_ITEMS = 40
 """The most items a basket can hold kinds of (one base-36 digit each in a custom id)."""
@@ -66,6 +69,9 @@ def handlers(layer: CommandLayer) -> dict[str, Handler]:
         "campaign cvp": campaign.cvp,
         "campaign buy": campaign.buy,
         "campaign roster": campaign.roster,
+        "campaign areas": campaign.areas,
+        "campaign add-units": campaign.add_units,
+        "campaign update-units": campaign.update_units,
         "campaign purchases": campaign.purchases,
         "campaign reveal": campaign.reveal,
         "campaign verify": campaign.verify,
@@ -317,20 +323,44 @@ class Campaign:
             args["winner"] = str(o["winner"]).lower()
         if o.get("notes"):
             args["notes"] = str(o["notes"])
+        args |= {key: str(o[key]).lower() for key in ("weather", "ec", "wind") if o.get(key)}
         outcome = await self.service.act(ctx.channel, ctx.caller, "report_end", args, seat=seat)
         return await self._outcome(ctx, outcome, "Reported; your opponent confirms it.")
 
     async def roll(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self._campaign(ctx.channel)
-        args = {k: str(o[k]) for k in ("table", "column", "drms", "label") if o.get(k)}
+        args = {k: str(o[k]) for k in ("table", "column", "drms", "label", "units", "to") if o.get(k)}
         outcome = await self.service.act(ctx.channel, ctx.caller, "roll", args)
         return await self._outcome(ctx, outcome, "Rolled.")
 
     async def cvp(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table, _ = await self._campaign(ctx.channel)
         by = str(o.get("by") or self._my_seat(table, ctx.caller)).lower()
-        outcome = await self.service.act(ctx.channel, ctx.caller, "cvp", {"by": by, "amount": int(o["amount"])})
-        return await self._outcome(ctx, outcome, "Awarded.")
+        args: dict[str, Any] = {"by": by, "amount": int(o["amount"])}
+        if o.get("note"):
+            args["note"] = str(o["note"])
+        outcome = await self.service.act(ctx.channel, ctx.caller, "cvp", args)
+        return await self._outcome(ctx, outcome, "Awarded; the other side confirms it.")
+
+    async def areas(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel)
+        args = {k: str(o[k]) for k in ("setup", "strategic", "perimeter") if o.get(k)}
+        outcome = await self.service.act(ctx.channel, ctx.caller, "areas", args)
+        return await self._outcome(ctx, outcome, "Recorded.")
+
+    async def add_units(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel)
+        args = {k: o[k] for k in ("kind", "name", "count", "experience", "area") if o.get(k)}
+        outcome = await self.service.act(ctx.channel, ctx.caller, "add_units", args)
+        return await self._outcome(ctx, outcome, "Added.")
+
+    async def update_units(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        from bot.commands import parse_args
+
+        await self._campaign(ctx.channel)
+        args = {"units": str(o["units"]), **parse_args(str(o["changes"]).replace(",", " "))}
+        outcome = await self.service.act(ctx.channel, ctx.caller, "update_units", args)
+        return await self._outcome(ctx, outcome, "Recorded.")
 
     async def reveal(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self._campaign(ctx.channel)
@@ -357,8 +387,23 @@ class Campaign:
     # --- Information --------------------------------------------------------------------------------
 
     async def roster(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        await self._campaign(ctx.channel, live=False)
-        return self._private(await self.service.describe(ctx.channel, ctx.caller, "roster", str(o.get("side", ""))))
+        """The roster sheet of a side, one page at a time with buttons to turn them."""
+        return [await self._roster_page(ctx, str(o.get("side") or "").lower(), int(o.get("page") or 1))]
+
+    async def _roster_page(self, ctx: Context, side: str, page: int) -> Reply:
+        from bot.commands import Button, Reply, custom_id
+
+        table, _ = await self._campaign(ctx.channel, live=False)
+        pages = (await self.service.describe(ctx.channel, ctx.caller, "roster", side)).split("\f")
+        page = min(max(page, 1), len(pages))
+        text = pages[page - 1] + (f"\n-# Page {page}/{len(pages)}" if len(pages) > 1 else "")
+        game, revision = table.game.id, table.game.revision
+        buttons = tuple(
+            Button(label, custom_id(game, revision, ROSTER_PAGE, f"{side or '-'}.{target}"), "secondary")
+            for label, target in (("Previous page", page - 1), ("Next page", page + 1))
+            if 1 <= target <= len(pages)
+        )
+        return Reply(text[:1990], buttons=buttons)
 
     async def purchases(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self._campaign(ctx.channel, live=False)
@@ -576,6 +621,9 @@ class Campaign:
         return Reply("\n".join(lines)[:1900], buttons=buttons, selects=tuple(selects))
 
     async def press(self, ctx: Context, verb: str, arg: str, state_id: int, values: Sequence[str]) -> list[Reply]:
+        if verb == ROSTER_PAGE:
+            side, _, page = arg.partition(".")
+            return [await self._roster_page(ctx, "" if side == "-" else side, int(page) if page.isdigit() else 1)]
         parts = arg.split(".")
         if len(parts) != 4:
             raise Refusal("this button is not one of mine")

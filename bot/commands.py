@@ -275,6 +275,9 @@ COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("sudden_death", "a Sudden Death victory (9.6212)", "boolean", False),
             _opt("winner", "on the CG's last date: the CG winner (a side, or draw)", "winner", False),
             _opt("notes", "control of locations, units and leaders to roll for", None, False),
+            _opt("weather", "Initial Scenario only: its weather, for the next date's DRMs (9.62161)", "weather", False),
+            _opt("ec", "Initial Scenario only: its EC (9.62163)", "ec", False),
+            _opt("wind", "Initial Scenario only: its wind (9.62164)", "wind", False),
         ),
         verb="report_end",
         slow=True,
@@ -287,6 +290,8 @@ COMMANDS: tuple[CommandDef, ...] = (
             _opt("column", "the table's column, if it has several", "column", False),
             _opt("drms", "DRMs you give, e.g. encircled,hexes=3", None, False),
             _opt("label", "what the roll is for, e.g. 4-5-7 in 12K4", None, False),
+            _opt("units", "your units the result applies to, e.g. B3,B4 (ids from the roster)", "own_unit", False),
+            _opt("to", "Escape or Shift: the Setup Area they reach", None, False),
         ),
         slow=True,
     ),
@@ -296,6 +301,7 @@ COMMANDS: tuple[CommandDef, ...] = (
         (
             OptionDef("amount", "how many CVP", "integer", True, None, 1, 999),
             _opt("by", "the side that inflicted them (default: yours)", "side", False),
+            _opt("note", "what for, e.g. encircled 4-6-7 failed its ITC", None, False),
         ),
         verb="cvp",
         slow=True,
@@ -309,9 +315,45 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef(
         "campaign roster",
-        "The CG roster of a side: all of it for its owner, the public parts for anyone else.",
-        (_opt("side", "the side (default: yours)", "side", False),),
+        "The CG roster sheet of a side (units, map, dates): all of it for its owner, public parts for others.",
+        (
+            _opt("side", "the side (default: yours)", "side", False),
+            OptionDef("page", "the page of the sheet", "integer", False, None, 1, 99),
+        ),
         private=True,
+    ),
+    CommandDef(
+        "campaign areas",
+        "After a scenario (9.605): your Setup Areas, the Strategic Locations you Control, your Perimeter.",
+        (
+            _opt("setup", "your Setup Areas (Blocks), e.g. A,C,E"),
+            _opt("strategic", "the Strategic Locations you Control, e.g. C3,E7", None, False),
+            _opt("perimeter", "your Perimeter or front line, in words", None, False),
+        ),
+        verb="areas",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign add-units",
+        "Add units to your roster (the Initial Scenario OB; RG units are added by the bot).",
+        (
+            _opt("kind", "squad, hs, crew, leader, hero, sw, gun or vehicle", "unit_kind"),
+            _opt("name", "as on the counter, e.g. 6-5-8, 8-1, LMG, PzKpfw VG"),
+            OptionDef("count", "how many (default 1)", "integer", False, None, 1, 60),
+            _opt("experience", "MMC class: elite, 1st line, 2nd line, green, conscript", "experience", False),
+            _opt("area", "the Setup Area or Entry Area", None, False),
+        ),
+        verb="add_units",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign update-units",
+        "Record what happened to your units: status, area, wounded, harden, malfunctioned ... (key=value).",
+        (
+            _opt("units", "the units, e.g. B3,B4", "own_unit"),
+            _opt("changes", "e.g. status=eliminated, wounded=yes, harden=yes, area=C, malfunctioned=no"),
+        ),
+        slow=True,
     ),
     CommandDef(
         "campaign purchases",
@@ -1142,8 +1184,8 @@ __all__ = [
 # The campaign commands' handlers, the basket of a sealed purchase and its buttons live in bot/campaign.py
 # (imported when first used: it imports this module). Three one-line hooks above call these.
 
-CAMPAIGN_PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx"})
-"""Custom id verbs of the sealed-purchase basket (bot.campaign.PRESS_VERBS)."""
+CAMPAIGN_PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx", "rsp"})
+"""Custom id verbs of the sealed-purchase basket and the roster's pages (bot.campaign.PRESS_VERBS)."""
 
 
 def _campaign_handlers(layer: CommandLayer) -> dict[str, Handler]:

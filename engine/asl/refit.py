@@ -617,7 +617,7 @@ def _came_back(run: _Run) -> None:
             "units",
             f"Your units in the {record.date} scenario: {len(entered)} entered, {len(back)} came back"
             + (f"; lost: {', '.join(lost)}" if lost else "")
-            + ". (`campaign roster` shows each one.)",
+            + ". (Your roster shows each one.)",
             entered=[u.id for u in entered],
             returned=record.returned[side],
         )
@@ -923,7 +923,7 @@ def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -
         ]
         return Prompt(
             side,
-            f'9.617: buy RGs for {state.date} in secret (e.g. rgs="I1,I1") with the CPP your private roster shows;'
+            f"9.617: buy RGs for {state.date} in secret (e.g. I1,I1) with the CPP your private roster shows;"
             f" CPP not spent are halved (FRU). RG chart: {'; '.join(options)}.",
             choices=(Choice("purchase", {"rgs": ""}, "Buy nothing"),),
             free_verbs=("purchase",),
@@ -946,7 +946,7 @@ def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -
         return Prompt(
             side,
             f"9.619: buy Fortifications in secret with the FPP your private roster shows (e.g."
-            f' items="trench,ap-mine=6"); FPP left unspent are forfeit. Costs: {costs}.',
+            f" trench,ap-mine=6); FPP left unspent are forfeit. Costs: {costs}.",
             choices=(Choice("fortify", {"items": ""}, "Buy nothing"),),
             free_verbs=("fortify",),
             secret=True,
@@ -1082,8 +1082,7 @@ def _done(run: _Run, action: Action) -> None:
     roster = run.state.rosters[action.seat]
     if step.areas and roster.areas_date != run.state.date:
         raise IllegalActionError(
-            f"enter your Setup Areas, Strategic Locations and Perimeter after the {run.state.date} scenario first"
-            " (`campaign areas`)",
+            f"enter your Setup Areas, Strategic Locations and Perimeter after the {run.state.date} scenario first",
             rule=step.rule,
         )
     data = run.state.step_data
@@ -1198,9 +1197,7 @@ def _named_units(run: _Run, side: Seat, text: str) -> list[Unit]:
     for unit_id in _split_ids(text):
         unit = roster.unit(unit_id)
         if unit is None:
-            raise InvalidActionError(
-                f"the {run.name(side)} roster has no unit {unit_id!r}; see `campaign roster` for the ids"
-            )
+            raise InvalidActionError(f"the {run.name(side)} roster has no unit {unit_id!r}; your roster lists the ids")
         found.append(unit)
     return found
 

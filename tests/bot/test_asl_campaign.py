@@ -37,6 +37,12 @@ CHART = (Path(__file__).parents[1] / "asl" / "example_rg_chart.toml").read_text(
 """Invented RG chart and CG (TEST DATA, not from ABtF): the ABtF chart is absent from the source."""
 CHART_URL = "https://cdn.discordapp.com/attachments/1/2/example_rg_chart.toml"
 
+AREAS = {
+    "allied": {"setup": "A,B,E", "strategic": "B3,E7", "perimeter": "Oosterbeek church to the river"},
+    "german": {"setup": "C,D,H", "strategic": "H2"},
+}
+"""What each side enters in 9.605 after each scenario."""
+
 Plan = dict[str, dict[str, Any]]
 """By CG Date, each side's choice: ``{"18AM": {"allied": "attack"}}`` or a list of items to buy."""
 
@@ -205,6 +211,10 @@ async def play(
             return
         user = USERS[seat]
         message = latest_prompt(fake, seat, secret=prompt.secret)
+        if "areas" in verbs and state.rosters[seat].areas_date != state.date:
+            sent = await fake.command(user, CHANNEL, "campaign areas", **AREAS[seat])
+            assert any("Setup Areas" in p.content for p in posts(sent, CHANNEL)), [s.content for s in sent]
+            continue
         if "purchase" in verbs:
             sent = await buy(fake, user, message, (purchases or {}).get(state.date, {}).get(seat, []))
         elif "fortify" in verbs:
