@@ -192,8 +192,8 @@ class _Run:
         self.public(
             "reveal",
             f"Revealed {secret.id} ({self.name(secret.owner)}, {secret.kind}, {secret.date}, {secret.rule}): "
-            f"{describe_secret(secret)}. Salt `{salt}`; the attached file holds the exact sealed text, whose "
-            f"SHA-256 is the receipt `{secret.receipt}`.",
+            f"{describe_secret(secret)} (receipt {secret.receipt[:16]}...: the attached file holds its salt and exact"
+            " sealed text).",
             secret=secret.id,
             owner=secret.owner,
             secret_kind=secret.kind,

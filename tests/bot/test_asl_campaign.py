@@ -203,7 +203,7 @@ async def play(
         table = await service.table(CHANNEL, live=False)
         prompts = await service.prompts(table.game)
         state = await state_of(fake)
-        if not prompts or state.phase in ("scenario", "over"):
+        if not prompts or state.phase in ("scenario", "over", "victory"):
             return
         seat, prompt = next(iter(prompts.items()))
         verbs = [c.verb for c in prompt.choices] + list(prompt.free_verbs)
