@@ -45,7 +45,8 @@ PHASES = {
     "created": "waiting for a player to begin the campaign",
     "refit": "Refit Phase",
     "scenario": "a CG Scenario is being played (on the table or in VASL)",
-    "confirm_end": "the end of the CG Scenario was reported and awaits confirmation",
+    "confirm_end": "the end of the CG Scenario (or the CG result) was reported and awaits confirmation",
+    "victory": "the CG's last date was Idle: the CG winner is reported per the CG Victory Conditions",
     "over": "the campaign is over",
 }
 
@@ -290,6 +291,13 @@ def status_text(state: CampaignState, module: Module) -> str:
             + _limits(cg, side)
             + "."
         )
+        if roster.get("areas_date"):
+            lines.append(
+                f"  Setup Areas after {roster['areas_date']}: {', '.join(roster['setup_areas'])}; Strategic Locations"
+                f" {', '.join(roster['strategic']) or 'none'}"
+                + (f"; Perimeter: {roster['perimeter']}" if roster["perimeter"] else "")
+                + "."
+            )
     done = [r for r in view["history"] if r["kind"] != "pending"]
     if done:
         lines.append("CG Dates: " + "; ".join(_date_line(module, r) for r in done) + ".")
@@ -326,11 +334,6 @@ def _scenario_type(module: Module, kind: str | None) -> str:
     if kind and kind.endswith("_assault"):
         return f"{module.side_name(kind.removesuffix('_assault'))} Assault"
     return "scenario"
-
-
-def roster_text(module: Module, state: CampaignState, roster: Mapping[str, Any], private: bool) -> str:
-    """A side's CG roster, every page: everything for its owner, the public parts otherwise."""
-    return "\n\n".join(roster_pages(module, state, roster, private))
 
 
 UNITS_PER_PAGE = 18
