@@ -847,7 +847,13 @@ def prompts(state: CampaignState) -> dict[Seat, Prompt]:
             found[side] = Prompt(
                 side,
                 f"The {state.date} CG Scenario is being played. When it ends, report the CVP each side inflicted"
-                f" (and a Sudden Death win, 9.6212, if any).",
+                f" (and a Sudden Death win, 9.6212, if any)"
+                + (
+                    "; give the weather, EC and wind of the Initial Scenario's card too, for the next date's"
+                    " DRMs (9.6216)."
+                    if state.record().initial
+                    else "."
+                ),
                 free_verbs=("report_end",),
                 rule="9.6211",
             )
