@@ -142,10 +142,13 @@ class AslAdapter:
         if source == "date":
             return [(d.id, d.id) for d in module.dates]
         if source == "own_unit" and seat in state.rosters:
+            before, _, last = typed.rpartition(",")
+            chosen = {part.strip().lower() for part in before.split(",")}
+            prefix = f"{before}," if before else ""
             return [
-                (u.label(), u.id)
+                (f"{prefix}{u.label()}", f"{prefix}{u.id}")
                 for u in state.rosters[seat].units
-                if u.status == "retained" and typed.split(",")[-1].strip().lower() in u.label().lower()
+                if u.status == "retained" and u.id.lower() not in chosen and last.strip().lower() in u.label().lower()
             ]
         if source == "unit_kind":
             return [(kind, kind) for kind in KINDS]

@@ -1889,7 +1889,10 @@ def view(state: CampaignState, seat: Seat | None) -> dict[str, Any]:
                 "weather": record.weather,
                 "ec": record.ec,
                 "wind": record.wind,
+                "wind_direction": record.wind_direction,
                 "cvp": dict(record.cvp),
+                "entered": {side: len(ids) for side, ids in record.entered.items()},
+                "returned": {side: len(ids) for side, ids in record.returned.items()},
             }
         )
     data: dict[str, Any] = {

@@ -294,3 +294,13 @@ async def test_umpire_local_starts_an_asl_campaign(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "Campaign #1 created" in text and "chart.toml: rg_chart, cgs replaced" in text
     assert "receipt" in text and console.refusals == 0, text
+
+
+async def test_unit_ids_are_suggested_one_after_another(fake: FakeDiscord) -> None:
+    await setup_campaign(fake)
+    await fake.command(ANN, CHANNEL, "campaign add-units", kind="squad", name="6-5-8", count=3)
+    choices = await fake.autocomplete(ANN, CHANNEL, "campaign update-units", "units", units="B1,", changes="")
+    assert [c["value"] for c in choices] == ["B1,B2", "B1,B3"]
+    assert await fake.autocomplete(BOB, CHANNEL, "campaign update-units", "units", units="", changes="") == []
+    sent = await fake.command(BOB, CHANNEL, "campaign update-units", units="B1", changes="status=eliminated")
+    assert "no unit 'B1'" in answers(sent)[-1].content  # only one's own units
