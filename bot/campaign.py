@@ -72,6 +72,7 @@ def handlers(layer: CommandLayer) -> dict[str, Handler]:
         "campaign areas": campaign.areas,
         "campaign add-units": campaign.add_units,
         "campaign update-units": campaign.update_units,
+        "campaign recombine": campaign.recombine,
         "campaign purchases": campaign.purchases,
         "campaign reveal": campaign.reveal,
         "campaign verify": campaign.verify,
@@ -353,6 +354,11 @@ class Campaign:
         args = {k: o[k] for k in ("kind", "name", "count", "experience", "area") if o.get(k)}
         outcome = await self.service.act(ctx.channel, ctx.caller, "add_units", args)
         return await self._outcome(ctx, outcome, "Added.")
+
+    async def recombine(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel)
+        outcome = await self.service.act(ctx.channel, ctx.caller, "recombine", {"units": str(o["units"])})
+        return await self._outcome(ctx, outcome, "Recombined.")
 
     async def update_units(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         from bot.commands import parse_args

@@ -356,6 +356,13 @@ COMMANDS: tuple[CommandDef, ...] = (
         slow=True,
     ),
     CommandDef(
+        "campaign recombine",
+        "Two alike half-squads in the same Setup Area recombine into a squad (9.6111).",
+        (_opt("units", "the two half-squads, e.g. B3,B4", "own_unit"),),
+        verb="recombine",
+        slow=True,
+    ),
+    CommandDef(
         "campaign purchases",
         "The RG Purchase Record (9.6178) and the receipts of every sealed decision.",
         (_opt("side", "the side (default: yours)", "side", False),),

@@ -73,7 +73,7 @@ ORGANISER: Seat = "organiser"
 
 SECRET_STEP_KINDS = ("cpp", "rg_purchase", "rg_rolls", "fortifications")
 ORGANISER_VERBS = ("load_table", "corrected")
-ROSTER_VERBS = ("add_units", "update_units", "areas")
+ROSTER_VERBS = ("add_units", "update_units", "recombine", "areas")
 """A side keeps its own roster and map state whenever it likes (not a decision the RePh waits for)."""
 WINDY = ("mild_breeze", "heavy_wind")
 """Wind Force results that call for a Wind Direction (9.62164 note 1)."""
@@ -1299,6 +1299,36 @@ def _update_units(run: _Run, action: Action) -> None:
         run.public("units", text, side=side, units=[u.id for u in named])
 
 
+def _recombine(run: _Run, action: Action) -> None:
+    """[9.6111] Two Retained half-squads alike (same counter, class, Walking Wounded state) in the same Setup Area
+    recombine into a squad: the first becomes the squad, the second is marked recombined into it."""
+    side = action.seat
+    pair = _named_units(run, side, _arg_str(action, "units"))
+    if len(pair) != 2 or pair[0].id == pair[1].id:
+        raise InvalidActionError("name the two half-squads that recombine, e.g. units=B3,B4", rule="9.6111")
+    first, second = pair
+    alike = all(u.kind == "hs" and u.status == "retained" for u in pair) and (
+        (first.name, first.experience, first.wounded, first.area)
+        == (second.name, second.experience, second.wounded, second.area)
+    )
+    if not alike:
+        raise IllegalActionError(
+            f"{first.label()} and {second.label()} cannot recombine: two Retained half-squads with the same"
+            " counter, class and Walking Wounded state in the same Setup Area are needed",
+            rule="9.6111",
+        )
+    first.kind = "squad"
+    second.status = "recombined"
+    first.history.append(f"{run.state.date}: recombined with {second.id} into a squad (9.6111)")
+    second.history.append(f"{run.state.date}: recombined into {first.id} (9.6111)")
+    hidden = any(u.secret is not None and u.secret not in run.state.revealed_ids() for u in pair)
+    text = f"{run.name(side)} roster: {first.id} and {second.id} {first.name} recombine into squad {first.id} (9.6111)."
+    if hidden:
+        run.private(side, "units", text, units=[first.id, second.id])
+    else:
+        run.public("units", text, side=side, units=[first.id, second.id])
+
+
 def _areas(run: _Run, action: Action) -> None:
     """[9.605] A side enters its Setup Areas, the Strategic Locations it Controls and its Perimeter."""
     side, state = action.seat, run.state
@@ -1831,6 +1861,7 @@ _HANDLERS = {
     "confirm_cvp": _confirm_cvp,
     "add_units": _add_units,
     "update_units": _update_units,
+    "recombine": _recombine,
     "areas": _areas,
     "reject_cvp": _reject_cvp,
     "roll_cpp": _roll_cpp,

@@ -21,8 +21,9 @@ KINDS = ("squad", "hs", "crew", "leader", "hero", "sw", "gun", "vehicle")
 PERSONNEL = ("squad", "hs", "crew", "leader", "hero")
 SMC = ("leader", "hero")
 
-STATUSES = ("retained", "eliminated", "captured", "recalled", "abandoned")
-"""``retained`` units are kept for the next CG Scenario; the others are gone from the roster's strength."""
+STATUSES = ("retained", "eliminated", "captured", "recalled", "abandoned", "recombined")
+"""``retained`` units are kept for the next CG Scenario; the others are gone from the roster's strength
+(``recombined``: a half-squad that became part of a squad, 9.6111)."""
 
 EXPERIENCE = ("conscript", "green", "2nd line", "1st line", "elite")
 """MMC experience classes from the lowest to the highest (Replacement steps down, Battle Hardening up)."""

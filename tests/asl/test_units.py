@@ -158,3 +158,19 @@ def test_9_621_what_entered_each_scenario_and_what_came_back() -> None:
     assert entered[:4] == ["B1", "B3", "B4", "B5"] and "B2" not in entered
     added = units(table, "allied")[entered[4]]
     assert added.source.startswith("RG I1, 18AM") and added.since == "18AM"
+
+
+def test_9_6111_two_alike_half_squads_recombine_into_a_squad() -> None:
+    table = new_table()
+    table.act("allied", "add_units", kind="hs", name="3-3-8", count=3, experience="elite", area="A")
+    table.act("allied", "update_units", units="B3", area="B")
+    with pytest.raises(IllegalActionError, match="cannot recombine") as caught:
+        table.act("allied", "recombine", units="B1,B3")
+    assert caught.value.rule == "9.6111"
+    with pytest.raises(InvalidActionError, match="two half-squads"):
+        table.act("allied", "recombine", units="B1")
+    table.act("allied", "recombine", units="B1,B2")
+    mine = units(table, "allied")
+    assert (mine["B1"].kind, mine["B1"].status, mine["B2"].status) == ("squad", "retained", "recombined")
+    with pytest.raises(IllegalActionError, match="cannot recombine"):
+        table.act("allied", "recombine", units="B1,B3")  # a squad now

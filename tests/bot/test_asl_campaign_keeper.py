@@ -218,6 +218,12 @@ async def test_a_whole_abtf_campaign_with_its_roster_carried_from_date_to_date(f
     assert any("British roster after the roll: B7 9-1" in p.content for p in posts(sent, CHANNEL))
     await play_to(fake, "9.611")
     await fake.command(BOB, CHANNEL, "campaign update-units", units="G1", changes="harden=yes")
+    await fake.command(BOB, CHANNEL, "campaign update-units", units="G2", changes="status=eliminated")
+    await fake.command(ANN, CHANNEL, "campaign add-units", kind="hs", name="3-4-8", count=2, area="A")
+    last = (await state_of(fake)).rosters["allied"].units[-1].id
+    before = (await state_of(fake)).rosters["allied"].units[-2].id
+    sent = await fake.command(ANN, CHANNEL, "campaign recombine", units=f"{before},{last}")
+    assert any(f"recombine into squad {before}" in p.content for p in posts(sent, CHANNEL))
     await play(fake, chits)
     state = await state_of(fake)
     assert state.date == "18AM" and state.history[0].returned["allied"][:4] == ["B3", "B4", "B5", "B6"]
