@@ -1906,6 +1906,10 @@ def view(state: CampaignState, seat: Seat | None) -> dict[str, Any]:
     rosters = {
         side: (roster.private() if side == seat else roster.public(revealed)) for side, roster in state.rosters.items()
     }
+    visible = {
+        side: {u.id for u in roster.units if side == seat or u.secret is None or u.secret in revealed}
+        for side, roster in state.rosters.items()
+    }
     history = []
     for record in state.history:
         history.append(
@@ -1922,8 +1926,10 @@ def view(state: CampaignState, seat: Seat | None) -> dict[str, Any]:
                 "wind": record.wind,
                 "wind_direction": record.wind_direction,
                 "cvp": dict(record.cvp),
-                "entered": {side: len(ids) for side, ids in record.entered.items()},
-                "returned": {side: len(ids) for side, ids in record.returned.items()},
+                "entered": {side: len([i for i in ids if i in visible[side]]) for side, ids in record.entered.items()},
+                "returned": {
+                    side: len([i for i in ids if i in visible[side]]) for side, ids in record.returned.items()
+                },
             }
         )
     data: dict[str, Any] = {

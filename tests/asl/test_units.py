@@ -140,6 +140,9 @@ def test_9_618_rg_units_join_the_roster_hidden_until_revealed() -> None:
     assert all(u.secret == table.state.secrets[-1].id for u in mine.values())
     assert SYSTEM.view(table.state, None)["rosters"]["german"]["units"] == []
     assert len(SYSTEM.view(table.state, "german")["rosters"]["german"]["units"]) == len(mine)
+    advance(table)  # the units enter the Initial Scenario: the channel does not learn how many
+    assert SYSTEM.view(table.state, None)["history"][0]["entered"]["german"] == 0
+    assert SYSTEM.view(table.state, "german")["history"][0]["entered"]["german"] == len(mine)
 
 
 def test_9_621_what_entered_each_scenario_and_what_came_back() -> None:
