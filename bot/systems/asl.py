@@ -393,7 +393,7 @@ def roster_pages(module: Module, state: CampaignState, roster: Mapping[str, Any]
     rows = [_unit_row(u) for u in retained] or ["(none recorded: add them with /campaign add-units)"]
     for start in range(0, len(rows), UNITS_PER_PAGE):
         chunk = rows[start : start + UNITS_PER_PAGE]
-        pages.append(title + "\n" + _block(["Id   | Unit                 | Class    | State        | Area", *chunk]))
+        pages.append(title + "\n" + _block(["Id      | Unit                 | Class    | State        | Area", *chunk]))
     if gone:
         lines = [f"{u['id']} {u['name']} {u['kind']}: {u['status']}" + _last(u) for u in gone]
         for start in range(0, len(lines), UNITS_PER_PAGE):
@@ -433,7 +433,7 @@ def _unit_row(unit: Mapping[str, Any]) -> str:
     marks = [m for m in ("wounded", "hardened", "malfunctioned", "immobilized", "stunned") if unit.get(m)]
     what = f"{unit['name']} {unit['kind']}"
     return (
-        f"{unit['id']:<4} | {what[:20]:<20} | {unit['experience'] or '-':<8} | {', '.join(marks)[:12] or '-':<12} | "
+        f"{unit['id']:<7} | {what[:20]:<20} | {unit['experience'] or '-':<8} | {', '.join(marks)[:12] or '-':<12} | "
         f"{unit['area'] or '-'}"
     )
 

@@ -1209,13 +1209,20 @@ def _named_units(run: _Run, side: Seat, text: str) -> list[Unit]:
 
 
 def _new_units(run: _Run, side: Seat, kind: str, name: str, count: int, source: str, **fields: Any) -> list[Unit]:
+    """Units joining a side's roster. A unit of a sealed RG takes its id from that secret (``BS4.2``), so the
+    numbering of the units everybody sees (``B7``) never shows how many hidden units there are."""
     roster = run.state.rosters[side]
     prefix = run.name(side)[:1].upper()
+    secret = fields.get("secret")
     made = []
     for _ in range(count):
-        unit = Unit(f"{prefix}{roster.next_unit}", kind, name, since=run.state.date, source=source, **fields)
+        if secret is None:
+            unit_id = f"{prefix}{roster.next_unit}"
+            roster.next_unit += 1
+        else:
+            unit_id = f"{prefix}{secret}.{sum(1 for u in roster.units if u.secret == secret) + 1}"
+        unit = Unit(unit_id, kind, name, since=run.state.date, source=source, **fields)
         unit.history.append(f"{run.state.date}: joined the roster ({source})")
-        roster.next_unit += 1
         roster.units.append(unit)
         made.append(unit)
     return made

@@ -1,6 +1,7 @@
 """The units of a side's CG roster, kept from CG Date to CG Date, and what the RePh tables do to a named unit.
 
-Each unit has a short id that is never reused (``B7``: the side's initial and a number): squads, half-squads,
+Each unit has a short id that is never reused (``B7``: the side's initial and a number; ``BS4.2`` for a unit
+of the RG whose rolls were sealed as S4, so hidden units leave no gap in the visible numbering): squads, half-squads,
 crews, leaders and heroes (with their experience class, Battle Hardening and wounds), support weapons, guns
 and vehicles (malfunctioned, immobilized, stunned). Units come from the Initial Scenario OB (typed in by
 their owner), from the RG rolls of 9.618 (added by the engine) or from the OB-given reinforcements. A roll
@@ -36,6 +37,7 @@ class Unit:
     """One unit of a side's CG roster."""
 
     id: str
+    """``B7`` (the side's initial and a number), or ``BS4.2`` for the second unit of the RG rolled in secret S4."""
     kind: str
     name: str
     """As printed on the counter: ``6-5-8``, ``8-1``, ``LMG``, ``PzKpfw VG``."""

@@ -251,7 +251,7 @@ async def test_a_whole_abtf_campaign_with_its_roster_carried_from_date_to_date(f
         message = where(reply, message)
     sheet = "\n".join(pages)
     leader = next(u for u in (await state_of(fake)).rosters["allied"].units if u.id == "B7")
-    shown = "B7   | 9-1 leader" if leader.status == "retained" else "B7 9-1 leader: eliminated"
+    shown = "B7      | 9-1 leader" if leader.status == "retained" else "B7 9-1 leader: eliminated"
     assert shown in sheet and "B1 6-5-8 squad: eliminated" in sheet
     state = await state_of(fake)
     for record in state.history[:3]:
@@ -259,7 +259,7 @@ async def test_a_whole_abtf_campaign_with_its_roster_carried_from_date_to_date(f
         assert f"{record.date}: {len(entered)} entered, {len(back)} came back" in sheet
     first_lost = [i for i in state.history[0].entered["allied"] if i not in state.history[0].returned["allied"]]
     assert first_lost[:2] == ["B1", "B2"] and "lost: B1 6-5-8, B2 6-5-8" in sheet
-    assert "B9   | TEST Para Pltn squad" in sheet  # a unit of the RG bought on 17N, carried to 18EVE
+    assert re.search(r"BS\d+\.1 +\| TEST Para Pltn squad", sheet)  # of the RG bought on 17N, carried to 18EVE
     assert all(len(page) <= 2000 for page in pages)
     theirs = "\n".join(a.content for a in answers(await fake.command(BOB, CHANNEL, "campaign roster", side="allied")))
     assert "(public parts)" in theirs and "CPP received" not in theirs
