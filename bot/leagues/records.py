@@ -90,7 +90,7 @@ class Reliability:
     games: int
     """Games decided with him at the table (byes aside)."""
     on_time: int
-    """Games decided by their deadline (or without one) that he did not lose by forfeit."""
+    """Games decided by their deadline (or without one), and games his opponent forfeited."""
     resigned: int
     forfeited: int
     """Games he lost by forfeit."""
@@ -112,8 +112,9 @@ def reliability(player: int, games: Sequence[RatedGame]) -> Reliability:
         lost = mine_score < theirs
         if game.how == "resignation" and lost:
             resigned += 1
-        if game.how == "forfeit" and lost:
-            forfeited += 1
+        if game.how == "forfeit":  # the forfeit is the loser's doing alone
+            forfeited += lost
+            on_time += not lost
         elif game.deadline is None or game.ended <= game.deadline:
             on_time += 1
     return Reliability(len(mine), on_time, resigned, forfeited)

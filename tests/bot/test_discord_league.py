@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 from pathlib import Path
+from typing import Any
 
 from bot.leagues.service import LeagueService
+from bot.service import DAY
 from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
 from tests.bot.test_discord import close_fake, open_fake
 
@@ -125,6 +128,16 @@ async def test_a_four_player_swiss_season(db_path: Path) -> None:
 
         late = await fake.command(ORGANISER, LEAGUE, "league late")
         assert "No game of Autumn is past its deadline" in answer(late)
+        # A week later the game is late: the organiser is told once in the league channel, and by `league late`.
+        service = fake.bot.service
+        service.clock = lambda: time.time() + 8 * DAY
+        deadlines: Any = fake.bot.get_cog("LeagueDeadlines")  # loaded as an extension: not this module's class
+        assert type(deadlines).__name__ == "LeagueDeadlines"
+        start = len(fake.sent)
+        assert await deadlines.tell_late() == 1 and await deadlines.tell_late() == 0
+        told = posts(fake.sent[start:], LEAGUE)[0]
+        assert told.pings == {ORGANISER.id} and f"#{await game_of(fake, dan_ann)}" in told.content
+        assert "past their deadline" in answer(await fake.command(ORGANISER, LEAGUE, "league late"))
         game = await game_of(fake, dan_ann)
         assert "only an organiser" in answer(await fake.command(ANN, LEAGUE, "league forfeit", player=DAN, game=game))
         sent = await fake.command(ORGANISER, LEAGUE, "league forfeit", player=DAN, game=game, reason="no show")

@@ -128,7 +128,11 @@ async def test_a_late_entry_joins_the_next_swiss_round_and_a_withdrawn_player_is
     await decide_all(room, pairings)
     await room.add(LEAGUE, ORG, 77, "late", "blue")
     await room.remove(LEAGUE, ORG, PLAYERS[3].user_id)
-    _, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    round_, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD, scenario="standard")
+    assert round_.scenario == "standard"  # one league, a scenario per round
+    for p in pairings:
+        assert p.thread is not None
+        assert (await room.games.table(p.thread)).game.scenario == "standard"
     paired = {p.first for p in pairings} | {p.second for p in pairings if p.second is not None}
     assert 77 in paired and PLAYERS[3].user_id not in paired
     assert len(pairings) == 2 and all(p.second is not None for p in pairings)  # still four players: no bye
