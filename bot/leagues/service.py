@@ -278,7 +278,7 @@ class LeagueService:
         unmade = [p for p in pairings if p.second is not None and p.game is None and not p.decided]
         if rounds and unmade:
             current = rounds[-1]
-            started = await self._make_games(league, current, unmade, caller, guild, opener)
+            started = await self._make_games(league, current, unmade, guild, opener)
             return current, await self._round_pairings(league.id, current.number), started
         pending = [p for p in pairings if not p.decided]
         if pending:
@@ -309,7 +309,7 @@ class LeagueService:
         await self.store.log(league.id, caller.user_id, "round", f"round {number} paired ({system_id}, {scenario})")
         current = (await self.store.rounds(league.id))[-1]
         made = await self._round_pairings(league.id, number)
-        started = await self._make_games(league, current, [p for p in made if not p.decided], caller, guild, opener)
+        started = await self._make_games(league, current, [p for p in made if not p.decided], guild, opener)
         return current, await self._round_pairings(league.id, number), started
 
     async def _round_pairings(self, league_id: int, number: int) -> list[Pairing]:
@@ -340,12 +340,14 @@ class LeagueService:
         league: LeagueRow,
         round_: RoundRow,
         pairings: Sequence[Pairing],
-        caller: Caller,
         guild: int | None,
         opener: ThreadOpener,
     ) -> list[Started]:
         """Each pairing's thread, game, seats and start; every step is stored before the next, so a round cut
-        short by a restart resumes where it stopped."""
+        short by a restart (or a refusal) resumes where it stopped.
+
+        Each game is created in the name of its first-seat player: it is his game, and the bot's limits on
+        live games per player and per server apply to league games as to any other."""
         entrants = {e.user_id: e.name for e in await self.store.entrants(league.id)}
         first_seat, second_seat = self.seats(round_.system)
         started: list[Started] = []
@@ -359,29 +361,43 @@ class LeagueService:
                 )
                 thread = await opener(league.channel, title[:100])
                 await self.store.set_thread(pairing.id, thread)
-            game = await self.games.store.live_game_in(thread)
-            if game is None:
-                table = await self.games.create(
-                    guild=guild,
-                    channel=thread,
-                    caller=caller,
-                    system_id=round_.system,
-                    scenario=round_.scenario,
-                    options=league.options if round_.system == league.system else {},
-                    days_per_move=league.days_per_move,
-                    reserve_days=league.reserve_days,
-                )
-                game = table.game
-            await self.store.set_game(pairing.id, game.id)
+            player = Caller(pairing.first, entrants.get(pairing.first, ""))
+            try:
+                game = await self._made_game(league, round_, pairing, thread, player, guild)
+            except Refusal as refusal:
+                raise Refusal(
+                    f"game {pairing.first} v {pairing.second} (<#{thread}>) of round {round_.number} could not be "
+                    f"made: {refusal.reason}. Once that is fixed, `league round` again finishes the round"
+                ) from None
             outcome = None
             if game.status == "open":
-                await self.games.assign(thread, caller, first_seat, pairing.first)
-                await self.games.assign(thread, caller, second_seat, pairing.second)
-                outcome = await self.games.start(thread, caller)
+                await self.games.assign(thread, player, first_seat, pairing.first)
+                await self.games.assign(thread, player, second_seat, pairing.second)
+                outcome = await self.games.start(thread, player)
             fresh = await self.store.pairing(pairing.id)
             assert fresh is not None
             started.append(Started(fresh, outcome))
         return started
+
+    async def _made_game(
+        self, league: LeagueRow, round_: RoundRow, pairing: Pairing, thread: int, player: Caller, guild: int | None
+    ) -> GameRow:
+        """The pairing's game in its thread: made now, or found made before a restart."""
+        game = await self.games.store.live_game_in(thread)
+        if game is None:
+            table = await self.games.create(
+                guild=guild,
+                channel=thread,
+                caller=player,
+                system_id=round_.system,
+                scenario=round_.scenario,
+                options=league.options if round_.system == league.system else {},
+                days_per_move=league.days_per_move,
+                reserve_days=league.reserve_days,
+            )
+            game = table.game
+        await self.store.set_game(pairing.id, game.id)
+        return game
 
     # --- Results --------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import Limits
 from bot.leagues.service import LeagueService
 from bot.leagues.store import Pairing
 from bot.service import DAY, Caller, GameService, Refusal
@@ -150,6 +151,20 @@ async def test_a_round_robin_forfeits_a_withdrawn_players_remaining_games(room: 
     assert forfeited.how == "forfeit" and forfeited.game is None and len(started) == 1
     score_of_gone = forfeited.first_score if forfeited.first == gone else forfeited.second_score
     assert score_of_gone == 0.0 and (forfeited.first_score or 0) + (forfeited.second_score or 0) == 1.0
+
+
+async def test_league_games_count_against_their_players_limits(room: LeagueService) -> None:
+    await league(room, 2, rounds=1)
+    room.games.limits = Limits(games_per_user=1, games_per_server=0, creations_per_hour=0)
+    await room.games.create(guild=GUILD, channel=1234, caller=PLAYERS[0], system_id="duel", scenario="short")
+    threads = Threads()
+    with pytest.raises(Refusal, match=r"could not be made: you already run 1 live games.*`league round` again"):
+        await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    room.games.limits = Limits(0, 0, 0)
+    _, pairings, started = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    assert len(threads.opened) == 1 and len(started) == 1 and pairings[0].game is not None
+    table = await room.games.table(pairings[0].thread or 0)
+    assert table.game.creator == PLAYERS[0].user_id and table.game.status == "active"
 
 
 async def test_a_round_cut_short_resumes_without_making_a_game_twice(room: LeagueService) -> None:
