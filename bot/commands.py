@@ -405,6 +405,7 @@ COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("days_per_move", "correspondence: days per move (0: live play)", "number", False, None, 0, 60),
             OptionDef("reserve_days", "correspondence: reserve of days", "number", False, None, 0, 120),
             OptionDef("round_days", "days each round lasts (0: no deadline)", "number", False, None, 0, 365),
+            _opt("levels", "victory levels worth less than a win, e.g. german-defensive=0.75", None, False),
         ),
     ),
     CommandDef(

@@ -649,7 +649,7 @@ class GameService:
                 NewAction(acting, caller.user_id, verb, args, event_json),
                 state_json=applied.state_json,
                 status="finished" if result else None,
-                result={"winner": result.winner, "text": result.text} if result else None,
+                result={"winner": result.winner, "text": result.text, "level": result.level} if result else None,
                 reminders=self._reminder_times(table, after, now) if not result else {},
                 reserve_used=(acting, overtime) if overtime else None,
                 secret=secret,

@@ -183,6 +183,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         days_per_move REAL NOT NULL DEFAULT 0,
         reserve_days REAL NOT NULL DEFAULT 0,
         round_days REAL NOT NULL DEFAULT 0,
+        level_scores TEXT NOT NULL DEFAULT '{}',
         status TEXT NOT NULL DEFAULT 'registration',
         organiser INTEGER,
         created REAL NOT NULL

@@ -134,6 +134,8 @@ class Result:
     """The winning seat, or ``None`` for a draw or an abandoned game."""
     text: str
     """The result in words, e.g. "German offensive victory: the Meuse was crossed at 0410"."""
+    level: str | None = None
+    """The victory level, when the scenario has several (e.g. ``german-offensive``, ``german-defensive``)."""
 
 
 class GameSystem(Protocol):

@@ -76,6 +76,7 @@ class LeagueCommands:
             days_per_move=float(o.get("days_per_move", 0)),
             reserve_days=float(o.get("reserve_days", 0)),
             round_days=float(o.get("round_days", 0)),
+            level_scores=parse_level_scores(str(o.get("levels", ""))),
         )
         seats = self.room.seats(league.system)
         rounds = f"{league.rounds} rounds" if league.format == SWISS else "every pairing"
@@ -85,6 +86,9 @@ class LeagueCommands:
             else "live"
         )
         deadline = f"{league.round_days:g} days per round" if league.round_days else "no round deadline"
+        if league.level_scores:
+            levels = ", ".join(f"{level} {score:g}-{1 - score:g}" for level, score in league.level_scores.items())
+            deadline += f"; victory levels: {levels}"
         text = (
             f"**League {league.name}** opens: {self.room.games.system(league.system).name}, {league.scenario}, "
             f"{league.format} ({rounds}); time control {clock}; {deadline}.\n"
@@ -255,6 +259,23 @@ class LeagueCommands:
             Attachment(f"{slug}-games.csv", results.encode()),
         )
         return [Reply(f"{league.name}: the standings and every result.", files=files)]
+
+
+def parse_level_scores(text: str) -> dict[str, float]:
+    """``german-defensive=0.75, allied-marginal=0.6`` into a mapping.
+
+    :raises Refusal: for a piece that is not ``level=score``.
+    """
+    found: dict[str, float] = {}
+    for piece in text.replace(",", " ").split():
+        level, sep, value = piece.partition("=")
+        try:
+            found[level] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not level:
+            raise Refusal(f"write the victory levels as level=score, e.g. german-defensive=0.75, not {piece[:40]!r}")
+    return found
 
 
 def _title(league: LeagueRow, rounds_played: int) -> str:

@@ -119,8 +119,10 @@ class LeagueService:
         days_per_move: float = 0.0,
         reserve_days: float = 0.0,
         round_days: float = 0.0,
+        level_scores: Mapping[str, float] | None = None,
     ) -> LeagueRow:
-        """Open a league for registration in a channel.
+        """Open a league for registration in a channel; ``level_scores`` gives what the winner scores for a
+        victory level worth less than a full win (the loser gets the rest of the point).
 
         :raises Refusal: for a non-organiser, a league already running here, a name taken, a bad setting.
         """
@@ -135,6 +137,11 @@ class LeagueService:
         if not (0 <= days_per_move <= 60 and 0 <= reserve_days <= 120 and 0 <= round_days <= 365):
             raise Refusal("the time control takes 0 to 60 days per move, 0 to 120 days reserve, 0 to 365 per round")
         self._check_game_setup(system_id, scenario, dict(options or {}))
+        for level, score in (level_scores or {}).items():
+            if not 0.5 < score <= 1:
+                raise Refusal(
+                    f"a victory level scores more than ½ and at most 1 for its winner, not {score:g} ({level})"
+                )
         here = await self.store.league_in(channel)
         if here is not None and here.status != "finished" and here.channel == channel:
             raise Refusal(f"this channel already runs the league {here.name!r}; one running league per channel")
@@ -152,6 +159,7 @@ class LeagueService:
             days_per_move=days_per_move,
             reserve_days=reserve_days,
             round_days=round_days,
+            level_scores=dict(level_scores or {}),
             organiser=caller.user_id,
         )
 
@@ -410,17 +418,22 @@ class LeagueService:
         if how == "reopened" or game.live:
             await self.store.set_result(pairing.id, None, None)
             return
-        await self.store.set_result(pairing.id, self._scores(game), how, now=self.clock())
+        league = await self.store.league(pairing.league)
+        scores = self._scores(game, league.level_scores if league else {})
+        await self.store.set_result(pairing.id, scores, how, now=self.clock())
         await self._maybe_finish(pairing.league)
 
-    def _scores(self, game: GameRow) -> tuple[float, float]:
+    def _scores(self, game: GameRow, level_scores: Mapping[str, float]) -> tuple[float, float]:
+        """(first seat's score, second's): 1-0 for a win, or the league's score of the victory level."""
         if game.status == "abandoned":
             return 0.0, 0.0
-        winner = (game.result or {}).get("winner")
+        result = game.result or {}
+        winner = result.get("winner")
         if winner is None:
             return 0.5, 0.5
+        won = float(level_scores.get(str(result.get("level")), 1.0))
         first_seat, _ = self.seats(game.system)
-        return (1.0, 0.0) if winner == first_seat else (0.0, 1.0)
+        return (won, 1.0 - won) if winner == first_seat else (1.0 - won, won)
 
     async def _maybe_finish(self, league_id: int) -> None:
         league = await self.store.league(league_id)

@@ -33,6 +33,8 @@ class LeagueRow:
     days_per_move: float
     reserve_days: float
     round_days: float
+    level_scores: dict[str, float]
+    """What the winner scores for a victory level worth less than a full win (the loser gets the rest)."""
     status: str
     """``registration``, ``running`` or ``finished``."""
     organiser: int | None
@@ -99,6 +101,7 @@ def _league(r: aiosqlite.Row) -> LeagueRow:
         r["days_per_move"],
         r["reserve_days"],
         r["round_days"],
+        json.loads(r["level_scores"]),
         r["status"],
         r["organiser"],
     )
@@ -132,6 +135,7 @@ class LeagueStore:
 
     async def create(self, **fields: Any) -> LeagueRow:
         fields["options"] = json.dumps(fields.get("options") or {})
+        fields["level_scores"] = json.dumps(fields.get("level_scores") or {})
         names = ", ".join(fields)
         async with self.store.transaction() as db:
             cursor = await db.execute(

@@ -825,7 +825,8 @@ class VaeVictisGame:
         """How the game ended, once it has."""
         if state.result is None:
             return None
-        return Result(state.result["winner"], f"{state.result['result']}: {state.result['reason']}")
+        level = state.result["result"]
+        return Result(state.result["winner"], f"{level}: {state.result['reason']}", level)
 
     # --- View -------------------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from bot.leagues.service import LeagueService
 from bot.leagues.store import Pairing
 from bot.service import DAY, Caller, GameService, Refusal
 from bot.store import Store
-from tests.bot.doubles import duel_systems
+from tests.bot.doubles import duel_systems, require_ardennes
 
 ORG = Caller(99, "org", moderator=True)
 PLAYERS = [Caller(10 + i, f"p{i}") for i in range(6)]
@@ -202,3 +202,32 @@ async def test_an_abandoned_game_scores_nothing_and_a_reopened_game_is_undecided
     gone = await room.store.pairing(abandoned.id)
     assert gone is not None and (gone.first_score, gone.second_score, gone.how) == (0.0, 0.0, "abandoned")
     assert await room.ratings(GUILD, "duel") == {}  # an abandoned game is not rated
+
+
+async def test_a_league_may_score_a_lesser_victory_level_below_a_full_win(room: LeagueService) -> None:
+    with pytest.raises(Refusal, match="more than ½ and at most 1"):
+        await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="Bad", system_id="duel", scenario="short",
+                          rounds=1, level_scores={"red-narrow": 0.4})  # fmt: skip
+    await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="Levels", system_id="duel", scenario="short",
+                      rounds=1, level_scores={"red-narrow": 0.75})  # fmt: skip
+    for player in PLAYERS[:2]:
+        await room.join(LEAGUE, player, None)
+    await room.close(LEAGUE, ORG)
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, Threads(), guild=GUILD)
+    game = await room.games.store.game(pairings[0].game or 0)
+    assert game is not None
+    narrow = {"winner": "red", "text": "red-narrow: by a hair", "level": "red-narrow"}
+    await room.game_ended(dataclasses.replace(game, status="finished", result=narrow), "victory")
+    scored = await room.store.pairing(pairings[0].id)
+    assert scored is not None and (scored.first_score, scored.second_score) == (0.75, 0.25)
+
+
+def test_the_vae_victis_result_names_its_victory_level() -> None:
+    require_ardennes()
+    from bot.systems.vaevictis import VaeVictisAdapter
+
+    adapter = VaeVictisAdapter("ardennes44")
+    state = adapter.new_game("initial-assault", {}, b"\x01" * 32)
+    state.result = {"winner": "german", "result": "german-offensive", "reason": "the Meuse was crossed"}
+    result = adapter.result(state)
+    assert result is not None and result.level == "german-offensive" and result.winner == "german"
