@@ -216,7 +216,7 @@ class LeagueCommands:
     async def forfeit(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         loser = int(o["player"])
         league = await self.room.league(ctx.channel)
-        pairing = await self.room._pairing(league, ctx.channel, o.get("game"))
+        pairing = await self.room.pairing_for(league, ctx.channel, o.get("game"))
         if loser not in (pairing.first, pairing.second):
             raise Refusal(f"<@{loser}> does not play game #{pairing.game}")
         winner = pairing.second if loser == pairing.first else pairing.first

@@ -112,14 +112,19 @@ def _ranked(standings: Sequence[Standing]) -> list[Standing]:
     return sorted(standings, key=lambda s: (-s.score, -s.rating, s.player))
 
 
-def _pair_with_bye(ranked: list[Standing], tolerance: int, ahead: bool) -> Round | None:
+def _pair_with_bye(
+    ranked: list[Standing], tolerance: int, ahead: bool, budget: list[int] | None = None
+) -> Round | None:
+    """A round's pairing within ``tolerance``, looking ``ahead`` one round if asked; ``budget`` counts the
+    partial pairings tried, the look-ahead's included, so that a hard field cannot make the search run away."""
+    budget = budget if budget is not None else [SEARCH_BUDGET]
+
     def next_round_possible(games: list[tuple[Player, Player]], bye: Player | None) -> bool:
         if not ahead:
             return True
         after = _played(ranked, games, bye)
-        return _pair_with_bye(_ranked(after), tolerance, False) is not None
+        return _pair_with_bye(_ranked(after), tolerance, False, budget) is not None
 
-    budget = [SEARCH_BUDGET]
     if len(ranked) % 2 == 0:
         games = _search(ranked, tolerance, budget, lambda g: next_round_possible(g, None))
         return Round(tuple(games)) if games is not None else None

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from bot.leagues.glicko2 import Rating
 from bot.leagues.pairing import PairingError, Round, round_robin, standings_for_pairing, swiss_round
 from bot.leagues.records import RatedGame, Reliability, SideRecord, ratings, reliability, side_records
-from bot.leagues.standings import BOTH_SIDES, FORMATS, ROUND_ROBIN, SWISS, TIEBREAK_NAMES, Outcome, Row, standings
+from bot.leagues.standings import BOTH_SIDES, FORMATS, SWISS, TIEBREAK_NAMES, Outcome, Row, standings
 from bot.leagues.store import Entrant, LeagueRow, LeagueStore, Pairing, RoundRow
 from bot.service import DAY, Caller, GameService, Refusal
 from bot.service import Outcome as GameOutcome
@@ -318,6 +318,7 @@ class LeagueService:
         current = (await self.store.rounds(league.id))[-1]
         made = await self._round_pairings(league.id, number)
         started = await self._make_games(league, current, [p for p in made if not p.decided], guild, opener)
+        await self._maybe_finish(league.id)  # a last round of byes and forfeits only is over at once
         return current, await self._round_pairings(league.id, number), started
 
     async def _round_pairings(self, league_id: int, number: int) -> list[Pairing]:
@@ -445,7 +446,11 @@ class LeagueService:
             await self.store.set_status(league_id, "finished")
             await self.store.log(league_id, None, "finish", "every round is decided: the season is over")
 
-    async def _pairing(self, league: LeagueRow, channel: int, game_id: int | None) -> Pairing:
+    async def pairing_for(self, league: LeagueRow, channel: int, game_id: int | None) -> Pairing:
+        """The league pairing of game ``game_id``, or of the thread ``channel`` when no game is given.
+
+        :raises Refusal: when it is not a game of this league.
+        """
         pairing = (
             await self.store.pairing_of_game(game_id) if game_id is not None else await self.store.pairing_in(channel)
         )
@@ -470,7 +475,7 @@ class LeagueService:
         """
         league = await self.league(channel)
         self._organiser(caller, "forfeit or adjudicate a game")
-        pairing = await self._pairing(league, channel, game_id)
+        pairing = await self.pairing_for(league, channel, game_id)
         if pairing.decided or pairing.thread is None:
             raise Refusal("that game is already decided: `league correct` changes its result")
         seat = None
@@ -508,7 +513,7 @@ class LeagueService:
         """
         league = await self.league(channel)
         self._organiser(caller, "correct a result")
-        pairing = await self._pairing(league, channel, game_id)
+        pairing = await self.pairing_for(league, channel, game_id)
         if not pairing.decided:
             raise Refusal("that game is still being played: forfeit or adjudicate it instead")
         if pairing.second is None:
@@ -534,7 +539,7 @@ class LeagueService:
         """
         league = await self.league(channel)
         self._organiser(caller, "extend a deadline")
-        pairing = await self._pairing(league, channel, game_id)
+        pairing = await self.pairing_for(league, channel, game_id)
         if pairing.decided:
             raise Refusal("that game is already decided")
         deadline = max(pairing.deadline or self.clock(), self.clock()) + days * DAY
@@ -687,5 +692,3 @@ class LeagueService:
             )
         return league, table.getvalue(), results.getvalue()
 
-
-__all__ = ["ROUND_ROBIN", "LeagueService", "PlayerCard", "Started", "ThreadOpener"]
