@@ -474,6 +474,7 @@ COMMANDS: tuple[CommandDef, ...] = (
         ),
     ),
     CommandDef("league export", "The standings and every result, as CSV files.", private=True),
+    CommandDef("league log", "The league's log: every organiser decision.", private=True),
 )
 """Every command of the bot."""
 

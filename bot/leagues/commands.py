@@ -39,6 +39,7 @@ def handlers(layer: CommandLayer) -> dict[str, Handler]:
         "league correct": commands.correct,
         "league extend": commands.extend,
         "league export": commands.export,
+        "league log": commands.log,
     }
 
 
@@ -120,7 +121,11 @@ class LeagueCommands:
     async def add(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         user = int(o["user"])
         league = await self.room.add(ctx.channel, ctx.caller, user, f"player {user}", o.get("side"))
-        return [Reply("Added."), _public(f"<@{user}> is registered in {league.name} (by the organiser).", None, [user])]
+        text = (
+            f"<@{user}> is registered in {league.name} (by the organiser); `/league join` sets your name in the "
+            "standings and your side."
+        )
+        return [Reply("Added."), _public(text, None, [user])]
 
     async def remove(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         user = int(o["user"])
@@ -250,6 +255,16 @@ class LeagueCommands:
         pairing = await self.room.extend(ctx.channel, ctx.caller, o.get("game"), float(o["days"]))
         text = f"Game #{pairing.game} now has until {_date(pairing.deadline)} (by the organiser)."
         return [Reply("Extended."), _public(text, pairing.thread)]
+
+    async def log(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        league = await self.room.league(ctx.channel)
+        lines = [
+            f"{_date(line['time'])}: {line['kind']}: {line['text']}"
+            + (f" (<@{line['moderator']}>)" if line["moderator"] else "")
+            for line in await self.room.store.log_lines(league.id)
+        ]
+        shown = "\n".join(lines[-25:]) or "nothing yet"
+        return [Reply(f"**{league.name}**, the organisers' log (latest 25):\n{shown}"[:1900])]
 
     async def export(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         league, table, results = await self.room.export(ctx.channel)

@@ -178,12 +178,14 @@ class LeagueService:
         raise Refusal(f"the sides are {seats[0]} and {seats[1]} (or none)")
 
     async def join(self, channel: int, caller: Caller, side: str | None) -> LeagueRow:
-        """Register for a league (with a preferred side, or none).
+        """Register for a league (with a preferred side, or none). A player already registered (an organiser
+        may have added him) may join again at any time to set his name and side.
 
-        :raises Refusal: once registration is closed (an organiser may still add a player).
+        :raises Refusal: once registration is closed for a player not registered (an organiser may add him).
         """
         league = await self.league(channel)
-        if league.status != "registration":
+        registered = any(e.user_id == caller.user_id and not e.withdrawn for e in await self.store.entrants(league.id))
+        if league.status != "registration" and not registered:
             raise Refusal("registration is closed; an organiser may add a late player with `league add`")
         await self.store.add_entrant(
             league.id, caller.user_id, caller.name or str(caller.user_id), self.side_index(league, side)
@@ -214,7 +216,8 @@ class LeagueService:
             raise Refusal("the league is over")
         if league.status == "running" and league.format != SWISS:
             raise Refusal("a round robin's schedule is fixed when registration closes: no late player")
-        await self.store.add_entrant(league.id, user_id, name, self.side_index(league, side))
+        known = next((e.name for e in await self.store.entrants(league.id) if e.user_id == user_id), name)
+        await self.store.add_entrant(league.id, user_id, known, self.side_index(league, side))
         await self.store.log(league.id, caller.user_id, "add", f"added <@{user_id}>")
         return league
 
@@ -691,4 +694,3 @@ class LeagueService:
                 ]
             )
         return league, table.getvalue(), results.getvalue()
-

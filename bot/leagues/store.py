@@ -184,7 +184,7 @@ class LeagueStore:
         async with self.store.transaction() as db:
             await db.execute(
                 "INSERT INTO league_players (league, user_id, name, side, joined) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (league, user_id) DO UPDATE SET withdrawn = 0, side = excluded.side",
+                "ON CONFLICT (league, user_id) DO UPDATE SET withdrawn = 0, side = excluded.side, name = excluded.name",
                 (league_id, user_id, name, side, time.time()),
             )
 
@@ -310,5 +310,6 @@ class LeagueStore:
         )
 
     async def log_lines(self, league_id: int) -> list[Mapping[str, Any]]:
+        """The league's log: every organiser decision (and the season's end), in order."""
         rows = await self.store.query("SELECT * FROM league_log WHERE league = ? ORDER BY id", (league_id,))
         return [dict(r) for r in rows]

@@ -173,6 +173,10 @@ async def test_a_four_player_swiss_season(db_path: Path) -> None:
         _, rows, names = await room.standings(LEAGUE)
         assert [(names[r.player], r.score) for r in rows] == [("ann", 2), ("eve", 1.5), ("bob", 0.5), ("dan", 0)]
 
+        log = answer(await fake.command(EVE, LEAGUE, "league log"))
+        assert "forfeit: game #" in log and "correct: game #" in log and "scoring error" in log
+        assert "finish: every round is decided" in log
+
         # The export: standings and every result as CSV.
         sent = await fake.command(EVE, LEAGUE, "league export")
         assert answers(sent)[-1].files == ["autumn-standings.csv", "autumn-games.csv"]

@@ -127,7 +127,10 @@ async def test_a_late_entry_joins_the_next_swiss_round_and_a_withdrawn_player_is
     threads = Threads()
     _, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
     await decide_all(room, pairings)
-    await room.add(LEAGUE, ORG, 77, "late", "blue")
+    await room.add(LEAGUE, ORG, 77, "player 77", "blue")
+    await room.join(LEAGUE, Caller(77, "latecomer"), "red")  # registered: he may set his name and side
+    with pytest.raises(Refusal, match="registration is closed"):
+        await room.join(LEAGUE, Caller(78, "stranger"), None)
     await room.remove(LEAGUE, ORG, PLAYERS[3].user_id)
     round_, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD, scenario="standard")
     assert round_.scenario == "standard"  # one league, a scenario per round
@@ -135,6 +138,9 @@ async def test_a_late_entry_joins_the_next_swiss_round_and_a_withdrawn_player_is
         assert p.thread is not None
         assert (await room.games.table(p.thread)).game.scenario == "standard"
     paired = {p.first for p in pairings} | {p.second for p in pairings if p.second is not None}
+    entrants = await room.store.entrants((await room.league(LEAGUE)).id)
+    latecomer = next(e for e in entrants if e.user_id == 77)
+    assert (latecomer.name, latecomer.side) == ("latecomer", 0)
     assert 77 in paired and PLAYERS[3].user_id not in paired
     assert len(pairings) == 2 and all(p.second is not None for p in pairings)  # still four players: no bye
 
