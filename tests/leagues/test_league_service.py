@@ -237,3 +237,39 @@ def test_the_vae_victis_result_names_its_victory_level() -> None:
     state.result = {"winner": "german", "result": "german-offensive", "reason": "the Meuse was crossed"}
     result = adapter.result(state)
     assert result is not None and result.level == "german-offensive" and result.winner == "german"
+
+
+async def test_several_leagues_on_a_server_and_a_league_over_two_systems(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "two.sqlite3")
+    try:
+        systems = duel_systems()
+        room = LeagueService(GameService(store, {**systems, "duel-b": systems["duel"]}))
+        await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="North", system_id="duel", scenario="short",
+                          rounds=2)  # fmt: skip
+        await room.create(guild=GUILD, channel=LEAGUE + 1, caller=ORG, name="South", system_id="duel",
+                          scenario="short", rounds=1)  # fmt: skip
+        with pytest.raises(Refusal, match="already has a league named 'North'"):
+            await room.create(guild=GUILD, channel=LEAGUE + 2, caller=ORG, name="North", system_id="duel",
+                              scenario="short", rounds=1)  # fmt: skip
+        with pytest.raises(Refusal, match="already runs the league 'North'"):
+            await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="West", system_id="duel",
+                              scenario="short", rounds=1)  # fmt: skip
+        for player in PLAYERS[:4]:
+            await room.join(LEAGUE, player, None)
+        await room.join(LEAGUE + 1, PLAYERS[0], None)
+        assert [e.user_id for e in await room.store.entrants((await room.league(LEAGUE + 1)).id)] == [10]
+        await room.close(LEAGUE, ORG)
+        threads = Threads()
+        _, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+        await decide_all(room, pairings)
+        round_, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD, system_id="duel-b")
+        assert round_.system == "duel-b"
+        for p in pairings:
+            assert (await room.games.table(p.thread or 0)).game.system == "duel-b"
+        await decide_all(room, pairings)
+        rated = {system for system, _ in await room.rated_games(GUILD)}
+        assert rated == {"duel", "duel-b"}  # one rating per system
+        card = await room.player(GUILD, PLAYERS[0].user_id)
+        assert set(card.systems) == {"duel", "duel-b"}
+    finally:
+        await store.close()
