@@ -86,13 +86,16 @@ class LeagueCommands:
             if league.days_per_move
             else "live"
         )
-        deadline = f"{league.round_days:g} days per round" if league.round_days else "no round deadline"
+        terms = [
+            f"time control {clock}",
+            f"{league.round_days:g} days per round" if league.round_days else "no round deadline",
+        ]
         if league.level_scores:
             levels = ", ".join(f"{level} {score:g}-{1 - score:g}" for level, score in league.level_scores.items())
-            deadline += f"; victory levels: {levels}"
+            terms.append(f"victory levels: {levels}")
         text = (
             f"**League {league.name}** opens: {self.room.games.system(league.system).name}, {league.scenario}, "
-            f"{league.format} ({rounds}); time control {clock}; {deadline}.\n"
+            f"{league.format} ({rounds}); {'; '.join(terms)}.\n"
             f"Register with `/league join` (side {seats[0]}, {seats[1]} or none)."
         )
         return [Reply("League created."), _public(text)]
