@@ -439,8 +439,6 @@ class CommandLayer:
         self.pictures = pictures
         """Whether map pictures are drawn after activations (the console may skip them)."""
         self.default_system = default_system or (service.system_ids[0] if service.system_ids else "")
-        self._counts: dict[int, tuple[int, dict[str, int]]] = {}
-        """Per game, at a revision: how many actions each seat has made (for the freshness of buttons)."""
         self._handlers: dict[str, Handler] = {
             "game create": self._create,
             "game join": self._join,
@@ -697,14 +695,7 @@ class CommandLayer:
     async def _freshness(self, table: Table, seat: str, prompt: Prompt) -> str:
         """A short hash of the seat's prompt and of how many actions the seat has made: a button stays valid
         while both are unchanged, even if the other side acted meanwhile (simultaneous secret decisions)."""
-        game = table.game
-        counted = self._counts.get(game.id)
-        if counted is None or counted[0] != game.revision:
-            counts: dict[str, int] = {}
-            for row in await self.service.store.actions(game.id):
-                counts[row.seat] = counts.get(row.seat, 0) + 1
-            counted = self._counts[game.id] = (game.revision, counts)
-        own = counted[1].get(seat, 0)
+        own = table.game.seat_actions.get(seat, 0)
         return hashlib.sha256(f"{own}|{prompt!r}".encode()).hexdigest()[:8]
 
     async def _components(

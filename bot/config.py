@@ -9,6 +9,8 @@ Settings, each an environment variable that a command-line flag overrides:
 ``UMPIRE_MODERATOR_ROLE``    the name of the role whose members may abandon, substitute and correct games
                              (default ``Umpire moderator``); members with Manage Server may too.
 ``UMPIRE_REMINDER_MINUTES``  how often correspondence reminders are checked (default 10).
+``UMPIRE_STATE_CACHE``       how many games' current states are kept in memory (default 100, at least 1); the
+                             least recently used is dropped first and rebuilt from the store when needed.
 
 The game systems live in :mod:`bot.systems`; :func:`systems` is kept here for the command line.
 """
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = "umpire.sqlite3"
 DEFAULT_MODERATOR_ROLE = "Umpire moderator"
+DEFAULT_STATE_CACHE = 100
+"""Games whose state stays in memory: a mid-game Entire Battle state is about 90 kB, so about 9 MB."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Settings:
     guild: int | None = None
     moderator_role: str = DEFAULT_MODERATOR_ROLE
     reminder_minutes: float = 10.0
+    state_cache: int = DEFAULT_STATE_CACHE
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -51,5 +56,6 @@ class Settings:
             "guild": int(guild) if guild else None,
             "moderator_role": env.get("UMPIRE_MODERATOR_ROLE") or DEFAULT_MODERATOR_ROLE,
             "reminder_minutes": float(env.get("UMPIRE_REMINDER_MINUTES") or 10),
+            "state_cache": max(1, int(env.get("UMPIRE_STATE_CACHE") or DEFAULT_STATE_CACHE)),
         }
         return cls(**values)

@@ -61,7 +61,7 @@ class UmpireBot(commands.Bot):
     ) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
         self.settings = settings
-        self.service = GameService(store, game_systems or systems())
+        self.service = GameService(store, game_systems or systems(), state_cache=settings.state_cache)
         self.layer = CommandLayer(self.service)
         self.sync_commands = sync_commands
         self.run_background_tasks = run_background_tasks

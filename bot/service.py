@@ -17,11 +17,22 @@ import hashlib
 import json
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.store import ActionRow, ChannelBusyError, GameRow, NewAction, PendingRow, RevisionError, SeatRow, Store
+from bot.store import (
+    ActionRow,
+    ChannelBusyError,
+    GameRow,
+    NewAction,
+    PendingRow,
+    RevisionError,
+    SeatRow,
+    Store,
+    snapshot_due,
+)
 from engine.contract import Action, GameSystem, Prompt, Result, RulesError
 from engine.dice import commitment, new_seed
 
@@ -173,15 +184,51 @@ class LogEntry:
     rolls: list[str]
 
 
-class GameService:
-    """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`."""
+class StateCache:
+    """The latest state of the most recently used games, at most ``size`` of them (least recently used dropped).
 
-    def __init__(self, store: Store, systems: Mapping[str, SystemFactory], clock: Callable[[], float] = time.time):
+    Each entry is (the game's revision, its last live action's number, the state).
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self._entries: OrderedDict[int, tuple[int, int, Any]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, game_id: int) -> tuple[int, int, Any] | None:
+        entry = self._entries.get(game_id)
+        if entry is not None:
+            self._entries.move_to_end(game_id)
+        return entry
+
+    def __setitem__(self, game_id: int, entry: tuple[int, int, Any]) -> None:
+        self._entries[game_id] = entry
+        self._entries.move_to_end(game_id)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def pop(self, game_id: int, default: Any = None) -> Any:
+        return self._entries.pop(game_id, default)
+
+
+class GameService:
+    """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`;
+    ``state_cache`` is how many games' states stay in memory (the ``UMPIRE_STATE_CACHE`` setting)."""
+
+    def __init__(
+        self,
+        store: Store,
+        systems: Mapping[str, SystemFactory],
+        clock: Callable[[], float] = time.time,
+        state_cache: int = 100,
+    ):
         self.store = store
         self._factories = dict(systems)
         self._systems: dict[str, SystemAdapter] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, int, Any]] = {}
+        self._cache = StateCache(state_cache)
         """Each game's latest state: (revision, last action's number, state)."""
         self.clock = clock
 
@@ -221,16 +268,16 @@ class GameService:
         return Table(game, await self.store.seats(game.id))
 
     async def state(self, game: GameRow) -> Any:
-        """The current state of a game: the latest snapshot plus the actions after it, replayed."""
+        """The current state of a game: the latest snapshot plus the actions after it (read alone), replayed."""
         cached = self._cache.get(game.id)
         if cached is not None and cached[0] == game.revision:
             return cached[2]  # every change of a game bumps its revision: no need to read its log
-        actions = await self.store.actions(game.id)
-        last = actions[-1].seq if actions else 0
-        if cached is not None and cached[1] == last:
-            self._cache[game.id] = (game.revision, last, cached[2])
+        if cached is not None and cached[1] == await self.store.last_seq(game.id):
+            self._cache[game.id] = (game.revision, cached[1], cached[2])
             return cached[2]
         snapshot = await self.store.latest_snapshot(game.id)
+        actions = await self.store.actions(game.id, after=snapshot[0] if snapshot else 0)
+        last = actions[-1].seq if actions else (snapshot[0] if snapshot else 0)
         system = self.system(game.system)
         state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
         self._cache[game.id] = (game.revision, last, state)
@@ -240,9 +287,9 @@ class GameService:
     def _replay(
         system: SystemAdapter, game: GameRow, actions: Sequence[ActionRow], snapshot: tuple[int, Any] | None
     ) -> Any:
-        if snapshot is not None and any(a.seq == snapshot[0] for a in actions):
+        """The state after ``actions``, which follow the ``snapshot`` (or the setup when there is none)."""
+        if snapshot is not None:
             state = system.state_from_json(snapshot[1])
-            actions = [a for a in actions if a.seq > snapshot[0]]
         else:
             state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
         for row in actions:
@@ -511,11 +558,12 @@ class GameService:
             payload = json.dumps({"salt": salt, "seat": acting, "verb": verb, "args": args}, sort_keys=True)
             receipt = hashlib.sha256(payload.encode()).hexdigest()
             await self.store.seal(game.id, acting, receipt, payload)
+        state_json = await asyncio.to_thread(system.state_to_json, new) if snapshot_due(game) else None
         try:
             game, row = await self.store.record_action(
                 game,
                 NewAction(acting, caller.user_id, verb, args, event_json),
-                state_json=system.state_to_json(new),
+                state_json=state_json,
                 status="finished" if result else None,
                 result={"winner": result.winner, "text": result.text} if result else None,
                 reminders=self._reminder_times(table, after, now) if not result else {},
@@ -616,7 +664,7 @@ class GameService:
             mine = table.seats_of(caller.user_id)
             if not mine:
                 raise Refusal("you hold no seat in this game")
-            actions = await self.store.actions(table.game.id)
+            actions = await self.store.last_actions(table.game.id, 1)
             if not actions:
                 raise Refusal("there is nothing to undo")
             last = actions[-1]
@@ -637,9 +685,10 @@ class GameService:
             raise Refusal("only a moderator may correct a game")
         async with self.lock(channel):
             table = await self.table(channel)
-            actions = await self.store.actions(table.game.id)
-            if not 1 <= count <= len(actions):
-                raise Refusal(f"there are {len(actions)} actions to take back; give a number from 1")
+            logged = sum(table.game.seat_actions.values())
+            if not 1 <= count <= logged:
+                raise Refusal(f"there are {logged} actions to take back; give a number from 1")
+            actions = await self.store.last_actions(table.game.id, count)
             text = f"{caller.name or caller.user_id} took back {count} action(s): {reason or 'no reason given'}"
             return await self._take_back(table, actions[-count:], caller, (caller.user_id, "correct", text))
 
@@ -649,8 +698,10 @@ class GameService:
         game = table.game
         system = self.system(game.system)
         self._cache.pop(game.id, None)
-        actions = [a for a in await self.store.actions(game.id) if a.seq not in {r.seq for r in rows}]
-        snapshot = await self.store.latest_snapshot(game.id)
+        first = min(r.seq for r in rows)
+        snapshot = await self.store.latest_snapshot(game.id, before=first)
+        after = snapshot[0] if snapshot else 0
+        actions = [a for a in await self.store.actions(game.id, after=after) if a.seq not in {r.seq for r in rows}]
         state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
         prompts = system.prompts(state)
         game = await self.store.undo_actions(
@@ -659,7 +710,7 @@ class GameService:
             reminders=self._reminder_times(table, prompts, self.clock()),
             correction=correction,
         )
-        self._cache[game.id] = (game.revision, actions[-1].seq if actions else 0, state)
+        self._cache[game.id] = (game.revision, actions[-1].seq if actions else after, state)
         if game.status == "finished":  # a correction may reopen a game that ended
             game = await self.store.set_status(game, "active", None)
         return Outcome(
@@ -730,7 +781,7 @@ class GameService:
     async def _recent_events(self, game: GameRow, seat: str | None) -> list[dict[str, Any]]:
         """The events of the last activation (from the last ``activation`` event on) that ``seat`` may read."""
         found: list[dict[str, Any]] = []
-        for row in reversed((await self.store.actions(game.id))[-60:]):
+        for row in reversed(await self.store.last_actions(game.id, 60)):
             visible = [e for e in row.events if not e.get("secret_to") or (seat and seat in e["secret_to"])]
             found[:0] = visible
             if any(e.get("kind") == "activation" for e in visible):

@@ -1,8 +1,10 @@
 """The game store: every game's setup and every accepted action, in SQLite (aiosqlite, WAL mode).
 
 Event-sourced (DESIGN.md): a game is its setup (system, scenario, options, secret seed) plus the list of
-accepted actions; a game's state is rebuilt by replaying them, and snapshots (state JSON every
-:data:`SNAPSHOT_EVERY` actions) only speed that up. Each accepted action is written in ONE transaction with
+accepted actions; a game's state is rebuilt by replaying them, and snapshots (state JSON, zlib-compressed, every
+:data:`SNAPSHOT_EVERY` actions, the latest :data:`SNAPSHOTS_KEPT` kept) only speed that up: a cold load reads
+the latest snapshot and the actions after it. The game row counts each seat's live actions, so nothing on an
+action's path reads or counts the whole log. Each accepted action is written in ONE transaction with
 everything it changes (the game's revision, status and result, the snapshot, the reminders), so a crash loses
 at most the action in flight, never half of one.
 
@@ -15,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import zlib
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,12 @@ import aiosqlite
 
 SNAPSHOT_EVERY = 25
 """A state snapshot is stored with every 25th action."""
+
+SNAPSHOTS_KEPT = 2
+"""Snapshots kept per game: the latest two, so that undoing a few actions past the latest leaves one to load."""
+
+SNAPSHOT_ZLIB_LEVEL = 6
+"""zlib level of the stored snapshots (see docs/performance.md: level 6 against 1 and 9, size and time)."""
 
 LIVE_STATUSES = ("open", "active")
 """A game is live while its seats are being filled (open) or it is being played (active)."""
@@ -111,6 +120,20 @@ MIGRATIONS: tuple[str, ...] = (
         args TEXT NOT NULL
     );
     """,
+    # Version 2: each seat's count of live actions on the game row (the buttons' freshness and the snapshot
+    # cadence without reading the log), filled from the log; snapshots thinned to the latest two per game.
+    """
+    ALTER TABLE games ADD COLUMN seat_actions TEXT NOT NULL DEFAULT '{}';
+    UPDATE games SET seat_actions = COALESCE(
+        (SELECT json_group_object(seat, n) FROM
+            (SELECT game, seat, COUNT(*) AS n FROM actions WHERE undone = 0 GROUP BY game, seat) AS counted
+         WHERE counted.game = games.id),
+        '{}');
+    DELETE FROM snapshots WHERE seq < (
+        SELECT newer.seq FROM snapshots AS newer WHERE newer.game = snapshots.game
+        ORDER BY newer.seq DESC LIMIT 1 OFFSET 1
+    );
+    """,
 )
 """The schema, one script per version; version ``n`` is ``MIGRATIONS[n - 1]``."""
 
@@ -149,6 +172,8 @@ class GameRow:
     creator: int | None
     created: float
     updated: float
+    seat_actions: dict[str, int] = field(default_factory=dict)
+    """How many live (not undone) actions each seat has made."""
 
     @property
     def live(self) -> bool:
@@ -250,6 +275,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         creator=row["creator"],
         created=row["created"],
         updated=row["updated"],
+        seat_actions=json.loads(row["seat_actions"]),
     )
 
 
@@ -262,6 +288,21 @@ def _seat(row: aiosqlite.Row) -> SeatRow:
         row["vacation_request"],
         row["reserve_used"],
     )
+
+
+def pack_snapshot(state_json: Any) -> bytes:
+    """A state snapshot as stored: compact JSON, zlib-compressed."""
+    return zlib.compress(json.dumps(state_json, separators=(",", ":")).encode(), SNAPSHOT_ZLIB_LEVEL)
+
+
+def unpack_snapshot(stored: bytes | str) -> Any:
+    """The state JSON of a stored snapshot (plain JSON text from before version 2, or compressed)."""
+    return json.loads(zlib.decompress(stored) if isinstance(stored, bytes) else stored)
+
+
+def snapshot_due(game: GameRow) -> bool:
+    """Whether the game's next action is stored with a snapshot (every :data:`SNAPSHOT_EVERY` live actions)."""
+    return (sum(game.seat_actions.values()) + 1) % SNAPSHOT_EVERY == 0
 
 
 def _action(row: aiosqlite.Row) -> ActionRow:
@@ -498,10 +539,22 @@ class Store:
 
     # --- Actions --------------------------------------------------------------------------------------
 
-    async def actions(self, game_id: int, include_undone: bool = False) -> list[ActionRow]:
-        """The accepted actions of a game in order (undone ones only when asked)."""
-        sql = "SELECT * FROM actions WHERE game = ?" + ("" if include_undone else " AND undone = 0") + " ORDER BY seq"
-        return [_action(r) for r in await self._all(sql, (game_id,))]
+    async def actions(self, game_id: int, include_undone: bool = False, after: int = 0) -> list[ActionRow]:
+        """The accepted actions of a game in order (undone ones only when asked), from number ``after + 1``."""
+        sql = "SELECT * FROM actions WHERE game = ? AND seq > ?" + ("" if include_undone else " AND undone = 0")
+        return [_action(r) for r in await self._all(sql + " ORDER BY seq", (game_id, after))]
+
+    async def last_actions(self, game_id: int, count: int) -> list[ActionRow]:
+        """The last ``count`` live actions of a game, in order (read from the end of the log)."""
+        rows = await self._all(
+            "SELECT * FROM actions WHERE game = ? AND undone = 0 ORDER BY seq DESC LIMIT ?", (game_id, count)
+        )
+        return [_action(r) for r in reversed(rows)]
+
+    async def last_seq(self, game_id: int) -> int:
+        """The number of the game's last live action (0 before the first)."""
+        row = await self._one("SELECT MAX(seq) AS seq FROM actions WHERE game = ? AND undone = 0", (game_id,))
+        return int(row["seq"] or 0) if row else 0
 
     async def record_action(
         self,
@@ -516,14 +569,21 @@ class Store:
     ) -> tuple[GameRow, ActionRow]:
         """Write one accepted action and everything it changes in ONE transaction.
 
-        ``state_json`` is stored as a snapshot when the action's number is a multiple of
-        :data:`SNAPSHOT_EVERY`; ``reminders`` replaces the game's reminders (seat to due time).
+        ``state_json`` is stored as a snapshot when the game's count of live actions reaches a multiple of
+        :data:`SNAPSHOT_EVERY` (:func:`snapshot_due`: the caller may skip building it otherwise);
+        ``reminders`` replaces the game's reminders (seat to due time).
 
         :raises RevisionError: if the game changed since ``game`` was read (nothing is written).
         """
         now = time.time()
+        snapshot = None
+        if state_json is not None and snapshot_due(game):
+            snapshot = await asyncio.to_thread(pack_snapshot, state_json)
+        counts = dict(game.seat_actions)
+        counts[action.seat] = counts.get(action.seat, 0) + 1
         async with self.transaction() as db:
             await self._bump(db, game, status=status, result=result)
+            await db.execute("UPDATE games SET seat_actions = ? WHERE id = ?", (json.dumps(counts), game.id))
             row = await self._one("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM actions WHERE game = ?", (game.id,))
             seq = int(row["next"]) if row else 1
             await db.execute(
@@ -540,11 +600,14 @@ class Store:
                     now,
                 ),
             )
-            live = await self._one("SELECT COUNT(*) AS n FROM actions WHERE game = ? AND undone = 0", (game.id,))
-            if state_json is not None and live and int(live["n"]) % SNAPSHOT_EVERY == 0:
+            if snapshot is not None:
                 await db.execute(
-                    "INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)",
-                    (game.id, seq, json.dumps(state_json)),
+                    "INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)", (game.id, seq, snapshot)
+                )
+                await db.execute(
+                    "DELETE FROM snapshots WHERE game = ? AND seq < (SELECT seq FROM snapshots WHERE game = ? "
+                    "ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                    (game.id, game.id, SNAPSHOTS_KEPT - 1),
                 )
             if reminders is not None:
                 await self._replace_reminders(db, game.id, reminders)
@@ -574,6 +637,13 @@ class Store:
         async with self.transaction() as db:
             await self._bump(db, game)
             marks = ", ".join("?" for _ in seqs)
+            undone = await db.execute_fetchall(
+                f"SELECT seat FROM actions WHERE game = ? AND undone = 0 AND seq IN ({marks})", (game.id, *seqs)
+            )
+            counts = dict(game.seat_actions)
+            for row in undone:
+                counts[row["seat"]] = counts.get(row["seat"], 0) - 1
+            await db.execute("UPDATE games SET seat_actions = ? WHERE id = ?", (json.dumps(counts), game.id))
             await db.execute(f"UPDATE actions SET undone = 1 WHERE game = ? AND seq IN ({marks})", (game.id, *seqs))
             await db.execute("DELETE FROM snapshots WHERE game = ? AND seq >= ?", (game.id, min(seqs)))
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
@@ -583,10 +653,17 @@ class Store:
                 await self._log_correction(db, game.id, *correction, {"undone": list(seqs)})
         return await self._reload(game)
 
-    async def latest_snapshot(self, game_id: int) -> tuple[int, Any] | None:
-        """The latest snapshot (its action number and the state JSON), if any."""
-        row = await self._one("SELECT seq, state FROM snapshots WHERE game = ? ORDER BY seq DESC LIMIT 1", (game_id,))
-        return (int(row["seq"]), json.loads(row["state"])) if row else None
+    async def latest_snapshot(self, game_id: int, before: int | None = None) -> tuple[int, Any] | None:
+        """The latest snapshot taken at a live action (its number and the state JSON), if any; with ``before``,
+        the latest taken at an action numbered below it."""
+        row = await self._one(
+            "SELECT s.seq, s.state FROM snapshots AS s JOIN actions AS a ON a.game = s.game AND a.seq = s.seq "
+            "WHERE s.game = ? AND a.undone = 0 AND s.seq < ? ORDER BY s.seq DESC LIMIT 1",
+            (game_id, before if before is not None else 2**62),
+        )
+        if row is None:
+            return None
+        return int(row["seq"]), await asyncio.to_thread(unpack_snapshot, row["state"])
 
     # --- Corrections ----------------------------------------------------------------------------------
 
