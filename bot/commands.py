@@ -17,7 +17,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bot.service import Caller, GameService, Outcome, Refusal, Table
@@ -349,6 +349,10 @@ class Attachment:
     data: bytes
 
 
+PictureJob = Callable[[], Awaitable[bytes]]
+"""A picture decided but not drawn yet: awaiting it draws the PNG (or raises :class:`Refusal`)."""
+
+
 @dataclass(frozen=True)
 class Button:
     """A button; ``custom_id`` follows :data:`CUSTOM_ID`."""
@@ -389,6 +393,8 @@ class Reply:
     dm_fallback: Reply | None = None
     channel: int | None = None
     """The game's channel (for DMs and button presses from a DM)."""
+    picture: PictureJob | None = None
+    """A picture to draw and attach once every answer is sent (:func:`draw_picture`): the message follows."""
 
 
 @dataclass(frozen=True)
@@ -401,6 +407,22 @@ class Context:
 
 
 Handler = Callable[[Context, dict[str, Any]], Awaitable[list[Reply]]]
+
+
+async def draw_picture(reply: Reply) -> Reply:
+    """The reply with its picture drawn and attached (or, when the game has none, a note saying so)."""
+    if reply.picture is None:
+        return reply
+    try:
+        png = await reply.picture()
+    except Refusal:
+        return replace(reply, text=reply.text + " (this game has no map picture)", picture=None)
+    return replace(reply, files=(*reply.files, Attachment("map.png", png)), picture=None)
+
+
+async def with_pictures(replies: Sequence[Reply]) -> list[Reply]:
+    """Every reply with its picture drawn (for transports that simply print, like the console)."""
+    return [await draw_picture(r) for r in replies]
 
 
 def refusal_text(error: RulesError) -> str:
@@ -606,10 +628,10 @@ class CommandLayer:
         if not self.pictures:
             return Reply(text + " (map pictures are off)", to="channel", ephemeral=False, channel=ctx.channel)
         try:
-            png = await self.service.picture(ctx.channel, None, events)
+            later = await self.service.picture_job(ctx.channel, None, events)
         except Refusal:
             return Reply(text + " (this game has no map picture)", to="channel", ephemeral=False)
-        return Reply(text, to="channel", ephemeral=False, files=(Attachment("map.png", png),), channel=ctx.channel)
+        return Reply(text, to="channel", ephemeral=False, picture=later, channel=ctx.channel)
 
     def _game_over(self, ctx: Context, table: Table, text: str) -> Reply:
         game = table.game

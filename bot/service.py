@@ -18,10 +18,12 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
+from bot.rendering import Renderer
 from bot.store import (
     ActionRow,
     ChannelBusyError,
@@ -231,6 +233,8 @@ class GameService:
         self._cache = StateCache(state_cache)
         """Each game's latest state: (revision, last action's number, state)."""
         self.clock = clock
+        self.renderer = Renderer()
+        """Where pictures are drawn: a worker thread that gives way to answers in progress."""
 
     # --- Systems, locks, loading ----------------------------------------------------------------------
 
@@ -755,28 +759,51 @@ class GameService:
 
         :raises Refusal: when the system draws no picture (or not the one asked for).
         """
+        draw = await self.picture_job(channel, caller, events, overlay=overlay, unit=unit, around=around)
+        return await draw()
+
+    async def picture_job(
+        self,
+        channel: int,
+        caller: Caller | None,
+        events: Sequence[Mapping[str, Any]] | None = None,
+        *,
+        overlay: str | None = None,
+        unit: str | None = None,
+        around: str | None = None,
+    ) -> Callable[[], Awaitable[bytes]]:
+        """:meth:`picture` in two steps: what to draw is decided now (the position now, as the caller's seat
+        sees it), the drawing happens when the returned function is awaited, in :attr:`renderer`.
+
+        :raises Refusal: when the system draws no overlays or close-ups and one is asked for; awaiting the
+            function raises it when the system draws no picture.
+        """
         table = await self.table(channel, live=False)
         system = self.system(table.game.system)
         state = await self.state(table.game)
         seat = self._viewer(table, caller) if caller else None
         draw = getattr(system, "draw", None)
+        work: Callable[[], bytes | None]
         if events is None:
             events = await self._recent_events(table.game, seat)
             if draw is not None:
-                png = await asyncio.to_thread(
-                    draw, state, seat, list(events), overlay=overlay, unit=unit, around=around
-                )
+                work = partial(draw, state, seat, list(events), overlay=overlay, unit=unit, around=around)
             else:
-                png = await asyncio.to_thread(system.picture, state, seat, list(events))
+                work = partial(system.picture, state, seat, list(events))
         elif overlay or around:
             if draw is None:
                 raise Refusal(f"{system.name} draws no overlays or close-ups")
-            png = await asyncio.to_thread(draw, state, seat, list(events), overlay=overlay, unit=unit, around=around)
+            work = partial(draw, state, seat, list(events), overlay=overlay, unit=unit, around=around)
         else:
-            png = await asyncio.to_thread(system.picture, state, seat, list(events))
-        if png is None:
-            raise Refusal(f"{system.name} has no map picture")
-        return bytes(png)
+            work = partial(system.picture, state, seat, list(events))
+
+        async def drawn() -> bytes:
+            png = await self.renderer.draw(work)
+            if png is None:
+                raise Refusal(f"{system.name} has no map picture")
+            return bytes(png)
+
+        return drawn
 
     async def _recent_events(self, game: GameRow, seat: str | None) -> list[dict[str, Any]]:
         """The events of the last activation (from the last ``activation`` event on) that ``seat`` may read."""
