@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -236,3 +237,29 @@ async def test_ardennes_1944_through_discord(db_path: Path) -> None:
     finally:
         await fake.stop()
         await store.close()
+
+
+async def test_the_picture_is_drawn_after_the_answer_and_posted_last(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    sent = await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    prompt = posts(sent, CHANNEL)[-1]
+    from tests.bot.doubles import Duel
+
+    drawn_after: list[int] = []
+    original = Duel.picture
+
+    def spy(self: Duel, *args: Any) -> bytes | None:
+        drawn_after.append(len(fake.sent))  # everything sent when the drawing starts
+        return original(self, *args)
+
+    monkeypatch.setattr(Duel, "picture", spy)
+    before = len(fake.sent)
+    sent = await fake.click(ANN, prompt, "2. End turn")
+    assert len(drawn_after) == 1
+    already = fake.sent[before : drawn_after[0]]
+    assert answers(already) and any(p.pings == {BOB.id} for p in posts(already, CHANNEL))  # answer and prompt first
+    assert not any(s.files for s in already)
+    assert sent[-1].files == ["map.png"] and not sent[-1].pings  # then the picture, its own message
