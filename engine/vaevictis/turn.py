@@ -340,4 +340,4 @@ def administrative_phase(data: GameData, state: GameState) -> list[Event]:
 def german_crossed_meuse(data: GameData, state: GameState) -> bool:
     """Whether any German unit stands beyond the Meuse (lifts the British restriction of 16.2)."""
     area = beyond_meuse(data)
-    return any(u.hex in area for u in state.on_map() if data.side_of(u.id) == "german")
+    return any(u.hex in area and not u.eliminated and data.side_of(u.id) == "german" for u in state.units.values())
