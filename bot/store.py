@@ -4,7 +4,9 @@ Event-sourced (DESIGN.md): a game is its setup (system, scenario, options, secre
 accepted actions; a game's state is rebuilt by replaying them, and snapshots (state JSON, zlib-compressed, every
 :data:`SNAPSHOT_EVERY` actions, the latest :data:`SNAPSHOTS_KEPT` kept) only speed that up: a cold load reads
 the latest snapshot and the actions after it. The game row counts each seat's live actions, so nothing on an
-action's path reads or counts the whole log. Each accepted action is written in ONE transaction with
+action's path reads or counts the whole log. Each action's events are stored zlib-compressed, after the game's
+first :data:`DICTIONARY_AFTER` actions with a dictionary made of those actions' events (kept on the game row):
+a finished game's rows stay a few hundred kilobytes. Each accepted action is written in ONE transaction with
 everything it changes (the game's revision, status and result, the snapshot, the reminders), so a crash loses
 at most the action in flight, never half of one.
 
@@ -33,7 +35,13 @@ SNAPSHOTS_KEPT = 2
 """Snapshots kept per game: the latest two, so that undoing a few actions past the latest leaves one to load."""
 
 SNAPSHOT_ZLIB_LEVEL = 6
-"""zlib level of the stored snapshots (see docs/performance.md: level 6 against 1 and 9, size and time)."""
+"""zlib level of the stored snapshots and events (docs/performance.md: level 6 against 1 and 9, size and time)."""
+
+DICTIONARY_AFTER = 50
+"""After this many actions, the events of the latest ones become the game's compression dictionary."""
+
+DICTIONARY_BYTES = 16_000
+"""The dictionary's size: the last 16 kB of those events' JSON (a finished game's log compresses 4 times)."""
 
 LIVE_STATUSES = ("open", "active")
 """A game is live while its seats are being filled (open) or it is being played (active)."""
@@ -124,6 +132,7 @@ MIGRATIONS: tuple[str, ...] = (
     # cadence without reading the log), filled from the log; snapshots thinned to the latest two per game.
     """
     ALTER TABLE games ADD COLUMN seat_actions TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN log_dictionary BLOB;
     UPDATE games SET seat_actions = COALESCE(
         (SELECT json_group_object(seat, n) FROM
             (SELECT game, seat, COUNT(*) AS n FROM actions WHERE undone = 0 GROUP BY game, seat) AS counted
@@ -305,7 +314,23 @@ def snapshot_due(game: GameRow) -> bool:
     return (sum(game.seat_actions.values()) + 1) % SNAPSHOT_EVERY == 0
 
 
-def _action(row: aiosqlite.Row) -> ActionRow:
+def pack_events(events: Sequence[Mapping[str, Any]], dictionary: bytes | None) -> bytes:
+    """An action's events as stored: compact JSON, zlib-compressed (with the game's dictionary, if it has one)."""
+    text = json.dumps([dict(e) for e in events], separators=(",", ":")).encode()
+    packer = zlib.compressobj(SNAPSHOT_ZLIB_LEVEL, zdict=dictionary) if dictionary else zlib.compressobj(6)
+    return packer.compress(text) + packer.flush()
+
+
+def unpack_events(stored: bytes | str, dictionary: bytes | None) -> Any:
+    """An action's events from the store: plain JSON text (before version 2) or compressed."""
+    if isinstance(stored, str):
+        return json.loads(stored)
+    with_dictionary = len(stored) > 1 and stored[1] & 0x20  # zlib's FDICT flag (RFC 1950)
+    unpacker = zlib.decompressobj(zdict=dictionary) if with_dictionary and dictionary else zlib.decompressobj()
+    return json.loads(unpacker.decompress(stored) + unpacker.flush())
+
+
+def _action(row: aiosqlite.Row, dictionary: bytes | None = None) -> ActionRow:
     return ActionRow(
         game=row["game"],
         seq=row["seq"],
@@ -313,7 +338,7 @@ def _action(row: aiosqlite.Row) -> ActionRow:
         user_id=row["user_id"],
         verb=row["verb"],
         args=json.loads(row["args"]),
-        events=json.loads(row["events"]),
+        events=unpack_events(row["events"], dictionary),
         time=row["time"],
         undone=bool(row["undone"]),
     )
@@ -326,6 +351,8 @@ class Store:
         self._db = db
         self.path = path
         self._write_lock = asyncio.Lock()
+        self._dictionaries: dict[int, bytes] = {}
+        """Games' compression dictionaries (set once, never changed), as read."""
 
     # --- Opening --------------------------------------------------------------------------------------
 
@@ -542,14 +569,37 @@ class Store:
     async def actions(self, game_id: int, include_undone: bool = False, after: int = 0) -> list[ActionRow]:
         """The accepted actions of a game in order (undone ones only when asked), from number ``after + 1``."""
         sql = "SELECT * FROM actions WHERE game = ? AND seq > ?" + ("" if include_undone else " AND undone = 0")
-        return [_action(r) for r in await self._all(sql + " ORDER BY seq", (game_id, after))]
+        dictionary = await self._dictionary(game_id)
+        return [_action(r, dictionary) for r in await self._all(sql + " ORDER BY seq", (game_id, after))]
 
     async def last_actions(self, game_id: int, count: int) -> list[ActionRow]:
         """The last ``count`` live actions of a game, in order (read from the end of the log)."""
         rows = await self._all(
             "SELECT * FROM actions WHERE game = ? AND undone = 0 ORDER BY seq DESC LIMIT ?", (game_id, count)
         )
-        return [_action(r) for r in reversed(rows)]
+        dictionary = await self._dictionary(game_id)
+        return [_action(r, dictionary) for r in reversed(rows)]
+
+    async def _dictionary(self, game_id: int) -> bytes | None:
+        """The game's compression dictionary, once it has one."""
+        if game_id not in self._dictionaries:
+            row = await self._one("SELECT log_dictionary FROM games WHERE id = ?", (game_id,))
+            if row is None or row["log_dictionary"] is None:
+                return None
+            if len(self._dictionaries) >= 64:
+                self._dictionaries.pop(next(iter(self._dictionaries)))
+            self._dictionaries[game_id] = bytes(row["log_dictionary"])
+        return self._dictionaries[game_id]
+
+    async def _new_dictionary(self, db: aiosqlite.Connection, game_id: int) -> bytes:
+        """Make the game's dictionary from the events of its latest :data:`DICTIONARY_AFTER` actions."""
+        rows = await self._all(
+            "SELECT events FROM actions WHERE game = ? ORDER BY seq DESC LIMIT ?", (game_id, DICTIONARY_AFTER)
+        )
+        texts = [json.dumps(unpack_events(r["events"], None), separators=(",", ":")) for r in reversed(rows)]
+        dictionary = "".join(texts).encode()[-DICTIONARY_BYTES:]
+        await db.execute("UPDATE games SET log_dictionary = ? WHERE id = ?", (dictionary, game_id))
+        return dictionary  # remembered by the caller once the transaction is committed
 
     async def last_seq(self, game_id: int) -> int:
         """The number of the game's last live action (0 before the first)."""
@@ -586,6 +636,10 @@ class Store:
             await db.execute("UPDATE games SET seat_actions = ? WHERE id = ?", (json.dumps(counts), game.id))
             row = await self._one("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM actions WHERE game = ?", (game.id,))
             seq = int(row["next"]) if row else 1
+            dictionary = await self._dictionary(game.id)
+            made = None
+            if dictionary is None and seq > DICTIONARY_AFTER:
+                dictionary = made = await self._new_dictionary(db, game.id)
             await db.execute(
                 "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -596,7 +650,7 @@ class Store:
                     action.user_id,
                     action.verb,
                     json.dumps(dict(action.args)),
-                    json.dumps([dict(e) for e in action.events]),
+                    pack_events(action.events, dictionary),
                     now,
                 ),
             )
@@ -617,6 +671,8 @@ class Store:
                     (reserve_used[1], game.id, reserve_used[0]),
                 )
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
+        if made is not None:
+            self._dictionaries[game.id] = made
         stored = ActionRow(
             game.id, seq, action.seat, action.user_id, action.verb, dict(action.args),
             [dict(e) for e in action.events], now, False,

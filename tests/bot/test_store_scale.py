@@ -35,9 +35,9 @@ def counting_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     decoded: list[int] = []
     original = store_module._action
 
-    def counted(row: Any) -> Any:
+    def counted(row: Any, *rest: Any) -> Any:
         decoded.append(int(row["seq"]))
-        return original(row)
+        return original(row, *rest)
 
     monkeypatch.setattr(store_module, "_action", counted)
     return decoded
@@ -170,3 +170,24 @@ async def test_the_state_cache_is_an_lru_bounded_by_the_setting(store: Store) ->
     for channel, state in zip(channels, states, strict=True):
         assert await rebuilt.state((await rebuilt.table(channel)).game) == state
         assert len(rebuilt._cache) == 1
+
+
+async def test_events_are_compressed_with_the_games_dictionary_and_read_back_after_a_restart(
+    db_path: Path, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "DICTIONARY_AFTER", 4)
+    await started(service)
+    await play(service, 8)
+    table = await service.table(CHANNEL)
+    written = await service.store.actions(table.game.id)
+    with sqlite3.connect(db_path) as raw:
+        stored = [bytes(r[0]) for r in raw.execute("SELECT events FROM actions ORDER BY seq")]
+        (dictionary,) = raw.execute("SELECT log_dictionary FROM games").fetchone()
+    assert dictionary and all(isinstance(s, bytes) for s in stored)
+    assert [bool(s[1] & 0x20) for s in stored] == [False] * 4 + [True] * 6  # zlib's "preset dictionary" flag
+    other = await Store.open(db_path)
+    try:
+        assert await other.actions(table.game.id) == written
+        assert [e["kind"] for a in written for e in a.events][-2:] == ["advance", "end-turn"]
+    finally:
+        await other.close()
