@@ -22,6 +22,14 @@ from render.layout import Layout, Point
 SUPERSAMPLE = 2
 """Shapes are drawn at this multiple of the final size, then reduced."""
 
+BAND_PIXELS = 4_000_000
+"""The supersampled shapes are drawn one horizontal band of about this many pixels at a time (12 MB), not as
+one image four times the map's size (at zoom 1.5, 157 MB): the peak memory of drawing a base layer."""
+
+BAND_OVERLAP = 8
+"""Rows drawn past each band's edges, beyond the reach of the reduction filter, then cut off: the bands join
+without a seam."""
+
 TERRAIN_FILL: dict[str, palette.RGB] = {"clear": palette.CLEAR, "rough": palette.ROUGH, "forest": palette.FOREST}
 
 
@@ -51,7 +59,7 @@ class BaseLayerCache:
             if entry is not None and entry[0] is game_map:
                 self._entries.move_to_end(key)
                 return entry[1]
-        image = draw_base_layer(game_map, Layout(game_map.grid, zoom))
+        image = draw_base_layer(game_map, Layout(game_map.grid, zoom), colours=_colours(game_map))
         with self._lock:
             self._entries[key] = (game_map, image)
             self._entries.move_to_end(key)
@@ -69,14 +77,45 @@ CACHE = BaseLayerCache()
 
 
 def base_layer(game_map: GameMap, zoom: float = 1.0) -> Image.Image:
-    """The cached base layer of a map at a zoom (shared: copy before drawing on it)."""
+    """The cached base layer of a map at a zoom, as a 256-colour palette image (shared: convert it to RGB,
+    which copies it, before drawing on it)."""
     return CACHE.get(game_map, zoom)
 
 
-def draw_base_layer(game_map: GameMap, layout: Layout) -> Image.Image:
-    """Draw the base layer of a map: shapes supersampled, then names and hex numbers."""
-    big = Layout(game_map.grid, layout.zoom * SUPERSAMPLE)
-    image = Image.new("RGB", big.pixel_size, palette.BACKGROUND)
+def _colours(game_map: GameMap) -> Image.Image:
+    """The 256 colours of a map's base layers: those of the whole map drawn small (zoom 0.25)."""
+    small = draw_base_layer(game_map, Layout(game_map.grid, 0.25))
+    return small.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def draw_base_layer(game_map: GameMap, layout: Layout, colours: Image.Image | None = None) -> Image.Image:
+    """Draw the base layer of a map, one horizontal band at a time: shapes supersampled, then names and hex
+    numbers. With ``colours`` (a palette image) each band is reduced to those colours as it is drawn, and
+    the layer is a palette image: the whole layer is never held in full colour (a third of the memory;
+    every snapshot is posted in a palette of 256 anyway, :func:`render.snapshot.to_png`)."""
+    width, height = layout.pixel_size
+    image = Image.new("RGB" if colours is None else "P", (width, height))
+    if colours is not None:
+        image.putpalette(colours.getpalette() or [])
+    rows = max(1, BAND_PIXELS // (width * SUPERSAMPLE * SUPERSAMPLE))
+    for top in range(0, height, rows):
+        bottom = min(height, top + rows)
+        first, last = max(0, top - BAND_OVERLAP), min(height, bottom + BAND_OVERLAP)
+        band = _shapes(game_map, layout.zoom, first, last - first, width).crop((0, top - first, width, bottom - first))
+        draw = ImageDraw.Draw(band)
+        shifted = Layout(game_map.grid, layout.zoom, origin=(layout.origin[0], layout.origin[1] + top))
+        _hex_numbers(draw, game_map.grid, shifted)  # a name across two bands is drawn in both, each clipped
+        _names(draw, game_map, shifted)
+        if colours is not None:
+            band = band.quantize(palette=colours, dither=Image.Dither.NONE)
+        image.paste(band, (0, top))
+    return image
+
+
+def _shapes(game_map: GameMap, zoom: float, top: int, rows: int, width: int) -> Image.Image:
+    """The shapes of the rows ``top`` to ``top + rows`` of the base layer, drawn supersampled and reduced."""
+    big = Layout(game_map.grid, zoom * SUPERSAMPLE, origin=(0, top * SUPERSAMPLE))
+    image = Image.new("RGB", (width * SUPERSAMPLE, rows * SUPERSAMPLE), palette.BACKGROUND)
     draw = ImageDraw.Draw(image)
     _terrain(image, draw, game_map, big)
     _outlines(draw, game_map.grid, big)
@@ -87,12 +126,7 @@ def draw_base_layer(game_map: GameMap, layout: Layout) -> Image.Image:
     _rivers(draw, game_map, big)
     _edges(draw, game_map, big)
     _entries(draw, game_map, big)
-    width, height = layout.pixel_size
-    image = image.resize((width, height), Image.Resampling.LANCZOS)
-    draw = ImageDraw.Draw(image)
-    _hex_numbers(draw, game_map.grid, layout)
-    _names(draw, game_map, layout)
-    return image
+    return image.resize((width, rows), Image.Resampling.LANCZOS)
 
 
 # --- Shapes ------------------------------------------------------------------------------------------------

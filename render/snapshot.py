@@ -112,7 +112,7 @@ def render_map(
     left, top, right, bottom = where.crop
     base = base_layer(picture.game_map, zoom)
     if (left, top, right, bottom) == (0, 0, *base.size):
-        map_image = base.copy()
+        map_image = base.convert("RGB")
     else:
         map_image = Image.new("RGB", (right - left, bottom - top), palette.BACKGROUND)
         map_image.paste(base, (-left, -top))
