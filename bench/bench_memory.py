@@ -1,8 +1,9 @@
 """Memory of a bot with 50 games that have drawn full maps and close-ups: the process's peak RSS.
 
 ``python bench/bench_memory.py`` (about a minute). The service is the bot's (:class:`bot.service.GameService`
-over a SQLite file); 50 games stand at the bench position (The Entire Battle, ``bench.midgame.random_game``
-seed 7, 540 actions, stored in one transaction with the last state as snapshot). Each game draws the
+over a SQLite file, with discord.py and the bot's modules imported); 50 games stand at the bench position
+(The Entire Battle, ``bench.midgame.random_game`` seed 7, 540 actions, stored in one transaction with the
+last state as snapshot). Each game draws the
 channel's whole map, then a close-up round the hex of its first unit on the map (``/map hex:``), as the bot
 draws them (in its render thread). Peak RSS (``ru_maxrss``) is read after loading, after the first full map,
 the first close-up, and all 50 games; the state cache's size against its bound.
@@ -21,12 +22,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_store import GERMAN, logged, new_game, write_log
 from bench.midgame import random_game
+from bot import discord_app  # noqa: F401 (the bot's own modules, discord.py included, count in its memory)
 from bot.config import DEFAULT_STATE_CACHE
 from bot.service import GameService
 from bot.store import Store
 from bot.systems import systems
 from engine.hexgrid import hex_name
 from engine.vaevictis.game import VaeVictisGame
+from render import counters
 from scenarios import load_game
 
 GAMES = 50
@@ -73,6 +76,8 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
             )
         )
         figures.append(("state cache", f"{len(service._cache)} games (bound {service._cache.size})"))
+        tiles = counters.counter_tile.cache_info()
+        figures.append(("counter tiles cached", f"{tiles.currsize} (bound {tiles.maxsize})"))
     finally:
         await store.close()
     return figures
