@@ -9,7 +9,9 @@ may take, 1.3), applying its ``place_hq``, and replaying the whole game from its
 from __future__ import annotations
 
 import os
+import statistics
 import sys
+import time
 from functools import partial
 from pathlib import Path
 
@@ -53,6 +55,13 @@ def main() -> None:
         assert replayed.to_json() == final.to_json()
 
     rows.append((f"replay the whole game ({len(log)} actions)", median_ms(replay, 3), REPLAY_TARGET_MS))
+    cpu = []
+    for _ in range(3):  # the process's own CPU time: what the replay costs, whatever the neighbours do
+        start = time.process_time()
+        replay()
+        cpu.append((time.process_time() - start) * 1000)
+    rows.append((f"the same, CPU time of the process ({len(log)} actions)", statistics.median(cpu), REPLAY_TARGET_MS))
+    print(f"load: {os.getloadavg()[0]:.2f} (1-minute average, 2 cores)")
     print("| measure | median | target | ratio |")
     print("|---|---|---|---|")
     for name, value, target in rows:

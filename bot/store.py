@@ -327,7 +327,10 @@ def unpack_events(stored: bytes | str, dictionary: bytes | None) -> Any:
         return json.loads(stored)
     with_dictionary = len(stored) > 1 and stored[1] & 0x20  # zlib's FDICT flag (RFC 1950)
     unpacker = zlib.decompressobj(zdict=dictionary) if with_dictionary and dictionary else zlib.decompressobj()
-    return json.loads(unpacker.decompress(stored) + unpacker.flush())
+    try:
+        return json.loads(unpacker.decompress(stored) + unpacker.flush())
+    except zlib.error as error:  # bytes written by hand: unreadable, like text that is not JSON
+        raise ValueError(f"compressed events that do not decompress ({error})") from None
 
 
 def _action(row: aiosqlite.Row, dictionary: bytes | None = None) -> ActionRow:
