@@ -14,6 +14,7 @@ the state id is the game's revision when the button was posted, so a stale or do
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -21,16 +22,18 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bot.service import Caller, GameService, Outcome, Refusal, Table
+from bot.store import StoreBusyError
 from engine.contract import Prompt, RulesError
 
 log = logging.getLogger(__name__)
 
-OptionKind = Literal["text", "integer", "number", "boolean", "user"]
+OptionKind = Literal["text", "integer", "number", "boolean", "user", "attachment"]
 
 CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z]{1,4}):(?P<arg>[A-Za-z0-9_.\-]{1,60})")
 """The custom id of every button and select menu of the bot."""
 
 INTERNAL_ERROR = "Something went wrong on my side; nothing changed. The error was logged for the host."
+STORE_BUSY = "The game store is busy (another program holds a lock on it); nothing changed. Try again in a moment."
 
 MAX_BUTTONS = 20
 """Prompts with more choices than this use select menus (25 entries each) instead of buttons."""
@@ -104,7 +107,7 @@ COMMANDS: tuple[CommandDef, ...] = (
         (OptionDef("days", "how many days", "integer", True, None, 1, 30),),
     ),
     CommandDef("game accept-vacation", "Accept your opponent's vacation request."),
-    CommandDef("game verify", "After the end: the revealed seed and a check of every die roll.", private=True),
+    CommandDef("game verify", "After the end: check the seed, the log's hash chain and every die roll.", private=True),
     # --- Moderators ------------------------------------------------------------------------------------
     CommandDef(
         "mod assign",
@@ -159,6 +162,7 @@ COMMANDS: tuple[CommandDef, ...] = (
             _opt("kind", "normal or prepared attack (default: normal)", "attack_kind", False),
             _opt("supports", "support markers, e.g. hq-id:artillery, separated by commas", "support", False),
             OptionDef("air", "air points committed", "integer", False, None, 0, 9),
+            _opt("quality", "the attacker whose quality is used, who takes the first loss", "attacker", False),
         ),
         verb="attack",
         slow=True,
@@ -274,6 +278,9 @@ COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("sudden_death", "a Sudden Death victory (9.6212)", "boolean", False),
             _opt("winner", "on the CG's last date: the CG winner (a side, or draw)", "winner", False),
             _opt("notes", "control of locations, units and leaders to roll for", None, False),
+            _opt("weather", "Initial Scenario only: its weather, for the next date's DRMs (9.62161)", "weather", False),
+            _opt("ec", "Initial Scenario only: its EC (9.62163)", "ec", False),
+            _opt("wind", "Initial Scenario only: its wind (9.62164)", "wind", False),
         ),
         verb="report_end",
         slow=True,
@@ -286,6 +293,8 @@ COMMANDS: tuple[CommandDef, ...] = (
             _opt("column", "the table's column, if it has several", "column", False),
             _opt("drms", "DRMs you give, e.g. encircled,hexes=3", None, False),
             _opt("label", "what the roll is for, e.g. 4-5-7 in 12K4", None, False),
+            _opt("units", "your units the result applies to, e.g. B3,B4 (ids from the roster)", "own_unit", False),
+            _opt("to", "Escape or Shift: the Setup Area they reach", None, False),
         ),
         slow=True,
     ),
@@ -295,6 +304,7 @@ COMMANDS: tuple[CommandDef, ...] = (
         (
             OptionDef("amount", "how many CVP", "integer", True, None, 1, 999),
             _opt("by", "the side that inflicted them (default: yours)", "side", False),
+            _opt("note", "what for, e.g. encircled 4-6-7 failed its ITC", None, False),
         ),
         verb="cvp",
         slow=True,
@@ -308,9 +318,52 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef(
         "campaign roster",
-        "The CG roster of a side: all of it for its owner, the public parts for anyone else.",
-        (_opt("side", "the side (default: yours)", "side", False),),
+        "The CG roster sheet of a side (units, map, dates): all of it for its owner, public parts for others.",
+        (
+            _opt("side", "the side (default: yours)", "side", False),
+            OptionDef("page", "the page of the sheet", "integer", False, None, 1, 99),
+        ),
         private=True,
+    ),
+    CommandDef(
+        "campaign areas",
+        "After a scenario (9.605): your Setup Areas, the Strategic Locations you Control, your Perimeter.",
+        (
+            _opt("setup", "your Setup Areas (Blocks), e.g. A,C,E"),
+            _opt("strategic", "the Strategic Locations you Control, e.g. C3,E7", None, False),
+            _opt("perimeter", "your Perimeter or front line, in words", None, False),
+        ),
+        verb="areas",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign add-units",
+        "Add units to your roster (the Initial Scenario OB; RG units are added by the bot).",
+        (
+            _opt("kind", "squad, hs, crew, leader, hero, sw, gun or vehicle", "unit_kind"),
+            _opt("name", "as on the counter, e.g. 6-5-8, 8-1, LMG, PzKpfw VG"),
+            OptionDef("count", "how many (default 1)", "integer", False, None, 1, 60),
+            _opt("experience", "MMC class: elite, 1st line, 2nd line, green, conscript", "experience", False),
+            _opt("area", "the Setup Area or Entry Area", None, False),
+        ),
+        verb="add_units",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign update-units",
+        "Record what happened to your units: status, area, wounded, harden, malfunctioned ... (key=value).",
+        (
+            _opt("units", "the units, e.g. B3,B4", "own_unit"),
+            _opt("changes", "e.g. status=eliminated, wounded=yes, harden=yes, area=C, malfunctioned=no"),
+        ),
+        slow=True,
+    ),
+    CommandDef(
+        "campaign recombine",
+        "Two alike half-squads in the same Setup Area recombine into a squad (9.6111).",
+        (_opt("units", "the two half-squads, e.g. B3,B4", "own_unit"),),
+        verb="recombine",
+        slow=True,
     ),
     CommandDef(
         "campaign purchases",
@@ -329,9 +382,11 @@ COMMANDS: tuple[CommandDef, ...] = (
         "mod load-table",
         "Moderator (organiser): load or correct the RG chart or any table of the campaign from TOML.",
         (
-            _opt("url", "the link of a .toml file posted in this channel", None, False),
+            OptionDef("attachment", "the .toml file", "attachment", False),
+            _opt("url", "or the link of a .toml file posted in this channel", None, False),
             _opt("text", "or a short TOML text, with \\n for new lines", None, False),
             _opt("file", "the name to log the file under", None, False),
+            _opt("side", "load the RG and SW charts of this side only (the other side's stay)", "side", False),
         ),
         slow=True,
     ),
@@ -351,6 +406,15 @@ class Attachment:
 
 PictureJob = Callable[[], Awaitable[bytes]]
 """A picture decided but not drawn yet: awaiting it draws the PNG (or raises :class:`Refusal`)."""
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file given as a command option (a Discord attachment, or a local file at the console)."""
+
+    name: str
+    size: int
+    read: Callable[[], Awaitable[bytes]]
 
 
 @dataclass(frozen=True)
@@ -439,6 +503,18 @@ def custom_id(game: int, state: int, verb: str, arg: str) -> str:
     return made
 
 
+SQLITE_MAX_INTEGER = 2**63 - 1
+
+
+def parse_custom_id(custom: str) -> re.Match[str] | None:
+    """A custom id's parts, or ``None`` when it is not one of ours: a forged id whose game or position
+    overflows the store's integers is refused here, before any query."""
+    match = CUSTOM_ID.fullmatch(custom)
+    if match is None or int(match["game"]) > SQLITE_MAX_INTEGER or int(match["state"]) > SQLITE_MAX_INTEGER:
+        return None
+    return match
+
+
 def parse_args(text: str) -> dict[str, Any]:
     """``key=value key2=value2`` into a dict (values stay text).
 
@@ -506,13 +582,15 @@ class CommandLayer:
             return await self._handlers[name](ctx, values)
         except RulesError as error:
             return [Reply(refusal_text(error))]
+        except StoreBusyError:
+            return [Reply(STORE_BUSY)]
         except Exception:
             log.exception("command %s failed", name)
             return [Reply(INTERNAL_ERROR)]
 
     async def press(self, custom: str, ctx: Context, values: Sequence[str] = ()) -> list[Reply]:
         """A button click or a select menu choice; stale or foreign ones are refused politely."""
-        match = CUSTOM_ID.fullmatch(custom)
+        match = parse_custom_id(custom)
         if match is None:
             return [Reply("Refused: this button is not one of mine.")]
         try:
@@ -540,6 +618,8 @@ class CommandLayer:
             return await self._choose_index(ctx, seat, int(index), state, fresh)
         except RulesError as error:
             return [Reply(refusal_text(error), channel=ctx.channel)]
+        except StoreBusyError:
+            return [Reply(STORE_BUSY, channel=ctx.channel)]
         except Exception:
             log.exception("button %s failed", custom)
             return [Reply(INTERNAL_ERROR)]
@@ -603,8 +683,12 @@ class CommandLayer:
             replies.append(Reply(f"What happened, as your side sees it:\n{own}"[:1900], channel=ctx.channel))
         if outcome.receipt:
             lines.append(f"The {outcome.seat} player sealed a decision; receipt `{outcome.receipt[:16]}`.")
+        details = [e["data"]["details"] for e in public if "details" in e.get("data", {})]
+        files = (_details_file(table, details),) if details else ()
         if lines:
-            replies.append(Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel))
+            replies.append(
+                Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel, files=files)
+            )
         for seat in sorted({s for e in outcome.events for s in e.get("secret_to", ())}):
             user = table.user_of(seat)
             texts = [e["text"] for e in outcome.events if seat in e.get("secret_to", ())]
@@ -637,7 +721,8 @@ class CommandLayer:
         game = table.game
         return Reply(
             f"**Game over**: {text}.\nThe dice seed was `{game.seed}`; its SHA-256 `{game.seed_hash}` was posted "
-            f"at the creation. Anyone can check every roll: `umpire verify {game.id}` or `game verify`.",
+            f"at the creation. The log's chain head is `{game.chain_head}`. Anyone can check every roll and "
+            f"every logged action: `umpire verify {game.id}` or `game verify`.",
             to="channel",
             ephemeral=False,
             channel=ctx.channel,
@@ -837,14 +922,18 @@ class CommandLayer:
         ]
 
     async def _assign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        before = (await self.service.table(ctx.channel)).user_of(o["seat"])
         table = await self.service.assign(ctx.channel, ctx.caller, o["seat"], int(o["user"]))
+        displaced = before if before not in (None, int(o["user"])) else None
+        told = f" <@{displaced}> no longer holds it." if displaced is not None else ""
         return [
             Reply("Done."),
             Reply(
-                f"<@{o['user']}> now holds the **{o['seat']}** seat (by <@{ctx.caller.user_id}>). {_seats_line(table)}",
+                f"<@{o['user']}> now holds the **{o['seat']}** seat (by <@{ctx.caller.user_id}>).{told} "
+                f"{_seats_line(table)}",
                 to="channel",
                 ephemeral=False,
-                mentions=(int(o["user"]),),
+                mentions=(int(o["user"]),) + ((displaced,) if displaced is not None else ()),
             ),
         ]
 
@@ -898,7 +987,11 @@ class CommandLayer:
         outcome = await self.service.correct(ctx.channel, ctx.caller, int(o["count"]), o["reason"])
         text = f"**Correction** by <@{ctx.caller.user_id}>: took back {len(outcome.undone)} action(s): {o['reason']}."
         replies = [Reply("Corrected."), Reply(text, to="channel", ephemeral=False)]
-        return replies + await self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
+        table = outcome.table
+        if (after := await _campaign_after_correct(self, ctx)) is not None:  # Campaign games (ASL): fresh salts
+            replies += after[0]
+            table = after[1]
+        return replies + await self._prompt_replies(ctx, table, outcome.prompts, {})
 
     async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
@@ -920,10 +1013,14 @@ class CommandLayer:
     async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.table(ctx.channel, live=False)
         game, rolls, problems = await self.service.verify(table.game.id)
+        head = f"Chain head `{game.chain_head}` (compare it with the one posted at the end)."
         if problems:
-            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems)[:1800])]
+            return [Reply(("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems))[:1700] + "\n" + head)]
         return [
-            Reply(f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; {rolls} roll(s) recomputed: all agree.")
+            Reply(
+                f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; the log's hash chain holds; {rolls} roll(s) "
+                f"recomputed: all agree. {head}"
+            )
         ]
 
     # --- Playing --------------------------------------------------------------------------------------
@@ -980,26 +1077,14 @@ class CommandLayer:
             if len(mine) > 1:
                 raise Refusal(f"you hold several seats that must decide now ({', '.join(mine)}): name the seat")
             seat = mine[0]
-        return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision)
+        fresh = await self._freshness(table, seat, prompts[seat]) if seat in prompts else ""
+        return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision, fresh)
 
     async def _choose_index(self, ctx: Context, seat: str, number: int, state: int, fresh: str = "") -> list[Reply]:
-        table = await self.service.table(ctx.channel)
-        if seat not in table.seats:
-            raise Refusal(f"there is no seat {seat!r}")
-        if seat not in table.seats_of(ctx.caller.user_id):
-            raise Refusal(f"only the {seat} player may answer this")
-        prompt = (await self.service.prompts(table.game)).get(seat)
-        if state != table.game.revision and (
-            prompt is None or not fresh or fresh != await self._freshness(table, seat, prompt)
-        ):
-            raise Refusal("that choice belongs to an earlier position (the game has moved on); nothing changed")
-        state = table.game.revision
-        if prompt is None:
-            raise Refusal("you have nothing to decide now")
-        if not 1 <= number <= len(prompt.choices):
-            raise Refusal(f"choose a number from 1 to {len(prompt.choices)}")
-        choice = prompt.choices[number - 1]
-        outcome = await self.service.act(ctx.channel, ctx.caller, choice.verb, choice.args, seat=seat, state_id=state)
+        async def still_valid(table: Table, prompt: Prompt) -> bool:
+            return bool(fresh) and fresh == await self._freshness(table, seat, prompt)
+
+        choice, outcome = await self.service.choose(ctx.channel, ctx.caller, seat, number, state, still_valid)
         return await self._outcome_replies(ctx, outcome, f"Done: {choice.label or choice.verb}.")
 
     # --- Information ----------------------------------------------------------------------------------
@@ -1052,6 +1137,10 @@ def _coerce(spec: OptionDef, value: Any) -> Any:
             if str(value).lower() in ("false", "no", "0", "off"):
                 return False
             raise ValueError
+        if spec.kind == "attachment":
+            if not isinstance(value, Upload):
+                raise ValueError
+            return value
         if spec.kind == "user":
             if hasattr(value, "id"):
                 return int(value.id)
@@ -1070,8 +1159,20 @@ def _coerce(spec: OptionDef, value: Any) -> Any:
     return number
 
 
+def _details_file(table: Table, details: Sequence[Any]) -> Attachment:
+    """Machine-readable details some events carry (e.g. what a reveal makes checkable), as one JSON file."""
+    text = json.dumps(list(details), indent=1, ensure_ascii=False)
+    return Attachment(f"details-{table.game.id}-{table.game.revision}.json", text.encode())
+
+
 def _kind_words(spec: OptionDef) -> str:
-    words = {"text": "short text", "integer": "a whole number", "number": "a number", "boolean": "yes or no"}
+    words = {
+        "text": "short text",
+        "integer": "a whole number",
+        "number": "a number",
+        "boolean": "yes or no",
+        "attachment": "a file",
+    }
     text = words.get(spec.kind, "a user")
     if spec.min_value is not None and spec.max_value is not None:
         text += f" from {spec.min_value:g} to {spec.max_value:g}"
@@ -1109,7 +1210,9 @@ __all__ = [
     "OptionDef",
     "Reply",
     "Select",
+    "Upload",
     "custom_id",
+    "parse_custom_id",
     "refusal_text",
 ]
 
@@ -1118,8 +1221,8 @@ __all__ = [
 # The campaign commands' handlers, the basket of a sealed purchase and its buttons live in bot/campaign.py
 # (imported when first used: it imports this module). Three one-line hooks above call these.
 
-CAMPAIGN_PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx"})
-"""Custom id verbs of the sealed-purchase basket (bot.campaign.PRESS_VERBS)."""
+CAMPAIGN_PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx", "rsp"})
+"""Custom id verbs of the sealed-purchase basket and the roster's pages (bot.campaign.PRESS_VERBS)."""
 
 
 def _campaign_handlers(layer: CommandLayer) -> dict[str, Handler]:
@@ -1134,6 +1237,12 @@ async def _campaign_press(
     from bot import campaign
 
     return await campaign.press(layer, ctx, verb, arg, state, values)
+
+
+async def _campaign_after_correct(layer: CommandLayer, ctx: Context) -> tuple[list[Reply], Table] | None:
+    from bot import campaign
+
+    return await campaign.after_correct(layer, ctx)
 
 
 async def _campaign_components(

@@ -17,6 +17,7 @@ import asyncio
 import io
 import logging
 import re
+import sys
 from typing import Any
 
 import aiohttp
@@ -32,13 +33,15 @@ from bot.commands import (
     Context,
     OptionDef,
     Reply,
+    Upload,
     custom_id,
     draw_picture,
+    parse_custom_id,
     refusal_text,
 )
 from bot.config import Settings
 from bot.service import Caller, GameService, SystemFactory
-from bot.store import Store
+from bot.store import Store, StoreError
 from bot.systems import systems
 from bot.views import PromptButton, PromptSelect, build_view
 from engine.contract import RulesError
@@ -63,7 +66,9 @@ class UmpireBot(commands.Bot):
     ) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
         self.settings = settings
-        self.service = GameService(store, game_systems or systems(), state_cache=settings.state_cache)
+        self.service = GameService(
+            store, game_systems or systems(), limits=settings.limits, state_cache=settings.state_cache
+        )
         self.layer = CommandLayer(self.service)
         self.sync_commands = sync_commands
         self.run_background_tasks = run_background_tasks
@@ -99,7 +104,7 @@ class UmpireBot(commands.Bot):
     ) -> None:
         """Acknowledge at once, run the command, deliver its replies."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        options = {k: (v.id if isinstance(v, discord.abc.User) else v) for k, v in values.items() if v is not None}
+        options = {k: _option_value(v) for k, v in values.items() if v is not None}
         with self.service.renderer.answering():
             replies = await self.layer.run(definition.name, self.context(interaction), options)
             pictures = await self.deliver(interaction, replies)
@@ -121,8 +126,8 @@ class UmpireBot(commands.Bot):
 
     async def check_seat_owner(self, interaction: discord.Interaction[Any], match: re.Match[str] | None) -> bool:
         """A prompt button answers only to its seat's player (the interaction check of the dynamic items)."""
-        if match is None or match["verb"] not in ("c", "s", "dm"):
-            return True
+        if match is None or parse_custom_id(match.string) is None or match["verb"] not in ("c", "s", "dm"):
+            return True  # the command layer refuses what is not one of ours
         seat = match["arg"].split(".")[0]
         game = await self.service.store.game(int(match["game"]))
         if game is None:
@@ -241,6 +246,15 @@ class UmpireBot(commands.Bot):
         return message
 
 
+def _option_value(value: Any) -> Any:
+    """A slash command option as the command layer takes it: a user's id, a file as an :class:`Upload`."""
+    if isinstance(value, discord.abc.User):
+        return value.id
+    if isinstance(value, discord.Attachment):
+        return Upload(value.filename, value.size, value.read)
+    return value
+
+
 def run(settings: Settings) -> int:
     """Run the bot until interrupted; a missing or rejected token gives a clear message, not a traceback."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -250,9 +264,9 @@ def run(settings: Settings) -> int:
 async def _run(settings: Settings) -> int:
     assert settings.token
     try:
-        store = await Store.open(settings.db)
-    except Exception as error:
-        print(f"umpire: cannot open the database {settings.db}: {error}")
+        store = await Store.open(settings.db, check=True)
+    except StoreError as error:
+        print(f"umpire: {error}", file=sys.stderr)
         return 1
     bot = UmpireBot(settings, store)
     try:
