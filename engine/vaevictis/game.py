@@ -848,7 +848,8 @@ class VaeVictisGame:
         unit = self._unit(state, args, "unit", side)
         if not unit.on_map or unit.hex is None:
             raise IllegalActionError(f"{self.data.units[unit.id].name} is not on the map", "11.2")
-        state.stack_tops[hex_name(unit.hex)] = unit.id
+        kept = [u for u in state.stack_tops if u != unit.id and u in state.units and state.units[u].on_map]
+        state.stack_tops = [unit.id, *kept]
         return [Event("stack-order", f"The {side} player rearranges a stack.", {"hex": unit.hex}, secret_to=(side,))]
 
     # --- Argument helpers -------------------------------------------------------------------------------

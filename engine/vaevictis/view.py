@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.hexgrid import Hex, hex_name
+from engine.hexgrid import Hex
 from engine.vaevictis import zoc
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -33,7 +33,7 @@ def seat_view(data: GameData, state: GameState, seat: Side | None) -> dict[str, 
     stacks = []
     for hex_, units in sorted(pos.occupants.items()):
         owner = pos.side_of(units[0].id)
-        ordered = stack_order(state, hex_, units)
+        ordered = stack_order(state, units)
         visible = ordered
         if fog and seat != owner:
             enemy = other_side(owner)
@@ -78,10 +78,11 @@ def engaged_hexes(state: GameState) -> set[Hex]:
     return hexes
 
 
-def stack_order(state: GameState, hex_: Hex, units: list[UnitState]) -> list[UnitState]:
-    """The units of a stack, the one its owner put on top first (11.2)."""
-    top = state.stack_tops.get(hex_name(hex_))
-    return sorted(units, key=lambda u: u.id != top)
+def stack_order(state: GameState, units: list[UnitState]) -> list[UnitState]:
+    """The units of a stack, the one its owner put on top most recently first (11.2); the others in the order
+    they were placed. The order travels with the units: a stack that moves keeps its top."""
+    rank = {unit_id: index for index, unit_id in enumerate(state.stack_tops)}
+    return sorted(units, key=lambda u: rank.get(u.id, len(rank)))
 
 
 def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:
