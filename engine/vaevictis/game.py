@@ -34,7 +34,7 @@ from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
-from engine.vaevictis.view import seat_view
+from engine.vaevictis.view import mark_events, seat_view
 
 OPTIONS: dict[str, str] = {
     "c3i_snafu": "9.5 C3I and SNAFU (optional)",
@@ -302,7 +302,7 @@ class VaeVictisGame:
         if new.phase != "operations" and not new.pending and new.result is None:
             events += self.advance(new)
         events += self._follow_standing_orders(new)
-        return new, events
+        return new, mark_events(self.data, state, new, events)
 
     # --- Standing orders ----------------------------------------------------------------------------------
 
