@@ -34,7 +34,8 @@ from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
-from engine.vaevictis.view import mark_events, seat_view
+from engine.vaevictis.unseen_odds import unseen_preview
+from engine.vaevictis.view import mark_events, seat_view, unseen_units
 
 OPTIONS: dict[str, str] = {
     "c3i_snafu": "9.5 C3I and SNAFU (optional)",
@@ -702,7 +703,13 @@ class VaeVictisGame:
 
         Changes nothing and rolls nothing.
         """
-        return preview(self.data, state, self.attack_plan(state, side, args))
+        plan = self.attack_plan(state, side, args)
+        if state.options.get("fog_of_war"):
+            # [11.1] Defenders the attacker may not inspect count, unseen, until the attack is declared.
+            unseen = unseen_preview(self.data, state, plan, unseen_units(self.data, state)[side])
+            if unseen is not None:
+                return unseen
+        return preview(self.data, state, plan)
 
     def _check_hq_only_moves(self, state: GameState, unit_id: str) -> None:
         """[3.3] In a general activation an HQ may only move."""

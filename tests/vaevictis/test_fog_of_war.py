@@ -75,3 +75,22 @@ def test_11_2_tops_chosen_by_hex_in_an_older_state_are_read_back() -> None:
     old["stack_tops"] = {"0705": "de-hansen"}
     state = GameState.from_json(old)
     assert stack(table.game.view(state, "allied"), 705)["units"][0]["id"] == "de-hansen"
+
+
+def test_7_5_11_1_the_odds_of_an_attack_on_an_unseen_stack_are_a_range_that_holds_the_exact_odds() -> None:
+    from engine.vaevictis.odds import AttackPlan, assess
+    from engine.vaevictis.unseen_odds import unseen_preview
+
+    across = {"hq-us-v": 101, "us-cca": 403, "hq-de-1ss": 803, "de-peiper": 503, "de-hansen": 503}
+    table = Table(placements=across, fog_of_war=True)  # the bridge 0403-0503 carries no zone of control (4.1)
+    plan = AttackPlan("allied", "normal", ("us-cca",), (503,))
+    seen = unseen_preview(table.data, table.state, plan, {"de-hansen"})
+    assert seen is not None and seen.unseen == 1 and [c.unit for c in seen.seen] == ["de-peiper"]
+    text = "\n".join(seen.lines())
+    assert "Hansen" not in text and "de-hansen" not in text
+    exact = assess(table.data, table.state, plan)
+    columns = table.data.tables.crt_columns
+    assert seen.defence[0] <= exact.defence_total <= seen.defence[1]
+    assert columns.index(seen.worst.column) <= exact.column <= columns.index(seen.best.column)
+    assert seen.worst.drm <= exact.drm_total <= seen.best.drm
+    assert unseen_preview(table.data, table.state, plan, set()) is None  # every defender seen: exact odds
