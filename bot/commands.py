@@ -573,9 +573,10 @@ class CommandLayer:
         table = outcome.table
         replies = [Reply(note, channel=ctx.channel)]
         lines = []
-        if outcome.seat and outcome.action is not None:
-            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}): {outcome.action.verb}")
         public = outcome.public_events
+        sealed_only = outcome.events and not public and not outcome.receipt  # e.g. a stack's new top (11.2)
+        if outcome.seat and outcome.action is not None and not sealed_only:
+            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}): {outcome.action.verb}")
         lines += [f"- {e['text']}" for e in public]
         plain = [e["text"] for e in outcome.events if not e.get("secret_to")]
         if [e["text"] for e in public] != plain and outcome.own_events:

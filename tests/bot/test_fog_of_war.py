@@ -176,3 +176,11 @@ async def test_7_5_11_1_the_odds_preview_shows_unseen_defenders_as_a_count_and_t
     assert "Hansen" not in preview and "de-hansen" not in preview
     assert "1 counter(s) unseen" in preview and "Final column between" in preview
     assert not fog.channel(fog.sent[before:])  # nothing was posted
+
+
+async def test_11_2_only_the_owner_is_told_of_a_new_top_counter(fog: FogTable) -> None:
+    await fog.german_to_act()
+    told = await fog.act(ANN, "put_on_top", unit="de-hansen")
+    channel = fog.channel(told)
+    assert "put_on_top" not in channel and "Hansen" not in channel and "rearranges" not in channel
+    assert any("rearranges a stack" in r.text for r in told if r.to == "caller")
