@@ -98,7 +98,7 @@ class VaeVictisAdapter:
         if not state.options.get("fog_of_war"):
             return [dict(e) for e in events]
         data = self.game.data
-        unseen_now: set[str] | None = None
+        unseen_now: tuple[set[str], set[str]] | None = None  # worked out once, for events stored unmarked
         found = []
         for event in events:
             facts = event.get("data", {})
@@ -109,10 +109,10 @@ class VaeVictisAdapter:
             else:
                 if unseen_now is None:
                     unseen = unseen_units(data, state)
-                    mine = [ids for side, ids in unseen.items() if seat in (None, side)]
-                    unseen_now = set[str]().union(*mine)
-                names = {data.units[u].name for u in unseen_now}
-                hidden = bool(named_units(data, facts) & unseen_now) or any(n and n in text for n in names)
+                    ids = set[str]().union(*(units for side, units in unseen.items() if seat in (None, side)))
+                    unseen_now = (ids, {data.units[u].name for u in ids})
+                ids, names = unseen_now
+                hidden = bool(named_units(data, facts) & ids) or any(n and n in text for n in names)
             if hidden:
                 sides = sorted({data.side_of(u) for u in named_units(data, facts)})
                 who = " and ".join(sides) or "a"
