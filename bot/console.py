@@ -17,7 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.commands import COMMANDS, COMMANDS_BY_NAME, CommandLayer, Context, Reply, Upload, custom_id, refusal_text
+from bot.commands import (
+    COMMANDS,
+    COMMANDS_BY_NAME,
+    CommandLayer,
+    Context,
+    Reply,
+    Upload,
+    custom_id,
+    refusal_text,
+    with_pictures,
+)
 from bot.service import Caller, GameService, Refusal, SystemFactory
 from bot.store import Store
 from engine.contract import RulesError
@@ -109,7 +119,9 @@ class Console:
             await self._show_choices(words[1] if len(words) > 1 else self.current)
             return True
         if head in ("ok", "cancel") and head in self._buttons:
-            replies = await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
+            replies = await with_pictures(
+                await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
+            )
             self._buttons.clear()
             self.show(replies)
             await self._follow_turn()
@@ -143,7 +155,7 @@ class Console:
             self.say(f"--- {seat} ({self.players[seat].name}) types now ---")
         self._buttons.pop("show", None)
         button = custom_id(table.game.id, table.game.revision, "dm", seat)
-        self.show(await self.layer.press(button, self._context(self.players[seat])))
+        self.show(await with_pictures(await self.layer.press(button, self._context(self.players[seat]))))
 
     @staticmethod
     def _command(words: list[str]) -> tuple[str | None, list[str]]:
@@ -186,7 +198,7 @@ class Console:
 
     async def run_command(self, name: str, options: dict[str, Any], caller: Caller) -> list[Reply]:
         """Run a command as ``caller`` and print its answers."""
-        replies = await self.layer.run(name, self._context(caller), options)
+        replies = await with_pictures(await self.layer.run(name, self._context(caller), options))
         self.show(replies)
         return replies
 

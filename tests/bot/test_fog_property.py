@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 import bot.service
-from bot.commands import COMMANDS, CommandLayer, Context, Reply
+from bot.commands import COMMANDS, CommandLayer, Context, Reply, with_pictures
 from bot.service import Caller, GameService
 from bot.store import Store
 from bot.systems import systems
@@ -159,6 +159,13 @@ class Watcher:
         both["stacks"] = stacks
         return both
 
+    async def run(self, name: str, ctx: Context, options: dict[str, Any]) -> list[Reply]:
+        """A command's answers with their pictures drawn, as a transport sends them."""
+        return await with_pictures(await self.layer.run(name, ctx, options))
+
+    async def press(self, custom: str, ctx: Context) -> list[Reply]:
+        return await with_pictures(await self.layer.press(custom, ctx))
+
     async def after(
         self, replies: list[Reply], caller: Caller, before: dict[Audience, set[str]]
     ) -> tuple[Any, dict[Audience, set[str]]]:
@@ -179,13 +186,13 @@ class Watcher:
         ctx = Context(caller, CHANNEL, 1)
         revision = (await self.service.table(CHANNEL)).game.revision
         if action.verb == "attack" and rng.random() < 0.7:
-            replies = await self.layer.run("attack", ctx, {k: str(v) for k, v in action.args.items()})
+            replies = await self.run("attack", ctx, {k: str(v) for k, v in action.args.items()})
             confirm = next((b for r in replies for b in r.buttons if b.label == "Confirm"), None)
             if confirm is not None:
-                replies += await self.layer.press(confirm.custom_id, ctx)
+                replies += await self.press(confirm.custom_id, ctx)
         else:
             args = " ".join(f"{k}={v}" for k, v in action.args.items())
-            replies = await self.layer.run("act", ctx, {"verb": action.verb, "args": args})
+            replies = await self.run("act", ctx, {"verb": action.verb, "args": args})
         return replies, (await self.service.table(CHANNEL, live=False)).game.revision != revision
 
     async def open_choices(self, replies: list[Reply], hidden: dict[Audience, set[str]]) -> None:
@@ -194,7 +201,7 @@ class Watcher:
             for button in reply.buttons:
                 if button.label == "Show my choices":
                     seat = button.custom_id.rsplit(":", 1)[1]
-                    shown = await self.layer.press(button.custom_id, Context(CALLERS[seat], CHANNEL, 1))
+                    shown = await self.press(button.custom_id, Context(CALLERS[seat], CHANNEL, 1))
                     self.check_replies(shown, CALLERS[seat], hidden)
 
     async def read_everything(self, state: Any) -> None:
@@ -207,7 +214,7 @@ class Watcher:
             never = on_map - self.ever_seen[audience]
             ctx = Context(caller, CHANNEL, 1)
             for name in ("log", "dice", "game status", "oob"):
-                for reply in await self.layer.run(name, ctx, {}):
+                for reply in await self.run(name, ctx, {}):
                     self.check_text(reply.text, never, f"{name} for {audience}")
             asked = dict(given)
             if audience is not None and enemy_units[audience]:
@@ -248,10 +255,10 @@ async def test_11_nothing_hidden_ever_reaches_the_other_side(
         layer = CommandLayer(GameService(store, systems()), "ardennes44")
         watcher = Watcher(layer, drawn)
         start = Context(ANN, CHANNEL, 1)
-        await layer.run("game create", start, {"scenario": "initial-assault", "options": "fog_of_war"})
-        await layer.run("game join", start, {"seat": "german"})
-        await layer.run("game join", Context(BOB, CHANNEL, 1), {"seat": "allied"})
-        replies = await layer.run("game start", start, {})
+        await watcher.run("game create", start, {"scenario": "initial-assault", "options": "fog_of_war"})
+        await watcher.run("game join", start, {"seat": "german"})
+        await watcher.run("game join", Context(BOB, CHANNEL, 1), {"seat": "allied"})
+        replies = await watcher.run("game start", start, {})
         state = await watcher.state()
         seen = watcher.visible(state)
         watcher.check_replies(replies, ANN, watcher.forbidden(state, seen))
@@ -275,7 +282,7 @@ async def test_11_nothing_hidden_ever_reaches_the_other_side(
                 raise AssertionError(f"dead end for {side} at action {step}")
             state, seen = await watcher.after(replies, CALLERS[side], seen)
             if rng.random() < 0.05:
-                undone = await layer.run("game undo", Context(CALLERS[side], CHANNEL, 1), {})
+                undone = await watcher.run("game undo", Context(CALLERS[side], CHANNEL, 1), {})
                 state, seen = await watcher.after(undone, CALLERS[side], seen)
             if step % CHECK_EVERY == 0:
                 await watcher.read_everything(state)
