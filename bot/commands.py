@@ -17,7 +17,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bot.service import Caller, GameService, Outcome, Refusal, Table
@@ -574,35 +574,49 @@ class CommandLayer:
         replies = [Reply(note, channel=ctx.channel)]
         lines = []
         if outcome.seat and outcome.action is not None:
-            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}): {outcome.action.verb}")
+            command = _command_of(outcome.action.verb)
+            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)})" + ("" if "/act" in command else f" {command}"))
         public = outcome.public_events
         lines += [f"- {e['text']}" for e in public]
         plain = [e["text"] for e in outcome.events if not e.get("secret_to")]
         if [e["text"] for e in public] != plain and outcome.own_events:
             own = "\n".join(f"- {e['text']}" for e in outcome.own_events if not e.get("secret_to"))
-            replies.append(Reply(f"What happened, as your side sees it:\n{own}"[:1900], channel=ctx.channel))
+            replies.append(Reply(f"What happened, as your side sees it:\n{own}", channel=ctx.channel))
         if outcome.receipt:
             lines.append(f"The {outcome.seat} player sealed a decision; receipt `{outcome.receipt[:16]}`.")
-        if lines:
-            replies.append(Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel))
         for seat in sorted({s for e in outcome.events for s in e.get("secret_to", ())}):
             user = table.user_of(seat)
             texts = [e["text"] for e in outcome.events if seat in e.get("secret_to", ())]
             if user is None:
                 continue
             if user == ctx.caller.user_id and seat == outcome.seat:
-                replies.append(Reply("Only you see this: " + "\n".join(texts)[:1800], channel=ctx.channel))
+                replies.append(Reply("Only you see this: " + "\n".join(texts), channel=ctx.channel))
             else:
                 replies.append(self._dm(ctx, user, seat, "\n".join(texts), (), ()))
-        if outcome.picture_due:
-            replies.append(await self._picture_reply(ctx, outcome.events, "The map after that."))
+        account = "\n".join(lines)
         if outcome.result is not None:
+            if account:
+                replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel))
+            if outcome.picture_due:
+                replies.append(await self._picture_reply(ctx, outcome.picture_events, "The map at the end."))
             replies.append(self._game_over(ctx, table, outcome.result.text))
-        else:
-            replies += await self._prompt_replies(
-                ctx, table, outcome.prompts, outcome.ping, outcome.fresh, outcome.private_prompts
-            )
-        return replies
+            return replies
+        # One message per action: what happened, followed by the decision it leads to (the acting seat's own
+        # next prompt if it has one, else the first seat asked), so a move is one message, not two.
+        asked = await self._seat_prompts(
+            ctx, table, outcome.prompts, outcome.ping, outcome.fresh, outcome.private_prompts, outcome.seat
+        )
+        lead = next((i for i, (seat, r) in enumerate(asked) if seat == outcome.seat and r.to == "channel"), None)
+        if lead is None:
+            lead = next((i for i, (_, r) in enumerate(asked) if r.to == "channel"), None)
+        if account and lead is not None:
+            seat, merged = asked[lead]
+            asked[lead] = (seat, replace(merged, text=f"{account}\n{merged.text}"))
+        elif account:
+            replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel))
+        if outcome.picture_due:  # before the prompts, so the decision asked for stays the channel's last message
+            replies.append(await self._picture_reply(ctx, outcome.picture_events, "What that activation did:"))
+        return replies + [r for _, r in asked]
 
     async def _picture_reply(self, ctx: Context, events: Sequence[Mapping[str, Any]], text: str) -> Reply:
         if not self.pictures:
@@ -632,64 +646,79 @@ class CommandLayer:
         fresh: frozenset[str] | None = None,
         private: bool = False,
     ) -> list[Reply]:
-        """The messages that ask each seat for its decision.
+        """The messages that ask each seat for its decision (see :meth:`_seat_prompts`)."""
+        return [r for _, r in await self._seat_prompts(ctx, table, prompts, ping, fresh, private)]
 
-        A required prompt pings its player when ``ping`` names the seat. An optional prompt (a chance to react)
-        pings nobody and is posted only when it appears (``fresh``). A secret prompt goes by DM; under fog of
-        war (``private``) the channel only says whose decision it is, with a button that shows the choices
-        to that player alone.
+    async def _seat_prompts(
+        self,
+        ctx: Context,
+        table: Table,
+        prompts: Mapping[str, Prompt],
+        ping: Mapping[str, int],
+        fresh: frozenset[str] | None = None,
+        private: bool = False,
+        acting: str | None = None,
+    ) -> list[tuple[str, Reply]]:
+        """The messages that ask each seat for its decision, each with its seat.
+
+        A required prompt pings its player when ``ping`` names the seat. With ``fresh`` given, a prompt is
+        posted only when it is in ``fresh`` (new or changed; an optional one, a chance to react, once per
+        window), except the ``acting`` seat's, whose buttons its own action made stale. A secret prompt goes
+        by DM; under fog of war (``private``) the channel only says whose decision it is, with a button that
+        shows the choices to that player alone.
         """
-        replies = []
+        replies: list[tuple[str, Reply]] = []
         for seat, prompt in prompts.items():
             user = table.user_of(seat)
-            if prompt.optional and fresh is not None and seat not in fresh:
+            if fresh is not None and seat not in fresh and (prompt.optional or seat != acting):
                 continue
             rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
             mention = (user,) if seat in ping and user is not None and not prompt.optional else ()
             if private and not prompt.secret and user is not None:
                 asked = "may react (an event, 15)" if prompt.optional else "must decide"
                 replies.append(
-                    Reply(
-                        f"<@{user}> (**{seat}**) {asked}. Fog of war (11): the choices are shown only to you.",
-                        to="channel",
-                        ephemeral=False,
-                        mentions=mention,
-                        buttons=(
-                            Button(
-                                "Show my choices",
-                                custom_id(table.game.id, table.game.revision, "dm", seat),
-                                "secondary" if prompt.optional else "primary",
+                    (
+                        seat,
+                        Reply(
+                            f"<@{user}> (**{seat}**) {asked}. Fog of war (11): the choices are shown only to you.",
+                            to="channel",
+                            ephemeral=False,
+                            mentions=mention,
+                            buttons=(
+                                Button(
+                                    "Show my choices",
+                                    custom_id(table.game.id, table.game.revision, "dm", seat),
+                                    "secondary" if prompt.optional else "primary",
+                                ),
                             ),
+                            channel=ctx.channel,
                         ),
-                        channel=ctx.channel,
                     )
                 )
                 continue
             buttons, selects = await self._components(table, seat, prompt)
             if prompt.secret and user is not None:
-                replies.append(self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects))
+                replies.append((seat, self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects)))
+                notice = f"<@{user}> ({seat}) has a sealed decision to make: it was sent privately."
                 replies.append(
-                    Reply(
-                        f"<@{user}> ({seat}) has a sealed decision to make: it was sent privately.",
-                        to="channel",
-                        ephemeral=False,
-                        mentions=mention,
-                        channel=ctx.channel,
-                    )
+                    (seat, Reply(notice, to="channel", ephemeral=False, mentions=mention, channel=ctx.channel))
                 )
                 continue
             free = f"\nAlso: {', '.join(_commands_of(prompt.free_verbs))}." if prompt.free_verbs else ""
             listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
             head = "(optional, no need to answer) " if prompt.optional else ""
             replies.append(
-                Reply(
-                    f"<@{user}> (**{seat}**): {head}{prompt.text}{rule}{free}\n{listed}".strip()[:1900],
-                    to="channel",
-                    ephemeral=False,
-                    mentions=mention,
-                    buttons=buttons,
-                    selects=selects,
-                    channel=ctx.channel,
+                (
+                    seat,
+                    Reply(
+                        f"<@{user}> (**{seat}**): {head}{prompt.text}{rule}{free}\n{listed}".strip(),
+                        to="channel",
+                        ephemeral=False,
+                        mentions=mention,
+                        buttons=buttons,
+                        selects=selects,
+                        channel=ctx.channel,
+                    ),
                 )
             )
         return replies
@@ -1066,9 +1095,17 @@ def _kind_words(spec: OptionDef) -> str:
 
 
 def _commands_of(verbs: Sequence[str]) -> list[str]:
-    """The commands that send these engine verbs (``/move`` for ``move``), for a prompt's "Also:" line."""
+    """The commands that send these engine verbs (``/move`` for ``move``, ``/act retreat`` for a verb no
+    command names), for a prompt's "Also:" line."""
+    return [_command_of(v) for v in verbs if v != "preview"]
+
+
+def _command_of(verb: str) -> str:
+    """The command a player types for an engine verb: ``/move`` for ``move``, ``/act retreat`` for a verb
+    without its own command."""
     by_verb = {c.verb: c.name for c in COMMANDS if c.verb}
-    return [f"/{by_verb[v]}" if v in by_verb else v for v in verbs if v != "preview"]
+    by_verb.update({"activate_formation": "activate", "activate_general": "activate general"})
+    return f"/{by_verb[verb]}" if verb in by_verb else f"/act {verb}"
 
 
 def _who(table: Table, seat: str) -> str:

@@ -132,6 +132,10 @@ class Outcome:
     result: Result | None = None
     picture_due: bool = False
     """Whether an activation closed: post the map picture of what changed."""
+    picture_events: list[dict[str, Any]] = field(default_factory=list)
+    """What the picture posted after this action shows as just happened (when ``picture_due``): the public
+    events of the whole activation that closed, from its opening action to this one, as the channel may read
+    them (not sealed, redacted under fog of war)."""
     public_events: list[dict[str, Any]] = field(default_factory=list)
     """The events the channel may read: not sealed, and under fog of war without the names of hidden units."""
     fresh: frozenset[str] = frozenset()
@@ -183,6 +187,12 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, int, Any]] = {}
         """Each game's latest state: (revision, last action's number, state)."""
+        self._unpinged: dict[int, set[str]] = {}
+        """Per game, the seats whose current required prompt was posted without a ping (it came from their own
+        action): the next action by another seat pings them, so a simultaneous step never waits unseen."""
+        self._reaction_shown: dict[int, set[str]] = {}
+        """Per game, the seats whose optional prompt (a chance to react) was posted since the last activation
+        closed: it is posted once per window, not again each time it reappears."""
         self.clock = clock
 
     # --- Systems, locks, loading ----------------------------------------------------------------------
@@ -527,21 +537,12 @@ class GameService:
         if result or any(e["kind"] in ("reveal", "secret-reveal") for e in event_json):
             await self.store.reveal_secrets(game.id)
         table = Table(game, table.seats)
-        fresh = frozenset(
-            s
-            for s, p in after.items()
-            if s not in before or before[s].optional != p.optional or (before[s] != p and not p.optional)
-        )
-        ping = {
-            s: u
-            for s, p in after.items()
-            if s != acting
-            and not p.optional
-            and (u := table.user_of(s)) is not None
-            and (s not in before or before[s] != p)
-        }
+        picture_due = bool(result) or system.picture_due(event_json)
+        fresh = self._fresh(game.id, before, after, picture_due)
+        ping = self._pings(table, acting, before, after)
         public = self.redact(system, new, None, [e for e in event_json if not e.get("secret_to")])
         own = self.redact(system, new, acting, event_json)
+        picture_events = self.redact(system, new, None, await self._recent_events(game, None)) if picture_due else []
         return Outcome(
             table,
             seat=acting,
@@ -550,13 +551,52 @@ class GameService:
             prompts=after,
             ping=ping,
             result=result,
-            picture_due=bool(result) or system.picture_due(event_json),
+            picture_due=picture_due,
+            picture_events=picture_events,
             receipt=receipt,
             public_events=public,
             own_events=own,
             fresh=fresh,
             private_prompts=self._private_prompts(system, new),
         )
+
+    def _fresh(
+        self, game_id: int, before: Mapping[str, Prompt], after: Mapping[str, Prompt], window_closed: bool
+    ) -> frozenset[str]:
+        """The seats whose prompt must be posted: a required prompt that is new or changed; an optional one
+        (a chance to react) when it appears for the first time since the last activation closed."""
+        shown = self._reaction_shown.setdefault(game_id, set())
+        if window_closed:
+            shown.clear()
+        fresh = set()
+        for seat, prompt in after.items():
+            if not prompt.optional:
+                if seat not in before or before[seat] != prompt:
+                    fresh.add(seat)
+            elif seat not in shown:
+                fresh.add(seat)
+                shown.add(seat)
+        return frozenset(fresh)
+
+    def _pings(
+        self, table: Table, acting: str, before: Mapping[str, Prompt], after: Mapping[str, Prompt]
+    ) -> dict[str, int]:
+        """The seats to ping: another seat's required prompt that is new or changed, or that came from that
+        seat's own earlier action (a simultaneous step: it was posted without a ping, and now waits on him)."""
+        owed = self._unpinged.setdefault(table.game.id, set())
+        ping = {
+            s: u
+            for s, p in after.items()
+            if s != acting
+            and not p.optional
+            and (u := table.user_of(s)) is not None
+            and (s not in before or before[s] != p or s in owed)
+        }
+        owed.difference_update(ping)
+        owed.intersection_update(s for s, p in after.items() if not p.optional)
+        if acting in after and not after[acting].optional:
+            owed.add(acting)
+        return ping
 
     async def preview(
         self, channel: int, caller: Caller, verb: str, args: Mapping[str, Any], seat: str | None = None

@@ -74,8 +74,8 @@ def no_traceback(sent: list[Sent]) -> None:
 
 
 def prompt_to(sent: list[Sent], user: FakeUser) -> Sent:
-    """The last channel post that asks ``user`` for a decision."""
-    return [p for p in posts(sent, CHANNEL) if p.content.startswith(f"<@{user.id}> (**")][-1]
+    """The last channel post that asks ``user`` for a decision (alone, or after the account of an action)."""
+    return [p for p in posts(sent, CHANNEL) if re.search(rf"^<@{user.id}> \(\*\*", p.content, re.MULTILINE)][-1]
 
 
 async def to_operations(fake: FakeDiscord, options: str = "", days_per_move: float = 0) -> list[Sent]:
