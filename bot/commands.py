@@ -606,12 +606,13 @@ class CommandLayer:
         asked = await self._seat_prompts(
             ctx, table, outcome.prompts, outcome.ping, outcome.fresh, outcome.private_prompts, outcome.seat
         )
-        lead = next((i for i, (seat, r) in enumerate(asked) if seat == outcome.seat and r.to == "channel"), None)
-        if lead is None:
-            lead = next((i for i, (_, r) in enumerate(asked) if r.to == "channel"), None)
-        if account and lead is not None:
-            seat, merged = asked[lead]
-            asked[lead] = (seat, replace(merged, text=f"{account}\n{merged.text}"))
+        ranked = sorted(
+            (i for i, (_, r) in enumerate(asked) if r.to == "channel"),
+            key=lambda i: (outcome.prompts[asked[i][0]].optional, asked[i][0] != outcome.seat),
+        )
+        if account and ranked:
+            seat, merged = asked.pop(ranked[0])
+            asked.insert(0, (seat, replace(merged, text=f"{account}\n{merged.text}")))
         elif account:
             replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel))
         if outcome.picture_due:  # before the prompts, so the decision asked for stays the channel's last message

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from engine.vaevictis.state import GameState
     from render.picture import Overlay
 
-PICTURE_KINDS = frozenset({"end-activation", "pass", "turn", "victory"})
-"""Events after which the channel gets the map picture: an activation ends, a pass, a new turn, the end."""
+PICTURE_KINDS = frozenset({"end-activation", "turn", "victory"})
+"""Events after which the channel gets the map picture: an activation ends, a new turn, the end (a pass alone
+changes nothing on the map)."""
 
 OVERLAYS = {
     "reachable": "where a unit may move now, with the MPs spent (6)",

@@ -62,6 +62,8 @@ class Sent:
     user: int | None = None
     """For a DM: the addressee."""
     callback_type: int | None = None
+    file_data: dict[str, bytes] = field(default_factory=dict)
+    """The bytes of each attached file, by name."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,13 @@ class _Response:
     reason = "Forbidden"
 
 
+def _read(file: discord.File) -> bytes:
+    """The bytes of a file the bot attached (its buffer is left where it was)."""
+    buffer = file.fp
+    getvalue = getattr(buffer, "getvalue", None)
+    return bytes(getvalue()) if getvalue is not None else b""
+
+
 class FakeDiscord:
     """Drives one :class:`UmpireBot` through real discord.py code paths with HTTP recorded."""
 
@@ -112,6 +121,8 @@ class FakeDiscord:
         self._dm_channels: dict[int, int] = {}
         self._patches: list[Any] = []
         self._token_channels: dict[str, int] = {}
+        self._file_data: dict[str, bytes] = {}
+        """The files of the request being recorded."""
         """The channel of each interaction token: where its private answers appear (to click their buttons)."""
 
     # --- Life ---------------------------------------------------------------------------------------
@@ -189,13 +200,13 @@ class FakeDiscord:
             "components": payload.get("components", []),
         }
 
-    @staticmethod
-    def _payload(kwargs: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def _payload(self, kwargs: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         payload = kwargs.get("json") or kwargs.get("payload") or {}
         for part in kwargs.get("form") or kwargs.get("multipart") or []:
             if part.get("name") == "payload_json":
                 payload = json.loads(part["value"])
         files = [f.filename for f in kwargs.get("files") or []]
+        self._file_data = {f.filename: _read(f) for f in kwargs.get("files") or []}
         return dict(payload), files
 
     def _record(self, kind: str, channel: int | None, payload: dict[str, Any], files: list[str]) -> Sent:
@@ -224,6 +235,7 @@ class FakeDiscord:
             files,
             payload,
         )
+        sent.file_data = {name: data for name, data in self._file_data.items() if name in files}
         self.sent.append(sent)
         return sent
 

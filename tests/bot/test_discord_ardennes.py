@@ -330,3 +330,48 @@ async def test_a_kill_during_a_burst_loses_nothing_acknowledged(db_path: Path, p
             assert rows[n].args == {"orders": orders} and rows[n].user_id == user.id
     finally:
         await store.close()
+
+
+@pytest.fixture
+def drawn_maps(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, Any]]]:
+    """Every (MapPicture, region) the renderer draws."""
+    import render.snapshot
+
+    drawn: list[tuple[Any, Any]] = []
+    original = render.snapshot.render_map
+
+    def spy(picture: Any, zoom: Any = None, region: Any = None, **kwargs: Any) -> Any:
+        drawn.append((picture, region))
+        return original(picture, zoom, region, **kwargs)
+
+    monkeypatch.setattr(render.snapshot, "render_map", spy)
+    yield drawn
+
+
+async def test_the_picture_after_an_activation_is_a_close_up_of_everything_it_did(
+    fake: FakeDiscord, drawn_maps: list[tuple[Any, Any]]
+) -> None:
+    sent = await to_operations(fake)
+    sent = await fake.click(ANN, prompt_to(sent, ANN), "1. Activate XLVII Panzerkorps")
+    hexes = await fake.autocomplete(ANN, CHANNEL, "move", "to", units="de-2-pz-cochenhausen", to="")
+    sent = await fake.command(ANN, CHANNEL, "move", units="de-2-pz-cochenhausen", to=hexes[0]["value"])
+    assert len(posts(sent, CHANNEL)) == 1  # a move is one message: what happened and the next prompt
+    sent = await fake.command(ANN, CHANNEL, "attack", target="2515", attackers="de-2-pz-boehm", kind="normal")
+    sent = await fake.click(ANN, answers(sent)[-1], "Confirm")
+    sent = await fake.click(BOB, prompt_to(sent, BOB), "1. artillery of HQ")
+    loss = prompt_to(sent, ANN)
+    retreat = next(label for label, _ in loss.buttons if "Retreat" in label)
+    no_traceback(await fake.click(ANN, loss, retreat))
+    drawn_maps.clear()
+    sent = await fake.command(ANN, CHANNEL, "end-activation")
+    picture = next(p for p in posts(sent, CHANNEL) if p.files == ["map.png"])
+    Path("/tmp/umpire-activation.png").write_bytes(picture.file_data["map.png"]) if os.environ.get(
+        "UMPIRE_KEEP_PICTURES"
+    ) else None
+    (drawn, region), = drawn_maps
+    assert region is not None, "a close-up, not the whole map"
+    happened = drawn.happened
+    assert any(len(arrow.path) >= 2 for arrow in happened.moves), "the move's arrow"
+    assert [a.target for a in happened.attacks] == [2515] and happened.attacks[0].result, "the attack and result"
+    assert happened.attacks[0].sources, "the attack's arrow from the attacker's hex"
+    assert happened.retreats, "the retreat's arrow"
