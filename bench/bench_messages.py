@@ -57,7 +57,9 @@ async def perform(fake: FakeDiscord, action: Action, choice: int | None) -> list
         return sent + await fake.click(user, preview, "Confirm")
     if action.verb in COMMAND_OF:
         return await fake.command(user, CHANNEL, COMMAND_OF[action.verb], **args)
-    return await fake.command(user, CHANNEL, "act", verb=action.verb, args=" ".join(f"{k}={v}" for k, v in args.items()))
+    return await fake.command(
+        user, CHANNEL, "act", verb=action.verb, args=" ".join(f"{k}={v}" for k, v in args.items())
+    )
 
 
 async def play(folder: Path, limit: int | None) -> tuple[Counter[str], int, int, float]:

@@ -575,7 +575,9 @@ class CommandLayer:
         lines = []
         if outcome.seat and outcome.action is not None:
             command = _command_of(outcome.action.verb)
-            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)})" + ("" if "/act" in command else f" {command}"))
+            lines.append(
+                f"**{outcome.seat}** ({_who(table, outcome.seat)})" + ("" if "/act" in command else f" {command}")
+            )
         public = outcome.public_events
         lines += [f"- {e['text']}" for e in public]
         plain = [e["text"] for e in outcome.events if not e.get("secret_to")]

@@ -368,7 +368,7 @@ async def test_the_picture_after_an_activation_is_a_close_up_of_everything_it_di
     Path("/tmp/umpire-activation.png").write_bytes(picture.file_data["map.png"]) if os.environ.get(
         "UMPIRE_KEEP_PICTURES"
     ) else None
-    (drawn, region), = drawn_maps
+    ((drawn, region),) = drawn_maps
     assert region is not None, "a close-up, not the whole map"
     happened = drawn.happened
     assert any(len(arrow.path) >= 2 for arrow in happened.moves), "the move's arrow"
