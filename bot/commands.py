@@ -778,7 +778,7 @@ class CommandLayer:
         selects: tuple[Select, ...],
     ) -> Reply:
         return Reply(
-            text[:1900],
+            text,
             to="dm",
             ephemeral=False,
             user=user,
@@ -808,7 +808,7 @@ class CommandLayer:
         free = f"\nAlso: {', '.join(_commands_of(prompt.free_verbs))}." if prompt.free_verbs else ""
         listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
         text = f"**{seat}**: {prompt.text}{free}\n{listed}".strip()
-        return [Reply(text[:1900], buttons=buttons, selects=selects)]
+        return [Reply(text, buttons=buttons, selects=selects)]
 
     # --- Game life ------------------------------------------------------------------------------------
 
@@ -893,7 +893,7 @@ class CommandLayer:
             if seat in reminders and game.time_control:
                 left = float(game.time_control.get("reserve_days", 0)) - row.reserve_used / 86400
                 lines.append(f"{seat}: reserve left {left:.1f} days.")
-        return [Reply("\n".join(lines)[:1900], ephemeral=False)]
+        return [Reply("\n".join(lines), ephemeral=False)]
 
     async def _resign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         outcome = await self.service.resign(ctx.channel, ctx.caller)
@@ -940,7 +940,7 @@ class CommandLayer:
         table = await self.service.table(ctx.channel, live=False)
         game, rolls, problems = await self.service.verify(table.game.id)
         if problems:
-            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems)[:1800])]
+            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems))]
         return [
             Reply(f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; {rolls} roll(s) recomputed: all agree.")
         ]
@@ -1026,7 +1026,7 @@ class CommandLayer:
     def _info(self, topic: str, key: str | None) -> Handler:
         async def handler(ctx: Context, o: dict[str, Any]) -> list[Reply]:
             text = await self.service.describe(ctx.channel, ctx.caller, topic, str(o.get(key, "")) if key else "")
-            return [Reply(text[:1900])]
+            return [Reply(text)]
 
         return handler
 
@@ -1043,16 +1043,16 @@ class CommandLayer:
 
     async def _log(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, corrections = await self.service.log(ctx.channel, ctx.caller)
-        lines = [f"#{e.seq} {e.seat} {e.verb}: " + " ".join(e.texts) for e in entries[-40:]]
+        lines = [f"#{e.seq} {e.seat} {e.verb}: " + " ".join(e.texts) for e in entries]
         lines += [f"Moderator {c}" for c in corrections]
-        return [Reply(("\n".join(lines) or "Nothing has happened yet.")[-1900:])]
+        return [Reply("\n".join(lines) or "Nothing has happened yet.")]
 
     async def _dice(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, _ = await self.service.log(ctx.channel, ctx.caller)
         lines = [f"#{e.seq} {e.seat}: {r}" for e in entries for r in e.rolls]
         table = await self.service.table(ctx.channel, live=False)
         head = f"Seed hash `{table.game.seed_hash}`."
-        return [Reply((head + "\n" + ("\n".join(lines) or "No die rolled yet."))[-1900:])]
+        return [Reply(head + "\n" + ("\n".join(lines) or "No die rolled yet."))]
 
 
 def _coerce(spec: OptionDef, value: Any) -> Any:
