@@ -13,14 +13,16 @@ the state id is the game's revision when the button was posted, so a stale or do
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import logging
 import re
+import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from bot.service import Caller, GameService, Outcome, Refusal, Table
+from bot.service import Caller, GameService, Outcome, Preview, Refusal, Table
 from engine.contract import Prompt, RulesError
 
 log = logging.getLogger(__name__)
@@ -31,6 +33,9 @@ CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z
 """The custom id of every button and select menu of the bot."""
 
 INTERNAL_ERROR = "Something went wrong on my side; nothing changed. The error was logged for the host."
+
+ID_LIKE = re.compile(r"[a-z0-9_.:\-]+(,[a-z0-9_.:\-]+)*")
+"""Option values written as ids or hexes (``de-2-pz-boehm``, ``2515``): names have capitals, spaces or slashes."""
 
 MAX_BUTTONS = 20
 """Prompts with more choices than this use select menus (25 entries each) instead of buttons."""
@@ -481,11 +486,14 @@ class CommandLayer:
         command = COMMANDS_BY_NAME.get(name)
         if command is None:
             return [Reply(f"Unknown command {name[:40]!r}.")]
+        guesses: list[str] = []
         try:
             values = self._check_options(command, options)
+            values, guesses = await self._names_to_ids(command, values, ctx)
             return await self._handlers[name](ctx, values)
         except RulesError as error:
-            return [Reply(refusal_text(error))]
+            hint = f" Did you mean {' or '.join(guesses)}?" if guesses else ""
+            return [Reply(refusal_text(error) + hint)]
         except Exception:
             log.exception("command %s failed", name)
             return [Reply(INTERNAL_ERROR)]
@@ -506,10 +514,14 @@ class CommandLayer:
             if verb in ("ok", "no"):
                 outcome = await self.service.confirm(game.channel, ctx.caller, arg, verb == "ok")
                 if outcome is None:
-                    return [Reply("Attack cancelled; nothing changed.")]
+                    return [Reply("Cancelled; nothing changed.")]
                 return await self._outcome_replies(ctx, outcome)
             if verb == "dm":
                 return await self._private_prompt(ctx, arg, state)
+            if verb in ("rsy", "rsn"):  # the confirmation of `game resign`
+                if verb == "rsn":
+                    return [Reply("You did not resign; nothing changed.")]
+                return await self._resign_now(ctx)
             if verb in CAMPAIGN_PRESS_VERBS:  # Campaign games (ASL): bot/campaign.py
                 return await _campaign_press(self, ctx, verb, arg, state, values)
             seat, index, fresh = [*arg.split("."), "", ""][:3]
@@ -546,6 +558,32 @@ class CommandLayer:
         except RulesError:
             return []
         return await self.service.suggest(ctx.channel, ctx.caller, source, typed, dict(given))
+
+    async def _names_to_ids(
+        self, command: CommandDef, values: dict[str, Any], ctx: Context
+    ) -> tuple[dict[str, Any], list[str]]:
+        """Names accepted wherever ids are: each text option with suggestions (a unit, an HQ, a formation ...)
+        given by a name ("I SS Panzerkorps", "Müller/12" or "Mueller/12", any case) is replaced by the id its
+        suggestion carries. A value that matches nothing is left for the game to judge; the closest names
+        are returned, to add to a refusal."""
+        resolved = dict(values)
+        guesses: list[str] = []
+        for spec in command.options:
+            value = values.get(spec.name)
+            if spec.autocomplete is None or spec.kind != "text" or not isinstance(value, str) or not value:
+                continue
+            if spec.autocomplete in ("scenario", "system", "option", "seat") or ID_LIKE.fullmatch(value):
+                continue  # ids and hexes as the suggestions give them: nothing to look up
+            pairs = await self.service.suggest(ctx.channel, ctx.caller, spec.autocomplete, "", values, limit=1000)
+            if not pairs:
+                continue
+            parts = []
+            for part in value.split(","):
+                found, close = _match_name(part.strip(), pairs)
+                parts.append(found)
+                guesses += close
+            resolved[spec.name] = ",".join(parts)
+        return resolved, guesses
 
     async def _has_game(self, channel: int) -> bool:
         return await self.service.store.latest_game_in(channel) is not None
@@ -896,6 +934,22 @@ class CommandLayer:
         return [Reply("\n".join(lines), ephemeral=False)]
 
     async def _resign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        """Asks first: resigning ends the game at once."""
+        table = await self.service.table(ctx.channel)
+        if table.game.status != "active" or not table.seats_of(ctx.caller.user_id):
+            return await self._resign_now(ctx)  # the service says why it cannot be done
+        game, state = table.game.id, table.game.revision
+        return [
+            Reply(
+                "Resign the game? Your opponent wins at once and the dice seed is revealed.",
+                buttons=(
+                    Button("Confirm", custom_id(game, state, "rsy", "0"), "danger"),
+                    Button("Cancel", custom_id(game, state, "rsn", "0")),
+                ),
+            )
+        ]
+
+    async def _resign_now(self, ctx: Context) -> list[Reply]:
         outcome = await self.service.resign(ctx.channel, ctx.caller)
         return [
             Reply("You resigned."),
@@ -957,28 +1011,35 @@ class CommandLayer:
             if command.confirm:
                 preview = await self.service.preview(ctx.channel, ctx.caller, verb, o)
                 if preview is not None:
-                    table = await self.service.table(ctx.channel)
-                    state = table.game.revision
-                    return [
-                        Reply(
-                            f"**Odds preview**\n{preview.text}\nConfirm the attack?",
-                            buttons=(
-                                Button("Confirm", custom_id(table.game.id, state, "ok", preview.token), "danger"),
-                                Button("Cancel", custom_id(table.game.id, state, "no", preview.token)),
-                            ),
-                        )
-                    ]
+                    question = f"**Odds preview**\n{preview.text}\nConfirm the attack?"
+                    return [await self._confirmation(ctx, question, preview)]
             outcome = await self.service.act(ctx.channel, ctx.caller, verb, o)
             return await self._outcome_replies(ctx, outcome)
 
         return handler
 
+    async def _confirmation(self, ctx: Context, text: str, preview: Preview) -> Reply:
+        """A private question with **Confirm** and **Cancel** buttons for an action kept until answered."""
+        table = await self.service.table(ctx.channel)
+        game, state = table.game.id, table.game.revision
+        return Reply(
+            text,
+            buttons=(
+                Button("Confirm", custom_id(game, state, "ok", preview.token), "danger"),
+                Button("Cancel", custom_id(game, state, "no", preview.token)),
+            ),
+        )
+
     async def _activate(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         formation = o["formation"]
         if formation.lower() == "general":
-            outcome = await self.service.act(ctx.channel, ctx.caller, "activate_general", {})
+            verb, args = "activate_general", {}
         else:
-            outcome = await self.service.act(ctx.channel, ctx.caller, "activate_formation", {"formation": formation})
+            verb, args = "activate_formation", {"formation": formation}
+        preview = await self.service.preview(ctx.channel, ctx.caller, verb, args)
+        if preview is not None:
+            return [await self._confirmation(ctx, f"{preview.text}\nActivate it again?", preview)]
+        outcome = await self.service.act(ctx.channel, ctx.caller, verb, args)
         return await self._outcome_replies(ctx, outcome)
 
     async def _act_generic(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
@@ -999,9 +1060,11 @@ class CommandLayer:
             if len(mine) > 1:
                 raise Refusal(f"you hold several seats that must decide now ({', '.join(mine)}): name the seat")
             seat = mine[0]
-        return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision)
+        return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision, by_number=True)
 
-    async def _choose_index(self, ctx: Context, seat: str, number: int, state: int, fresh: str = "") -> list[Reply]:
+    async def _choose_index(
+        self, ctx: Context, seat: str, number: int, state: int, fresh: str = "", by_number: bool = False
+    ) -> list[Reply]:
         table = await self.service.table(ctx.channel)
         if seat not in table.seats:
             raise Refusal(f"there is no seat {seat!r}")
@@ -1018,8 +1081,15 @@ class CommandLayer:
         if not 1 <= number <= len(prompt.choices):
             raise Refusal(f"choose a number from 1 to {len(prompt.choices)}")
         choice = prompt.choices[number - 1]
+        said = choice.label or choice.verb
+        # A choice that must be confirmed (a reactivation that fatigues), or one made by its number by the
+        # player who is not acting, in answer to a chance to react: say what it plays before playing it.
+        text = f"Choice {number} plays: **{said}**." if by_number and prompt.optional else None
+        preview = await self.service.preview(ctx.channel, ctx.caller, choice.verb, choice.args, seat, text=text)
+        if preview is not None:
+            return [await self._confirmation(ctx, f"{preview.text}\nConfirm?", preview)]
         outcome = await self.service.act(ctx.channel, ctx.caller, choice.verb, choice.args, seat=seat, state_id=state)
-        return await self._outcome_replies(ctx, outcome, f"Done: {choice.label or choice.verb}.")
+        return await self._outcome_replies(ctx, outcome, f"Done: {said}.")
 
     # --- Information ----------------------------------------------------------------------------------
 
@@ -1109,6 +1179,30 @@ def _command_of(verb: str) -> str:
     by_verb = {c.verb: c.name for c in COMMANDS if c.verb}
     by_verb.update({"activate_formation": "activate", "activate_general": "activate general"})
     return f"/{by_verb[verb]}" if verb in by_verb else f"/act {verb}"
+
+
+def _plain(text: str) -> str:
+    """A name as compared with what a player types: lower case, German letters spelled out, accents dropped."""
+    spelled = text.lower().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
+    return "".join(c for c in unicodedata.normalize("NFKD", spelled) if not unicodedata.combining(c))
+
+
+def _match_name(typed: str, pairs: Sequence[tuple[str, str]]) -> tuple[str, list[str]]:
+    """(the id for ``typed``, the closest names when none matches): ``typed`` may be an id or a suggestion's
+    label or name (the label without its "(id)" or its verb, e.g. "Activate")."""
+    if any(typed == value for _, value in pairs):
+        return typed, []
+    wanted = _plain(typed)
+    names: dict[str, str] = {}
+    for label, value in pairs:
+        name = re.sub(r"\s*\([^)]*\)\s*$", "", label)
+        for form in (label, name, name.split(" ", 1)[-1], value):
+            names.setdefault(_plain(form), value)
+        if wanted in (_plain(label), _plain(name), _plain(name.split(" ", 1)[-1]), _plain(value)):
+            return value, []
+    close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=0.6)
+    labels = {v: lab for lab, v in pairs}
+    return typed, [f"{labels[names[c]]!r}" for c in dict.fromkeys(close)]
 
 
 def _who(table: Table, seat: str) -> str:

@@ -599,10 +599,18 @@ class GameService:
         return ping
 
     async def preview(
-        self, channel: int, caller: Caller, verb: str, args: Mapping[str, Any], seat: str | None = None
+        self,
+        channel: int,
+        caller: Caller,
+        verb: str,
+        args: Mapping[str, Any],
+        seat: str | None = None,
+        *,
+        text: str | None = None,
     ) -> Preview | None:
-        """An action's preview to confirm (an attack's odds), kept until confirmed or cancelled; ``None`` when
-        the action needs no confirmation.
+        """An action's preview to confirm (an attack's odds, a reactivation that fatigues), kept until confirmed
+        or cancelled; ``None`` when the action needs no confirmation. ``text`` asks for a confirmation with
+        that text whatever the system says (a choice made by its number, repeated before it is played).
 
         :raises RulesError: if the action is already known to be illegal.
         """
@@ -616,7 +624,8 @@ class GameService:
             acting = self._acting_seat(table, caller, prompts, verb, seat)
             if acting not in prompts:
                 raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
-            text = await asyncio.to_thread(system.preview, state, acting, verb, dict(args))
+            if text is None:
+                text = await asyncio.to_thread(system.preview, state, acting, verb, dict(args))
             if text is None:
                 return None
             token = secrets.token_hex(6)
@@ -805,9 +814,9 @@ class GameService:
         return mine[0] if len(mine) == 1 else None
 
     async def suggest(
-        self, channel: int, caller: Caller, source: str, typed: str, given: Mapping[str, Any]
+        self, channel: int, caller: Caller, source: str, typed: str, given: Mapping[str, Any], limit: int = 25
     ) -> list[tuple[str, str]]:
-        """Autocomplete suggestions: legal now, for the caller's seat, at most 25. Never raises."""
+        """Autocomplete suggestions: legal now, for the caller's seat, at most ``limit``. Never raises."""
         try:
             table = await self.table(channel, live=False)
             system = self.system(table.game.system)
@@ -825,7 +834,7 @@ class GameService:
             return []
         typed = typed.lower()
         found = [(label[:100], value[:100]) for label, value in pairs if typed in label.lower() or typed in value]
-        return found[:25]
+        return found[:limit]
 
     async def log(self, channel: int, caller: Caller) -> tuple[list[LogEntry], list[str]]:
         """The game log as the caller's seat may see it (sealed events hidden), and the moderators' corrections."""

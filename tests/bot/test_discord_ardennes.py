@@ -375,3 +375,27 @@ async def test_the_picture_after_an_activation_is_a_close_up_of_everything_it_di
     assert [a.target for a in happened.attacks] == [2515] and happened.attacks[0].result, "the attack and result"
     assert happened.attacks[0].sources, "the attack's arrow from the attacker's hex"
     assert happened.retreats, "the retreat's arrow"
+
+
+async def test_names_work_as_ids_and_choices_that_cost_or_surprise_ask_first(fake: FakeDiscord) -> None:
+    await to_operations(fake)
+    sent = await fake.command(ANN, CHANNEL, "activate", formation="xlvii panzerkorps")  # a name, in any case
+    assert any("German activates XLVII Panzerkorps" in p.content for p in posts(sent, CHANNEL))
+    # The player who is not acting answers his optional prompt by its number: told what it plays, first.
+    sent = await fake.command(BOB, CHANNEL, "choose", number=1)
+    question = answers(sent)[-1]
+    assert question.content.startswith("Choice 1 plays: **Nuts! at") and not posts(sent, CHANNEL)
+    assert "Cancelled" in answers(await fake.click(BOB, question, "Cancel"))[-1].content
+    await fake.command(ANN, CHANNEL, "end-activation")
+    await fake.command(ANN, CHANNEL, "pass")
+    sent = await fake.command(BOB, CHANNEL, "activate", formation="VIII Corp")  # a typo
+    assert "Did you mean 'Activate VIII Corps'" in answers(sent)[-1].content
+    await fake.command(BOB, CHANNEL, "activate", formation="VIII Corps")
+    await fake.command(BOB, CHANNEL, "end-activation")
+    await fake.command(ANN, CHANNEL, "pass")
+    sent = await fake.command(BOB, CHANNEL, "activate", formation="VIII Corps")
+    question = answers(sent)[-1]
+    assert "already activated this turn" in question.content and "(3.5)" in question.content
+    assert not posts(sent, CHANNEL)  # nothing done yet
+    sent = await fake.click(BOB, question, "Confirm")
+    assert any("reactivated and becomes fatigued" in p.content for p in posts(sent, CHANNEL))
