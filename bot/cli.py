@@ -76,7 +76,12 @@ def add_bot_commands(commands: Any) -> None:
     local.add_argument("--scenario", help="the scenario (default: the game's first)")
     local.add_argument("--options", default="", help="optional rules, separated by commas")
     local.add_argument("--out-dir", type=Path, default=Path("."), help="where map pictures go (default: here)")
-    local.add_argument("--db", default=":memory:", help="keep the game in this SQLite file (default: memory)")
+    local.add_argument(
+        "--db",
+        default="umpire-local.sqlite3",
+        help="the SQLite file the game is kept in, for `umpire verify` and `umpire replay` afterwards "
+        "(default: umpire-local.sqlite3 here; :memory: keeps nothing)",
+    )
     local.add_argument("--no-pictures", action="store_true", help="do not draw map pictures")
 
     replay = commands.add_parser(

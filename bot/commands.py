@@ -613,9 +613,8 @@ class CommandLayer:
         lines = []
         if outcome.seat and outcome.action is not None:
             command = _command_of(outcome.action.verb)
-            lines.append(
-                f"**{outcome.seat}** ({_who(table, outcome.seat)})" + ("" if "/act" in command else f" {command}")
-            )
+            shown = "" if command.startswith("/act ") else f" {command}"
+            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}){shown}")
         public = outcome.public_events
         lines += [f"- {e['text']}" for e in public]
         plain = [e["text"] for e in outcome.events if not e.get("secret_to")]
@@ -656,7 +655,8 @@ class CommandLayer:
         elif account:
             replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel))
         if outcome.picture_due:  # before the prompts, so the decision asked for stays the channel's last message
-            replies.append(await self._picture_reply(ctx, outcome.picture_events, "What that activation did:"))
+            caption = "The map after that activation." if outcome.action is not None else "The map at the start."
+            replies.append(await self._picture_reply(ctx, outcome.picture_events, caption))
         return replies + [r for _, r in asked]
 
     async def _picture_reply(self, ctx: Context, events: Sequence[Mapping[str, Any]], text: str) -> Reply:
