@@ -142,6 +142,7 @@ async def test_a_full_activation_through_discord(fake: FakeDiscord, pictures: li
     assert any(f"move 2615-2614-{hexes[0]['value']}" in p.content for p in posts(sent, CHANNEL))
     refused = await fake.command(ANN, CHANNEL, "move", units="de-2-pz-boehm", to="0101")
     assert answers(refused)[-1].content.startswith("Refused") and "(rule 6.1)" in answers(refused)[-1].content
+    assert "0101 is too far:" in answers(refused)[-1].content  # the refusal says what stops the unit
 
     # The attack: its odds, then the confirmation; the defender is pinged for his supports.
     attackers = await fake.autocomplete(ANN, CHANNEL, "attack", "attackers", target="2515", attackers="")
@@ -157,9 +158,10 @@ async def test_a_full_activation_through_discord(fake: FakeDiscord, pictures: li
     assert any("German normal attack on 2515" in p.content for p in posts(sent, CHANNEL))
     defence = prompt_to(sent, BOB)
     assert "supports to your defence" in defence.content and all(s.pings <= {BOB.id} for s in sent)
-    sent = await fake.click(BOB, defence, "1. artillery of HQ HQ VIII")
+    sent = await fake.click(BOB, defence, "1. artillery of HQ VIII")
     assert any("Combat at 2515" in p.content for p in posts(sent, CHANNEL))
     loss = prompt_to(sent, ANN)
+    assert "no step lost yet" in loss.content and "Also: /act retreat" in loss.content  # commands, not verbs
     sent = await fake.click(ANN, loss, "1. v. Böhm/2 loses a step")
     no_traceback(sent)
     again = await fake.click(ANN, loss, "1. v. Böhm/2 loses a step")
