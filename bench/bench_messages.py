@@ -44,22 +44,22 @@ COMMAND_OF = {"move": "move", "attack": "attack", "enter_ip": "dig-in", "recover
 
 
 async def perform(fake: FakeDiscord, action: Action, choice: int | None) -> list[Sent]:
-    """Send ``action`` the way a player would; what the bot sent meanwhile."""
+    """Send ``action`` the way a player would, confirming when the bot asks (an attack's odds, a
+    reactivation); what the bot sent meanwhile."""
     user = PLAYERS[action.seat]
-    if choice is not None:
-        return await fake.command(user, CHANNEL, "choose", number=choice, seat=action.seat)
     args = {k: str(v) for k, v in action.args.items()}
-    if action.verb == "attack":
-        sent = await fake.command(user, CHANNEL, "attack", **args)
-        preview = next((s for s in sent if s.buttons and s.buttons[0][0] == "Confirm"), None)
-        if preview is None:
-            return sent
-        return sent + await fake.click(user, preview, "Confirm")
-    if action.verb in COMMAND_OF:
-        return await fake.command(user, CHANNEL, COMMAND_OF[action.verb], **args)
-    return await fake.command(
-        user, CHANNEL, "act", verb=action.verb, args=" ".join(f"{k}={v}" for k, v in args.items())
-    )
+    if choice is not None:
+        sent = await fake.command(user, CHANNEL, "choose", number=choice, seat=action.seat)
+    elif action.verb in COMMAND_OF:
+        sent = await fake.command(user, CHANNEL, COMMAND_OF[action.verb], **args)
+    else:
+        sent = await fake.command(
+            user, CHANNEL, "act", verb=action.verb, args=" ".join(f"{k}={v}" for k, v in args.items())
+        )
+    question = next((s for s in sent if s.buttons and s.buttons[0][0] == "Confirm"), None)
+    if question is None:
+        return sent
+    return sent + await fake.click(user, question, "Confirm")
 
 
 async def play(folder: Path, limit: int | None) -> tuple[Counter[str], int, int, float]:
