@@ -166,6 +166,7 @@ COMMANDS: tuple[CommandDef, ...] = (
             _opt("kind", "normal or prepared attack (default: normal)", "attack_kind", False),
             _opt("supports", "support markers, e.g. hq-id:artillery, separated by commas", "support", False),
             OptionDef("air", "air points committed", "integer", False, None, 0, 9),
+            _opt("quality", "the attacker whose quality is used, who takes the first loss", "attacker", False),
         ),
         verb="attack",
         slow=True,

@@ -44,6 +44,7 @@ from engine.contract import IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
 from engine.vaevictis.events import nuts_quality_bonus
+from engine.vaevictis.geography import is_british_west_of_meuse
 from engine.vaevictis.state import GameState, Position, UnitState
 
 AttackKind = Literal["normal", "prepared"]
@@ -424,6 +425,8 @@ def support_problem(pos: Position, hq_id: str, unit: UnitState) -> str | None:
             return "another army (an Allied HQ supports its own army's units)"
     if first_turn_all_in_command(pos.data, pos.state, data.side_of(unit.id)):
         return None
+    if is_british_west_of_meuse(data, unit) and data.nationality_of(hq_id) == "british":
+        return None  # 16.2: XXX Corps supports the British west of the Meuse wherever they are
     return None if in_command_range(pos, hq, unit) else "out of its command range"
 
 
