@@ -794,8 +794,8 @@ class CommandLayer:
         replies: list[tuple[str, Reply]] = []
         for seat, prompt in prompts.items():
             user = table.user_of(seat)
-            if fresh is not None and seat not in fresh and (prompt.optional or seat != acting):
-                continue
+            if fresh is not None and seat not in fresh and seat not in ping and (prompt.optional or seat != acting):
+                continue  # unchanged, and its buttons still work: not posted again
             rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
             mention = (user,) if seat in ping and user is not None and not prompt.optional else ()
             if private and not prompt.secret and user is not None:

@@ -475,3 +475,17 @@ async def test_an_unknown_unit_id_is_refused_with_a_reason(fake: FakeDiscord) ->
         sent = await fake.command(ANN, CHANNEL, command, **args)
         no_traceback(sent)
         assert answers(sent)[-1].content.startswith("Refused"), (command, answers(sent)[-1].content)
+
+
+async def test_a_simultaneous_step_pings_the_player_whose_decision_came_from_his_own_action(fake: FakeDiscord) -> None:
+    await fake.command(ANN, CHANNEL, "game create", scenario="initial-assault")
+    await fake.command(ANN, CHANNEL, "game join", seat="german")
+    await fake.command(BOB, CHANNEL, "game join", seat="allied")
+    start = await fake.command(BOB, CHANNEL, "game start")
+    sent = await choose(fake, ANN, await open_choices(fake, ANN, start), "artillery to HQ XLVII PzK")
+    assert all(s.pings == set() for s in sent)  # the German allotted: his next prompt comes without a ping
+    sent = await choose(fake, BOB, await open_choices(fake, BOB, start), "artillery to HQ VIII")
+    # Both sides allot at once (1.6): the German's prompt still waits, and he has not been pinged for it.
+    assert any(s.pings == {ANN.id} for s in posts(sent, CHANNEL))
+    sent = await choose(fake, BOB, prompt_to(sent, BOB), "artillery to HQ V")
+    assert all(ANN.id not in s.pings for s in sent)  # once is enough
