@@ -17,9 +17,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.commands import COMMANDS, COMMANDS_BY_NAME, CommandLayer, Context, Reply, Upload, with_pictures
+from bot.commands import (
+    COMMANDS,
+    COMMANDS_BY_NAME,
+    CommandLayer,
+    Context,
+    Reply,
+    Upload,
+    custom_id,
+    refusal_text,
+    with_pictures,
+)
 from bot.service import Caller, GameService, Refusal, SystemFactory
 from bot.store import Store
+from engine.contract import RulesError
 
 CHANNEL = 1
 """The console's first table; a game file that already holds a live game there gets the next free one."""
@@ -27,7 +38,8 @@ CHANNEL = 1
 HELP = (
     "Commands: "
     + ", ".join(c.name for c in COMMANDS)
-    + ". Also: as SEAT, ok, cancel, show, units, arrivals, help COMMAND, quit."
+    + ". Also: as SEAT, ok, cancel, show [SEAT] (a seat's own choices, private under fog of war or sealed: "
+    "at any time, for the seat typing now or the one named, which then types), units, arrivals, help COMMAND, quit."
 )
 
 EXAMPLES = {
@@ -51,7 +63,8 @@ CONSOLE_ONLY = {
     "as": "as SEAT: type for that seat (the console switches by itself to whoever must decide).",
     "ok": "ok: confirm what was just previewed (an attack's odds, a resignation).",
     "cancel": "cancel: drop what was just previewed.",
-    "show": "show: see the choices shown only to their player (fog of war, a private prompt).",
+    "show": "show [SEAT]: a seat's own choices (private under fog of war, or sealed), at any time; the seat named "
+    "then types.",
     "units": "units: your units on the map, with their ids.",
     "arrivals": "arrivals: your reinforcements due now, with their ids and entry hexes.",
     "quit": "quit: leave (the game stays in the game file, see --db).",
@@ -140,12 +153,8 @@ class Console:
             else:
                 self.current = seat
             return True
-        if head == "show" and head in self._buttons:
-            replies = await with_pictures(
-                await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
-            )
-            self.show(replies)
-            await self._remember_menus(replies)
+        if head == "show":
+            await self._show_choices(words[1] if len(words) > 1 else self.current)
             return True
         if head in ("ok", "cancel") and head in self._buttons:
             replies = await with_pictures(
@@ -170,6 +179,27 @@ class Console:
         if "ok" not in self._buttons:  # a question waits for this seat's `ok` or `cancel` first
             await self._follow_turn()
         return True
+
+    async def _show_choices(self, seat: str) -> None:
+        """A seat's own choices, as its "Show my choices" button shows them to that player alone."""
+        if seat not in self.players:
+            self.say(f"  Refused: the seats are {', '.join(self.players)}.")
+            self.refusals += 1
+            return
+        try:
+            table = await self.service.table(self.channel)
+        except RulesError as error:
+            self.say(f"  {refusal_text(error)}")
+            self.refusals += 1
+            return
+        if seat != self.current:
+            self.current = seat
+            self.say(f"--- {seat} ({self.players[seat].name}) types now ---")
+        self._buttons.pop("show", None)
+        button = custom_id(table.game.id, table.game.revision, "dm", seat)
+        replies = await with_pictures(await self.layer.press(button, self._context(self.players[seat])))
+        self.show(replies)
+        await self._remember_menus(replies)
 
     @staticmethod
     def _command(words: list[str]) -> tuple[str | None, list[str]]:
@@ -318,7 +348,7 @@ class Console:
             if any(b.label in ("Confirm", "Cancel") for b in reply.buttons):
                 self.say("  Type `ok` to confirm or `cancel`.")
             elif "show" in self._buttons and any(b.custom_id == self._buttons["show"] for b in reply.buttons):
-                self.say("  Type `show` to see the choices (they are private).")
+                self.say("  Type `show` to see the choices (they are private); `show SEAT` for another seat's.")
             for attachment in reply.files:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
                 path = self.out_dir / f"map-{len(self.pictures_written) + 1:03d}.png"
