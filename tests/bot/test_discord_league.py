@@ -97,7 +97,8 @@ async def test_a_four_player_swiss_season(db_path: Path) -> None:
         assert any("Game over" in p.content for p in posts(sent, ann_bob))
         refused = await fake.command(ORGANISER, LEAGUE, "league round")
         assert "round 1 is not over" in answer(refused) and f"#{await game_of(fake, eve_dan)}" in answer(refused)
-        sent = await fake.command(DAN, eve_dan, "game resign")
+        confirm = answers(await fake.command(DAN, eve_dan, "game resign"))[-1]
+        sent = await fake.click(DAN, confirm, "Confirm")
         assert any("blue resigned: red wins" in p.content for p in posts(sent, eve_dan))
 
         sent = await fake.command(EVE, LEAGUE, "league standings")
