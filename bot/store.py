@@ -6,7 +6,7 @@ accepted actions; a game's state is rebuilt by replaying them, and snapshots (st
 the latest snapshot and the actions after it. The game row counts each seat's live actions, so nothing on an
 action's path reads or counts the whole log. Each action's events are stored zlib-compressed, after the game's
 first :data:`DICTIONARY_AFTER` actions with a dictionary made of those actions' events (kept on the game row):
-When a game ends, its log is archived (:func:`_archive_log`): every action's arguments and events are packed
+When a game ends, its log is archived (:meth:`Store.archive`): every action's arguments and events are packed
 again with a dictionary sampled from the whole game. The two hashes of each action are stored as 32-byte
 blobs and the log is a ``WITHOUT ROWID`` table (no second index of its key): a finished game's rows stay
 under 300 kB (docs/performance.md). Each accepted action is written in ONE transaction with
@@ -132,7 +132,7 @@ def _hash_text(stored: Any) -> str | None:
 async def _binary_hashes_without_rowid(db: aiosqlite.Connection) -> None:
     """Version 4: the log becomes a ``WITHOUT ROWID`` table whose two hashes are 32-byte blobs (hex text took
     twice the room, and the rowid table a second index of its key); the logs of games already over are
-    archived (:func:`_archive_log`)."""
+    archived (:meth:`Store.archive`)."""
     await db.create_function("umpire_hash_blob", 1, _hash_blob, deterministic=True)
     for statement in (
         "ALTER TABLE games ADD COLUMN archive_dictionary BLOB",
@@ -159,16 +159,26 @@ async def _binary_hashes_without_rowid(db: aiosqlite.Connection) -> None:
         await db.execute(statement)
     over = await db.execute_fetchall("SELECT id FROM games WHERE status NOT IN ('open', 'active')")
     for (game_id,) in list(over):
-        await _archive_log(db, int(game_id))
+        archive = await _log_to_archive(db, int(game_id))
+        if archive is not None:
+            await _write_archive(db, archive)
 
 
-async def _archive_log(db: aiosqlite.Connection, game_id: int) -> None:
-    """Pack a game's log again, in the write transaction ``db``, with a dictionary sampled from the whole game.
+@dataclass(frozen=True)
+class _Archive:
+    """What archiving a game's log writes (:func:`_archived`)."""
 
-    The dictionary is made once, at the game's first end, and never changed (a reader may hold it), so a
-    game reopened by a correction and ended again archives only its newer rows. A row that does not decode
-    (edited by hand) is left as it is, for verification to report.
-    """
+    game: int
+    before: bytes | None
+    """The game's archive dictionary when its rows were read (compressed; ``None`` before its first end)."""
+    made: bytes | None
+    """The dictionary made from these rows (compressed), when the game had none."""
+    rows: list[tuple[Any, ...]]
+    """Each row packed again: (arguments, events, number, arguments and events as they were read)."""
+
+
+async def _log_to_archive(db: aiosqlite.Connection, game_id: int) -> _Archive | None:
+    """Read a game's log through ``db`` and pack it again, in a worker thread (:func:`_archived`)."""
     found = list(
         await db.execute_fetchall("SELECT log_dictionary, archive_dictionary FROM games WHERE id = ?", (game_id,))
     )
@@ -176,36 +186,50 @@ async def _archive_log(db: aiosqlite.Connection, game_id: int) -> None:
         await db.execute_fetchall("SELECT seq, args, events FROM actions WHERE game = ? ORDER BY seq", (game_id,))
     )
     if not found or not rows:
-        return
+        return None
     log, packed = found[0][0], found[0][1]
-    made, updates = await asyncio.to_thread(_archived, [tuple(r) for r in rows], log, packed)
-    if made is not None:
-        await db.execute("UPDATE games SET archive_dictionary = ? WHERE id = ?", (made, game_id))
-    await db.executemany("UPDATE actions SET args = ?, events = ? WHERE game = ? AND seq = ?", [
-        (args, events, game_id, seq) for seq, args, events in updates
-    ])  # fmt: skip
+    return await asyncio.to_thread(_archived, game_id, [tuple(r) for r in rows], log, packed)
 
 
-def _archived(
-    rows: Sequence[tuple[Any, ...]], log: bytes | None, packed: bytes | None
-) -> tuple[bytes | None, list[tuple[int, bytes | str, bytes | str]]]:
-    """The archive dictionary (compressed; ``None`` when the game has one already) and each row not yet
-    archived packed with it: (number, arguments, events)."""
+async def _write_archive(db: aiosqlite.Connection, archive: _Archive) -> None:
+    """Write an archive in the write transaction ``db``: only rows still as they were read, and nothing if the
+    game's archive dictionary changed meanwhile (another archive of it came first)."""
+    found = list(await db.execute_fetchall("SELECT archive_dictionary FROM games WHERE id = ?", (archive.game,)))
+    if not found or found[0][0] != archive.before:
+        return
+    if archive.made is not None:
+        await db.execute("UPDATE games SET archive_dictionary = ? WHERE id = ?", (archive.made, archive.game))
+    await db.executemany(
+        "UPDATE actions SET args = ?, events = ? WHERE game = ? AND seq = ? AND args IS ? AND events IS ?",
+        [(args, events, archive.game, seq, *read) for args, events, seq, *read in archive.rows],
+    )
+
+
+def _archived(game_id: int, rows: Sequence[tuple[Any, ...]], log: bytes | None, packed: bytes | None) -> _Archive:
+    """A game's log (number, arguments, events as stored) packed again with the game's archive dictionary,
+    made from a sample of the whole log when the game has none. The dictionary is made once, at the game's
+    first end, and never changed (a reader may hold it), so a game reopened by a correction and ended again
+    archives only its newer rows. A row that does not decode (edited by hand) is left as it is, for
+    verification to report."""
     archive = zlib.decompress(packed) if packed is not None else None
-    plain: list[tuple[int, bool, bytes, bytes]] = []
+    plain: list[tuple[int, Any, Any, bytes, bytes]] = []
     for seq, args, events in rows:
+        if isinstance(events, bytes) and events[:1] == bytes([ARCHIVED]) and archive is not None:
+            continue
         try:
             texts = [_compact(unpack_events(value, log, archive)) for value in (args, events)]
         except ValueError:
             continue
-        done = isinstance(events, bytes) and events[:1] == bytes([ARCHIVED])
-        plain.append((int(seq), done, texts[0], texts[1]))
+        plain.append((int(seq), args, events, texts[0], texts[1]))
     made = None
     if archive is None:
         step = max(1, len(plain) // ARCHIVE_SAMPLES)
-        archive = b"".join(a + e for _, _, a, e in plain[::step])[-ARCHIVE_DICTIONARY_BYTES:]
+        archive = b"".join(a + e for *_, a, e in plain[::step])[-ARCHIVE_DICTIONARY_BYTES:]
         made = zlib.compress(archive, 9)
-    return made, [(seq, _archive_pack(a, archive), _archive_pack(e, archive)) for seq, done, a, e in plain if not done]
+    packs = [
+        (_archive_pack(a, archive), _archive_pack(e, archive), seq, args, events) for seq, args, events, a, e in plain
+    ]
+    return _Archive(game_id, packed, made, packs)
 
 
 def _compact(value: Any) -> bytes:
@@ -820,9 +844,10 @@ class Store:
                 await db.execute("DELETE FROM reminders WHERE game = ?", (game.id,))
                 await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
                 await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game.id,))
-                await _archive_log(db, game.id)
             if correction is not None:
                 await self._log_correction(db, game.id, *correction, {})
+        if status not in LIVE_STATUSES:
+            await self.archive(game.id)
         return await self._reload(game)
 
     async def _bump(
@@ -911,8 +936,28 @@ class Store:
             self._dictionaries[game_id] = bytes(row["log_dictionary"])
         return self._dictionaries[game_id]
 
+    async def archive(self, game_id: int) -> None:
+        """Archive a game's log once it is over: its arguments and events packed again with a dictionary sampled
+        from the whole game (:func:`_archived`), for about a third less room.
+
+        The packing runs in a worker thread outside the write lock (about 0.3 s for a whole Ardennes game), then
+        a short transaction writes the rows still as they were read. Rows read the same in either form, so an
+        archive left undone (the file busy) loses nothing but room.
+        """
+        try:
+            archive = await _log_to_archive(self._reader, game_id)
+        except sqlite3.OperationalError as error:
+            if isinstance(_busy(error), StoreBusyError):
+                return
+            raise
+        if archive is None:
+            return
+        with contextlib.suppress(StoreBusyError):
+            async with self.transaction() as db:
+                await _write_archive(db, archive)
+
     async def _archive(self, game_id: int) -> bytes | None:
-        """The game's archive dictionary, once its log was archived (:func:`_archive_log`)."""
+        """The game's archive dictionary, once its log was archived (:meth:`Store.archive`)."""
         if game_id not in self._archives:
             row = await self._one("SELECT archive_dictionary FROM games WHERE id = ?", (game_id,))
             if row is None or row["archive_dictionary"] is None:
@@ -1019,10 +1064,10 @@ class Store:
                     (reserve_used[1], game.id, reserve_used[0]),
                 )
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
-            if status is not None and status not in LIVE_STATUSES:
-                await _archive_log(db, game.id)
         if made is not None:
             self._dictionaries[game.id] = made
+        if status is not None and status not in LIVE_STATUSES:
+            await self.archive(game.id)
         stored = ActionRow(
             game.id, seq, action.seat, action.user_id, action.verb, dict(action.args),
             [dict(e) for e in action.events], now, False, own_hash, link,

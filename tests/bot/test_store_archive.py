@@ -131,3 +131,26 @@ async def test_a_version_3_database_upgrades_in_place(tmp_path: Path) -> None:
         assert (await service.verify(2))[2] == []
     finally:
         await store.close()
+
+
+async def test_an_archive_packed_while_the_log_changed_overwrites_nothing_that_changed(
+    db_path: Path, service: GameService
+) -> None:
+    await started(service)
+    await play(service, 4)
+    game = (await service.table(CHANNEL)).game
+    store = service.store
+    async with store.transaction() as db:
+        archive = await store_module._log_to_archive(db, game.id)  # packed, not yet written
+    assert archive is not None and archive.made is not None
+    async with store.transaction() as db:  # meanwhile, a row changes
+        await db.execute("UPDATE actions SET events = '[]' WHERE game = ? AND seq = 3", (game.id,))
+    async with store.transaction() as db:
+        await store_module._write_archive(db, archive)
+    stored = dict(raw_rows(db_path, "SELECT seq, events FROM actions"))
+    assert stored[3] == "[]" and all(isinstance(e, bytes) and e[0] == ARCHIVED for s, e in stored.items() if s != 3)
+    async with store.transaction() as db:  # an archive packed against no dictionary, when one was made meanwhile
+        await db.execute("UPDATE actions SET events = '[]' WHERE game = ? AND seq = 4", (game.id,))
+    async with store.transaction() as db:
+        await store_module._write_archive(db, archive)
+    assert raw_rows(db_path, "SELECT events FROM actions WHERE seq = 4") == [("[]",)]
