@@ -217,6 +217,8 @@ async def disk(folder: Path) -> list[tuple[str, str]]:
         for number, ((seat, verb, args, events), state) in enumerate(zip(rows, states, strict=True), start=1):
             state_json = state.to_json() if number % SNAPSHOT_EVERY == 0 else None
             row, _ = await store.record_action(row, NewAction(seat, None, verb, args, events), state_json=state_json)
+        await store._db.execute("VACUUM")
+        in_play = path.stat().st_size - empty.stat().st_size  # the same game before its end, not yet archived
         held: list[float] = []  # how long each write transaction of the game's end holds the write lock
         transaction = store.transaction
 
@@ -244,6 +246,7 @@ async def disk(folder: Path) -> list[tuple[str, str]]:
             f"finished game ({len(log)} actions, turn {final.turn}), file bytes over an empty store",
             f"{size / 1000:.0f} kB (target {DISK_TARGET / 1000:.0f} kB: {size / DISK_TARGET:.2f})",
         ),
+        ("the same game still in play (log not archived)", f"{in_play / 1000:.0f} kB"),
         (
             "the game's end, archiving its log (one run)",
             f"{ended_ms:.0f} ms, the write lock held {' + '.join(f'{ms:.0f}' for ms in held)} ms",
