@@ -34,7 +34,8 @@ from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
-from engine.vaevictis.view import seat_view
+from engine.vaevictis.unseen_odds import unseen_preview
+from engine.vaevictis.view import mark_events, seat_view, unseen_units
 
 OPTIONS: dict[str, str] = {
     "c3i_snafu": "9.5 C3I and SNAFU (optional)",
@@ -274,7 +275,7 @@ class VaeVictisGame:
         seat = action.seat
         if action.verb not in EVENT_VERBS and seat not in required:
             if state.phase in ("operations", "supply") and self._event_choices(state, seat):
-                raise NotYourTurnError("you may only play an event now; the other player is acting")
+                raise NotYourTurnError("the other side is acting; you may only play an event", "2.1")
             waiting = ", ".join(required) or "nobody"
             raise NotYourTurnError(f"it is not your decision now; waiting for: {waiting}")
         new = state.copy()
@@ -296,7 +297,7 @@ class VaeVictisGame:
         if new.phase != "operations" and not new.pending and new.result is None:
             events += self.advance(new)
         events += self._follow_standing_orders(new)
-        return new, events
+        return new, mark_events(self.data, state, new, events)
 
     # --- Standing orders ----------------------------------------------------------------------------------
 
@@ -550,10 +551,9 @@ class VaeVictisGame:
                     movement.check_move(self.data, state, unit_ids, [start, target])  # raises with the reason
                 names = ", ".join(self.data.units[u].name for u in unit_ids)
                 left = min(state.units[u].action_points for u in unit_ids)
+                why, rule = movement.unreachable_reason(self.data, state, unit_ids, target)
                 raise IllegalActionError(
-                    f"{names} cannot reach {hex_name(target)} this activation with {left} AP left: it is too far, "
-                    "or every way there is closed by terrain, rivers or enemy zones of control",
-                    "6.1",
+                    f"{names} cannot reach {hex_name(target)} this activation with {left} AP left: {why}", rule
                 )
             route = destinations[target]
         self._check_british_restriction(state, unit_ids, route.path)
@@ -707,7 +707,13 @@ class VaeVictisGame:
 
         Changes nothing and rolls nothing.
         """
-        return preview(self.data, state, self.attack_plan(state, side, args))
+        plan = self.attack_plan(state, side, args)
+        if state.options.get("fog_of_war"):
+            # [11.1] Defenders the attacker may not inspect count, unseen, until the attack is declared.
+            unseen = unseen_preview(self.data, state, plan, unseen_units(self.data, state)[side])
+            if unseen is not None:
+                return unseen
+        return preview(self.data, state, plan)
 
     def _check_hq_only_moves(self, state: GameState, side: Side, unit_id: str) -> None:
         """[3.3] In a general activation an HQ may only move (an unknown unit id is refused first)."""
@@ -846,7 +852,8 @@ class VaeVictisGame:
         unit = self._unit(state, args, "unit", side)
         if not unit.on_map or unit.hex is None:
             raise IllegalActionError(f"{self.data.units[unit.id].name} is not on the map", "11.2")
-        state.stack_tops[hex_name(unit.hex)] = unit.id
+        kept = [u for u in state.stack_tops if u != unit.id and u in state.units and state.units[u].on_map]
+        state.stack_tops = [unit.id, *kept]
         return [Event("stack-order", f"The {side} player rearranges a stack.", {"hex": unit.hex}, secret_to=(side,))]
 
     # --- Argument helpers -------------------------------------------------------------------------------
