@@ -720,20 +720,28 @@ class GameService:
             raise Refusal(f"there is no seat {seat!r}; the seats are {', '.join(table.seats)}")
         viewer = seat or self._viewer(table, caller)
         state = await self.state(table.game)
-        log = [
+        log = await self.seat_log(table.game, viewer)
+        answer: Info = await asyncio.to_thread(inform, state, viewer, topic, key, log, over)
+        return answer
+
+    async def seat_log(self, game: GameRow, seat: str | None) -> list[dict[str, Any]]:
+        """Each action of the game with the events ``seat`` may read (sealed ones only to their owner until the
+        game ends): ``{"seq", "seat", "verb", "args", "events"}``."""
+        over = not game.live
+
+        def readable(event: Mapping[str, Any]) -> bool:
+            return over or not event.get("secret_to") or (seat is not None and seat in event["secret_to"])
+
+        return [
             {
                 "seq": row.seq,
                 "seat": row.seat,
                 "verb": row.verb,
                 "args": row.args,
-                "events": [
-                    e for e in row.events if over or not e.get("secret_to") or (viewer and viewer in e["secret_to"])
-                ],
+                "events": [e for e in row.events if readable(e)],
             }
-            for row in await self.store.actions(table.game.id)
+            for row in await self.store.actions(game.id)
         ]
-        answer: Info = await asyncio.to_thread(inform, state, viewer, topic, key, log, over)
-        return answer
 
     async def picture(
         self,

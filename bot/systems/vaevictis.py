@@ -11,7 +11,7 @@ It decides no rule: every suggestion is checked again by the engine when the act
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
@@ -396,6 +396,14 @@ class VaeVictisAdapter:
         from bot.systems.vaevictis_reports import inform
 
         return inform(self.game, state, seat, topic, key, log, over, self._region)  # type: ignore[arg-type]
+
+    def activation_pictures(
+        self, state: GameState, seat: str | None, log: Sequence[Mapping[str, Any]]
+    ) -> Iterator[tuple[str, bytes]]:
+        """Every past activation's picture as ``seat`` saw it, rebuilt from the log: (file name, PNG)."""
+        from bot.systems.vaevictis_reports import replay_pictures
+
+        return replay_pictures(self.game, state, seat, log, self._region)  # type: ignore[arg-type]
 
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         """A picture after an activation ends, a pass, a new turn or the end."""

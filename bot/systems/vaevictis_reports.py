@@ -75,7 +75,7 @@ def inform(
     if topic == "replay":
         return replay_info(game, state, seat, key, log, region)
     if topic == "combats":
-        return combats_info(game, state, seat, key, log)
+        return combats_info(game, state, seat, key, log, region)
     raise InvalidActionError(f"nothing to say about {topic!r}")
 
 
@@ -97,6 +97,11 @@ def _mp(value: float) -> str:
 
 def _pool(pool: Mapping[str, int]) -> str:
     return ", ".join(f"{kind.replace('_', ' ')} {count}" for kind, count in sorted(pool.items()) if count) or "none"
+
+
+def hq_name(name: str) -> str:
+    """An HQ's name with "HQ" once."""
+    return name if name.startswith("HQ") else f"HQ {name}"
 
 
 def unit_line(unit: Mapping[str, Any]) -> str:
@@ -136,7 +141,7 @@ def hex_info(game: VaeVictisGame, state: GameState, seat: Side | None, where: He
         shifts = report.column_shifts[side]
         total = sum(s[0] for s in shifts)
         detail = "; ".join(f"{s[1]} ({s[2]})" for s in shifts) or "no shift"
-        lines.append(f"A {side} defender here: {total:+d} column(s): {detail}")
+        lines.append(f"{side.capitalize()} defender here: {total:+d} column(s): {detail}")
     if report.victory:
         holder = report.holder.capitalize() if report.holder else "nobody"
         lines.append(f"Victory place (17), held by {holder}: " + "; ".join(report.victory))
@@ -203,7 +208,7 @@ def unit_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str
     lines = [
         f"**{report.name}** ({report.long_name}), {report.side}, in {hex_name(report.hex)}",
         unit_line(report.view),
-        f"Formation: {report.formation}" + (f", HQ {report.hq}" if report.hq else ", no HQ"),
+        f"Formation: {report.formation}" + (f", {hq_name(report.hq)}" if report.hq else ", no HQ"),
     ]
     buttons: list[tuple[str, str, str]] = []
     if report.own:
@@ -262,9 +267,9 @@ def hq_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str) 
     report = reports.hq_report(game.data, state, seat, key)
     if report is None:
         raise InvalidActionError(f"no HQ {key!r} that you can see")
-    where = hex_name(report.hex) if report.hex is not None else "off the map"
+    where = f"in {hex_name(report.hex)}" if report.hex is not None else "off the map"
     lines = [
-        f"**HQ {report.name}** ({report.formation}), {report.side}, in {where}",
+        f"**{hq_name(report.name)}** ({report.formation}), {report.side}, {where}",
         f"Support rating {report.support} (1.3); C3I rating {report.c3i or '-'} (9.5); "
         f"command range {report.command_range} hexes (8.1)",
         f"Support markers held (1.6): {', '.join(m.replace('_', ' ') for m in report.markers) or 'none'}",
@@ -299,9 +304,9 @@ def oob_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str)
             head = f"**{formation.name}**"
             if formation.hq is not None:
                 hq = formation.hq
-                where = hex_name(hq.hex) if hq.hex is not None else "off the map"
+                where = f"in {hex_name(hq.hex)}" if hq.hex is not None else "off the map"
                 held = ", ".join(m.replace("_", " ") for m in hq.markers) or "no supports"
-                head += f": HQ {hq.name} in {where}, range {hq.command_range}, {held}"
+                head += f": {hq_name(hq.name)} {where}, range {hq.command_range}, {held}"
             lines.append(head)
             lines += [f"- {hex_name(h)}: {unit_line(u)}" for h, u in formation.units]
             if not formation.units:
@@ -474,7 +479,7 @@ def activation_picture(game: VaeVictisGame, past: PastActivation, seat: Side | N
     from render.view_picture import picture_from_view
 
     events = [Event(str(e["kind"]), str(e.get("text", "")), dict(e.get("data", {}))) for e in past.events]
-    who = f", seen by {seat}" if seat else ""
+    who = f", seen by {seat.capitalize()}" if seat else ""
     picture = picture_from_view(
         game.data,
         game.view(past.state, seat),
@@ -549,9 +554,9 @@ def combat_marks(game: VaeVictisGame, state: GameState, log: Log, turns: int) ->
     return [AttackMark(m.target, m.sources, m.result, m.side, m.breakthrough, earlier=n != latest) for n, m in marks]
 
 
-def combats_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str, log: Log) -> Info:
+def combats_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str, log: Log, region: Region) -> Info:
     """[7.5] The map with the combats of this turn (``key``: of the last N turns), results at the arrows'
-    heads, the latest in red."""
+    heads, the latest in red: a close-up when they lie close together."""
     from render.picture import Happenings
     from render.snapshot import render_map, to_png
     from render.view_picture import picture_from_view
@@ -559,7 +564,7 @@ def combats_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: 
     turns = int(key) if key.isdigit() and int(key) > 0 else 1
     marks = combat_marks(game, state, log, turns)
     span = f"turn {state.turn}" if turns == 1 else f"turns {max(1, state.turn - turns + 1)}-{state.turn}"
-    who = f", seen by {seat}" if seat else ""
+    who = f", seen by {seat.capitalize()}" if seat else ""
     picture = picture_from_view(game.data, game.view(state, seat), seat=seat, title=f"Combats of {span}{who}")
     picture = replace(picture, happened=Happenings(attacks=tuple(marks)))
     combats = history.combats(game.data, [r["events"] for r in log])
@@ -570,4 +575,5 @@ def combats_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: 
         f"die {c.die} {c.drm:+d}: {c.result}" + (" (breakthrough)" if c.breakthrough else "")
         for c in listed
     ]
-    return Info("\n".join(lines), picture=to_png(render_map(picture)))
+    touched = [Event("combat", "", {"hexes": [m.target, *m.sources]}) for m in marks]
+    return Info("\n".join(lines), picture=to_png(render_map(picture, region=region(touched))))

@@ -12,7 +12,7 @@ what they answer. The bot words them (:mod:`bot.systems.vaevictis`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.hexgrid import Hex, hex_name
@@ -213,8 +213,8 @@ def unit_report(data: GameData, state: GameState, seat: Side | None, unit_id: st
     pos = Position(data, state)
     net = supply.SupplyNet(pos, side)
     active = state.activation is not None and unit_id in state.activation.units
-    return UnitReport(
-        **{**base.__dict__},
+    return replace(
+        base,
         command=command_reason(pos, net, unit),
         supply=supply_reason(pos, net, unit),
         action_points=unit.action_points if active else pos.base_action_points(unit),
@@ -242,11 +242,11 @@ def command_reason(pos: Position, net: supply.SupplyNet, unit: UnitState) -> str
         name = data.units[formation.hq].name
         reach = supply.command_range(data, net.side)
         if not hq.on_map or hq.hex is None or unit.hex is None:
-            now = f"HQ {name} is not on the map"
+            now = f"{name} is not on the map"
         elif (far := data.map.grid.distance(hq.hex, unit.hex)) > reach:
-            now = f"HQ {name} is {far} hexes away, beyond its command range of {reach}"
+            now = f"{name} is {far} hexes away, beyond its command range of {reach}"
         else:
-            now = f"enemy-held hexes bar every line of command of {reach} hexes from HQ {name}"
+            now = f"enemy-held hexes bar every line of command of {reach} hexes from {name}"
     if formation.independent:
         now = "independent units are always in command (16.3)"
     return f"{status} this turn (8.1); {now}"
@@ -269,7 +269,7 @@ def supply_reason(pos: Position, net: supply.SupplyNet, unit: UnitState) -> str:
     for hq_id in hqs[:2]:
         hq = pos.state.units[hq_id]
         assert hq.hex is not None
-        name = f"HQ {data.units[hq_id].name}"
+        name = data.units[hq_id].name
         far = grid.distance(hq.hex, unit.hex)
         if not net.hq_supplied(hq_id):
             why.append(f"{name} is itself without supply")
