@@ -143,8 +143,9 @@ async def press(
 
 
 async def _able_attackers(layer: CommandLayer, ctx: Context, target: str) -> list[str]:
-    pairs = await layer.service.suggest(ctx.channel, ctx.caller, "attacker", "", {"target": target, "attackers": ""})
-    return [value.split(",")[-1] for _, value in pairs]
+    """The units that would attack ``target`` together (the system chooses them: ``attack-group``)."""
+    answer = await layer.service.info(ctx.channel, ctx.caller, "attack-group", target)
+    return [u for u in answer.text.split(",") if u]
 
 
 async def map_combats(layer: CommandLayer, ctx: Context, turns: int) -> list[Reply]:

@@ -22,7 +22,7 @@ from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import history, legal, reports
 from engine.vaevictis.data import SIDES, Side
 from engine.vaevictis.game import OPTIONS, VaeVictisGame
-from engine.vaevictis.state import GameState
+from engine.vaevictis.state import GameState, Position
 
 if TYPE_CHECKING:
     from render.picture import AttackMark
@@ -33,7 +33,7 @@ Region = Callable[[Sequence[Event]], "tuple[Hex, int] | None"]
 Log = Sequence[Mapping[str, Any]]
 """Each action as the seat may read it: ``{"seq", "seat", "verb", "args", "events"}``."""
 
-TOPICS = ("hex", "unit", "hq", "oob", "victory", "brief", "turn-report", "stats", "replay", "combats")
+TOPICS = ("hex", "unit", "hq", "oob", "victory", "brief", "turn-report", "stats", "replay", "combats", "attack-group")
 
 HEX_CLOSE_UP_RADIUS = 2
 MAX_ATTACK_BUTTONS = 6
@@ -74,6 +74,8 @@ def inform(
         return Info(stats_text(game, history.statistics(game.data, [r["events"] for r in log], seat, fog)))
     if topic == "replay":
         return replay_info(game, state, seat, key, log, region)
+    if topic == "attack-group":
+        return Info(",".join(attack_group(game, state, seat, _hex_arg(game, key))) if seat else "")
     if topic == "combats":
         return combats_info(game, state, seat, key, log, region)
     raise InvalidActionError(f"nothing to say about {topic!r}")
@@ -146,7 +148,7 @@ def hex_info(game: VaeVictisGame, state: GameState, seat: Side | None, where: He
         holder = report.holder.capitalize() if report.holder else "nobody"
         lines.append(f"Victory place (17), held by {holder}: " + "; ".join(report.victory))
     for side, names in report.zoc.items():
-        lines.append(f"Zone of control against the {side} side (4): {', '.join(names)}")
+        lines.append(f"Zone of control of the {side} side (4): {', '.join(names)}")
     if report.markers:
         lines.append(f"Markers: {', '.join(report.markers)}")
     if report.holder is None:
@@ -182,6 +184,18 @@ def attackers_of(game: VaeVictisGame, state: GameState, seat: Side, target: Hex)
         and grid.are_adjacent(u.hex, target)
         and target in legal.unit_options(game, state, u).targets
     ]
+
+
+def attack_group(game: VaeVictisGame, state: GameState, seat: Side, target: Hex) -> list[str]:
+    """[7.3.1] The units that may attack ``target`` together in a normal attack: those of the one hex (of the
+    seat's hexes next to it) whose units are the strongest together."""
+    pos = Position(game.data, state)
+    by_hex: dict[Hex, list[str]] = {}
+    for unit_id in attackers_of(game, state, seat, target):
+        by_hex.setdefault(state.units[unit_id].hex or 0, []).append(unit_id)
+    if not by_hex:
+        return []
+    return max(by_hex.values(), key=lambda units: sum(pos.strength(state.units[u]) for u in units))
 
 
 def close_up(game: VaeVictisGame, state: GameState, seat: Side | None, where: Hex) -> bytes:

@@ -90,7 +90,7 @@ class HexReport:
     """The counters the seat sees (view entries)."""
     hidden: int
     zoc: Mapping[Side, tuple[str, ...]]
-    """Per side: who exerts a zone of control here: unit names, or ``"hidden counter at 2515"`` (4.1)."""
+    """Per side: its units that exert a zone of control here: names, or ``"hidden counter at 2515"`` (4.1)."""
     markers: tuple[str, ...]
 
 
