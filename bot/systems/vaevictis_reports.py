@@ -22,6 +22,7 @@ from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import history, legal, reports
 from engine.vaevictis.data import SIDES, Side
 from engine.vaevictis.game import OPTIONS, VaeVictisGame
+from engine.vaevictis.reports import hq_name
 from engine.vaevictis.state import GameState, Position
 
 if TYPE_CHECKING:
@@ -99,11 +100,6 @@ def _mp(value: float) -> str:
 
 def _pool(pool: Mapping[str, int]) -> str:
     return ", ".join(f"{kind.replace('_', ' ')} {count}" for kind, count in sorted(pool.items()) if count) or "none"
-
-
-def hq_name(name: str) -> str:
-    """An HQ's name with "HQ" once."""
-    return name if name.startswith("HQ") else f"HQ {name}"
 
 
 def unit_line(unit: Mapping[str, Any]) -> str:
@@ -220,7 +216,9 @@ def unit_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str
     if report is None:
         raise InvalidActionError(f"no unit {key!r} that you can see")
     lines = [
-        f"**{report.name}** ({report.long_name}), {report.side}, in {hex_name(report.hex)}",
+        f"**{report.name}**"
+        + (f" ({report.long_name})" if report.long_name else "")
+        + f", {report.side}, in {hex_name(report.hex)}",
         unit_line(report.view),
         f"Formation: {report.formation}" + (f", {hq_name(report.hq)}" if report.hq else ", no HQ"),
     ]

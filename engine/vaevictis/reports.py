@@ -42,6 +42,11 @@ MARKER_NAMES: Mapping[str, str] = {
 """Map markers as a player names them, with their rule."""
 
 
+def hq_name(name: str) -> str:
+    """An HQ's name with "HQ" once (some games print it on the counter, some do not)."""
+    return name if name.startswith("HQ") else f"HQ {name}"
+
+
 def visible_ids(view: Mapping[str, Any]) -> set[str]:
     """The units a view shows."""
     return {str(u["id"]) for s in view["stacks"] for u in s["units"]}
@@ -239,7 +244,7 @@ def command_reason(pos: Position, net: supply.SupplyNet, unit: UnitState) -> str
         now = f"{formation.name} has no HQ"
     else:
         hq = pos.state.units[formation.hq]
-        name = data.units[formation.hq].name
+        name = hq_name(data.units[formation.hq].name)
         reach = supply.command_range(data, net.side)
         if not hq.on_map or hq.hex is None or unit.hex is None:
             now = f"{name} is not on the map"
@@ -269,7 +274,7 @@ def supply_reason(pos: Position, net: supply.SupplyNet, unit: UnitState) -> str:
     for hq_id in hqs[:2]:
         hq = pos.state.units[hq_id]
         assert hq.hex is not None
-        name = data.units[hq_id].name
+        name = hq_name(data.units[hq_id].name)
         far = grid.distance(hq.hex, unit.hex)
         if not net.hq_supplied(hq_id):
             why.append(f"{name} is itself without supply")
