@@ -32,14 +32,16 @@ SPECIAL_RULES: Mapping[str, str] = {
 }
 """A sentence for each special rule a scenario may name (the engine implements each of them)."""
 
-MARKER_NAMES: Mapping[str, str] = {
-    "breakthrough": "Breakthrough (7.8)",
-    "roadblock": "Roadblock (15.3)",
-    "stosser": "Stosser (15.2)",
-    "nuts": "Nuts! (15.3)",
-    "air_supply": "Air Supply (15.3)",
-}
-"""Map markers as a player names them, with their rule."""
+BREAKTHROUGH = "Breakthrough (7.8)"
+
+
+def marker_name(data: GameData, kind: str) -> str:
+    """A map marker as a player names it, with its rule: an event's marker by the event (15), else a
+    breakthrough (7.8)."""
+    event = data.events.get(kind)
+    if event is not None:
+        return f"{event.name} ({event.rule})"
+    return BREAKTHROUGH if kind == "breakthrough" else kind
 
 
 def hq_name(name: str) -> str:
@@ -152,7 +154,7 @@ def hex_report(data: GameData, state: GameState, seat: Side | None, hex_: Hex) -
         hidden=hidden,
         zoc={side: tuple(names) for side, names in control.items()},
         markers=tuple(
-            f"{MARKER_NAMES.get(m['kind'], m['kind'])} of the {m['side']} player"
+            f"{marker_name(data, str(m['kind']))} of the {m['side']} player"
             for m in view["markers"]
             if m["hex"] == hex_
         ),

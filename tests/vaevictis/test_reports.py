@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.vaevictis import history, reports, supply
 from engine.vaevictis.data import GameData
+from engine.vaevictis.state import MapMarker
 from tests.vaevictis.positions import mini_data, position
 
 
@@ -32,6 +33,16 @@ def test_17_hex_report_names_the_victory_place_and_its_holder() -> None:
     alpha = reports.hex_report(data, pos.state, "german", 203)
     assert alpha.victory == ("German: hold all of Alpha at the end",)
     assert alpha.holder == "allied" and alpha.steps == 4 and alpha.stack_limit == 6
+
+
+def test_15_hex_report_names_the_markers_in_force() -> None:
+    data = mini_data()
+    pos = position(data, {"us-2-id": 203})
+    pos.state.markers += [MapMarker("nuts", 203, "allied", 1), MapMarker("breakthrough", 203, "german", 1)]
+    assert reports.hex_report(data, pos.state, "german", 203).markers == (
+        "Nuts! (15.3) of the allied player",
+        "Breakthrough (7.8) of the german player",
+    )
 
 
 def test_4_1_hex_report_names_no_counter_hidden_by_the_fog_of_war() -> None:
