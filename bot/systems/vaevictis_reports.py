@@ -12,6 +12,8 @@ pictures are drawn from the asking seat's view of that position.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -457,15 +459,51 @@ class PastActivation:
     """Its events, from its opening to its end."""
 
 
-def replay_activations(game: VaeVictisGame, state: GameState, log: Log) -> Iterator[PastActivation]:
+@dataclass(frozen=True)
+class Replayed:
+    """What a replay of the log gives the pictures of the past."""
+
+    activations: tuple[PastActivation, ...]
+    attack_sources: tuple[tuple[int, frozenset[Hex]], ...]
+    """For each combat of the game in order: its turn and the hexes its attackers stood in."""
+
+
+REPLAY_CACHE_SIZE = 1
+"""Replays kept (the last game browsed with ``replay`` buttons is not replayed again at each press)."""
+
+_replays: OrderedDict[tuple[str, str | None, int, int], Replayed] = OrderedDict()
+_replays_lock = threading.Lock()
+
+
+def replayed(game: VaeVictisGame, state: GameState, log: Log, seat: Side | None = None) -> Replayed:
+    """The replay of the log (kept for the next question about the same log)."""
+    key = (state.seed, seat, len(log), int(log[-1]["seq"]) if log else 0)
+    with _replays_lock:
+        if key in _replays:
+            _replays.move_to_end(key)
+            return _replays[key]
+    sources: list[tuple[int, frozenset[Hex]]] = []
+    found = Replayed(tuple(replay_activations(game, state, log, sources)), tuple(sources))
+    with _replays_lock:
+        _replays[key] = found
+        while len(_replays) > REPLAY_CACHE_SIZE:
+            _replays.popitem(last=False)
+    return found
+
+
+def replay_activations(
+    game: VaeVictisGame, state: GameState, log: Log, attack_sources: list[tuple[int, frozenset[Hex]]] | None = None
+) -> Iterator[PastActivation]:
     """Every activation of the game in order, each with the position when it ended, by replaying the log
-    from the game's seed (``state`` gives the scenario, options and seed)."""
+    from the game's seed (``state`` gives the scenario, options and seed). ``attack_sources`` receives, for
+    each combat, its turn and the hexes its attackers stood in."""
     position = game.new_game(state.scenario, state.options, bytes.fromhex(state.seed))
     turn = 1
     counts: dict[int, int] = {}
     current: list[Mapping[str, Any]] | None = None
     opened = (0, 0, "")
     for row in log:
+        before = position
         position, _ = game.apply(position, Action(str(row["seat"]), str(row["verb"]), dict(row["args"])))
         for event in row["events"]:
             kind = event.get("kind")
@@ -477,6 +515,10 @@ def replay_activations(game: VaeVictisGame, state: GameState, log: Log) -> Itera
                 current.append(event)
             if kind == "turn":
                 turn = int(event.get("data", {}).get("turn", turn))
+            if kind == "combat" and attack_sources is not None:
+                attackers = [str(a) for a in event.get("data", {}).get("attackers", [])]
+                stood = {before.units[a].hex for a in attackers if a in before.units}
+                attack_sources.append((turn, frozenset(h for h in stood if h is not None)))
             if kind == "end-activation" and current is not None:
                 yield PastActivation(opened[0], opened[1], opened[2], position.copy(), tuple(current))
                 current = None
@@ -509,7 +551,7 @@ def replay_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: s
     if not turn_text.isdigit() or (number_text and not number_text.isdigit()):
         raise InvalidActionError("give a turn number, and an activation number if you like")
     turn, number = int(turn_text), int(number_text or 1)
-    found = [p for p in replay_activations(game, state, log) if p.turn == turn]
+    found = [p for p in replayed(game, state, log, seat).activations if p.turn == turn]
     if not found:
         raise InvalidActionError(f"no activation was played on turn {turn}")
     chosen = next((p for p in found if p.number == number), None)
@@ -533,37 +575,28 @@ def replay_pictures(
 # --- /map overlay:combats ------------------------------------------------------------------------------------
 
 
-def combat_marks(game: VaeVictisGame, state: GameState, log: Log, turns: int) -> list[AttackMark]:
+def combat_marks(game: VaeVictisGame, state: GameState, seat: Side | None, log: Log, turns: int) -> list[AttackMark]:
     """[7.5] The combats of the last ``turns`` turns (this one included) as attack marks, each arrow from the
     hexes its attackers stood in (from the replayed position), the latest in red and the others muted."""
     from render.picture import AttackMark
 
     first = state.turn - max(1, turns) + 1
-    position = game.new_game(state.scenario, state.options, bytes.fromhex(state.seed))
-    turn = 1
-    marks: list[tuple[int, AttackMark]] = []
-    fought = 0
-    for row in log:
-        before = position
-        position, _ = game.apply(position, Action(str(row["seat"]), str(row["verb"]), dict(row["args"])))
-        for event in row["events"]:
-            info = event.get("data", {})
-            if event.get("kind") == "turn":
-                turn = int(info.get("turn", turn))
-            if event.get("kind") != "combat":
-                continue
-            fought += 1
-            if turn < first:
-                continue
-            attackers = [str(a) for a in info.get("attackers", [])]
-            for target in info.get("targets") or [info.get("target")]:
-                stood = {before.units[a].hex for a in attackers}
-                sources = tuple(sorted(h for h in stood if h is not None and h != target))
-                side = game.data.side_of(attackers[0]) if attackers else None
-                result = str(info.get("result", ""))
-                marks.append((fought, AttackMark(int(target), sources, result, side, bool(info.get("breakthrough")))))
-    latest = max((n for n, _ in marks), default=0)
-    return [AttackMark(m.target, m.sources, m.result, m.side, m.breakthrough, earlier=n != latest) for n, m in marks]
+    sources = replayed(game, state, log, seat).attack_sources
+    fought = history.combats(game.data, [r["events"] for r in log])
+    marks = [
+        AttackMark(
+            target,
+            tuple(sorted(h for h in stood if h != target)),
+            combat.result,
+            combat.side,
+            combat.breakthrough,
+            earlier=combat.index != len(fought) - 1,
+        )
+        for combat, (turn, stood) in zip(fought, sources, strict=True)
+        if turn >= first
+        for target in combat.targets
+    ]
+    return marks
 
 
 def combats_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str, log: Log, region: Region) -> Info:
@@ -574,7 +607,7 @@ def combats_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: 
     from render.view_picture import picture_from_view
 
     turns = int(key) if key.isdigit() and int(key) > 0 else 1
-    marks = combat_marks(game, state, log, turns)
+    marks = combat_marks(game, state, seat, log, turns)
     span = f"turn {state.turn}" if turns == 1 else f"turns {max(1, state.turn - turns + 1)}-{state.turn}"
     who = f", seen by {seat.capitalize()}" if seat else ""
     picture = picture_from_view(game.data, game.view(state, seat), seat=seat, title=f"Combats of {span}{who}")
