@@ -12,6 +12,8 @@ pictures are drawn from the asking seat's view of that position.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -471,13 +473,15 @@ class Replayed:
 REPLAY_CACHE_SIZE = 1
 """Replays kept (the last game browsed with ``replay`` buttons is not replayed again at each press)."""
 
-_replays: OrderedDict[tuple[str, str | None, int, int], Replayed] = OrderedDict()
+_replays: OrderedDict[tuple[str, str | None, str], Replayed] = OrderedDict()
 _replays_lock = threading.Lock()
 
 
 def replayed(game: VaeVictisGame, state: GameState, log: Log, seat: Side | None = None) -> Replayed:
     """The replay of the log (kept for the next question about the same log)."""
-    key = (state.seed, seat, len(log), int(log[-1]["seq"]) if log else 0)
+    actions = json.dumps([[r["seat"], r["verb"], r["args"]] for r in log], sort_keys=True, default=str)
+    setup = json.dumps([state.scenario, state.options], sort_keys=True)
+    key = (state.seed, seat, hashlib.sha256(f"{setup}{actions}".encode()).hexdigest())
     with _replays_lock:
         if key in _replays:
             _replays.move_to_end(key)
