@@ -401,6 +401,7 @@ def turn_report_text(game: VaeVictisGame, state: GameState, seat: Side, log: Log
     lines.append(f"Reinforcements due this turn (16.1): {'; '.join(due) or 'none'}")
     lines.append("Support pools (1.6): " + "; ".join(f"{a}: {_pool(p)}" for a, p in report.pools))
     lines.append("Events left (15): " + (", ".join(f"{n} {c}" for n, c in report.events_left) or "none"))
+    lines.append(f"Events you may play now (15): {', '.join(report.playable) or 'none'}")
     lines.append(victory_text(report.victory))
     return "\n".join(lines)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.hexgrid import Hex, hex_name
+from engine.vaevictis import events as event_rules
 from engine.vaevictis import movement, stacking, supply, victory, zoc
 from engine.vaevictis.data import SIDES, GameData, Side, VictoryCondition, other_side
 from engine.vaevictis.geography import beyond_meuse
@@ -606,6 +607,8 @@ class TurnReport:
     """Due this turn."""
     pools: tuple[tuple[str, Mapping[str, int]], ...]
     events_left: tuple[tuple[str, int], ...]
+    playable: tuple[str, ...]
+    """Events the side may play now (15)."""
     victory: VictoryStatus = field(repr=False)
 
 
@@ -632,5 +635,8 @@ def turn_report(data: GameData, state: GameState, side: Side, events: Sequence[M
         reinforcements=tuple(r for r in oob.reinforcements if r.turn == state.turn),
         pools=tuple((a.name, a.pool) for a in oob.armies),
         events_left=tuple(e for e in oob.events_left if e[1]),
+        playable=tuple(
+            dict.fromkeys(data.events[str(c.args["event"])].name for c in event_rules.playable(data, state, side))
+        ),
         victory=victory_status(data, state, side),
     )
