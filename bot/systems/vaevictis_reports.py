@@ -38,10 +38,10 @@ Region = Callable[[Sequence[Event]], "tuple[Hex, int] | None"]
 Log = Sequence[Mapping[str, Any]]
 """Each action as the seat may read it: ``{"seq", "seat", "verb", "args", "events"}``."""
 
-TOPICS = ("hex", "unit", "hq", "oob", "victory", "brief", "turn-report", "stats", "replay", "combats", "attack-group")
-
 HEX_CLOSE_UP_RADIUS = 2
+"""The radius of the close-up ``hex`` answers with."""
 MAX_ATTACK_BUTTONS = 6
+"""A unit's answer offers at most this many attack buttons (one per hex it may attack)."""
 
 
 def inform(
@@ -253,7 +253,8 @@ def unit_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str
                 buttons.append(("Where can it move", "im", unit_id))
             if options.targets:
                 may.append("attack " + ", ".join(hex_name(h) for h in options.targets))
-                buttons += [(f"Attack {hex_name(h)}", "ia", f"{hex_name(h)}.{unit_id}") for h in options.targets]
+                targets = options.targets[:MAX_ATTACK_BUTTONS]
+                buttons += [(f"Attack {hex_name(h)}", "ia", f"{hex_name(h)}.{unit_id}") for h in targets]
             if options.may_dig_in:
                 may.append("dig in (12)")
                 buttons.append(("Dig in", "ix", f"enter_ip.{unit_id}"))
@@ -263,7 +264,7 @@ def unit_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str
             lines.append("May now: " + ("; ".join(may) if may else "nothing more in this activation"))
         else:
             lines.append("May not act now: it is not part of an activation of its side that it may join.")
-    return Info("\n".join(lines), picture=counter_picture(game, report.view), buttons=tuple(buttons[:10]))
+    return Info("\n".join(lines), picture=counter_picture(game, report.view), buttons=tuple(buttons))
 
 
 def counter_picture(game: VaeVictisGame, unit: Mapping[str, Any]) -> bytes:

@@ -261,8 +261,9 @@ def command_reason(pos: Position, net: supply.SupplyNet, unit: UnitState) -> str
 
 
 def supply_reason(pos: Position, net: supply.SupplyNet, unit: UnitState) -> str:
-    """[10.2, 10.3] The unit's supply status of this turn, and whether and how it traces supply now; when it
-    does not, why: no road, and for the nearest HQs able to supply it where the line breaks."""
+    """[10.2, 10.3] The unit's supply status of this turn, and whether it traces supply now; when it does not,
+    why: no road, and for the two nearest HQs able to supply it, the HQ's own supply, its distance, or the
+    first closed hex on the straight line from the HQ (the search found no way round within the range)."""
     data = pos.data
     status = "unsupplied" if unit.unsupplied else "isolated" if unit.isolated else "supplied"
     if unit.hex is None:
@@ -291,7 +292,10 @@ def supply_reason(pos: Position, net: supply.SupplyNet, unit: UnitState) -> str:
                 what = "enemy units" if cut in net.enemy_hexes else "a blocking marker"
                 if cut not in net.enemy_hexes and cut not in net.blocked_by_markers:
                     what = "an enemy zone of control"
-                why.append(f"the line from {name} breaks at {hex_name(cut)} ({what}, 10.1)")
+                why.append(
+                    f"the direct line from {name} breaks at {hex_name(cut)} ({what}, 10.1) and no way round is open "
+                    f"within {reach} hexes"
+                )
     if not hqs:
         why.append("no HQ able to supply it is on the map")
     return f"{status} this turn (10.3); no supply now: {'; '.join(why)}"

@@ -74,7 +74,8 @@ def test_10_2_unit_report_says_where_the_line_of_supply_breaks() -> None:
     reason = reports.supply_reason(pos, report, pos.state.units["de-peiper"])
     assert reason == (
         "supplied this turn (10.3); no supply now: no road leading to the friendly board edge within 1 hex; "
-        "the line from HQ I SS breaks at 0503 (an enemy zone of control, 10.1)"
+        "the direct line from HQ I SS breaks at 0503 (an enemy zone of control, 10.1) and no way round is open "
+        "within 4 hexes"
     )
     assert reports.unit_report(data, pos.state, "allied", "de-peiper") is not None  # seen, without fog
     theirs = reports.unit_report(data, pos.state, "allied", "de-peiper")
