@@ -202,6 +202,8 @@ async def test_replay_and_the_combats_overlay_rebuild_the_past(fake: FakeDiscord
     assert shown["de-2-pz-boehm"] == 2615 and shown["us-28-110"] == 2515
     refused = (await ask(fake, ANN, "replay", turn=1, activation=2))[-1].content
     assert refused == "Refused: Turn 1 had 1 activation(s); choose 1 to 1."
+    refused = (await ask(fake, BOB, "replay", turn=1, seat="german"))[-1].content
+    assert refused == "Refused: Only the german player may see that side's view while the game is played."
     combats = (await ask(fake, BOB, "map", overlay="combats"))[-1]
     assert combats.files == ["combats.png"]
     assert combats.content == f"**Combats of turn 1**: 1 (the latest in red)\n- {ATTACK_ROW.replace(':', ', 2515:', 1)}"
@@ -255,3 +257,13 @@ async def test_fog_of_war_hex_unit_stats_and_replay_reveal_nothing_hidden(
     # The German player's own answers name his units.
     mine = (await ask(fake, ANN, "unit", unit=next(iter(hidden))))[-1].content
     assert hidden[next(iter(hidden))] in mine
+
+
+async def test_replay_after_the_game_for_either_side(fake: FakeDiscord, pictures: list[Any]) -> None:
+    await mid_game(fake, end=True)
+    await fake.command(ANN, CHANNEL, "game resign")
+    pictures.clear()
+    answer = (await ask(fake, EVE, "replay", turn=1, seat="german"))[-1]
+    assert answer.files == ["replay.png"] and pictures[-1][0] == "german"
+    stats = (await ask(fake, EVE, "stats"))[-1].content
+    assert "__German__: 1 step(s) lost" in stats and "Fog of war" not in stats
