@@ -217,6 +217,12 @@ def road_cost(data: GameData, mobility: MobilityClass) -> float:
     return _tables(data).road[mobility]
 
 
+def is_shelter(data: GameData, hex_: Hex) -> bool:
+    """[4.2, 4.3] Whether a unit entering an enemy zone of control in this hex (a city, village or forest) need
+    not attack, and so may enter it without the AP an attack costs."""
+    return hex_ in _tables(data).shelter
+
+
 # --- The moving group --------------------------------------------------------------------------------------
 
 # Why a step fails; the search only needs to know that it does, check_move says why.

@@ -71,6 +71,7 @@ async def test_hex_tells_terrain_costs_shifts_stack_and_combats(fake: FakeDiscor
     assert "**Hex 2515**: rough, village of Marnach" in text
     assert "side to 2615: Our (bridged), road" in text and "side to 2616: Our (no bridge)" in text
     assert "infantry 1 MP, mechanized 2 MP; along a road: infantry 1 MP, mechanized 0.5 MP" in text
+    assert "A unit entering an enemy zone of control here need not attack (4.2, 4.3)." in text
     assert "Allied defender here: -2 column(s): defender in rough (0.2); defender in the village of Marnach" in text
     assert "Allied stack of 1 counter(s), 1 of 6 steps (5)" in text and "110/28 (us-28-110)" in text
     assert "Zone of control of the allied side (4): 110/28" in text

@@ -19,6 +19,7 @@ def test_0_2_hex_report_reads_terrain_sides_costs_and_column_shifts() -> None:
     assert {(s.neighbour, s.road, s.river) for s in bravo.hexsides} == {(503, True, None), (703, True, None)}
     assert bravo.entry_costs == {"infantry": 1.0, "mechanized": 1.0}
     assert bravo.road_costs == {"infantry": 1.0, "mechanized": 0.5}
+    assert bravo.shelter and not reports.hex_report(data, pos.state, "german", 703).shelter  # a village (4.3)
     assert bravo.column_shifts["allied"] == ((-1, "defender in the village of Bravo", "0.2, 7.4"),)
     crossing = reports.hex_report(data, pos.state, "german", 403)
     assert any(s.neighbour == 503 and s.river == "Test River" and s.bridge for s in crossing.hexsides)
