@@ -152,7 +152,7 @@ def hex_report(data: GameData, state: GameState, seat: Side | None, hex_: Hex) -
         ),
         holder=stack["side"] if stack else None,
         stack_count=int(stack["count"]) if stack else 0,
-        steps=sum(int(u["steps"]) for u in stack["units"]) if stack and not hidden else (0 if not stack else None),
+        steps=None if hidden else sum(int(u["steps"]) for u in stack["units"]) if stack else 0,
         stack_limit=stacking.stacking_limit(data),
         units=tuple(stack["units"]) if stack else (),
         hidden=hidden,
