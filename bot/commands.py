@@ -884,9 +884,10 @@ class CommandLayer:
 
     async def _start(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         outcome = await self.service.start(ctx.channel, ctx.caller)
+        replies = await self._outcome_replies(ctx, outcome, "Game started.")
         briefing = await info.brief_at_start(self, ctx)  # bot/info.py
         reports = await info.turn_reports(self, ctx, outcome, at_start=True)
-        return briefing + reports + await self._outcome_replies(ctx, outcome, "Game started.")
+        return replies[:1] + briefing + reports + replies[1:]
 
     async def _status(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.table(ctx.channel, live=False)
