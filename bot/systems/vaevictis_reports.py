@@ -140,7 +140,8 @@ def hex_info(game: VaeVictisGame, state: GameState, seat: Side | None, where: He
     road = ", ".join(f"{c} {_mp(v)}" for c, v in report.road_costs.items())
     lines.append(f"Entering off road (6.2): {costs}" + (f"; along a road: {road} per hex" if road else ""))
     if report.shelter:
-        lines.append("A unit entering an enemy zone of control here need not attack (4.2, 4.3).")
+        who = "A unit" if len(report.shelter) == len(SIDES) else f"A {report.shelter[0]} unit"
+        lines.append(f"{who} entering an enemy zone of control here need not attack (4.2, 4.3).")
     for side in SIDES:
         shifts = report.column_shifts[side]
         total = sum(s[0] for s in shifts)

@@ -225,10 +225,10 @@ def road_cost(data: GameData, mobility: MobilityClass) -> float:
     return _tables(data).road[mobility]
 
 
-def is_shelter(data: GameData, hex_: Hex) -> bool:
-    """[4.2, 4.3] Whether a unit entering an enemy zone of control in this hex (a city, village or forest) need
-    not attack, and so may enter it without the AP an attack costs."""
-    return hex_ in _tables(data).shelter
+def is_shelter(data: GameData, hex_: Hex, side: Side) -> bool:
+    """[4.2, 4.3] Whether a unit of ``side`` entering an enemy zone of control in this hex (a city, village or
+    forest; the Westwall for the German) need not attack, and so may enter it without the AP an attack costs."""
+    return hex_ in _tables(data).shelter[side]
 
 
 # --- The moving group --------------------------------------------------------------------------------------

@@ -87,8 +87,8 @@ class HexReport:
     """MPs to enter off road, per movement class (6.2); ``inf`` where prohibited."""
     road_costs: Mapping[str, float]
     """MPs per hex along a road, per movement class, when a road enters the hex."""
-    shelter: bool
-    """Whether a unit entering an enemy zone of control here need not attack (4.2, 4.3)."""
+    shelter: tuple[Side, ...]
+    """The sides whose units entering an enemy zone of control here need not attack (4.2, 4.3)."""
     victory: tuple[str, ...]
     """The scenario's conditions that name this place."""
     holder: Side | None
@@ -144,7 +144,7 @@ def hex_report(data: GameData, state: GameState, seat: Side | None, hex_: Hex) -
         column_shifts=shifts,
         entry_costs={c: movement.entry_cost(data, hex_, c) for c in classes},
         road_costs={c: movement.road_cost(data, c) for c in classes} if road else {},
-        shelter=movement.is_shelter(data, hex_),
+        shelter=tuple(side for side in SIDES if movement.is_shelter(data, hex_, side)),
         victory=tuple(
             describe_condition(c)
             for c in data.scenarios[state.scenario].victory

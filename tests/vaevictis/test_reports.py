@@ -19,13 +19,14 @@ def test_0_2_hex_report_reads_terrain_sides_costs_and_column_shifts() -> None:
     assert {(s.neighbour, s.road, s.river) for s in bravo.hexsides} == {(503, True, None), (703, True, None)}
     assert bravo.entry_costs == {"infantry": 1.0, "mechanized": 1.0}
     assert bravo.road_costs == {"infantry": 1.0, "mechanized": 0.5}
-    assert bravo.shelter and not reports.hex_report(data, pos.state, "german", 703).shelter  # a village (4.3)
+    assert bravo.shelter == ("german", "allied") and reports.hex_report(data, pos.state, "german", 703).shelter == ()
     assert bravo.column_shifts["allied"] == ((-1, "defender in the village of Bravo", "0.2, 7.4"),)
     crossing = reports.hex_report(data, pos.state, "german", 403)
     assert any(s.neighbour == 503 and s.river == "Test River" and s.bridge for s in crossing.hexsides)
     wall = reports.hex_report(data, pos.state, "german", 803)
     assert wall.westwall and wall.column_shifts["german"][-1][1] == "German defender in the Westwall"
     assert wall.column_shifts["allied"] == ()  # the Westwall shifts only for a German defender (0.2)
+    assert wall.shelter == ("german",)  # and spares only a German unit the attack (4.3)
 
 
 def test_17_hex_report_names_the_victory_place_and_its_holder() -> None:
