@@ -509,7 +509,11 @@ def victory_status(data: GameData, state: GameState, seat: Side | None) -> Victo
     for condition in scenario.victory:
         if condition.kind == "cross-meuse":
             area = beyond_meuse(data)
-            across = [u for u in state.on_map() if data.side_of(u.id) == condition.side and u.hex in area]
+            across = [
+                u
+                for u in state.on_map()
+                if data.side_of(u.id) == condition.side and u.hex in area and victory.counts_for_victory(data, u)
+            ]
             supplied = [u for u in across if victory.is_supplied(u)]
             known = all(u.id in seen or data.side_of(u.id) == seat for u in across)
             if not across:
@@ -530,11 +534,16 @@ def victory_status(data: GameData, state: GameState, seat: Side | None) -> Victo
             if holder is None:
                 parts.append(f"{city} held by nobody")
                 continue
-            good = holder == condition.side and any(victory.is_supplied(u) or not condition.supplied for u in units)
+            good = holder == condition.side and any(
+                (victory.is_supplied(u) or not condition.supplied) and victory.counts_for_victory(data, u)
+                for u in units
+            )
             known = holder == seat or all(u.id in seen for u in units) or not condition.supplied
             note = ""
             if condition.supplied and holder == condition.side:
                 note = (", supplied" if good else ", not supplied") if known else ", supply hidden (11)"
+            if holder == condition.side and not any(victory.counts_for_victory(data, u) for u in units):
+                note = ", an HQ alone, which does not count (17)"
             parts.append(f"{city} {holder.capitalize()}{note}")
             held += good
         detail = "; ".join(parts) + f" ({held} of {condition.count} needed held)"

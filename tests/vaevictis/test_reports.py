@@ -122,6 +122,10 @@ def test_17_victory_status_and_the_result_if_the_game_ended_now() -> None:
     status = reports.victory_status(data, pos.state, "allied")
     assert status.conditions[0].met and status.if_ended_now == ("german", "german: holds Alpha")
     assert pos.state.result is None  # asking changes nothing
+    pos = position(data, {"hq-de-1ss": 203})
+    status = reports.victory_status(data, pos.state, "allied")  # an HQ alone holds no city for the win
+    assert not status.conditions[0].met and status.if_ended_now[0] == "allied"
+    assert status.conditions[0].detail == "Alpha German, an HQ alone, which does not count (17) (0 of 1 needed held)"
 
 
 def test_17_briefing_reads_the_scenario() -> None:
