@@ -3,7 +3,8 @@
 
 The command layer (:mod:`bot.commands`) registers these handlers and passes the presses of their buttons
 here. Each answer comes from the game system's ``inform`` (:meth:`bot.service.GameService.info`) as the
-asking seat sees the game, and is sent privately, in pages that never cut a line (:func:`pages`).
+asking seat sees the game, and is sent privately as one message (a long one goes whole as an attached file:
+:func:`bot.paging.fit`, which the transport applies to every reply).
 
 Buttons and menus (custom id verbs): ``ia`` attack a hex (with one unit, or every unit able to): the odds
 preview; ``ix`` a unit's action (dig in, recover); ``im`` where a unit may move (the reachable overlay);
@@ -21,9 +22,6 @@ from bot.service import Caller, Info, Outcome, Refusal
 if TYPE_CHECKING:
     from bot.commands import CommandLayer, Context, Handler, Reply
 
-PAGE = 1900
-"""The most characters of one message's text (Discord takes 2,000)."""
-
 PRESS_VERBS = frozenset({"ia", "ix", "im", "io", "ip", "ir"})
 """Custom id verbs of the information buttons and menus."""
 
@@ -32,28 +30,6 @@ UNIT_ACTIONS = {"enter_ip": "dig-in", "recover": "recover"}
 
 TURN_REPORTS = "turn_reports"
 """The preference key of the turn-start reports (on unless turned off)."""
-
-
-def pages(text: str, limit: int = PAGE) -> list[str]:
-    """The text cut into messages of at most ``limit`` characters, between lines (a line longer than a page
-    is cut between words)."""
-    found: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            cut = line.rfind(" ", 0, limit)
-            cut = cut if cut > 0 else limit
-            found, current = _flush(found, current), ""
-            found.append(line[:cut])
-            line = line[cut:].lstrip()
-        if current and len(current) + 1 + len(line) > limit:
-            found, current = _flush(found, current), ""
-        current = f"{current}\n{line}" if current else line
-    return _flush(found, current) or [""]
-
-
-def _flush(found: list[str], current: str) -> list[str]:
-    return [*found, current] if current else found
 
 
 def handlers(layer: CommandLayer) -> dict[str, Handler]:
@@ -96,7 +72,7 @@ def handlers(layer: CommandLayer) -> dict[str, Handler]:
 
 
 async def answer_replies(layer: CommandLayer, ctx: Context, answer: Info, name: str) -> list[Reply]:
-    """An answer as private messages: its pages, the picture, buttons and menu with the last page."""
+    """An answer as a private message, with its picture, buttons and menu."""
     from bot.commands import Attachment, Button, Reply, Select, custom_id
 
     table = await layer.service.table(ctx.channel, live=False)
@@ -106,10 +82,7 @@ async def answer_replies(layer: CommandLayer, ctx: Context, answer: Info, name: 
     if answer.menu:
         selects = (Select(custom_id(game, state, answer.menu_verb, "m"), answer.menu_placeholder, answer.menu),)
     files = (Attachment(f"{name}.png", answer.picture),) if answer.picture else ()
-    texts = pages(answer.text)
-    replies = [Reply(text) for text in texts[:-1]]
-    replies.append(Reply(texts[-1], files=files, buttons=buttons[:20], selects=selects))
-    return replies
+    return [Reply(answer.text, files=files, buttons=buttons[:20], selects=selects)]
 
 
 async def press(
@@ -165,7 +138,7 @@ async def brief_at_start(layer: CommandLayer, ctx: Context) -> list[Reply]:
         answer = await layer.service.info(ctx.channel, Caller(0), "brief")
     except Refusal:
         return []
-    return [Reply(text, to="channel", ephemeral=False, channel=ctx.channel) for text in pages(answer.text)]
+    return [Reply(answer.text, to="channel", ephemeral=False, channel=ctx.channel)]
 
 
 async def turn_reports(layer: CommandLayer, ctx: Context, outcome: Outcome, at_start: bool = False) -> list[Reply]:
@@ -196,15 +169,6 @@ async def turn_reports(layer: CommandLayer, ctx: Context, outcome: Outcome, at_s
             buttons=(button,),
             channel=ctx.channel,
         )
-        for index, text in enumerate(pages(answer.text)):
-            replies.append(
-                Reply(
-                    text,
-                    to="dm",
-                    ephemeral=False,
-                    user=user,
-                    channel=ctx.channel,
-                    dm_fallback=fallback if index == 0 else None,
-                )
-            )
+        report = Reply(answer.text, to="dm", ephemeral=False, user=user, channel=ctx.channel, dm_fallback=fallback)
+        replies.append(report)
     return replies

@@ -126,19 +126,19 @@ async def test_hq_tells_ratings_markers_range_and_command(fake: FakeDiscord) -> 
     assert "command range 6 hexes" in allied
 
 
-async def test_oob_is_paged_never_cut_and_opens_one_formation(fake: FakeDiscord) -> None:
+async def test_oob_is_never_cut_and_opens_one_formation(fake: FakeDiscord) -> None:
     await mid_game(fake)
-    pages = await ask(fake, ANN, "oob")
-    whole = "\n".join(p.content for p in pages)
-    assert len(pages) >= 2, "the German order of battle needs more than one message"
+    (answer,) = await ask(fake, ANN, "oob")
+    assert "answer.txt" in answer.files, "the German order of battle is longer than a message"
+    assert answer.content.startswith("**German order of battle**, turn 1")
+    whole = answer.file_data["answer.txt"].decode()
     assert whole.startswith("**German order of battle**, turn 1")
     assert "**XLVII Panzerkorps**: HQ XLVII PzK in 3015, range 4, no supports" in whole
     assert "- 2615: v. Böhm/2 (de-2-pz-boehm): strength 2, steps 1/2, quality 4 [activated]" in whole
     assert "- turn 2 at 3407: HQ II SS PzK, Krag/2" in whole and "Eliminated: none" in whole
     assert "support pool artillery 3, hetzer 1, nebelwerfer 3" in whole
-    menu = pages[-1]
-    assert menu.buttons[0][0] == "Open one formation"
-    one = answers(await fake.click(ANN, menu, "Open one formation", values=["de-lviii-pzk"]))[-1].content
+    assert answer.buttons[0][0] == "Open one formation"
+    one = answers(await fake.click(ANN, answer, "Open one formation", values=["de-lviii-pzk"]))[-1].content
     assert one.startswith("**LVIII Panzerkorps**") and "16/116 Pz" in one and "XLVII" not in one
 
 
