@@ -47,7 +47,7 @@ async def mid_game(fake: FakeDiscord, options: str = "", end: bool = False) -> l
     await fake.command(ANN, CHANNEL, "move", units="de-2-pz-cochenhausen", to=hexes[0]["value"])
     sent = await fake.command(ANN, CHANNEL, "attack", target="2515", attackers="de-2-pz-boehm", kind="normal")
     sent = await fake.click(ANN, answers(sent)[-1], "Confirm")
-    sent = await fake.click(BOB, await open_choices(fake, BOB, sent), "1. artillery of HQ HQ VIII")
+    sent = await fake.click(BOB, await open_choices(fake, BOB, sent), "1. artillery of HQ VIII")
     sent = await ardennes.choose(fake, BOB, await open_choices(fake, BOB, sent), "Go on with the combat")  # 15.3
     sent = await fake.click(ANN, await open_choices(fake, ANN, sent), "1. v. Böhm/2 loses a step")
     if end:
@@ -264,7 +264,7 @@ async def test_fog_of_war_hex_unit_stats_and_replay_reveal_nothing_hidden(
 
 async def test_replay_after_the_game_for_either_side(fake: FakeDiscord, pictures: list[Any]) -> None:
     await mid_game(fake, end=True)
-    await fake.command(ANN, CHANNEL, "game resign")
+    await fake.click(ANN, answers(await fake.command(ANN, CHANNEL, "game resign"))[-1], "Confirm")
     pictures.clear()
     answer = (await ask(fake, EVE, "replay", turn=1, seat="german"))[-1]
     assert answer.files == ["replay.png"] and pictures[-1][0] == "german"

@@ -51,7 +51,7 @@ def test_4_1_hex_report_names_no_counter_hidden_by_the_fog_of_war() -> None:
     data = mini_data()
     pos = position(data, {"de-12-vg": 703, "de-peiper": 703, "hq-de-1ss": 803, "us-2-id": 203})
     pos.state.options["fog_of_war"] = True
-    pos.state.stack_tops["0703"] = "de-peiper"
+    pos.state.stack_tops.append("de-peiper")  # put on top (11.2)
     seen = reports.hex_report(data, pos.state, "allied", 703)
     assert [u["id"] for u in seen.units] == ["de-peiper"] and seen.hidden == 1 and seen.steps is None
     assert reports.hex_report(data, pos.state, "allied", 603).zoc == {"german": ("hidden counter at 0703", "Peiper/1")}
