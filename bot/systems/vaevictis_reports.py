@@ -309,7 +309,7 @@ def oob_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str)
     """[1.5, 1.6, 16.1, 18] The seat's army, formation by formation; with ``key`` one formation only."""
     data = game.data
     if seat is None:
-        raise InvalidActionError("the order of battle is for a seated player")
+        return Info("You hold no seat: the order of battle is for the players.")
     oob = reports.order_of_battle(data, state, seat)
     lines = [] if key else [f"**{seat.capitalize()} order of battle**, turn {state.turn}"]
     menu = []
