@@ -1,4 +1,4 @@
-"""The leagues' tables in the game store (schema version 5 of :data:`bot.store.MIGRATIONS`).
+"""The leagues' tables in the game store (schema version 6 of :data:`bot.store.MIGRATIONS`).
 
 Results live in ``league_games`` (one row per pairing, byes included); standings and ratings are always
 computed from these rows, so a corrected result changes everything that follows from it.
