@@ -362,9 +362,12 @@ def drawn_maps(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, Any]
     yield drawn
 
 
+@pytest.mark.parametrize("page", [60, 1], ids=["one-page", "read-back-page-by-page"])
 async def test_the_picture_after_an_activation_is_a_close_up_of_everything_it_did(
-    fake: FakeDiscord, drawn_maps: list[tuple[Any, Any]]
+    fake: FakeDiscord, drawn_maps: list[tuple[Any, Any]], monkeypatch: pytest.MonkeyPatch, page: int
 ) -> None:
+    # With a page of one action, the activation's start lies several pages back: it must still be drawn whole.
+    monkeypatch.setattr(bot.service, "RECENT_PAGE", page)
     sent = await to_operations(fake)
     sent = await fake.click(ANN, prompt_to(sent, ANN), "1. Activate XLVII Panzerkorps")
     hexes = await fake.autocomplete(ANN, CHANNEL, "move", "to", units="de-2-pz-cochenhausen", to="")
