@@ -441,6 +441,17 @@ class Select:
 
 
 @dataclass(frozen=True)
+class Fold:
+    """How a channel message that tells a seat's action and asks that seat again may be folded into the bot's
+    previous message in the channel (edited, not posted anew) when that message has the same ``key`` and is
+    still the channel's last: a seat's run of actions then reads as one message. ``account`` is the part of
+    the text that stays when the next action of the run is folded in (the prompt after it is replaced)."""
+
+    key: str
+    account: str
+
+
+@dataclass(frozen=True)
 class Reply:
     """One message the bot sends.
 
@@ -464,6 +475,8 @@ class Reply:
     """The game's channel (for DMs and button presses from a DM)."""
     picture: PictureJob | None = None
     """A picture to draw and attach once every answer is sent (:func:`draw_picture`): the message follows."""
+    fold: Fold | None = None
+    """Set on an acting seat's account merged with its own next prompt, pinging nobody (see :class:`Fold`)."""
 
 
 @dataclass(frozen=True)
@@ -754,7 +767,10 @@ class CommandLayer:
         )
         if account and ranked:
             seat, merged = asked.pop(ranked[0])
-            asked.insert(0, (seat, replace(merged, text=f"{account}\n{merged.text}", files=(*files, *merged.files))))
+            runs_on = seat == outcome.seat and not outcome.prompts[seat].optional and not merged.mentions and not files
+            fold = Fold(f"{table.game.id}.{seat}", account) if runs_on else None
+            merged = replace(merged, text=f"{account}\n{merged.text}", files=(*files, *merged.files), fold=fold)
+            asked.insert(0, (seat, merged))
         elif account:
             replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel, files=files))
         if outcome.picture_due:  # Discord draws and posts it after everything else (UmpireBot.deliver_pictures)

@@ -64,6 +64,8 @@ class Sent:
     user: int | None = None
     """For a DM: the addressee."""
     callback_type: int | None = None
+    edit_of: int | None = None
+    """For a channel message edited by the bot (``kind`` stays ``channel``): the id of the message edited."""
 
 
 @dataclass(frozen=True)
@@ -284,6 +286,12 @@ class FakeDiscord:
             sent = self._record("dm" if dm_user is not None else "channel", channel, payload, files)
             sent.user = dm_user
             sent.message = self._message(channel, payload, files)
+            return sent.message
+        if path == "/channels/{channel_id}/messages/{message_id}" and route.method == "PATCH":
+            channel, edited = int(route.channel_id or 0), int(route.url.rsplit("/", 1)[1])
+            sent = self._record("channel", channel, payload, files)
+            sent.edit_of = edited
+            sent.message = {**self._message(channel, payload, files), "id": str(edited)}
             return sent.message
         if route.method == "PUT" and "/commands" in path:
             return []
