@@ -212,7 +212,7 @@ def battle_odds(state: SeriesState, board: Board, defender: str, attackers: tupl
         "defence": defence,
         "column": COLUMNS[column_of(attack, defence)],
         "column_index": column_of(attack, defence),
-        "drms": drms,
+        "drms": [[reason, value] for reason, value in drms],
         "drm": sum(v for _, v in drms),
     }
 

@@ -59,24 +59,24 @@ def test_2_44_a_defender_surrounded_by_four_corps(fresh: SeriesState, board: Boa
 
 def test_2_4a_at_most_four_battles_and_4_2i_one_attack_per_unit(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "designate", us_1=807, us_7=907, us_5=1008, de_81=1007, de_15=1809)
-    with pytest.raises(IllegalActionError, match="2.4c"):
+    with pytest.raises(IllegalActionError, match=r"2.4c"):
         act(state, "allied", "designate", battles="de-81:us-7+us-7")
-    with pytest.raises(IllegalActionError, match="2.4a"):
+    with pytest.raises(IllegalActionError, match=r"2.4a"):
         combat.check_designation(state, board, "allied", [("de-81", ("us-7",))] * 5)
-    with pytest.raises(IllegalActionError, match="4.2i"):
+    with pytest.raises(IllegalActionError, match=r"4.2i"):
         combat.check_designation(state, board, "allied", [("de-81", ("us-7",)), ("de-81", ("us-5",))])
 
 
 def test_2_4b_army_hqs_only_defend(fresh: SeriesState) -> None:
     state = position(fresh, "designate", us_1=907, us_7=1008, de_81=1007, de_15=1809)
-    with pytest.raises(IllegalActionError, match="2.4b"):
+    with pytest.raises(IllegalActionError, match=r"2.4b"):
         act(state, "allied", "designate", battles="de-81:us-1")
 
 
 def test_2_4f_only_the_side_with_the_higher_cs_attacks(fresh: SeriesState) -> None:
     # One German corps (3) against an Allied corps (4): the Germans are not the attacker there.
     state = position(fresh, "designate", de_15=1809, de_81=1007, us_7=907, us_1=807)
-    with pytest.raises(IllegalActionError, match="2.4f"):
+    with pytest.raises(IllegalActionError, match=r"2.4f"):
         act(state, "german", "designate", battles="us-7:de-81")
 
 
@@ -137,11 +137,11 @@ def test_2_46_breakthrough_first_into_the_vacated_hex(fresh: SeriesState, board:
     # A frontline is needed (2.2c): stand in for one with a column of corps in column 5.
     for unit_id, row in zip(["br-1", "cdn-2", "br-8", "br-12", "br-30", "us-13"], (2, 5, 8, 11, 14, 17), strict=True):
         state.units[unit_id].hex = 600 + row
-    with pytest.raises(IllegalActionError, match="2.46"):
+    with pytest.raises(IllegalActionError, match=r"2.46"):
         act(state, "allied", "advance", unit="us-7", to="0906")
     state, _ = act(state, "allied", "advance", unit="us-7", to="1007")
     state, _ = act(state, "allied", "advance", unit="us-7", to="1107")
-    with pytest.raises(IllegalActionError, match="2.46"):
+    with pytest.raises(IllegalActionError, match=r"2.46"):
         act(state, "allied", "advance", unit="us-7", to="1207")
 
 
@@ -150,14 +150,14 @@ def test_2_2c_no_breakthrough_while_the_frontline_is_broken(fresh: SeriesState) 
     state.breakthroughs = [
         {"side": "allied", "battle": "A1", "units": ["us-7"], "left": 1, "vacated": [1007], "used": False}
     ]
-    with pytest.raises(IllegalActionError, match="2.2c"):
+    with pytest.raises(IllegalActionError, match=r"2.2c"):
         act(state, "allied", "advance", unit="us-7", to="1007")
 
 
 def test_2_47_engaged_corps_make_no_breakthrough(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "breakthrough_allied", us_1=807, us_7=907)
     state.units["us-7"].engaged = True
-    with pytest.raises(IllegalActionError, match="2.47"):
+    with pytest.raises(IllegalActionError, match=r"2.47"):
         combat.check_advance(state, board, "allied", "us-7", 1007)
 
 

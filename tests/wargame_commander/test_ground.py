@@ -101,9 +101,7 @@ def test_2_3g_one_unit_per_hex_and_2_3h_friends_pass_through(fresh: SeriesState,
     assert 1107 in options
 
 
-def test_2_3i_no_passing_through_enemy_units_and_2_3j_corps_pass_through_zoc(
-    fresh: SeriesState, board: Board
-) -> None:
+def test_2_3i_no_passing_through_enemy_units_and_2_3j_corps_pass_through_zoc(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "move_allied_corps", us_1=807, us_7=907, de_81=1107)
     options = ground.reachable(state, board, "us-7")
     assert 1107 not in options
@@ -118,13 +116,13 @@ def test_2_3k_army_hqs_cannot_enter_enemy_zoc(fresh: SeriesState, board: Board) 
 
 def test_2_3l_corps_move_in_the_corps_phase_and_2_3m_hqs_in_theirs(fresh: SeriesState) -> None:
     state = position(fresh, "move_allied_corps", us_1=807, us_7=907)
-    with pytest.raises(IllegalActionError, match="2.3l"):
+    with pytest.raises(IllegalActionError, match=r"2.3l"):
         act(state, "allied", "move", unit="us-1", to="0707")
     with pytest.raises(NotYourTurnError):
         act(state, "german", "move", unit="de-81", to="1707")
-    state, events = act(state, "allied", "move", unit="us-7", to="1007")
+    state, _ = act(state, "allied", "move", unit="us-7", to="1007")
     assert state.units["us-7"].hex == 1007
-    with pytest.raises(IllegalActionError, match="already moved"):
+    with pytest.raises(IllegalActionError, match=r"already moved"):
         act(state, "allied", "move", unit="us-7", to="1107")
 
 
@@ -141,5 +139,5 @@ def test_2_31_in_the_ardennes_offensive_only_the_germans_move(fresh: SeriesState
 def test_2_47_engaged_corps_do_not_move(fresh: SeriesState) -> None:
     state = position(fresh, "move_allied_corps", us_1=807, us_7=907)
     state.units["us-7"].engaged = True
-    with pytest.raises(IllegalActionError, match="2.47"):
+    with pytest.raises(IllegalActionError, match=r"2.47"):
         act(state, "allied", "move", unit="us-7", to="1007")
