@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import copy
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.cli import main
 from engine.wargame_commander.board import BoardError, parse_board
 
 
@@ -43,3 +46,15 @@ def test_a_broken_board_lists_every_problem(doc: dict[str, Any]) -> None:
     assert "unknown terrain letter 'x'" in problems
     assert "a strike squad may not fly the B-25J (1.2)" in problems
     assert "may not fly the Typhoon IB (1.2)" in problems
+
+
+def test_umpire_validate_checks_a_bundled_board_and_a_league_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["validate", "wargame-commander"]) == 0
+    assert "sound" in capsys.readouterr().out
+    text = resources.files("scenarios.wargame_commander").joinpath("ardennes-1944.toml").read_text(encoding="utf-8")
+    league = tmp_path / "league.toml"
+    league.write_text(text.replace('hex = "1002"\n', 'hex = "0101"\n'), encoding="utf-8")
+    assert main(["validate", str(league)]) == 1
+    assert "units[0] cdn-1: hex 0101 is sea" in capsys.readouterr().err
