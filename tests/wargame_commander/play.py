@@ -17,7 +17,7 @@ def greedy_basing(board: Board, side: str) -> str:
     """A legal basing plan: each squad step at the first field with room that holds the squad's types,
     the ops-area fields first."""
     load: dict[str, int] = {}
-    pieces = []
+    placed: dict[tuple[str, str], int] = {}
     fields = sorted(
         (f for f in board.airfields.values() if f.side == side),
         key=lambda f: (not board.areas[f.area].mainland, f.id),
@@ -27,9 +27,9 @@ def greedy_basing(board: Board, side: str) -> str:
             for f in fields:
                 if load.get(f.id, 0) < board.field_sizes[f.size][0] and any(f.steps.get(t) for t in squad.types):
                     load[f.id] = load.get(f.id, 0) + 1
-                    pieces.append(f"{squad.id}@{f.id}=1")
+                    placed[(squad.id, f.id)] = placed.get((squad.id, f.id), 0) + 1
                     break
-    return ",".join(pieces)
+    return ",".join(f"{squad}@{field}={n}" for (squad, field), n in placed.items())
 
 
 def random_report(board: Board, rng: random.Random) -> str:
