@@ -194,18 +194,27 @@ def status_text(board: Board, view: Mapping[str, Any]) -> str:
 
 
 def score_text(board: Board, view: Mapping[str, Any]) -> str:
-    lines = ["**Score ledger** (5.1): frame | side | points | rule | source | what"]
-    for line in view["ledger"]:
-        head = f"{line['frame']} | {line['side']} | {line['points']:g} | {line['rule']}"
-        lines.append(f"{head} | {line['source']} | {line['text']}")
+    """The totals (and the result band once over) first, then the ledger, newest lines last."""
     totals = view["score"]
     first, second = board.sides
-    lines.append(f"Totals: {first.title()} {totals[first]:g}, {second.title()} {totals[second]:g}.")
+    lines = [f"**Score** (5.1): {first.title()} {totals[first]:g}, {second.title()} {totals[second]:g}."]
     if view["phase"] == "over":
         from engine.wargame_commander.scoring import band
 
         lines.append(f"Result: {band(board, abs(totals[first] - totals[second]))} (5.1).")
-    return "\n".join(lines)
+    lines.append("Score ledger: # | frame | side | points | rule | source | what")
+    ledger = [
+        f"{line['n']} | {line['frame']} | {line['side']} | {line['points']:g} | {line['rule']} | {line['source']} | "
+        f"{line['text']}"
+        for line in view["ledger"]
+    ]
+    shown: list[str] = []
+    for line in reversed(ledger):
+        if sum(len(x) + 1 for x in [*lines, *shown, line]) > 1850:
+            lines.append(f"(the {len(ledger) - len(shown)} earlier line(s): `log`)")
+            break
+        shown.insert(0, line)
+    return "\n".join([*lines, *shown])
 
 
 def battles_text(state: SeriesState, board: Board, side: str) -> str:

@@ -186,5 +186,10 @@ async def test_a_whole_series_through_discord(fake: FakeDiscord) -> None:
     sent = await fake.command(ANN, CHANNEL, "score")
     text = "\n".join(s.content for s in sent)
     assert "Score ledger" in text and "Result:" in text
+    assert f"Allied {points(state, 'allied'):g}, German {points(state, 'german'):g}" in text
     pictures = [s for s in posts(fake.sent, CHANNEL) if s.files]
     assert pictures, "the channel got map pictures"
+
+
+def points(state: SeriesState, side: str) -> float:
+    return sum(line["points"] for line in state.ledger if line["side"] == side)
