@@ -14,10 +14,11 @@ the state id is the game's revision when the button was posted, so a stale or do
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bot.service import Caller, GameService, Outcome, Refusal, Table
@@ -26,7 +27,7 @@ from engine.contract import Prompt, RulesError
 
 log = logging.getLogger(__name__)
 
-OptionKind = Literal["text", "integer", "number", "boolean", "user"]
+OptionKind = Literal["text", "integer", "number", "boolean", "user", "attachment"]
 
 CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z]{1,4}):(?P<arg>[A-Za-z0-9_.\-]{1,60})")
 """The custom id of every button and select menu of the bot."""
@@ -161,6 +162,7 @@ COMMANDS: tuple[CommandDef, ...] = (
             _opt("kind", "normal or prepared attack (default: normal)", "attack_kind", False),
             _opt("supports", "support markers, e.g. hq-id:artillery, separated by commas", "support", False),
             OptionDef("air", "air points committed", "integer", False, None, 0, 9),
+            _opt("quality", "the attacker whose quality is used, who takes the first loss", "attacker", False),
         ),
         verb="attack",
         slow=True,
@@ -276,6 +278,9 @@ COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("sudden_death", "a Sudden Death victory (9.6212)", "boolean", False),
             _opt("winner", "on the CG's last date: the CG winner (a side, or draw)", "winner", False),
             _opt("notes", "control of locations, units and leaders to roll for", None, False),
+            _opt("weather", "Initial Scenario only: its weather, for the next date's DRMs (9.62161)", "weather", False),
+            _opt("ec", "Initial Scenario only: its EC (9.62163)", "ec", False),
+            _opt("wind", "Initial Scenario only: its wind (9.62164)", "wind", False),
         ),
         verb="report_end",
         slow=True,
@@ -288,6 +293,8 @@ COMMANDS: tuple[CommandDef, ...] = (
             _opt("column", "the table's column, if it has several", "column", False),
             _opt("drms", "DRMs you give, e.g. encircled,hexes=3", None, False),
             _opt("label", "what the roll is for, e.g. 4-5-7 in 12K4", None, False),
+            _opt("units", "your units the result applies to, e.g. B3,B4 (ids from the roster)", "own_unit", False),
+            _opt("to", "Escape or Shift: the Setup Area they reach", None, False),
         ),
         slow=True,
     ),
@@ -297,6 +304,7 @@ COMMANDS: tuple[CommandDef, ...] = (
         (
             OptionDef("amount", "how many CVP", "integer", True, None, 1, 999),
             _opt("by", "the side that inflicted them (default: yours)", "side", False),
+            _opt("note", "what for, e.g. encircled 4-6-7 failed its ITC", None, False),
         ),
         verb="cvp",
         slow=True,
@@ -310,9 +318,52 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef(
         "campaign roster",
-        "The CG roster of a side: all of it for its owner, the public parts for anyone else.",
-        (_opt("side", "the side (default: yours)", "side", False),),
+        "The CG roster sheet of a side (units, map, dates): all of it for its owner, public parts for others.",
+        (
+            _opt("side", "the side (default: yours)", "side", False),
+            OptionDef("page", "the page of the sheet", "integer", False, None, 1, 99),
+        ),
         private=True,
+    ),
+    CommandDef(
+        "campaign areas",
+        "After a scenario (9.605): your Setup Areas, the Strategic Locations you Control, your Perimeter.",
+        (
+            _opt("setup", "your Setup Areas (Blocks), e.g. A,C,E"),
+            _opt("strategic", "the Strategic Locations you Control, e.g. C3,E7", None, False),
+            _opt("perimeter", "your Perimeter or front line, in words", None, False),
+        ),
+        verb="areas",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign add-units",
+        "Add units to your roster (the Initial Scenario OB; RG units are added by the bot).",
+        (
+            _opt("kind", "squad, hs, crew, leader, hero, sw, gun or vehicle", "unit_kind"),
+            _opt("name", "as on the counter, e.g. 6-5-8, 8-1, LMG, PzKpfw VG"),
+            OptionDef("count", "how many (default 1)", "integer", False, None, 1, 60),
+            _opt("experience", "MMC class: elite, 1st line, 2nd line, green, conscript", "experience", False),
+            _opt("area", "the Setup Area or Entry Area", None, False),
+        ),
+        verb="add_units",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign update-units",
+        "Record what happened to your units: status, area, wounded, harden, malfunctioned ... (key=value).",
+        (
+            _opt("units", "the units, e.g. B3,B4", "own_unit"),
+            _opt("changes", "e.g. status=eliminated, wounded=yes, harden=yes, area=C, malfunctioned=no"),
+        ),
+        slow=True,
+    ),
+    CommandDef(
+        "campaign recombine",
+        "Two alike half-squads in the same Setup Area recombine into a squad (9.6111).",
+        (_opt("units", "the two half-squads, e.g. B3,B4", "own_unit"),),
+        verb="recombine",
+        slow=True,
     ),
     CommandDef(
         "campaign purchases",
@@ -331,9 +382,11 @@ COMMANDS: tuple[CommandDef, ...] = (
         "mod load-table",
         "Moderator (organiser): load or correct the RG chart or any table of the campaign from TOML.",
         (
-            _opt("url", "the link of a .toml file posted in this channel", None, False),
+            OptionDef("attachment", "the .toml file", "attachment", False),
+            _opt("url", "or the link of a .toml file posted in this channel", None, False),
             _opt("text", "or a short TOML text, with \\n for new lines", None, False),
             _opt("file", "the name to log the file under", None, False),
+            _opt("side", "load the RG and SW charts of this side only (the other side's stay)", "side", False),
         ),
         slow=True,
     ),
@@ -405,6 +458,19 @@ class Attachment:
     data: bytes
 
 
+PictureJob = Callable[[], Awaitable[bytes]]
+"""A picture decided but not drawn yet: awaiting it draws the PNG (or raises :class:`Refusal`)."""
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file given as a command option (a Discord attachment, or a local file at the console)."""
+
+    name: str
+    size: int
+    read: Callable[[], Awaitable[bytes]]
+
+
 @dataclass(frozen=True)
 class Button:
     """A button; ``custom_id`` follows :data:`CUSTOM_ID`."""
@@ -445,6 +511,8 @@ class Reply:
     dm_fallback: Reply | None = None
     channel: int | None = None
     """The game's channel (for DMs and button presses from a DM)."""
+    picture: PictureJob | None = None
+    """A picture to draw and attach once every answer is sent (:func:`draw_picture`): the message follows."""
 
 
 @dataclass(frozen=True)
@@ -457,6 +525,22 @@ class Context:
 
 
 Handler = Callable[[Context, dict[str, Any]], Awaitable[list[Reply]]]
+
+
+async def draw_picture(reply: Reply) -> Reply:
+    """The reply with its picture drawn and attached (or, when the game has none, a note saying so)."""
+    if reply.picture is None:
+        return reply
+    try:
+        png = await reply.picture()
+    except Refusal:
+        return replace(reply, text=reply.text + " (this game has no map picture)", picture=None)
+    return replace(reply, files=(*reply.files, Attachment("map.png", png)), picture=None)
+
+
+async def with_pictures(replies: Sequence[Reply]) -> list[Reply]:
+    """Every reply with its picture drawn (for transports that simply print, like the console)."""
+    return [await draw_picture(r) for r in replies]
 
 
 def refusal_text(error: RulesError) -> str:
@@ -507,8 +591,6 @@ class CommandLayer:
         self.pictures = pictures
         """Whether map pictures are drawn after activations (the console may skip them)."""
         self.default_system = default_system or (service.system_ids[0] if service.system_ids else "")
-        self._counts: dict[int, tuple[int, dict[str, int]]] = {}
-        """Per game, at a revision: how many actions each seat has made (for the freshness of buttons)."""
         self._handlers: dict[str, Handler] = {
             "game create": self._create,
             "game join": self._join,
@@ -656,8 +738,12 @@ class CommandLayer:
             replies.append(Reply(f"What happened, as your side sees it:\n{own}"[:1900], channel=ctx.channel))
         if outcome.receipt:
             lines.append(f"The {outcome.seat} player sealed a decision; receipt `{outcome.receipt[:16]}`.")
+        details = [e["data"]["details"] for e in public if "details" in e.get("data", {})]
+        files = (_details_file(table, details),) if details else ()
         if lines:
-            replies.append(Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel))
+            replies.append(
+                Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel, files=files)
+            )
         for seat in sorted({s for e in outcome.events for s in e.get("secret_to", ())}):
             user = table.user_of(seat)
             texts = [e["text"] for e in outcome.events if seat in e.get("secret_to", ())]
@@ -681,10 +767,10 @@ class CommandLayer:
         if not self.pictures:
             return Reply(text + " (map pictures are off)", to="channel", ephemeral=False, channel=ctx.channel)
         try:
-            png = await self.service.picture(ctx.channel, None, events)
+            later = await self.service.picture_job(ctx.channel, None, events)
         except Refusal:
             return Reply(text + " (this game has no map picture)", to="channel", ephemeral=False)
-        return Reply(text, to="channel", ephemeral=False, files=(Attachment("map.png", png),), channel=ctx.channel)
+        return Reply(text, to="channel", ephemeral=False, picture=later, channel=ctx.channel)
 
     def _game_over(self, ctx: Context, table: Table, text: str) -> Reply:
         game = table.game
@@ -771,14 +857,7 @@ class CommandLayer:
     async def _freshness(self, table: Table, seat: str, prompt: Prompt) -> str:
         """A short hash of the seat's prompt and of how many actions the seat has made: a button stays valid
         while both are unchanged, even if the other side acted meanwhile (simultaneous secret decisions)."""
-        game = table.game
-        counted = self._counts.get(game.id)
-        if counted is None or counted[0] != game.revision:
-            counts: dict[str, int] = {}
-            for row in await self.service.store.actions(game.id):
-                counts[row.seat] = counts.get(row.seat, 0) + 1
-            counted = self._counts[game.id] = (game.revision, counts)
-        own = counted[1].get(seat, 0)
+        own = table.game.seat_actions.get(seat, 0)
         return hashlib.sha256(f"{own}|{prompt!r}".encode()).hexdigest()[:8]
 
     async def _components(
@@ -963,7 +1042,11 @@ class CommandLayer:
         outcome = await self.service.correct(ctx.channel, ctx.caller, int(o["count"]), o["reason"])
         text = f"**Correction** by <@{ctx.caller.user_id}>: took back {len(outcome.undone)} action(s): {o['reason']}."
         replies = [Reply("Corrected."), Reply(text, to="channel", ephemeral=False)]
-        return replies + await self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
+        table = outcome.table
+        if (after := await _campaign_after_correct(self, ctx)) is not None:  # Campaign games (ASL): fresh salts
+            replies += after[0]
+            table = after[1]
+        return replies + await self._prompt_replies(ctx, table, outcome.prompts, {})
 
     async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
@@ -1109,6 +1192,10 @@ def _coerce(spec: OptionDef, value: Any) -> Any:
             if str(value).lower() in ("false", "no", "0", "off"):
                 return False
             raise ValueError
+        if spec.kind == "attachment":
+            if not isinstance(value, Upload):
+                raise ValueError
+            return value
         if spec.kind == "user":
             if hasattr(value, "id"):
                 return int(value.id)
@@ -1127,8 +1214,20 @@ def _coerce(spec: OptionDef, value: Any) -> Any:
     return number
 
 
+def _details_file(table: Table, details: Sequence[Any]) -> Attachment:
+    """Machine-readable details some events carry (e.g. what a reveal makes checkable), as one JSON file."""
+    text = json.dumps(list(details), indent=1, ensure_ascii=False)
+    return Attachment(f"details-{table.game.id}-{table.game.revision}.json", text.encode())
+
+
 def _kind_words(spec: OptionDef) -> str:
-    words = {"text": "short text", "integer": "a whole number", "number": "a number", "boolean": "yes or no"}
+    words = {
+        "text": "short text",
+        "integer": "a whole number",
+        "number": "a number",
+        "boolean": "yes or no",
+        "attachment": "a file",
+    }
     text = words.get(spec.kind, "a user")
     if spec.min_value is not None and spec.max_value is not None:
         text += f" from {spec.min_value:g} to {spec.max_value:g}"
@@ -1166,6 +1265,7 @@ __all__ = [
     "OptionDef",
     "Reply",
     "Select",
+    "Upload",
     "custom_id",
     "parse_custom_id",
     "refusal_text",
@@ -1176,8 +1276,8 @@ __all__ = [
 # The campaign commands' handlers, the basket of a sealed purchase and its buttons live in bot/campaign.py
 # (imported when first used: it imports this module). Three one-line hooks above call these.
 
-CAMPAIGN_PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx"})
-"""Custom id verbs of the sealed-purchase basket (bot.campaign.PRESS_VERBS)."""
+CAMPAIGN_PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx", "rsp"})
+"""Custom id verbs of the sealed-purchase basket and the roster's pages (bot.campaign.PRESS_VERBS)."""
 
 
 def _campaign_handlers(layer: CommandLayer) -> dict[str, Handler]:
@@ -1192,6 +1292,12 @@ async def _campaign_press(
     from bot import campaign
 
     return await campaign.press(layer, ctx, verb, arg, state, values)
+
+
+async def _campaign_after_correct(layer: CommandLayer, ctx: Context) -> tuple[list[Reply], Table] | None:
+    from bot import campaign
+
+    return await campaign.after_correct(layer, ctx)
 
 
 async def _campaign_components(

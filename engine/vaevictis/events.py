@@ -187,6 +187,18 @@ def playable(data: GameData, state: GameState, side: Side) -> list[Choice]:
     return choices
 
 
+def attack_reactions(data: GameData, state: GameState, side: Side) -> list[Choice]:
+    """[15.3] The events ``side`` may play at the start of an enemy attack: Nuts! (its window must exist
+    whether or not the defender has supports to add)."""
+    definition = data.events.get(NUTS)
+    if definition is None or definition.side != side or state.events_left.get(NUTS, 0) <= 0:
+        return []
+    return [
+        Choice("play_event", {"event": NUTS, "hex": hex_name(hex_)}, f"{definition.name} at {hex_name(hex_)}")
+        for hex_ in _targets(data, state, NUTS)
+    ]
+
+
 def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
     """The hexes an event may go to now (empty when it cannot be played now)."""
     try:

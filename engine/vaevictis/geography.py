@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData
+from engine.vaevictis.state import UnitState
 
 _BEYOND: dict[int, tuple[GameData, frozenset[Hex]]] = {}
 
@@ -31,3 +32,9 @@ def beyond_meuse(data: GameData, river: str = "Meuse") -> frozenset[Hex]:
     result = frozenset(h for h in game_map.grid.hexes if h not in seen)
     _BEYOND[id(data)] = (data, result)
     return result
+
+
+def is_british_west_of_meuse(data: GameData, unit: UnitState) -> bool:
+    """[16.2] Whether a British unit stands on the west side of the Meuse, where it is always in command and
+    supplied and has the XXX Corps HQ's support."""
+    return unit.hex is not None and data.nationality_of(unit.id) == "british" and unit.hex in beyond_meuse(data)

@@ -98,11 +98,19 @@ async def to_operations(fake: FakeDiscord, options: str = "", days_per_move: flo
     done = menu_value(german, "Done")
     assert answers(await fake.click(ANN, german, german.buttons[0][0], values=[done]))[-1].content == "Done: Done."
     allied = await open_choices(fake, BOB, start)
-    sent = await fake.click(BOB, allied, "4. artillery to HQ VIII")
+    sent = await choose(fake, BOB, allied, "artillery to HQ VIII")
     allied = await open_choices(fake, BOB, sent)
-    sent = await fake.click(BOB, allied, next(label for label, _ in allied.buttons if label.endswith("Done")))
+    sent = await choose(fake, BOB, allied, "Done")
     no_traceback(sent)
     return sent
+
+
+async def choose(fake: FakeDiscord, user: FakeUser, message: Sent, label: str) -> list[Sent]:
+    """Pick the choice whose label ends with ``label``: its button, or its entry in the select menu."""
+    button = next((text for text, _ in message.buttons if text.endswith(label)), None)
+    if button is not None:
+        return await fake.click(user, message, button)
+    return await fake.click(user, message, message.buttons[0][0], values=[menu_value(message, label)])
 
 
 def menu_value(message: Sent, label: str) -> str:
@@ -159,6 +167,9 @@ async def test_a_full_activation_through_discord(fake: FakeDiscord, pictures: li
     defence = prompt_to(sent, BOB)
     assert "supports to your defence" in defence.content and all(s.pings <= {BOB.id} for s in sent)
     sent = await fake.click(BOB, defence, "1. artillery of HQ HQ VIII")
+    defence = prompt_to(sent, BOB)  # the window stays open while Nuts! may be played (15.3)
+    assert "Nuts!" in defence.content
+    sent = await choose(fake, BOB, defence, "Go on with the combat")
     assert any("Combat at 2515" in p.content for p in posts(sent, CHANNEL))
     loss = prompt_to(sent, ANN)
     sent = await fake.click(ANN, loss, "1. v. Böhm/2 loses a step")
@@ -383,3 +394,13 @@ async def test_a_long_games_log_never_blocks_the_event_loop(fake: FakeDiscord) -
     assert len(logs) == 3 and len([log for log in logs if f"#2003 german move: {name} moves" in log]) == 1
     for log in [log for log in logs if f"#2003 german move: {name} moves" not in log]:  # Allied, spectator
         assert name not in log and "details hidden by the fog of war (11)" in log, log[-300:]
+
+
+async def test_an_unknown_unit_id_is_refused_with_a_reason(fake: FakeDiscord) -> None:
+    await to_operations(fake)
+    await fake.command(ANN, CHANNEL, "activate", formation="de-xlvii-pzk")
+    for command, option in (("dig-in", "unit"), ("recover", "unit"), ("leave-ip", "unit"), ("move", "units")):
+        args = {option: "no-such-unit"} | ({"to": "2614"} if command == "move" else {})
+        sent = await fake.command(ANN, CHANNEL, command, **args)
+        no_traceback(sent)
+        assert answers(sent)[-1].content.startswith("Refused"), (command, answers(sent)[-1].content)
