@@ -441,6 +441,28 @@ COMMANDS: tuple[CommandDef, ...] = (
         verb="declare",
         slow=True,
     ),
+    CommandDef(
+        "frame redeploy",
+        "Move aircraft steps from the force pool (or to a captured field) (1.5c).",
+        (
+            _opt("type", "the aircraft type"),
+            OptionDef("count", "how many steps", "integer", True, None, 1, 20),
+            _opt("to", "the airfield id"),
+            _opt("source", "pool (default) or the airfield id they leave", None, False),
+        ),
+        verb="redeploy",
+    ),
+    CommandDef(
+        "frame rebase",
+        "Move squad steps to another airfield, within its cap and aircraft types (1.5d).",
+        (
+            _opt("squad", "the squad id"),
+            OptionDef("steps", "how many squad steps", "integer", True, None, 1, 10),
+            _opt("to", "the airfield id"),
+            _opt("source", "the airfield they leave", None, False),
+        ),
+        verb="rebase",
+    ),
     CommandDef("frame done", "Finish this step: movement, breakthrough or redeployment.", verb="done", slow=True),
     CommandDef("frame plan", "A side's plan sheet for the next frame.", (_opt("side", "the side", "seat", False),)),
     CommandDef("score", "The score ledger, line by line, and the totals (5.1)."),

@@ -471,7 +471,7 @@ def _done(run: _Run, action: Action) -> None:
 def _redeploy(run: _Run, action: Action) -> None:
     type_ = _arg(action, "type")
     count = int(_arg(action, "count"))
-    source, to = _arg(action, "from"), _arg(action, "to")
+    source, to = str(action.args.get("from") or action.args.get("source") or "pool"), _arg(action, "to")
     air.check_redeploy(run.state, run.board, action.seat, type_, count, source, to)
     if source == "pool":
         run.state.pool[action.seat][type_] -= count
@@ -483,7 +483,8 @@ def _redeploy(run: _Run, action: Action) -> None:
 
 
 def _rebase(run: _Run, action: Action) -> None:
-    squad_id, source, to = _arg(action, "squad"), _arg(action, "from"), _arg(action, "to")
+    squad_id, to = _arg(action, "squad"), _arg(action, "to")
+    source = str(action.args.get("from") or action.args.get("source") or "unbased")
     steps = int(_arg(action, "steps"))
     plan = copy.deepcopy(run.state.basing.get(action.seat, {}))
     placed = plan.get(squad_id, {})

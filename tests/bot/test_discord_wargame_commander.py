@@ -193,3 +193,21 @@ async def test_a_whole_series_through_discord(fake: FakeDiscord) -> None:
 
 def points(state: SeriesState, side: str) -> float:
     return sum(line["points"] for line in state.ledger if line["side"] == side)
+
+
+async def test_redeploy_and_rebase_commands(fake: FakeDiscord) -> None:
+    await fake.command(MOD, CHANNEL, "game create", scenario="wargame-commander", system="wargame-commander")
+    for seat, user in USERS.items():
+        await fake.command(user, CHANNEL, "game join", seat=seat)
+    await fake.command(MOD, CHANNEL, "game start")
+    board = board_of(await state_of(fake))
+    await run(fake, "allied", "frame basing", plan=greedy_basing(board, "allied"))
+    await run(fake, "german", "frame basing", plan=greedy_basing(board, "german"))
+    await run(fake, "german", "frame done")
+    await run(fake, "german", "frame done")
+    assert (await state_of(fake)).phase == "redeploy"
+    sent = await fake.command(ANN, CHANNEL, "frame redeploy", type="P-47D", count=1, to="A92")
+    assert "force pool holds 0" in "\n".join(s.content for s in sent)
+    await run(fake, "allied", "frame rebase", squad="366fg", steps=1, source="A78", to="A92")
+    state = await state_of(fake)
+    assert state.basing["allied"]["366fg"] == {"A78": 2, "A92": 1}
