@@ -441,6 +441,82 @@ COMMANDS: tuple[CommandDef, ...] = (
         ),
         slow=True,
     ),
+    # --- The Ardennes Wargame Commander (own handlers in bot/frames.py; the rest are play commands) ------
+    CommandDef(
+        "frame report",
+        "Campaign manager: enter or correct a flown frame's report (CSV or JSON file posted here, or a text).",
+        (
+            _opt("url", "the link of a .csv or .json file posted in this channel", None, False),
+            _opt("text", "or a short report, with \\n for new lines", None, False),
+        ),
+        slow=True,
+    ),
+    CommandDef("frame accept", "Frame CO: accept the frame report.", verb="accept", slow=True),
+    CommandDef("frame dispute", "Frame CO: dispute the frame report.", (_opt("reason", "what is wrong"),), "dispute"),
+    CommandDef("frame close", "Campaign manager: close the dispute window and apply the report.", verb="close"),
+    CommandDef(
+        "frame basing",
+        "Seal your basing plan: squad@airfield=steps, ... (1.3).",
+        (_opt("plan", "e.g. 366fg@A92=2,366fg@Y29=1"),),
+        verb="basing",
+        private=True,
+        slow=True,
+    ),
+    CommandDef("frame battles", "The battles your side could fight now, with the exact odds (2.4e).", private=True),
+    CommandDef(
+        "frame designate",
+        "Seal up to four battles: defender:attacker+attacker; ... (4.2i).",
+        (_opt("battles", "e.g. de-66:us-8+us-5; ss-1:us-18 (empty: none)", None, False),),
+        verb="designate",
+        private=True,
+        slow=True,
+    ),
+    CommandDef(
+        "frame advance",
+        "Breakthrough movement: a corps of a won battle advances one hex (2.46).",
+        (UNIT, _opt("to", "the hex", "destination")),
+        verb="advance",
+        slow=True,
+    ),
+    CommandDef(
+        "frame blitz",
+        "German: the Panzer/SS corps that Blitz, comma-separated (empty: none) (3.4).",
+        (_opt("units", "the corps", None, False),),
+        verb="blitz",
+        slow=True,
+    ),
+    CommandDef(
+        "frame declare",
+        "German: declare bodenplatte, bigblow or none (3.3).",
+        (_opt("operation", "bodenplatte, bigblow or none"),),
+        verb="declare",
+        slow=True,
+    ),
+    CommandDef(
+        "frame redeploy",
+        "Move aircraft steps from the force pool (or to a captured field) (1.5c).",
+        (
+            _opt("type", "the aircraft type"),
+            OptionDef("count", "how many steps", "integer", True, None, 1, 20),
+            _opt("to", "the airfield id"),
+            _opt("source", "pool (default) or the airfield id they leave", None, False),
+        ),
+        verb="redeploy",
+    ),
+    CommandDef(
+        "frame rebase",
+        "Move squad steps to another airfield, within its cap and aircraft types (1.5d).",
+        (
+            _opt("squad", "the squad id"),
+            OptionDef("steps", "how many squad steps", "integer", True, None, 1, 10),
+            _opt("to", "the airfield id"),
+            _opt("source", "the airfield they leave", None, False),
+        ),
+        verb="rebase",
+    ),
+    CommandDef("frame done", "Finish this step: movement, breakthrough or redeployment.", verb="done", slow=True),
+    CommandDef("frame plan", "A side's plan sheet for the next frame.", (_opt("side", "the side", "seat", False),)),
+    CommandDef("score", "The score ledger, line by line, and the totals (5.1)."),
 )
 """Every command of the bot."""
 
@@ -629,6 +705,7 @@ class CommandLayer:
                 self._handlers[command.name] = self._play(command)
         self._handlers.update(_campaign_handlers(self))  # Campaign games (ASL): bot/campaign.py
         self._handlers.update(info.handlers(self))  # Information commands: bot/info.py
+        self._handlers.update(_frame_handlers(self))  # The Ardennes Wargame Commander: bot/frames.py
         missing = {c.name for c in COMMANDS} - set(self._handlers)
         assert not missing, missing
 
@@ -1478,3 +1555,9 @@ async def _campaign_components(
     from bot import campaign
 
     return await campaign.components(layer, table, seat, prompt)
+
+
+def _frame_handlers(layer: CommandLayer) -> dict[str, Handler]:
+    from bot import frames
+
+    return frames.handlers(layer)

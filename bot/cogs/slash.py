@@ -22,6 +22,7 @@ GROUPS = {
     "game": "Create, join and run the game of this channel.",
     "mod": "Moderators: fix a game (logged).",
     "campaign": "ASL campaign games: report, rosters, purchases, receipts.",
+    "frame": "The Ardennes Wargame Commander: frame reports, basing, battles, Blitz, declarations.",
 }
 
 
