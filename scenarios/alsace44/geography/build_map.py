@@ -211,7 +211,7 @@ def build() -> MapData:
             taken[parse(text)] = extra_city
     coords = {n: (lat, lon) for n, lat, lon, _k, _p in G.SETTLEMENTS}
     for n, lat, lon, kind, _prio in sorted(G.SETTLEMENTS, key=lambda s: (s[4], G.SETTLEMENTS.index(s))):
-        sh = parse(G.HEX_OVERRIDES[n]) if n in G.HEX_OVERRIDES else nearest_hex(warp((lat, lon)))
+        sh: Hex | None = parse(G.HEX_OVERRIDES[n]) if n in G.HEX_OVERRIDES else nearest_hex(warp((lat, lon)))
         if sh is None:
             dropped.append((n, "off the map"))
             continue
@@ -232,9 +232,7 @@ def build() -> MapData:
         sides: set[Side] = set()
         for a in HEXES:
             for b in neighbours(a):
-                if a < b and any(
-                    segments_cross(centre(a), centre(b), p, q) for line in wl for p, q in pairwise(line)
-                ):
+                if a < b and any(segments_cross(centre(a), centre(b), p, q) for line in wl for p, q in pairwise(line)):
                     sides.add(side_key(a, b))
         for other in rivers.values():
             sides -= other
@@ -308,12 +306,14 @@ def build() -> MapData:
     for rname, ba, bb in G.EXTRA_BRIDGES:
         bridges[rname].add(side_key(parse(ba), parse(bb)))
 
-    factories = sorted({h for _n, lat, lon in G.FACTORIES if (h := nearest_hex(warp((lat, lon)))) is not None})
+    factory_hexes = (nearest_hex(warp((lat, lon))) for _n, lat, lon in G.FACTORIES)
+    factories = sorted({f for f in factory_hexes if f is not None})
     bank_poly = [warp(p) for p in G.GERMAN_BANK]
     german_bank = {h for h in HEXES if point_in_polygon(centre(h), bank_poly)}
     regions = derive_regions(terrain, rivers, roads, german_bank)
-    return MapData(terrain, placed, dropped, rivers, bridges, roads, [parse(f) for f in FORTS], factories, peaks,
-                   regions)
+    return MapData(
+        terrain, placed, dropped, rivers, bridges, roads, [parse(f) for f in FORTS], factories, peaks, regions
+    )
 
 
 def reach(start: list[Hex], blocked: set[Side], allowed: set[Hex]) -> set[Hex]:
@@ -339,9 +339,7 @@ def derive_regions(
             if not front or front[-1] != h:
                 front.append(h)
     rhine = rivers["Rhine"]
-    rhine_bank = sorted(
-        h for h in playable if any(side_key(h, n) in rhine for n in neighbours(h))
-    )
+    rhine_bank = sorted(h for h in playable if any(side_key(h, n) in rhine for n in neighbours(h)))
     # "east of Belfort and north of the Allaine" (19.2) and "west of the Savoureuse and the Allaine" (19.4):
     # the hexes a walk from Belfort's east side / from the front reaches without crossing the river.
     allaine, savoureuse = rivers["Allaine"], rivers["Savoureuse"]
@@ -351,6 +349,13 @@ def derive_regions(
     west_of_rivers = sorted(reach([parse("0810")], allaine | savoureuse, playable))
     road_hexes = {h for _n, hexes in roads for h in hexes}
     north_roads = sorted(h for h in road_hexes if h[1] == 1)
+    # "strictly west of the front line" (19.4): reached from the west edge without entering a front-line hex.
+    line = set(front)
+    west_edge = [h for h in playable if h[0] == 1 and h not in line]
+    west_of_front = reach(west_edge, set(), playable - line)
+    german_variant = sorted((playable - west_of_front) & set(west_of_rivers))
+    near_front = sorted(h for h in playable if min(hex_distance(h, f) for f in front) <= 5)
+    french_entry = sorted(h for h in playable if h[0] == 1 or (h[1] == (ROWS - 1 if h[0] % 2 else ROWS) and h[0] <= 11))
     return {
         "front line": front,
         "rhine bank": rhine_bank,
@@ -361,6 +366,10 @@ def derive_regions(
         "north or north-east of Mulhouse": [parse(x) for x in NORTH_OF_MULHOUSE],
         "east bank of the Rhine": sorted(german_bank),
         "Switzerland": sorted(h for h in HEXES if terrain[h] == "s"),
+        "west of the front line": sorted(west_of_front),
+        "German variant set-up area": german_variant,
+        "within 5 hexes of the front line": near_front,
+        "French entry edges": french_entry,
     }
 
 
@@ -401,8 +410,16 @@ def write(out: MapData) -> str:
         lines.append(f'  "{row}",   # row {r:02d}')
     lines += ["]", ""]
     lines += ["[[overlay]]", 'kind = "fort"', 'rule = "12.3, 19.2"', "hexes = [", *hex_list(out.forts), "]", ""]
-    lines += ["[[overlay]]", 'kind = "factory"', 'rule = "TEC"', "reconstructed = [\"hexes\"]", "hexes = [",
-              *hex_list(out.factories), "]", ""]
+    lines += [
+        "[[overlay]]",
+        'kind = "factory"',
+        'rule = "TEC"',
+        'reconstructed = ["hexes"]',
+        "hexes = [",
+        *hex_list(out.factories),
+        "]",
+        "",
+    ]
     for n, hexes, kind in sorted(out.places, key=lambda p: p[1][0]):
         lines += ["[[place]]", f"name = {q(n)}"]
         if len(hexes) == 1:
@@ -449,11 +466,19 @@ def write(out: MapData) -> str:
 
 # -------------------------------------------------------------- check ----
 
-GERMAN_SETUP = ("1006 0810 0811 0707 0706 0609 0705 0612 0411 0410 0312 0311 0313 0415 1103 0902 0804 0904 "
-                "0915 1120 0920 0416 0517 0616 0718 0713 2606 0514 0820 1414 1506 1608 1610").split()
-FRENCH_SETUP = ("0115 0315 0214 0317 0218 0316 0217 0215 0305 0407 0701 0602 0604 0504 0505 0507 0408 0603 "
-                "0506 0503 0508 0520 0419 0720 0620 0519 0821 1021 0220 0110 0207 0210 0212 0213 0306 0921 "
-                "1121").split()
+# The fixed set-up hexes of 19.2 (units and strongpoints).
+# fmt: off
+GERMAN_SETUP = [
+    "1006", "0810", "0811", "0707", "0706", "0609", "0705", "0612", "0411", "0410", "0312", "0311", "0313", "0415",
+    "1103", "0902", "0804", "0904", "0915", "1120", "0920", "0416", "0517", "0616", "0718", "0713", "2606", "0514",
+    "0820", "1414", "1506", "1608", "1610",
+]
+FRENCH_SETUP = [
+    "0115", "0315", "0214", "0317", "0218", "0316", "0217", "0215", "0305", "0407", "0701", "0602", "0604", "0504",
+    "0505", "0507", "0408", "0603", "0506", "0503", "0508", "0520", "0419", "0720", "0620", "0519", "0821", "1021",
+    "0220", "0110", "0207", "0210", "0212", "0213", "0306", "0921", "1121",
+]
+# fmt: on
 
 
 def check(out: MapData) -> list[str]:
@@ -461,8 +486,15 @@ def check(out: MapData) -> list[str]:
     swiss = set(out.regions["Switzerland"])
     bank = set(out.regions["east bank of the Rhine"])
     places = {n: (hexes, kind) for n, hexes, kind in out.places}
-    for n, want in {"Belfort": ["1110", "1109"], "Mulhouse": ["2506", "2505", "2606"], "Montbeliard": ["0915"],
-                    "Sochaux": ["1015"], "Chalampe": ["3103"], "Huningue": ["3312"], "Sainte-Marie": ["0616"]}.items():
+    for n, want in {
+        "Belfort": ["1110", "1109"],
+        "Mulhouse": ["2506", "2505", "2606"],
+        "Montbeliard": ["0915"],
+        "Sochaux": ["1015"],
+        "Chalampe": ["3103"],
+        "Huningue": ["3312"],
+        "Sainte-Marie": ["0616"],
+    }.items():
         got = [name(h) for h in places.get(n, ([], ""))[0]]
         if got != want:
             problems.append(f"{n} is at {got}, the rules print {want}")
@@ -472,8 +504,8 @@ def check(out: MapData) -> list[str]:
     for f in FORTS:
         if parse(f) in swiss:
             problems.append(f"fort {f} is in Switzerland")
-    for label, hexes in (("German", GERMAN_SETUP), ("French", FRENCH_SETUP)):
-        for x in hexes:
+    for label, numbers in (("German", GERMAN_SETUP), ("French", FRENCH_SETUP)):
+        for x in numbers:
             h = parse(x)
             if not on_map(*h):
                 problems.append(f"{label} set-up hex {x} is off the map")
@@ -481,12 +513,12 @@ def check(out: MapData) -> list[str]:
                 problems.append(f"{label} set-up hex {x} is in Switzerland or across the Rhine")
             elif out.terrain[h] == "m":
                 problems.append(f"{label} set-up hex {x} is a mountain peak")
-    road_hexes = {h for _n, hexes in out.roads for h in hexes}
+    road_hexes = {h for _n, chain in out.roads for h in chain}
     for x in NORTH_EXITS + MULHOUSE_GROUP_ROADS + [CHALAMPE]:
         if parse(x) not in road_hexes:
             problems.append(f"{x} must be a road hex (19.2)")
-    for rname, hexes in out.roads:
-        for a, b in pairwise(hexes):
+    for rname, chain in out.roads:
+        for a, b in pairwise(chain):
             if b not in neighbours(a):
                 problems.append(f"road {rname}: {name(a)}-{name(b)} not adjacent")
             if side_key(a, b) in out.rivers["Rhine"]:
@@ -499,6 +531,10 @@ def check(out: MapData) -> list[str]:
     cut = playable - reach(french_edge, out.rivers["Rhine"], playable)
     if cut:
         problems.append(f"hexes cut off from the French edge: {sorted(name(h) for h in cut)}")
+    # The front line of 19.2 must part the two set-ups: French hexes west of it, German hexes on it or east.
+    west = set(out.regions["west of the front line"])
+    problems += [f"French set-up hex {x} is not west of the front line" for x in FRENCH_SETUP if parse(x) not in west]
+    problems += [f"German set-up hex {x} is west of the front line" for x in GERMAN_SETUP if parse(x) in west]
     if not out.regions["rhine bank"]:
         problems.append("no Rhine-bank hexes")
     for h in out.regions["front line"]:
