@@ -35,7 +35,9 @@ MAP_TOML = HERE.parent / "map.toml"
 # The hexes the rules print, besides the towns (19.2).
 FORTS = ["0812", "0816", "1010", "1011", "1110", "1112", "1209", "1210", "1211", "1212"]
 FRONT_LINE = ["0901", "0903", "0605", "0609", "0310", "0314", "0415", "0418", "0820", "1120"]
-NORTH_EXITS = ["2101", "2201", "2601", "3102"]  # 19.2 strategic victory (translator's reading)
+# 19.2 strategic victory: the translator's 2101, 2201, 2601 and 3102; 3102 is one row short of the north edge
+# in either parity, so its road leaves the map by 3101.
+NORTH_EXITS = ["2101", "2201", "2601", "3101"]
 MULHOUSE_GROUP_ROADS = ["2201", "2601"]  # 19.2 turn 3: the 30th SS enters by road 2201 and/or 2601
 CHALAMPE = "3103"  # 19.2: German reinforcements enter at Chalampe unless told otherwise
 # KG Renschling (19.2 turn 4): "a German-controlled hex north or north-east of Mulhouse".

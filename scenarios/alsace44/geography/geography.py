@@ -243,7 +243,7 @@ ROADS: list[Road] = [
     ("Mulhouse - Basel", ["Mulhouse", "Rixheim", "Habsheim", "Sierentz", "Bartenheim", "Saint-Louis",
                           "Huningue"]),
     ("Mulhouse - Chalampe", ["Mulhouse", "Rixheim", "Ottmarsheim", "Chalampe"]),
-    ("Chalampe - Neuf-Brisach", ["Chalampe", "Bantzenheim", "3102"]),
+    ("Chalampe - Neuf-Brisach", ["Chalampe", "Bantzenheim", "3102", "3101"]),
     ("Ensisheim - Chalampe", ["Ensisheim", "Battenheim", "Bantzenheim"]),
     ("Mulhouse - Altkirch", ["Mulhouse", "Brunstatt", "Zillisheim", "Illfurth", "Altkirch"]),
     ("Altkirch - Ferrette", ["Altkirch", "Hirsingue", "Waldighofen", "Ferrette"]),
