@@ -1113,14 +1113,16 @@ def _retreat_step(
 def _leave_hex(data: GameData, state: GameState, hex_: Hex, units: Sequence[str]) -> list[Event]:
     """[15.3] Nuts! helps only while its stack does not retreat: the marker goes when the stack leaves."""
     events = []
+    auras = data.events_with_effect("quality-aura")
     for marker in list(state.markers):
-        if marker.kind == "nuts" and marker.hex == hex_ and any(data.side_of(u) == marker.side for u in units):
+        if marker.kind in auras and marker.hex == hex_ and any(data.side_of(u) == marker.side for u in units):
             state.markers.remove(marker)
+            name = data.events[marker.kind].name
             events.append(
                 Event(
                     "marker",
-                    f"The Nuts! stack at {hex_name(hex_)} retreated: the marker is removed (15.3)",
-                    {"kind": "nuts", "hex": hex_},
+                    f"The {name} stack at {hex_name(hex_)} retreated: the marker is removed (15.3)",
+                    {"kind": marker.kind, "hex": hex_},
                 )
             )
     return events

@@ -276,6 +276,18 @@ class SupportGrant:
     markers: Mapping[str, int]
 
 
+EVENT_EFFECTS = (
+    "blocks-hex-on-roll",
+    "blocks-hex",
+    "enemy-stack-loses-ap",
+    "zoc-infiltration",
+    "stack-gains-ap",
+    "quality-aura",
+    "supply-drop",
+)
+"""The event handlers the engine has (engine/vaevictis/events.py); a game's events name theirs."""
+
+
 @dataclass(frozen=True)
 class EventDef:
     """A historical event marker (15)."""
@@ -285,6 +297,8 @@ class EventDef:
     name: str
     count: int
     rule: str
+    effect: str = ""
+    """The engine's handler for it, one of :data:`EVENT_EFFECTS`; empty for an event the engine cannot play."""
 
 
 VICTORY_KINDS = ("cross-meuse", "hold-cities", "hold-places", "hold-overlay", "reached-region", "exit-units", "all")
@@ -394,6 +408,10 @@ class GameData:
     tables: Tables
     extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """Further setup sections (air, fuel shortage, Christmas presents) as parsed, for the rules modules."""
+
+    def events_with_effect(self, *effects: str) -> frozenset[str]:
+        """The ids of the game's events that have one of these effects."""
+        return frozenset(e.id for e in self.events.values() if e.effect in effects)
 
     def side_of(self, unit_id: str) -> Side:
         """The side a unit fights for."""

@@ -176,7 +176,8 @@ class VaeVictisGame:
     def _event_choices(self, state: GameState, side: Side) -> list[Choice]:
         """Events ``side`` may play now, and markers its activated units may remove (15.2, 15.3)."""
         if state.phase == "supply":
-            return [c for c in event_rules.playable(self.data, state, side) if c.args.get("event") == "air-supply"]
+            drops = self.data.events_with_effect(event_rules.AIR_SUPPLY)
+            return [c for c in event_rules.playable(self.data, state, side) if c.args.get("event") in drops]
         return [*event_rules.playable(self.data, state, side), *event_rules.removal_choices(self.data, state, side)]
 
     def _required_prompts(self, state: GameState) -> dict[Side, Prompt]:
@@ -357,7 +358,7 @@ class VaeVictisGame:
         if action.verb == "play_event":
             event_id = text_arg(args, "event")
             played = event_rules.play(self.data, state, side, event_id, args)
-            if event_id == "air-supply":
+            if event_rules.effect_of(self.data, event_id) == event_rules.AIR_SUPPLY:
                 state.flags.setdefault("phase_done", []).append("air-supply-decided")
             return played
         if action.verb == "remove_marker":
@@ -379,7 +380,8 @@ class VaeVictisGame:
         """[15.3] On a clear turn, before statuses are checked, the Allies may air-supply a stack."""
         if "air-supply-decided" in state.flags.get("phase_done", []):
             return None
-        choices = [c for c in event_rules.playable(self.data, state, "allied") if c.args.get("event") == "air-supply"]
+        drops = self.data.events_with_effect(event_rules.AIR_SUPPLY)
+        choices = [c for c in event_rules.playable(self.data, state, "allied") if c.args.get("event") in drops]
         if not choices:
             return None
         return Prompt(
@@ -406,7 +408,8 @@ class VaeVictisGame:
         args = action.args
         if state.phase == "supply" and action.verb == "decline_air_supply":
             state.flags.setdefault("phase_done", []).append("air-supply-decided")
-            return [Event("air-supply", "The Allies send no air supply this turn.", {"rule": "15.3"})]
+            drop = min(self.data.events_with_effect(event_rules.AIR_SUPPLY), default="event")
+            return [Event(drop, "The Allies send no air supply this turn.", {"rule": "15.3"})]
         if state.phase == "supply" and action.verb == "place_hq":
             return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
         if state.phase == "support" and action.verb == "allot":
@@ -601,7 +604,7 @@ class VaeVictisGame:
     def _check_british_restriction(self, state: GameState, unit_ids: list[str], path: tuple[Hex, ...]) -> None:
         """[16.2] British reinforcements other than the 29th Armoured Brigade (the British independent) stay west
         of the Meuse until a German unit crosses it."""
-        from engine.vaevictis.geography import beyond_meuse
+        from engine.vaevictis.geography import beyond_meuse, objective_river
 
         bound = [
             u
@@ -613,8 +616,10 @@ class VaeVictisGame:
             return
         west = beyond_meuse(self.data)
         if any(h not in west for h in path):
+            river = objective_river(self.data)
             raise IllegalActionError(
-                f"{self.data.units[bound[0]].name} may not cross to the east side of the Meuse until a German unit has",
+                f"{self.data.units[bound[0]].name} may not cross to the east side of the {river}"
+                " until a German unit has",
                 "16.2",
             )
 

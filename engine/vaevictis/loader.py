@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 
 from engine.hexgrid import Grid, Hex, Hexside, hex_name, hexside, parse_hex
 from engine.vaevictis.data import (
+    EVENT_EFFECTS,
     VICTORY_KINDS,
     Army,
     CrtCell,
@@ -632,13 +633,14 @@ def load_setup(
 
     events = {}
     for reader in entries(problems, file, doc, "event"):
-        reader.no_unknown_keys(("id", "side", "name", "count", "rule"))
+        reader.no_unknown_keys(("id", "side", "name", "count", "rule", "effect"))
         event = EventDef(
             reader.get("id", str),
             reader.choice("side", SIDES),
             reader.get("name", str),
             reader.get("count", int, 1),
             str(reader.table.get("rule", "")),
+            reader.choice("effect", EVENT_EFFECTS, "") or "",
         )
         events[event.id] = event
 
@@ -731,7 +733,7 @@ def victory_condition(
         supplied=sub.get("supplied", bool, False),
         cities=tuple(sub.get("cities", list, []) or []),
         count=sub.get("count", int, 0) or 0,
-        river=sub.get("river", str, "Meuse" if sub.table.get("kind") == "cross-meuse" else ""),
+        river=sub.get("river", str, ""),
         places=tuple(sub.get("places", list, []) or []),
         city_hexes=sub.choice("city_hexes", ("any", "all"), "any"),
         overlay=sub.get("overlay", str, ""),
@@ -909,6 +911,7 @@ def check_cross_references(data: GameData, problems: Problems, files: Mapping[st
             if condition.kind == "hold-overlay" and condition.overlay not in data.map.overlays:
                 problems.add(scenario_file, entry, f"overlay {condition.overlay!r} is not on the map")
             if condition.kind == "cross-meuse" and not any(r.name == condition.river for r in data.map.rivers):
+                # The river to cross is named in the data ("river"), never assumed.
                 problems.add(scenario_file, entry, f"river {condition.river!r} is not on the map")
             for city in condition.cities:
                 try:

@@ -209,8 +209,7 @@ def crossing_class(unit: UnitDef) -> MobilityClass:
 # Why a step fails; the search only needs to know that it does, check_move says why.
 _OK = 0
 _ENEMY = 1
-_ROADBLOCK = 2
-_STOSSER = 3
+_MARKER = 2
 _RIVER_CLOSED = 4
 _NO_AP_TO_CROSS = 5
 _NO_MP = 6
@@ -284,6 +283,8 @@ class _Mover:
         enemy = other_side(self.side)
         movers = set(self.ids)
         self.blocked: dict[Hex, int] = {}
+        self.blocking_marker: dict[Hex, str] = {}
+        """The event marker that blocks a hex, for the refusal's wording."""
         self.other_units: set[Hex] = set()
         self.friendly_steps: dict[Hex, int] = {}
         enemy_hexes = []
@@ -297,11 +298,12 @@ class _Mover:
             if others:
                 self.other_units.add(hex_)
                 self.friendly_steps[hex_] = sum(u.steps for u in others)
+        # [15.2, 15.3] The enemy's hex-blocking event markers (Ardennes: Roadblock, Stosser).
+        blocking = data.events_with_effect("blocks-hex", "blocks-hex-on-roll")
         for marker in state.markers:
-            if marker.kind == "roadblock" and self.german:
-                self.blocked.setdefault(marker.hex, _ROADBLOCK)
-            elif marker.kind == "stosser" and not self.german:
-                self.blocked.setdefault(marker.hex, _STOSSER)
+            if marker.kind in blocking and marker.side != self.side:
+                self.blocked.setdefault(marker.hex, _MARKER)
+                self.blocking_marker[marker.hex] = marker.kind
         self.zoc: dict[Hex, set[str]] = {} if ignore_zoc else enemy_zoc(pos, self.side)
         self.near_enemy: set[Hex] = set()
         if self.trucks:
@@ -687,10 +689,10 @@ def _refusal(
         return IllegalActionError(
             f"{names} may not enter {target}: it holds enemy units ({_unit_names(data, enemies)})", rule="4.1"
         )
-    if why == _ROADBLOCK:
-        return IllegalActionError(f"{names} may not enter {target}: a US Roadblock blocks it", rule="15.3")
-    if why == _STOSSER:
-        return IllegalActionError(f"{names} may not enter {target}: the Stosser marker holds it", rule="15.2")
+    if why == _MARKER:
+        event = data.events.get(mover.blocking_marker.get(to, ""))
+        name, rule = (event.name, event.rule) if event else ("event", "15")
+        return IllegalActionError(f"{names} may not enter {target}: the enemy's {name} marker holds it", rule=rule)
     river = data.map.river_between(here, to) if here is not None else None
     river_name = river.name if river else "river"
     if why == _RIVER_CLOSED:

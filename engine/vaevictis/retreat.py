@@ -105,7 +105,8 @@ def is_blocked(pos: Position, side: Side, hex_: Hex) -> bool:
     holder = pos.side_at(hex_)
     if holder is not None and holder != side:
         return True
-    return any(m.kind == "roadblock" and m.side != side for m in pos.state.markers_at(hex_))
+    blocking = pos.data.events_with_effect("blocks-hex")  # [15.3] the Roadblock also closes retreats
+    return any(m.kind in blocking and m.side != side for m in pos.state.markers_at(hex_))
 
 
 def vacated_hexes(vacated: Hex | Collection[Hex]) -> frozenset[Hex]:

@@ -38,7 +38,8 @@ class SupplyNet:
         self.data = pos.data
         self.grid = pos.data.map.grid
         self.enemy_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
-        self.blocked_by_markers = {m.hex for m in pos.state.markers if m.kind in blocking_markers(side)}
+        blocking = blocking_markers(pos.data, side)
+        self.blocked_by_markers = {m.hex for m in pos.state.markers if m.kind in blocking}
         zone = enemy_zoc(pos, side)
         friendly_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) == side}
         self.supply_closed = self.enemy_hexes | self.blocked_by_markers | {h for h in zone if h not in friendly_hexes}
@@ -189,9 +190,12 @@ class SupplyNet:
         )
 
 
-def blocking_markers(side: Side) -> tuple[str, ...]:
-    """Event markers that close a hex to a side's lines of supply: the Roadblock to the German (15.3)."""
-    return ("roadblock",) if side == "german" else ("stosser",)
+def blocking_markers(data: GameData, side: Side) -> frozenset[str]:
+    """Event markers that close a hex to a side's lines of supply: the enemy's hex-blocking events
+    (Ardennes: the Roadblock to the German, 15.3; the Stosser to the Allies, 15.2)."""
+    return frozenset(
+        e for e in data.events_with_effect("blocks-hex", "blocks-hex-on-roll") if data.events[e].side != side
+    )
 
 
 def update_statuses(pos: Position, side: Side, all_in_command: bool = False) -> list[tuple[str, str]]:
