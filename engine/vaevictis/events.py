@@ -49,27 +49,27 @@ from engine.vaevictis.supply import SupplyNet, command_range
 EventId = str
 Effect = str
 
-STOSSER: Effect = "blocks-hex-on-roll"
+BLOCKS_HEX_ON_ROLL: Effect = "blocks-hex-on-roll"
 """Ardennes 15.2 Stosser: a marker on an empty hex near a friendly unit, kept on 4-6, closing the hex to the
 enemy's movement and supply until removed or the turn ends."""
-GREIF: Effect = "enemy-stack-loses-ap"
+ENEMY_LOSES_AP: Effect = "enemy-stack-loses-ap"
 """Ardennes 15.2 Greif: each unit of an enemy stack moving in this activation loses 1 AP."""
-PZ_BRIGADE_150: Effect = "zoc-infiltration"
+ZOC_INFILTRATION: Effect = "zoc-infiltration"
 """Ardennes 15.2 150 Pz Brigade: an activated stack may ignore enemy zones of control on 5-6."""
-US_FUEL_DUMP: Effect = "stack-gains-ap"
+STACK_GAINS_AP: Effect = "stack-gains-ap"
 """Ardennes 15.2 US Fuel Dump: +1 AP to each unit of an activated friendly stack."""
-ROADBLOCK: Effect = "blocks-hex"
+BLOCKS_HEX: Effect = "blocks-hex"
 """Ardennes 15.3 Roadblock: a marker closing an empty hex to the enemy's movement, supply and retreat."""
-NUTS: Effect = "quality-aura"
+QUALITY_AURA: Effect = "quality-aura"
 """Ardennes 15.3 Nuts!: +1 quality to friendly units in the marker's hex and the six around."""
-AIR_SUPPLY: Effect = "supply-drop"
+SUPPLY_DROP: Effect = "supply-drop"
 """Ardennes 15.3 Air Supply: supplies a stack and the units near it in a clear-weather supply phase."""
 
 EVENT_RANGE = 6
 """[15.2, 15.3] "Six hexes or less" (official answer): the reach of Stosser, Greif and the Roadblock."""
 AIR_SUPPLY_REACH = 2
 """[15.3] Units with a line of supply of at most 2 hexes to the Air Supply stack are supplied."""
-STOSSER_STAYS = (4, 5, 6)
+BLOCK_STAYS_ON = (4, 5, 6)
 BRIGADE_PASSES = (5, 6)
 AIR_SUPPLY_SHOT_DOWN = 6
 
@@ -151,7 +151,7 @@ def _range_area(pos: Position, side: Side, reach: int) -> frozenset[Hex]:
 
 def _is_empty(pos: Position, hex_: Hex) -> bool:
     """No unit of either side, and no Roadblock, Stosser or Nuts! marker already there."""
-    taken = pos.data.events_with_effect(STOSSER, ROADBLOCK, NUTS)
+    taken = pos.data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX, QUALITY_AURA)
     return not pos.units_at(hex_) and not any(m.kind in taken for m in pos.state.markers_at(hex_))
 
 
@@ -221,14 +221,14 @@ def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
     pos = Position(data, state)
     candidates: list[Hex] = []
     effect = effect_of(data, event_id)
-    if effect in (STOSSER, ROADBLOCK):
+    if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
         near: set[Hex] = set()
         near_side: Side = data.events[event_id].side
         for unit in _units_of(pos, near_side):
             assert unit.hex is not None
             near.update(data.map.grid.within(unit.hex, EVENT_RANGE))
         candidates = sorted(near)
-    elif effect in (GREIF, PZ_BRIGADE_150, US_FUEL_DUMP):
+    elif effect in (ENEMY_LOSES_AP, ZOC_INFILTRATION, STACK_GAINS_AP):
         assert state.activation is not None
         hexes = (state.units[u].hex for u in state.activation.units if state.units[u].on_map)
         candidates = sorted({h for h in hexes if h is not None})
@@ -252,18 +252,18 @@ def _check_timing(data: GameData, state: GameState, event_id: EventId) -> None:
     own = data.events[event_id].side
     if state.result is not None:
         raise IllegalActionError("the game is over", "17")
-    if effect in (STOSSER, PZ_BRIGADE_150, US_FUEL_DUMP):
+    if effect in (BLOCKS_HEX_ON_ROLL, ZOC_INFILTRATION, STACK_GAINS_AP):
         _check_activation_of(state, own, name, rule)
-    elif effect == GREIF:
+    elif effect == ENEMY_LOSES_AP:
         _check_activation_of(state, other_side(own), f"{name} (during an American stack's movement)", rule)
-    elif effect == ROADBLOCK:
+    elif effect == BLOCKS_HEX:
         if state.activation is None:
             raise IllegalActionError(f"{name} is played during a German movement or an Allied activation", rule)
         if state.pending:
             raise IllegalActionError(f"{name} cannot be played in the middle of a combat", rule)
-    elif effect == NUTS:
+    elif effect == QUALITY_AURA:
         return  # Nuts! may be played whenever the Allies like, a German attack about to start included
-    elif effect == AIR_SUPPLY:
+    elif effect == SUPPLY_DROP:
         if state.phase != "supply":
             raise IllegalActionError(f"{name} is placed during the supply phase", rule)
         if not is_clear_weather(data, state):
@@ -281,14 +281,14 @@ def _check_target(data: GameData, state: GameState, pos: Position, event_id: Eve
     where = hex_name(hex_)
     effect = effect_of(data, event_id)
     own = data.events[event_id].side
-    if effect in (STOSSER, ROADBLOCK):
+    if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
         if not _is_empty(pos, hex_):
             raise IllegalActionError(f"{name} goes on an empty hex; {where} is not empty", rule)
         if not _within_range_of(pos, hex_, own):
             who = "a German" if own == "german" else "an American"
             raise IllegalActionError(f"{where} is more than {EVENT_RANGE} hexes from {who} unit", rule)
         return
-    if effect == GREIF:
+    if effect == ENEMY_LOSES_AP:
         stack = _active_stack(state, other_side(own), hex_)
         if not stack:
             raise IllegalActionError(
@@ -299,7 +299,7 @@ def _check_target(data: GameData, state: GameState, pos: Position, event_id: Eve
         if not _within_range_of(pos, hex_, own):
             raise IllegalActionError(f"{where} is more than {EVENT_RANGE} hexes from a German unit", rule)
         return
-    if effect == PZ_BRIGADE_150:
+    if effect == ZOC_INFILTRATION:
         stack = _active_stack(state, own, hex_)
         if not stack:
             raise IllegalActionError(f"{name} goes on a German stack activated now; none at {where}", rule)
@@ -308,7 +308,7 @@ def _check_target(data: GameData, state: GameState, pos: Position, event_id: Eve
         if not _in_hq_command_range(pos, hex_, own):
             raise IllegalActionError(f"{where} is not within command range of a German HQ", rule)
         return
-    if effect == US_FUEL_DUMP:
+    if effect == STACK_GAINS_AP:
         stack = _active_stack(state, own, hex_)
         if not stack:
             raise IllegalActionError(f"{name} goes on a German stack activated now; none at {where}", rule)
@@ -322,7 +322,7 @@ def _check_target(data: GameData, state: GameState, pos: Position, event_id: Eve
     allied = [u for u in pos.units_at(hex_) if pos.side_of(u.id) == own]
     if not allied:
         raise IllegalActionError(f"{name} goes on an American stack; there is none at {where}", rule)
-    if effect == NUTS and any(m.kind == event_id for m in state.markers):  # pragma: no cover - one counter
+    if effect == QUALITY_AURA and any(m.kind == event_id for m in state.markers):  # pragma: no cover - one counter
         raise IllegalActionError(f"{name} is already on the map", rule)
 
 
@@ -372,21 +372,21 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
     base = {"event": event_id, "hex": hex_, "side": side, "rule": rule}
     effect = effect_of(data, event_id)
 
-    if effect == AIR_SUPPLY:
+    if effect == SUPPLY_DROP:
         return _play_air_supply(data, state, hex_, base)
     _spend(data, state, event_id)
-    if effect in (STOSSER, ROADBLOCK):
+    if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
         events = [Event("event", f"{side.capitalize()} plays {name} at {where}.", base)]
-        if effect == STOSSER:
+        if effect == BLOCKS_HEX_ON_ROLL:
             die, rolled = roll(state, f"{name} at {where} (stays on 4-6)", rule)
             events.append(rolled)
-            if die not in STOSSER_STAYS:
+            if die not in BLOCK_STAYS_ON:
                 events.append(Event("event-removed", f"{name} fails: the marker is removed.", {**base, "die": die}))
                 return events
         state.markers.append(MapMarker(event_id, hex_, side, state.turn))
         events.append(Event("marker", f"{name} marker placed at {where}.", base))
         return events
-    if effect == GREIF:
+    if effect == ENEMY_LOSES_AP:
         stack = _active_stack(state, other_side(side), hex_)
         for unit in stack:
             unit.action_points = max(0, unit.action_points - 1)
@@ -398,7 +398,7 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
                 {**base, "units": [u.id for u in stack]},
             )
         ]
-    if effect == PZ_BRIGADE_150:
+    if effect == ZOC_INFILTRATION:
         stack = _active_stack(state, side, hex_)
         state.flags[_BRIGADE_FLAG] = {"units": [u.id for u in stack], "activation": _activation_key(state)}
         names = ", ".join(data.units[u.id].name for u in stack)
@@ -409,7 +409,7 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
                 {**base, "units": [u.id for u in stack]},
             )
         ]
-    if effect == US_FUEL_DUMP:
+    if effect == STACK_GAINS_AP:
         stack = _active_stack(state, side, hex_)
         for unit in stack:
             unit.action_points += 1
@@ -489,7 +489,9 @@ def removal_choices(data: GameData, state: GameState, side: Side) -> list[Choice
 
 def removable_kinds(data: GameData, side: Side) -> frozenset[EventId]:
     """The enemy's hex-blocking markers ``side`` may remove (15.2, 15.3): its events of those effects."""
-    return frozenset(e for e in data.events_with_effect(STOSSER, ROADBLOCK) if data.events[e].side == other_side(side))
+    return frozenset(
+        e for e in data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX) if data.events[e].side == other_side(side)
+    )
 
 
 def blocking_kinds(data: GameData, side: Side) -> frozenset[EventId]:
@@ -564,7 +566,7 @@ def brigade_150_allows(data: GameData, state: GameState, unit_ids: list[str]) ->
     carriers = set(brigade_150_units(state))
     if not unit_ids or not carriers or not set(unit_ids) <= carriers:
         return False, []
-    brigade = _event_with(data, PZ_BRIGADE_150)
+    brigade = _event_with(data, ZOC_INFILTRATION)
     name = _name(data, brigade)
     die, rolled = roll(state, f"{name}: ignore the enemy zone of control on 5-6", "15.2")
     if die in BRIGADE_PASSES:
@@ -600,7 +602,7 @@ def end_of_activation(data: GameData, state: GameState) -> list[Event]:
     """
     events: list[Event] = []
     if _brigade_record(state) is not None:
-        brigade = _event_with(data, PZ_BRIGADE_150)
+        brigade = _event_with(data, ZOC_INFILTRATION)
         events.append(
             Event(
                 "event-removed",
@@ -620,7 +622,7 @@ def nuts_quality_bonus(data: GameData, state: GameState, hex_: Hex) -> int:
     """[15.3] +1 quality for Allied units in ``hex_`` when the Nuts! marker is there or in one of the six
     hexes around (rivers do not matter). The caller applies it to Allied units only."""
     grid = data.map.grid
-    auras = data.events_with_effect(NUTS)
+    auras = data.events_with_effect(QUALITY_AURA)
     for marker in state.markers:
         if marker.kind in auras and (marker.hex == hex_ or grid.are_adjacent(marker.hex, hex_)):
             return 1
@@ -632,7 +634,7 @@ def tidy_markers(data: GameData, state: GameState) -> list[Event]:
     pos = Position(data, state)
     events: list[Event] = []
     kept: list[MapMarker] = []
-    auras = data.events_with_effect(NUTS)
+    auras = data.events_with_effect(QUALITY_AURA)
     for marker in state.markers:
         if marker.kind in auras and not any(pos.side_of(u.id) == marker.side for u in pos.units_at(marker.hex)):
             events.append(
@@ -662,7 +664,7 @@ def air_supplied_units(data: GameData, state: GameState) -> set[str]:
 
     Pass the result to :func:`engine.vaevictis.turn.supply_phase` (``air_supplied``).
     """
-    drop_kinds = data.events_with_effect(AIR_SUPPLY)
+    drop_kinds = data.events_with_effect(SUPPLY_DROP)
     drops = [m.hex for m in state.markers if m.kind in drop_kinds and m.turn_placed == state.turn]
     if not drops:
         return set()
@@ -700,7 +702,7 @@ def end_of_turn(data: GameData, state: GameState) -> list[Event]:
     (the counter itself stays playable unless it was shot down). Roadblocks and Nuts! stay."""
     events: list[Event] = []
     kept: list[MapMarker] = []
-    passing = data.events_with_effect(STOSSER, AIR_SUPPLY)
+    passing = data.events_with_effect(BLOCKS_HEX_ON_ROLL, SUPPLY_DROP)
     for marker in state.markers:
         if marker.kind in passing:
             events.append(

@@ -176,7 +176,7 @@ class VaeVictisGame:
     def _event_choices(self, state: GameState, side: Side) -> list[Choice]:
         """Events ``side`` may play now, and markers its activated units may remove (15.2, 15.3)."""
         if state.phase == "supply":
-            drops = self.data.events_with_effect(event_rules.AIR_SUPPLY)
+            drops = self.data.events_with_effect(event_rules.SUPPLY_DROP)
             return [c for c in event_rules.playable(self.data, state, side) if c.args.get("event") in drops]
         return [*event_rules.playable(self.data, state, side), *event_rules.removal_choices(self.data, state, side)]
 
@@ -358,7 +358,7 @@ class VaeVictisGame:
         if action.verb == "play_event":
             event_id = text_arg(args, "event")
             played = event_rules.play(self.data, state, side, event_id, args)
-            if event_rules.effect_of(self.data, event_id) == event_rules.AIR_SUPPLY:
+            if event_rules.effect_of(self.data, event_id) == event_rules.SUPPLY_DROP:
                 state.flags.setdefault("phase_done", []).append("air-supply-decided")
             return played
         if action.verb == "remove_marker":
@@ -380,7 +380,7 @@ class VaeVictisGame:
         """[15.3] On a clear turn, before statuses are checked, the Allies may air-supply a stack."""
         if "air-supply-decided" in state.flags.get("phase_done", []):
             return None
-        drops = self.data.events_with_effect(event_rules.AIR_SUPPLY)
+        drops = self.data.events_with_effect(event_rules.SUPPLY_DROP)
         choices = [c for c in event_rules.playable(self.data, state, "allied") if c.args.get("event") in drops]
         if not choices:
             return None
@@ -395,7 +395,7 @@ class VaeVictisGame:
         """Facts to note after any action: the turn an HQ was destroyed (1.3), the first German across the
         Meuse (16.2), event markers whose hex no longer qualifies (15.3 Nuts!)."""
         tidied = event_rules.tidy_markers(self.data, state)
-        if not state.meuse_crossed and turn.german_crossed_meuse(self.data, state):
+        if not state.meuse_crossed and turn.german_crossed_objective_river(self.data, state):
             state.meuse_crossed = True
         for unit_id, unit in state.units.items():
             if unit.eliminated and self.data.units[unit_id].is_hq and unit_id not in state.hq_destroyed:
@@ -408,7 +408,7 @@ class VaeVictisGame:
         args = action.args
         if state.phase == "supply" and action.verb == "decline_air_supply":
             state.flags.setdefault("phase_done", []).append("air-supply-decided")
-            drop = min(self.data.events_with_effect(event_rules.AIR_SUPPLY), default="event")
+            drop = min(self.data.events_with_effect(event_rules.SUPPLY_DROP), default="event")
             return [Event(drop, "The Allies send no air supply this turn.", {"rule": "15.3"})]
         if state.phase == "supply" and action.verb == "place_hq":
             return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))

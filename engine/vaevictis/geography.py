@@ -28,8 +28,8 @@ def beyond_meuse(data: GameData, river: str | None = None) -> frozenset[Hex]:
     if cached is not None and cached[0] is data:
         return cached[1]
     game_map = data.map
-    meuse = next((r for r in game_map.rivers if r.name == name), None)
-    sides = meuse.hexsides if meuse else frozenset()
+    water = next((r for r in game_map.rivers if r.name == name), None)
+    sides = water.hexsides if water else frozenset()
     start = list(game_map.friendly_edges["german"])
     seen = set(start)
     while start:

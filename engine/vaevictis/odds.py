@@ -463,10 +463,10 @@ def quality_of(pos: Position, unit: UnitState) -> int:
     quality = data.units[unit.id].quality
     if data.units[unit.id].is_hq:
         quality = int(data.tables.raw["stacking"]["hq_alone_quality"])
-    return quality + nuts_bonus(pos, unit)
+    return quality + aura_bonus(pos, unit)
 
 
-def nuts_bonus(pos: Position, unit: UnitState) -> int:
+def aura_bonus(pos: Position, unit: UnitState) -> int:
     """[15.3] +1 quality for allied units with the Nuts! marker or in the six hexes around it."""
     if pos.side_of(unit.id) != "allied" or unit.hex is None:
         return 0

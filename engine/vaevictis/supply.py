@@ -54,7 +54,7 @@ class SupplyNet:
         formation = self.data.formations[self.data.units[unit.id].formation]
         if formation.independent:
             return True  # 16.3: independents are always in command
-        if self._british_west_of_meuse(unit):
+        if self._british_beyond_the_river(unit):
             return True  # 16.2
         if formation.hq is None:
             return False
@@ -83,7 +83,7 @@ class SupplyNet:
         """[10.2] Whether the unit traces a line of supply now."""
         if unit.hex is None:
             return False
-        if self._british_west_of_meuse(unit):
+        if self._british_beyond_the_river(unit):
             return True
         if self.data.units[unit.id].is_hq:
             return self.hq_supplied(unit.id)
@@ -103,7 +103,7 @@ class SupplyNet:
         if hq_id not in self._hq_supplied:
             hq = self.pos.state.units[hq_id]
             self._hq_supplied[hq_id] = hq.hex is not None and (
-                self._british_west_of_meuse(hq) or self._near_supplied_road(hq.hex)
+                self._british_beyond_the_river(hq) or self._near_supplied_road(hq.hex)
             )
         return self._hq_supplied[hq_id]
 
@@ -181,7 +181,7 @@ class SupplyNet:
                 queue.append(n)
         return False
 
-    def _british_west_of_meuse(self, unit: UnitState) -> bool:
+    def _british_beyond_the_river(self, unit: UnitState) -> bool:
         """[16.2] British units west of the Meuse are always in command and supplied."""
         return (
             unit.hex is not None

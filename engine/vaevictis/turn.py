@@ -341,7 +341,7 @@ def administrative_phase(data: GameData, state: GameState) -> list[Event]:
     return [Event("phase", f"Turn {state.turn}: administrative phase.", {"turn": state.turn})]
 
 
-def german_crossed_meuse(data: GameData, state: GameState) -> bool:
+def german_crossed_objective_river(data: GameData, state: GameState) -> bool:
     """Whether any German unit stands beyond the Meuse (lifts the British restriction of 16.2)."""
     area = beyond_meuse(data)
     return any(u.hex in area for u in state.on_map() if data.side_of(u.id) == "german")

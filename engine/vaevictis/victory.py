@@ -19,7 +19,7 @@ def is_supplied(unit: UnitState) -> bool:
     return not unit.isolated and not unit.unsupplied
 
 
-def across_the_meuse(data: GameData, state: GameState, side: Side, river: str | None = None) -> list[UnitState]:
+def across_the_river(data: GameData, state: GameState, side: Side, river: str | None = None) -> list[UnitState]:
     """The side's supplied units on the far bank of the objective river (the Meuse, or the one named)."""
     area = beyond_meuse(data, river)
     return [u for u in state.on_map() if data.side_of(u.id) == side and u.hex in area and is_supplied(u)]
@@ -29,10 +29,10 @@ def _conditions(data: GameData, state: GameState) -> tuple[VictoryCondition, ...
     return data.scenarios[state.scenario].victory
 
 
-def _meuse_crossing(data: GameData, state: GameState, timings: tuple[str, ...], reason: str) -> list[Event]:
+def _river_crossing(data: GameData, state: GameState, timings: tuple[str, ...], reason: str) -> list[Event]:
     for condition in _conditions(data, state):
         crossed = condition.kind == "cross-meuse" and condition.when in timings
-        if crossed and across_the_meuse(data, state, condition.side, condition.river or None):
+        if crossed and across_the_river(data, state, condition.side, condition.river or None):
             return declare(state, condition.side, condition.result, reason)
     return []
 
@@ -40,13 +40,13 @@ def _meuse_crossing(data: GameData, state: GameState, timings: tuple[str, ...], 
 def after_action(data: GameData, state: GameState) -> list[Event]:
     """[17.1] A crossing of the Meuse that wins at once."""
     river = objective_river(data)
-    return _meuse_crossing(data, state, ("any-time",), f"a supplied German unit has crossed the {river}")
+    return _river_crossing(data, state, ("any-time",), f"a supplied German unit has crossed the {river}")
 
 
 def end_of_turn(data: GameData, state: GameState) -> list[Event]:
     """[17.2] A supplied unit across the Meuse that has held there to the end of the turn."""
     river = objective_river(data)
-    return _meuse_crossing(data, state, ("end-of-turn", "any-time"), f"a supplied German unit is across the {river}")
+    return _river_crossing(data, state, ("end-of-turn", "any-time"), f"a supplied German unit is across the {river}")
 
 
 def end_of_game(data: GameData, state: GameState) -> list[Event]:

@@ -116,7 +116,14 @@ _SETUP: dict[str, Any] = {
         {"id": "nuts", "effect": "quality-aura", "side": "allied", "name": "Nuts!", "count": 1, "rule": "15.3"},
         # Known but without counters (count 0): tests put their markers on the map directly.
         {"id": "roadblock", "effect": "blocks-hex", "side": "allied", "name": "Roadblock", "count": 0, "rule": "15.3"},
-        {"id": "stosser", "effect": "blocks-hex-on-roll", "side": "german", "name": "Stosser", "count": 0, "rule": "15.2"},
+        {
+            "id": "stosser",
+            "effect": "blocks-hex-on-roll",
+            "side": "german",
+            "name": "Stosser",
+            "count": 0,
+            "rule": "15.2",
+        },
     ],
 }
 
