@@ -43,6 +43,32 @@ OPTIONS: dict[str, str] = {
 }
 """The optional rules of the game, each a game option, with the rule that defines it."""
 
+UNSUPPORTED_SETUP_TABLES = (
+    "garrisons",
+    "strongpoint_rules",
+    "activation_limit",
+    "action_point_limit",
+    "forced_event",
+    "trucks",
+    "mines",
+    "raid_commando",
+)
+"""Set-up tables a game's data may hold whose rules this engine does not play yet (Alsace 1944's)."""
+
+
+def unsupported(data: GameData, scenario: str) -> list[str]:
+    """What a scenario's data asks for that the engine cannot play yet: victory kinds, events without a
+    handler, set-up rules; an empty list for a game the engine plays in full."""
+    missing = victory.unsupported(data, scenario)
+    missing += [f"the event '{e.name}'" for e in sorted(data.events.values(), key=lambda e: e.id) if not e.effect]
+    missing += [f"the set-up rules [{table}]" for table in UNSUPPORTED_SETUP_TABLES if table in data.extra]
+    if data.scenarios[scenario].variant:
+        missing.append("the variant set-up and reinforcements")
+    kinds = {u.kind for u in data.units.values()}
+    missing += [f"{kind} counters" for kind in ("strongpoint", "garrison") if kind in kinds]
+    return missing
+
+
 Handler = Callable[[GameState, Side, Mapping[str, Any]], list[Event]]
 
 EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine")
@@ -81,6 +107,13 @@ class VaeVictisGame:
         if unknown:
             raise InvalidActionError(
                 f"unknown option(s) {', '.join(sorted(unknown))}; the options are {', '.join(OPTIONS)}"
+            )
+        if options.get("c3i_snafu") and not self.data.tables.c3i:
+            raise InvalidActionError(f"{self.data.name} has no C3I and SNAFU tables: option c3i_snafu is not offered")
+        missing = unsupported(self.data, scenario)
+        if missing:
+            raise InvalidActionError(
+                f"{self.data.name} cannot be played yet: the engine lacks {'; '.join(missing)} (see its rules notes)"
             )
         state = GameState(
             game=self.data.id,
@@ -124,7 +157,8 @@ class VaeVictisGame:
                 state.phase = "supply"
             elif state.phase == "supply":
                 if "southern-front" not in done:
-                    events += turn.southern_front(self.data, state)
+                    if "southern_front" in self.data.extra:  # a rule of the game's data (Ardennes 16.1)
+                        events += turn.southern_front(self.data, state)
                     done.append("southern-front")
                 if turn.returning_hqs(self.data, state):
                     return events

@@ -73,7 +73,9 @@ class Route:
 
 # --- Per-map tables (cached on the game data) --------------------------------------------------------------
 
-_NO_RIVER, _RIVER, _BRIDGE = 0, 1, 2
+_NO_RIVER, _RIVER, _BRIDGE, _CANAL, _UNCROSSABLE = 0, 1, 2, 3, 4
+_CROSSING_KEYS = {_RIVER: "river", _BRIDGE: "bridge", _CANAL: "canal", _UNCROSSABLE: "uncrossable"}
+"""The crossing chart entry of each kind of hexside water (a bridge on a canal is a bridge)."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,10 @@ class _MapTables:
     shelter: frozenset[Hex]
     """City, village and forest hexes: entered in an enemy ZoC without AP to attack, attack optional (4.2, 4.3)."""
     crossing: Mapping[tuple[bool, MobilityClass, int], tuple[float, int]]
-    """(German?, class, river or bridge) -> (MP, AP) to cross and enter the hex beyond (13.1)."""
+    """(German?, class, kind of water) -> (MP, AP) to cross, and enter the hex beyond unless ``additive`` (13.1)."""
+    additive: bool
+    """Whether the crossing MPs are added to the cost of the hex entered (Alsace 1944 TEC) rather than
+    replacing it (Ardennes 1944 13.1)."""
     allowance: Mapping[str, float]
     """Movement allowance per unit kind (6.1)."""
     max_steps: int
@@ -130,7 +135,13 @@ def _build_tables(data: GameData) -> _MapTables:
             side = hexside(h, n)
             river = _NO_RIVER
             if side in game_map.river_at:
-                river = _BRIDGE if side in game_map.bridges else _RIVER
+                water = game_map.river_at[side].kind
+                if water == "uncrossable":
+                    river = _UNCROSSABLE
+                elif side in game_map.bridges:
+                    river = _BRIDGE
+                else:
+                    river = _CANAL if water == "canal" and "canal" in raw["crossing"] else _RIVER
             entries.append((n, side in game_map.road_links, river))
         links[h] = tuple(entries)
 
@@ -140,9 +151,7 @@ def _build_tables(data: GameData) -> _MapTables:
         for c in classes:
             # Overlays replace the terrain's cost unless the chart says "other" (OTIH).
             value = _number(terrain_chart[game_map.terrain[h]][c])
-            overlays = []
-            if h in game_map.westwall:
-                overlays.append("westwall")
+            overlays = list(game_map.overlays_at(h))
             if game_map.is_city(h):
                 overlays.append("city")
             elif game_map.is_village(h):
@@ -164,9 +173,18 @@ def _build_tables(data: GameData) -> _MapTables:
     )
 
     crossing: dict[tuple[bool, MobilityClass, int], tuple[float, int]] = {}
-    for river_kind, key in ((_RIVER, "river"), (_BRIDGE, "bridge")):
-        chart = raw["crossing"][key]
+    additive = any(chart.get("mode") == "additive" for chart in raw["crossing"].values())
+    for river_kind, key in _CROSSING_KEYS.items():
+        chart = raw["crossing"].get(key)
+        if chart is None:
+            continue
         for c in classes:
+            if f"{c}_mp" in chart:
+                # The same MPs for both sides (Alsace 1944 TEC).
+                mp = _number(chart[f"{c}_mp"])
+                crossing[(False, c, river_kind)] = crossing[(True, c, river_kind)] = (mp, 0)
+                continue
+            # Ardennes 1944 13.1: the Americans pay MPs, the Germans APs.
             us_mp = _number(chart[f"us_{c}_mp"])
             german_ap = _number(chart[f"german_{c}_ap"])
             crossing[(False, c, river_kind)] = (us_mp, 0)
@@ -179,6 +197,7 @@ def _build_tables(data: GameData) -> _MapTables:
         road_hexes=game_map.road_hexes,
         shelter=shelter,
         crossing=crossing,
+        additive=additive,
         allowance={k: float(v) for k, v in raw["movement_allowance"].items()},
         max_steps=int(raw["stacking"]["max_steps"]),
         attack_ap=int(raw["actions"]["normal_attack"]),
@@ -269,7 +288,8 @@ class _Mover:
                 max(t.crossing[(self.german, c, kind)][0] for c in crossing_classes),
                 max(t.crossing[(self.german, c, kind)][1] for c in crossing_classes),
             )
-            for kind in (_RIVER, _BRIDGE)
+            for kind in _CROSSING_KEYS
+            if (self.german, crossing_classes[0], kind) in t.crossing
         }
         # [1.3] An HQ's strength serves only in defence: a stack of HQs alone can never attack.
         self.can_attack = not all(d.is_hq for d in self.defs)
@@ -352,13 +372,13 @@ class _Mover:
             return 0.0, 0, why
         ap_cost = 0
         if river:
-            mp_cost, ap_cost = self.crossing[river]
+            mp_cost, ap_cost = self.crossing.get(river, (PROHIBITED, 0))
             if mp_cost == PROHIBITED:
                 return 0.0, 0, _RIVER_CLOSED
+            if self.tables.additive:
+                mp_cost += self.hex_cost(from_, to, road)
         else:
-            mp_cost = self.cost[to]
-            if road and self.alone and to not in self.other_units and (from_ is None or from_ not in self.other_units):
-                mp_cost = min(mp_cost, 0.5 if self.trucks and to not in self.near_enemy else self.road_rate)
+            mp_cost = self.hex_cost(from_, to, road)
         if from_ is None:
             mp_cost += self.entered_already
         elif from_ in self.zoc:
@@ -370,6 +390,13 @@ class _Mover:
             else:
                 mp_cost += 1
         return mp_cost, ap_cost, _OK
+
+    def hex_cost(self, from_: Hex | None, to: Hex, road: bool) -> float:
+        """[6.2, TEC] The MPs to enter ``to``: its terrain, or the road rate along a road for a unit alone."""
+        mp_cost = self.cost[to]
+        if road and self.alone and to not in self.other_units and (from_ is None or from_ not in self.other_units):
+            mp_cost = min(mp_cost, 0.5 if self.trucks and to not in self.near_enemy else self.road_rate)
+        return mp_cost
 
     def pay(self, ap: int, mp: float, mp_cost: float, ap_cost: int, to: Hex) -> tuple[int, float, int]:
         """The APs and MPs left after paying for a step, buying move actions as needed (6.1), or why not."""
@@ -695,6 +722,8 @@ def _refusal(
         return IllegalActionError(f"{names} may not enter {target}: the enemy's {name} marker holds it", rule=rule)
     river = data.map.river_between(here, to) if here is not None else None
     river_name = river.name if river else "river"
+    if why == _RIVER_CLOSED and river is not None and river.kind == "uncrossable":
+        return IllegalActionError(f"{names} may not cross the {river_name}: no unit may cross it (TEC)", rule="0.2")
     if why == _RIVER_CLOSED:
         return IllegalActionError(
             f"{names} may not cross the {river_name} between {hex_name(here or to)} and {target}: "

@@ -37,8 +37,12 @@ def mobility(data: GameData, unit_id: str) -> str:
 
 
 def can_cross(data: GameData, a: Hex, b: Hex, unit_id: str) -> bool:
-    """[13.1, 7.7.1] Whether a unit may cross from ``a`` to ``b``: only infantry crosses an unbridged river."""
-    if data.map.river_between(a, b) is None or data.map.is_bridged(a, b):
+    """[13.1, 7.7.1] Whether a unit may cross from ``a`` to ``b``: only infantry crosses an unbridged river,
+    and nobody an uncrossable one (Alsace 1944's Rhine)."""
+    river = data.map.river_between(a, b)
+    if river is not None and river.kind == "uncrossable":
+        return False
+    if river is None or data.map.is_bridged(a, b):
         return True
     return data.units[unit_id].kind == "infantry"
 
@@ -63,6 +67,9 @@ def entry_cost(data: GameData, a: Hex, b: Hex, unit_id: str) -> float:
         cost = min(cost, float(terrain["road"][klass]))
     if data.map.river_between(a, b) is not None:
         crossing = table["crossing"]["bridge" if data.map.is_bridged(a, b) else "river"]
+        if f"{klass}_mp" in crossing:  # the same MPs for both sides, added to the hex's (Alsace 1944 TEC)
+            value = crossing[f"{klass}_mp"]
+            return IMPASSABLE if value == "prohibited" else cost + float(value)
         nationality = "german" if data.side_of(unit_id) == "german" else "us"
         key = f"{nationality}_{klass}_{'ap' if nationality == 'german' else 'mp'}"
         value = crossing.get(key, 2)

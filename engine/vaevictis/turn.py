@@ -49,10 +49,9 @@ def start_turn(data: GameData, state: GameState) -> list[Event]:
     state.activation = None
     state.consecutive_passes = 0
     state.sequences_this_turn = 0
-    weather = data.turns[state.turn - 1].weather
-    return [
-        Event("turn", f"Turn {state.turn} ({data.turns[state.turn - 1].date}, {weather}) begins.", {"turn": state.turn})
-    ]
+    track = data.turns[state.turn - 1]
+    when = ", ".join(part for part in (track.date, track.weather) if part)  # a game may have no weather
+    return [Event("turn", f"Turn {state.turn} ({when}) begins.", {"turn": state.turn})]
 
 
 def rules(data: GameData, state: GameState) -> tuple[str, ...]:

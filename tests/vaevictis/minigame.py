@@ -112,6 +112,7 @@ _SETUP: dict[str, Any] = {
         {"army": "us-1st", "turn": 0, "markers": {"artillery": 1, "tank": 1}},
         {"army": "de-6pz", "turn": 0, "markers": {"nebelwerfer": 1, "tiger": 1}},
     ],
+    "southern_front": {"rule": "16.1"},
     "event": [
         {"id": "nuts", "effect": "quality-aura", "side": "allied", "name": "Nuts!", "count": 1, "rule": "15.3"},
         # Known but without counters (count 0): tests put their markers on the map directly.
