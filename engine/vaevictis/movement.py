@@ -234,6 +234,7 @@ _NO_AP_TO_CROSS = 5
 _NO_MP = 6
 _SAME_UNIT_ZOC = 7
 _NO_AP_TO_ATTACK = 8
+_TERRAIN_CLOSED = 9
 
 
 class _Mover:
@@ -379,6 +380,8 @@ class _Mover:
                 mp_cost += self.hex_cost(from_, to, road)
         else:
             mp_cost = self.hex_cost(from_, to, road)
+        if mp_cost == PROHIBITED:
+            return 0.0, 0, _TERRAIN_CLOSED  # a terrain the class may not enter (off road), or a no-entry country
         if from_ is None:
             mp_cost += self.entered_already
         elif from_ in self.zoc:
@@ -722,6 +725,14 @@ def _refusal(
         return IllegalActionError(f"{names} may not enter {target}: the enemy's {name} marker holds it", rule=rule)
     river = data.map.river_between(here, to) if here is not None else None
     river_name = river.name if river else "river"
+    if why == _TERRAIN_CLOSED:
+        terrain = data.map.terrain.get(to, "clear")
+        road_only = mover.classes[-1] in data.tables.raw["terrain"].get(terrain, {}).get("road_only", ())
+        return IllegalActionError(
+            f"{names} may not enter {target} ({terrain}): the Terrain Effects Chart closes it to them"
+            + (" except along a road, moving alone (6.2)" if road_only else ""),
+            rule="0.2",
+        )
     if why == _RIVER_CLOSED and river is not None and river.kind == "uncrossable":
         return IllegalActionError(f"{names} may not cross the {river_name}: no unit may cross it (TEC)", rule="0.2")
     if why == _RIVER_CLOSED:

@@ -785,7 +785,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
                 shifts.append(Modifier(sign * int(definition["column_shift"]), label, "1.6"))
             if "die_modifier" in definition:
                 drm.append(Modifier(sign * int(definition["die_modifier"]), label, "1.6"))
-    air_def = tables["support"]["air"]
+    air_def = tables["support"].get("air", {"column_shift": 0})  # a game without air power has no such row
     for owner_air, sign in ((plan.air, 1), (plan.defender_air, -1)):
         for _ in range(owner_air):
             if sign > 0 and cancels("air"):

@@ -57,7 +57,8 @@ def entry_cost(data: GameData, a: Hex, b: Hex, unit_id: str) -> float:
     table = data.tables.raw
     klass = mobility(data, unit_id)
     terrain = table["terrain"]
-    cost = float(terrain[data.map.terrain.get(b, "clear")][klass])
+    base = terrain[data.map.terrain.get(b, "clear")][klass]
+    cost = IMPASSABLE if base == "prohibited" else float(base)
     settlement = data.map.settlements.get(b)
     if settlement is not None and settlement.kind in ("city", "village"):
         value = terrain[settlement.kind][klass]
@@ -116,6 +117,11 @@ def is_blocked(pos: Position, side: Side, hex_: Hex) -> bool:
     return any(m.kind in blocking and m.side != side for m in pos.state.markers_at(hex_))
 
 
+def _terrain_flag(data: GameData, hex_: Hex, flag: str) -> bool:
+    """Whether the Terrain Effects Chart sets ``flag`` for the hex's terrain (no_entry, retreat_eliminates)."""
+    return bool(data.tables.raw["terrain"].get(data.map.terrain.get(hex_, "clear"), {}).get(flag))
+
+
 def vacated_hexes(vacated: Hex | Collection[Hex]) -> frozenset[Hex]:
     """The vacated hex, or hexes (an attack on several hexes, 7.2), as a set."""
     return frozenset((vacated,)) if isinstance(vacated, int) else frozenset(vacated)
@@ -136,7 +142,8 @@ class RetreatOptions:
     priority: str
     """The last priority that narrowed the choice, in words."""
     off_map: bool
-    """No hex is open and the group stands on the map's edge: it retreats off the map and is eliminated."""
+    """No hex is open and the group stands on the map's edge, or next to a country whose entry eliminates
+    (Alsace 1944's Switzerland): it retreats off the map, or into that country, and is eliminated."""
 
 
 def retreat_options(
@@ -150,7 +157,7 @@ def retreat_options(
     limit = stacking_limit(data)
     legal = []
     for n in grid.neighbours(here):
-        if n in path or is_blocked(pos, side, n):
+        if n in path or is_blocked(pos, side, n) or _terrain_flag(data, n, "no_entry"):
             continue
         if any(not can_cross(data, here, n, u) for u in units):
             continue
@@ -159,7 +166,9 @@ def retreat_options(
             continue
         legal.append(n)
     if not legal:
-        return RetreatOptions((), (), "no hex is open", grid.is_on_edge(here))
+        # [7.7.1] Off the map, or (Alsace 1944 TEC) into a country whose entry eliminates: the group is lost.
+        lost = grid.is_on_edge(here) or any(_terrain_flag(data, n, "retreat_eliminates") for n in grid.neighbours(here))
+        return RetreatOptions((), (), "no hex is open", lost)
     control = zoc.enemy_zoc(pos, side) if control is None else control
     choice = list(legal)
     priority = "any open hex"

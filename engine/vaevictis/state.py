@@ -262,6 +262,8 @@ class Position:
         if unit.parent is not None:
             template = self.data.detachments[self.data.nationality_of(unit.id)]
             return template.strength_per_step * unit.steps
+        if unit.steps >= definition.steps:
+            return definition.strength
         step_strength = int(self.data.tables.raw["stacking"]["step_strength"])
         return max(0, definition.strength - step_strength * (definition.steps - unit.steps))
 

@@ -43,6 +43,7 @@ class SupplyNet:
         zone = enemy_zoc(pos, side)
         friendly_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) == side}
         self.supply_closed = self.enemy_hexes | self.blocked_by_markers | {h for h in zone if h not in friendly_hexes}
+        self.supply_closed |= no_entry_hexes(pos.data)
         self.edge = frozenset(h for h in pos.data.map.friendly_edges[side] if h not in self.supply_closed)
         self.road_to_edge = self._roads_reaching_edge()
         self._hq_supplied: dict[str, bool] = {}
@@ -188,6 +189,20 @@ class SupplyNet:
             and self.data.nationality_of(unit.id) == "british"
             and unit.hex in beyond_meuse(self.data)
         )
+
+
+_NO_ENTRY: dict[int, tuple[GameData, frozenset[Hex]]] = {}
+
+
+def no_entry_hexes(data: GameData) -> frozenset[Hex]:
+    """Hexes of a terrain no unit and no line may enter (Alsace 1944: Switzerland, TEC); once per game data."""
+    cached = _NO_ENTRY.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    chart = data.tables.raw["terrain"]
+    found = frozenset(h for h, t in data.map.terrain.items() if chart.get(t, {}).get("no_entry"))
+    _NO_ENTRY[id(data)] = (data, found)
+    return found
 
 
 def blocking_markers(data: GameData, side: Side) -> frozenset[str]:
