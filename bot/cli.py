@@ -175,8 +175,8 @@ def run_bot(args: argparse.Namespace) -> int:
 
     try:
         settings = Settings.from_env(token=args.token, db=args.db, guild=args.guild)
-    except ValueError:
-        print("umpire: the server id (--guild or UMPIRE_GUILD) must be a number", file=sys.stderr)
+    except ValueError as error:
+        print(f"umpire: {error}", file=sys.stderr)
         return 2
     if not settings.token:
         print(
@@ -189,6 +189,7 @@ def run_bot(args: argparse.Namespace) -> int:
 
 def run_local(args: argparse.Namespace) -> int:
     from bot.console import play
+    from bot.store import StoreOpenError
     from bot.systems import systems
 
     lines = None
@@ -212,6 +213,9 @@ def run_local(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 130
+    except StoreOpenError as error:
+        print(f"umpire: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -226,34 +230,47 @@ def _database(args: argparse.Namespace) -> str | None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from bot.service import GameService, Refusal
-    from bot.store import Store
+    from bot.service import GameService
+    from bot.store import Store, StoreError
     from bot.systems import systems
+    from engine.contract import RulesError
 
     path = _database(args)
     if path is None:
         return 1
 
     async def replay() -> int:
-        store = await Store.open(path)
         try:
-            game = await store.game(args.game)
+            store = await Store.open(path)
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
+        try:
+            try:
+                game = await store.game(args.game)
+            except ValueError:
+                print(f"umpire: the stored setup of game #{args.game} is not readable", file=sys.stderr)
+                return 1
             if game is None:
                 print(f"umpire: there is no game #{args.game} in {path}", file=sys.stderr)
                 return 1
             service = GameService(store, systems())
             actions = await store.actions(game.id)
             try:
-                await service.state(game)
-                status = service.system(game.system).describe(await service.state(game), None, "status", "")
-            except Refusal as error:
-                print(f"umpire: {error}", file=sys.stderr)
+                state = await service.state(game)
+                status = service.system(game.system).describe(state, None, "status", "")
+            except (RulesError, LookupError, ValueError, TypeError) as error:  # a log edited by hand
+                why = f"umpire: game #{game.id} does not replay: {error}; see `umpire verify {game.id}`"
+                print(why, file=sys.stderr)
                 return 1
             print(f"Game #{game.id} ({game.system}, {game.scenario}): {game.status}; {len(actions)} actions replayed.")
             print(status)
             if game.result:
                 print(f"Result: {game.result.get('text')}")
             return 0
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
         finally:
             await store.close()
 
@@ -262,7 +279,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     from bot.service import GameService, Refusal
-    from bot.store import Store
+    from bot.store import Store, StoreError
     from bot.systems import systems
 
     path = _database(args)
@@ -270,18 +287,24 @@ def run_verify(args: argparse.Namespace) -> int:
         return 1
 
     async def verify() -> int:
-        store = await Store.open(path)
+        try:
+            store = await Store.open(path)
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
         try:
             game, rolls, problems = await GameService(store, systems()).verify(args.game)
-        except Refusal as error:
+        except (Refusal, StoreError) as error:
             print(f"umpire: {error}", file=sys.stderr)
             return 1
         finally:
             await store.close()
         print(f"Game #{game.id}: seed {game.seed}, published hash {game.seed_hash}.")
+        print(f"Chain head {game.chain_head} (compare it with the one posted at the end of the game).")
         for problem in problems:
             print(f"  PROBLEM: {problem}")
-        print(f"{rolls} roll(s) recomputed; " + ("all agree." if not problems else f"{len(problems)} problem(s)."))
+        verdict = "the log's hash chain holds and all agree." if not problems else f"{len(problems)} problem(s)."
+        print(f"{rolls} roll(s) recomputed; {verdict}")
         return 1 if problems else 0
 
     return asyncio.run(verify())

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.service import Caller, GameService, Outcome, Refusal, Table
+from bot.store import StoreBusyError
 from engine.contract import Prompt, RulesError
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,7 @@ CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z
 """The custom id of every button and select menu of the bot."""
 
 INTERNAL_ERROR = "Something went wrong on my side; nothing changed. The error was logged for the host."
+STORE_BUSY = "The game store is busy (another program holds a lock on it); nothing changed. Try again in a moment."
 
 MAX_BUTTONS = 20
 """Prompts with more choices than this use select menus (25 entries each) instead of buttons."""
@@ -104,7 +106,7 @@ COMMANDS: tuple[CommandDef, ...] = (
         (OptionDef("days", "how many days", "integer", True, None, 1, 30),),
     ),
     CommandDef("game accept-vacation", "Accept your opponent's vacation request."),
-    CommandDef("game verify", "After the end: the revealed seed and a check of every die roll.", private=True),
+    CommandDef("game verify", "After the end: check the seed, the log's hash chain and every die roll.", private=True),
     # --- Moderators ------------------------------------------------------------------------------------
     CommandDef(
         "mod assign",
@@ -159,6 +161,7 @@ COMMANDS: tuple[CommandDef, ...] = (
             _opt("kind", "normal or prepared attack (default: normal)", "attack_kind", False),
             _opt("supports", "support markers, e.g. hq-id:artillery, separated by commas", "support", False),
             OptionDef("air", "air points committed", "integer", False, None, 0, 9),
+            _opt("quality", "the attacker whose quality is used, who takes the first loss", "attacker", False),
         ),
         verb="attack",
         slow=True,
@@ -417,6 +420,18 @@ def custom_id(game: int, state: int, verb: str, arg: str) -> str:
     return made
 
 
+SQLITE_MAX_INTEGER = 2**63 - 1
+
+
+def parse_custom_id(custom: str) -> re.Match[str] | None:
+    """A custom id's parts, or ``None`` when it is not one of ours: a forged id whose game or position
+    overflows the store's integers is refused here, before any query."""
+    match = CUSTOM_ID.fullmatch(custom)
+    if match is None or int(match["game"]) > SQLITE_MAX_INTEGER or int(match["state"]) > SQLITE_MAX_INTEGER:
+        return None
+    return match
+
+
 def parse_args(text: str) -> dict[str, Any]:
     """``key=value key2=value2`` into a dict (values stay text).
 
@@ -486,13 +501,15 @@ class CommandLayer:
             return await self._handlers[name](ctx, values)
         except RulesError as error:
             return [Reply(refusal_text(error))]
+        except StoreBusyError:
+            return [Reply(STORE_BUSY)]
         except Exception:
             log.exception("command %s failed", name)
             return [Reply(INTERNAL_ERROR)]
 
     async def press(self, custom: str, ctx: Context, values: Sequence[str] = ()) -> list[Reply]:
         """A button click or a select menu choice; stale or foreign ones are refused politely."""
-        match = CUSTOM_ID.fullmatch(custom)
+        match = parse_custom_id(custom)
         if match is None:
             return [Reply("Refused: this button is not one of mine.")]
         try:
@@ -520,6 +537,8 @@ class CommandLayer:
             return await self._choose_index(ctx, seat, int(index), state, fresh)
         except RulesError as error:
             return [Reply(refusal_text(error), channel=ctx.channel)]
+        except StoreBusyError:
+            return [Reply(STORE_BUSY, channel=ctx.channel)]
         except Exception:
             log.exception("button %s failed", custom)
             return [Reply(INTERNAL_ERROR)]
@@ -617,7 +636,8 @@ class CommandLayer:
         game = table.game
         return Reply(
             f"**Game over**: {text}.\nThe dice seed was `{game.seed}`; its SHA-256 `{game.seed_hash}` was posted "
-            f"at the creation. Anyone can check every roll: `umpire verify {game.id}` or `game verify`.",
+            f"at the creation. The log's chain head is `{game.chain_head}`. Anyone can check every roll and "
+            f"every logged action: `umpire verify {game.id}` or `game verify`.",
             to="channel",
             ephemeral=False,
             channel=ctx.channel,
@@ -824,14 +844,18 @@ class CommandLayer:
         ]
 
     async def _assign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        before = (await self.service.table(ctx.channel)).user_of(o["seat"])
         table = await self.service.assign(ctx.channel, ctx.caller, o["seat"], int(o["user"]))
+        displaced = before if before not in (None, int(o["user"])) else None
+        told = f" <@{displaced}> no longer holds it." if displaced is not None else ""
         return [
             Reply("Done."),
             Reply(
-                f"<@{o['user']}> now holds the **{o['seat']}** seat (by <@{ctx.caller.user_id}>). {_seats_line(table)}",
+                f"<@{o['user']}> now holds the **{o['seat']}** seat (by <@{ctx.caller.user_id}>).{told} "
+                f"{_seats_line(table)}",
                 to="channel",
                 ephemeral=False,
-                mentions=(int(o["user"]),),
+                mentions=(int(o["user"]),) + ((displaced,) if displaced is not None else ()),
             ),
         ]
 
@@ -907,10 +931,14 @@ class CommandLayer:
     async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.table(ctx.channel, live=False)
         game, rolls, problems = await self.service.verify(table.game.id)
+        head = f"Chain head `{game.chain_head}` (compare it with the one posted at the end)."
         if problems:
-            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems)[:1800])]
+            return [Reply(("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems))[:1700] + "\n" + head)]
         return [
-            Reply(f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; {rolls} roll(s) recomputed: all agree.")
+            Reply(
+                f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; the log's hash chain holds; {rolls} roll(s) "
+                f"recomputed: all agree. {head}"
+            )
         ]
 
     # --- Playing --------------------------------------------------------------------------------------
@@ -967,26 +995,14 @@ class CommandLayer:
             if len(mine) > 1:
                 raise Refusal(f"you hold several seats that must decide now ({', '.join(mine)}): name the seat")
             seat = mine[0]
-        return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision)
+        fresh = await self._freshness(table, seat, prompts[seat]) if seat in prompts else ""
+        return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision, fresh)
 
     async def _choose_index(self, ctx: Context, seat: str, number: int, state: int, fresh: str = "") -> list[Reply]:
-        table = await self.service.table(ctx.channel)
-        if seat not in table.seats:
-            raise Refusal(f"there is no seat {seat!r}")
-        if seat not in table.seats_of(ctx.caller.user_id):
-            raise Refusal(f"only the {seat} player may answer this")
-        prompt = (await self.service.prompts(table.game)).get(seat)
-        if state != table.game.revision and (
-            prompt is None or not fresh or fresh != await self._freshness(table, seat, prompt)
-        ):
-            raise Refusal("that choice belongs to an earlier position (the game has moved on); nothing changed")
-        state = table.game.revision
-        if prompt is None:
-            raise Refusal("you have nothing to decide now")
-        if not 1 <= number <= len(prompt.choices):
-            raise Refusal(f"choose a number from 1 to {len(prompt.choices)}")
-        choice = prompt.choices[number - 1]
-        outcome = await self.service.act(ctx.channel, ctx.caller, choice.verb, choice.args, seat=seat, state_id=state)
+        async def still_valid(table: Table, prompt: Prompt) -> bool:
+            return bool(fresh) and fresh == await self._freshness(table, seat, prompt)
+
+        choice, outcome = await self.service.choose(ctx.channel, ctx.caller, seat, number, state, still_valid)
         return await self._outcome_replies(ctx, outcome, f"Done: {choice.label or choice.verb}.")
 
     # --- Information ----------------------------------------------------------------------------------
@@ -1097,6 +1113,7 @@ __all__ = [
     "Reply",
     "Select",
     "custom_id",
+    "parse_custom_id",
     "refusal_text",
 ]
 

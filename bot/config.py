@@ -9,6 +9,11 @@ Settings, each an environment variable that a command-line flag overrides:
 ``UMPIRE_MODERATOR_ROLE``    the name of the role whose members may abandon, substitute and correct games
                              (default ``Umpire moderator``); members with Manage Server may too.
 ``UMPIRE_REMINDER_MINUTES``  how often correspondence reminders are checked (default 10).
+``UMPIRE_MAX_GAMES_PER_USER``    live games (open or being played) one user may have created at once (default 10).
+``UMPIRE_MAX_GAMES_PER_SERVER``  live games one server may hold at once (default 200).
+``UMPIRE_MAX_CREATIONS_PER_HOUR`` games one user may create in any hour (default 20).
+
+A limit of 0 means no limit (for a private bot); ``umpire local`` has none.
 
 The game systems live in :mod:`bot.systems`; :func:`systems` is kept here for the command line.
 """
@@ -24,6 +29,20 @@ if TYPE_CHECKING:
     pass
 
 DEFAULT_DB = "umpire.sqlite3"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one user or one server may ask of a public bot; 0 means no limit."""
+
+    games_per_user: int = 10
+    """Live games (open or being played) one user may have created at once."""
+    games_per_server: int = 200
+    """Live games one server may hold at once."""
+    creations_per_hour: int = 20
+    """Games one user may create in any hour (abandoned and finished ones count too)."""
+
+
 DEFAULT_MODERATOR_ROLE = "Umpire moderator"
 
 
@@ -36,20 +55,41 @@ class Settings:
     guild: int | None = None
     moderator_role: str = DEFAULT_MODERATOR_ROLE
     reminder_minutes: float = 10.0
+    limits: Limits = Limits()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         """Settings from the environment, with flags (non-``None`` keyword arguments) taking precedence.
 
-        :raises ValueError: for a server id or a reminder interval that is not a number.
+        :raises ValueError: for a server id, a reminder interval or a limit that is not a number.
         """
         env = os.environ if env is None else env
         guild = overrides.get("guild") or env.get("UMPIRE_GUILD") or None
         values: dict[str, Any] = {
             "token": overrides.get("token") or env.get("DISCORD_TOKEN") or None,
             "db": overrides.get("db") or env.get("UMPIRE_DB") or DEFAULT_DB,
-            "guild": int(guild) if guild else None,
+            "guild": _server(guild),
             "moderator_role": env.get("UMPIRE_MODERATOR_ROLE") or DEFAULT_MODERATOR_ROLE,
             "reminder_minutes": float(env.get("UMPIRE_REMINDER_MINUTES") or 10),
+            "limits": Limits(
+                games_per_user=_count(env, "UMPIRE_MAX_GAMES_PER_USER", Limits.games_per_user),
+                games_per_server=_count(env, "UMPIRE_MAX_GAMES_PER_SERVER", Limits.games_per_server),
+                creations_per_hour=_count(env, "UMPIRE_MAX_CREATIONS_PER_HOUR", Limits.creations_per_hour),
+            ),
         }
         return cls(**values)
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    text = env.get(name) or str(default)
+    if not text.strip().isdigit():
+        raise ValueError(f"{name} must be a whole number, 0 or more (0: no limit)")
+    return int(text)
+
+
+def _server(text: str | None) -> int | None:
+    if not text:
+        return None
+    if not str(text).strip().isdigit():
+        raise ValueError("the server id (--guild or UMPIRE_GUILD) must be a number")
+    return int(text)

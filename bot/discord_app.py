@@ -16,6 +16,7 @@ import asyncio
 import io
 import logging
 import re
+import sys
 from typing import Any
 
 import aiohttp
@@ -32,11 +33,12 @@ from bot.commands import (
     OptionDef,
     Reply,
     custom_id,
+    parse_custom_id,
     refusal_text,
 )
 from bot.config import Settings
 from bot.service import Caller, GameService, SystemFactory
-from bot.store import Store
+from bot.store import Store, StoreError
 from bot.systems import systems
 from bot.views import PromptButton, PromptSelect, build_view
 from engine.contract import RulesError
@@ -61,7 +63,7 @@ class UmpireBot(commands.Bot):
     ) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
         self.settings = settings
-        self.service = GameService(store, game_systems or systems())
+        self.service = GameService(store, game_systems or systems(), limits=settings.limits)
         self.layer = CommandLayer(self.service)
         self.sync_commands = sync_commands
         self.run_background_tasks = run_background_tasks
@@ -117,8 +119,8 @@ class UmpireBot(commands.Bot):
 
     async def check_seat_owner(self, interaction: discord.Interaction[Any], match: re.Match[str] | None) -> bool:
         """A prompt button answers only to its seat's player (the interaction check of the dynamic items)."""
-        if match is None or match["verb"] not in ("c", "s", "dm"):
-            return True
+        if match is None or parse_custom_id(match.string) is None or match["verb"] not in ("c", "s", "dm"):
+            return True  # the command layer refuses what is not one of ours
         seat = match["arg"].split(".")[0]
         game = await self.service.store.game(int(match["game"]))
         if game is None:
@@ -226,9 +228,9 @@ def run(settings: Settings) -> int:
 async def _run(settings: Settings) -> int:
     assert settings.token
     try:
-        store = await Store.open(settings.db)
-    except Exception as error:
-        print(f"umpire: cannot open the database {settings.db}: {error}")
+        store = await Store.open(settings.db, check=True)
+    except StoreError as error:
+        print(f"umpire: {error}", file=sys.stderr)
         return 1
     bot = UmpireBot(settings, store)
     try:

@@ -17,12 +17,24 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.store import ActionRow, ChannelBusyError, GameRow, NewAction, PendingRow, RevisionError, SeatRow, Store
-from engine.contract import Action, GameSystem, Prompt, Result, RulesError
+from bot import chain
+from bot.config import Limits
+from bot.store import (
+    ActionRow,
+    ChannelBusyError,
+    GameRow,
+    NewAction,
+    NewSecret,
+    PendingRow,
+    RevisionError,
+    SeatRow,
+    Store,
+)
+from engine.contract import Action, Choice, GameSystem, Prompt, Result, RulesError
 from engine.dice import commitment, new_seed
 
 BARRIER_KINDS = frozenset({"roll", "reveal", "secret-reveal", "initiative", "sealed"})
@@ -31,6 +43,10 @@ sealed decision whose receipt the channel has seen."""
 """Events after which an action can no longer be undone: a die roll or information revealed."""
 
 DAY = 86400.0
+HOUR = 3600.0
+
+LOCK_IDLE_SECONDS = 600.0
+"""A channel's lock is forgotten after ten idle minutes (it is made again on the next request)."""
 
 
 class Refusal(RulesError):
@@ -88,6 +104,39 @@ class SystemAdapter(GameSystem, Protocol):
 
 
 SystemFactory = Callable[[], SystemAdapter]
+
+
+class ChannelLocks:
+    """One :class:`asyncio.Lock` per channel, forgotten once idle so that a bot serving thousands of channels
+    keeps only the busy ones.
+
+    A lock is dropped only while nobody holds it or waits for it, and the sweep runs inside :meth:`get`,
+    which never yields to the event loop: a caller that got a lock acquires it before any sweep can run.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, idle: float = LOCK_IDLE_SECONDS) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, float]] = {}
+        self._clock = clock
+        self._idle = idle
+        self._next_sweep = clock() + idle
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+    def get(self, channel: int) -> asyncio.Lock:
+        """The lock of a channel (a new one if it was forgotten)."""
+        now = self._clock()
+        if now >= self._next_sweep:
+            self._sweep(now)
+        lock = self._locks[channel][0] if channel in self._locks else asyncio.Lock()
+        self._locks[channel] = (lock, now)
+        return lock
+
+    def _sweep(self, now: float) -> None:
+        self._next_sweep = now + self._idle
+        for channel, (lock, used) in list(self._locks.items()):
+            if now - used >= self._idle and not lock.locked() and not getattr(lock, "_waiters", None):
+                del self._locks[channel]
 
 
 @dataclass(frozen=True)
@@ -176,11 +225,20 @@ class LogEntry:
 class GameService:
     """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`."""
 
-    def __init__(self, store: Store, systems: Mapping[str, SystemFactory], clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        store: Store,
+        systems: Mapping[str, SystemFactory],
+        clock: Callable[[], float] = time.time,
+        limits: Limits | None = None,
+    ):
         self.store = store
         self._factories = dict(systems)
         self._systems: dict[str, SystemAdapter] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks = ChannelLocks()
+        self.limits = limits if limits is not None else Limits(0, 0, 0)
+        """The limits on creating games (the bot's come from its settings; none by default)."""
+        self._creating = asyncio.Lock()
         self._cache: dict[int, tuple[int, int, Any]] = {}
         """Each game's latest state: (revision, last action's number, state)."""
         self.clock = clock
@@ -208,7 +266,7 @@ class GameService:
 
     def lock(self, channel: int) -> asyncio.Lock:
         """The lock of a channel's game."""
-        return self._locks.setdefault(channel, asyncio.Lock())
+        return self.locks.get(channel)
 
     async def table(self, channel: int, live: bool = True) -> Table:
         """The game of a channel with its seats.
@@ -253,7 +311,8 @@ class GameService:
         """What each seat must or may decide now (nothing unless the game is being played)."""
         if game.status != "active":
             return {}
-        return self.system(game.system).prompts(await self.state(game))
+        state = await self.state(game)
+        return await asyncio.to_thread(self.system(game.system).prompts, state)
 
     # --- Creation and seats ---------------------------------------------------------------------------
 
@@ -285,7 +344,8 @@ class GameService:
         time_control = {"days_per_move": days_per_move, "reserve_days": reserve_days} if days_per_move else {}
         seed = new_seed()
         await asyncio.to_thread(system.new_game, scenario, options, seed)  # the engine checks the setup
-        async with self.lock(channel):
+        async with self.lock(channel), self._creating:  # one creation at a time: the counts stay true
+            await self._check_limits(guild, caller)
             try:
                 game = await self.store.create_game(
                     guild=guild,
@@ -304,6 +364,32 @@ class GameService:
                     "this channel already holds a game: finish it, or create the new one in another channel or thread"
                 ) from None
         return Table(game, await self.store.seats(game.id))
+
+    async def _check_limits(self, guild: int | None, caller: Caller) -> None:
+        """Refuse a creation past a limit of :class:`~bot.config.Limits` (0: no limit)."""
+        limits = self.limits
+        if limits.games_per_user:
+            mine = await self.store.count_games(creator=caller.user_id)
+            if mine >= limits.games_per_user:
+                raise Refusal(
+                    f"you already run {mine} live games, the most this bot allows one player "
+                    f"({limits.games_per_user}): finish one, or ask a moderator to abandon one"
+                )
+        if limits.creations_per_hour:
+            since = time.time() - HOUR  # the store stamps a game's creation with the wall clock
+            recent = await self.store.count_games(creator=caller.user_id, live=False, since=since)
+            if recent >= limits.creations_per_hour:
+                raise Refusal(
+                    f"you created {recent} games in the last hour, the most this bot allows "
+                    f"({limits.creations_per_hour} an hour): try again later"
+                )
+        if limits.games_per_server and guild is not None:
+            held = await self.store.count_games(guild=guild)
+            if held >= limits.games_per_server:
+                raise Refusal(
+                    f"this server already holds {held} live games, the most this bot allows one server "
+                    f"({limits.games_per_server}): finish one, or ask a moderator to abandon one"
+                )
 
     async def join(self, channel: int, caller: Caller, seat: str | None = None) -> Table:
         """Take a seat (the first free one when none is named).
@@ -351,6 +437,10 @@ class GameService:
         """Seat a user (the game's creator before the start, or a moderator at any time: a substitution,
         logged as a correction).
 
+        The creator may re-seat a seat a player took himself, so that a player who vanished does not hold up
+        the start; the command layer tells the displaced player in the channel. Only the player himself or a
+        moderator may put one user in two seats.
+
         :raises Refusal: for anybody else, an unknown seat, or a finished game.
         """
         async with self.lock(channel):
@@ -359,6 +449,12 @@ class GameService:
             creator = caller.user_id == table.game.creator and table.game.status == "open"
             if not (caller.moderator or creator):
                 raise Refusal("only a moderator (or the game's creator before the start) may assign seats")
+            elsewhere = [s for s in table.seats_of(user_id) if s != seat] if user_id is not None else []
+            if elsewhere and not caller.moderator and user_id != caller.user_id:
+                raise Refusal(
+                    f"<@{user_id}> already holds the {', '.join(elsewhere)} seat: only a player himself (with "
+                    "`game join`) or a moderator puts one player in two seats"
+                )
             correction = None
             if table.game.status != "open" or (caller.moderator and not creator):
                 old = table.user_of(seat)
@@ -421,7 +517,6 @@ class GameService:
             winner = others[0] if len(others) == 1 else None
             text = f"{' and '.join(mine)} resigned" + (f": {winner} wins" if winner else "")
             game = await self.store.set_status(table.game, "finished", {"winner": winner, "text": text})
-            await self.store.reveal_secrets(game.id)
             return Outcome(Table(game, table.seats), seat=mine[0], result=Result(winner, text))
 
     async def abandon(self, channel: int, caller: Caller, reason: str) -> Outcome:
@@ -437,7 +532,6 @@ class GameService:
             game = await self.store.set_status(
                 table.game, "abandoned", {"winner": None, "text": text}, (caller.user_id, "abandon", text)
             )
-            await self.store.reveal_secrets(game.id)
             return Outcome(Table(game, table.seats), result=Result(None, text))
 
     # --- Acting ---------------------------------------------------------------------------------------
@@ -497,35 +591,33 @@ class GameService:
             raise StaleError("that choice belongs to an earlier position (the game has moved on); nothing changed")
         system = self.system(game.system)
         state = await self.state(game)
-        before = system.prompts(state)
+        before = await asyncio.to_thread(system.prompts, state)
         acting = self._acting_seat(table, caller, before, verb, seat)
-        new, events = await asyncio.to_thread(system.apply, state, Action(acting, verb, args))
-        event_json = [e.to_json() for e in events]
-        result = system.result(new)
-        after = {} if result else system.prompts(new)
+        applied = await asyncio.to_thread(_apply, system, state, Action(acting, verb, args))
+        new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
         now = self.clock()
         overtime = self._overtime(table, acting, now)
-        receipt = None
+        secret = None
         if acting in before and before[acting].secret:
             salt = secrets.token_hex(16)
             payload = json.dumps({"salt": salt, "seat": acting, "verb": verb, "args": args}, sort_keys=True)
-            receipt = hashlib.sha256(payload.encode()).hexdigest()
-            await self.store.seal(game.id, acting, receipt, payload)
+            secret = NewSecret(acting, hashlib.sha256(payload.encode()).hexdigest(), payload)
         try:
             game, row = await self.store.record_action(
                 game,
                 NewAction(acting, caller.user_id, verb, args, event_json),
-                state_json=system.state_to_json(new),
+                state_json=applied.state_json,
                 status="finished" if result else None,
                 result={"winner": result.winner, "text": result.text} if result else None,
                 reminders=self._reminder_times(table, after, now) if not result else {},
                 reserve_used=(acting, overtime) if overtime else None,
+                secret=secret,
+                reveal=bool(result) or any(e["kind"] in ("reveal", "secret-reveal") for e in event_json),
             )
         except RevisionError:
             raise StaleError("the game changed meanwhile; nothing changed, try again") from None
         self._cache[game.id] = (game.revision, row.seq, new)
-        if result or any(e["kind"] in ("reveal", "secret-reveal") for e in event_json):
-            await self.store.reveal_secrets(game.id)
+        receipt = secret.receipt if secret else None
         table = Table(game, table.seats)
         fresh = frozenset(
             s
@@ -540,8 +632,12 @@ class GameService:
             and (u := table.user_of(s)) is not None
             and (s not in before or before[s] != p)
         }
-        public = self.redact(system, new, None, [e for e in event_json if not e.get("secret_to")])
-        own = self.redact(system, new, acting, event_json)
+        public, own = await asyncio.to_thread(
+            lambda: (
+                self.redact(system, new, None, [e for e in event_json if not e.get("secret_to")]),
+                self.redact(system, new, acting, event_json),
+            )
+        )
         return Outcome(
             table,
             seat=acting,
@@ -558,6 +654,41 @@ class GameService:
             private_prompts=self._private_prompts(system, new),
         )
 
+    async def choose(
+        self,
+        channel: int,
+        caller: Caller,
+        seat: str,
+        number: int,
+        state_id: int,
+        still_valid: Callable[[Table, Prompt], Awaitable[bool]],
+    ) -> tuple[Choice, Outcome]:
+        """Answer ``seat``'s prompt with its choice ``number`` (from 1), from a button or menu shown at revision
+        ``state_id``; returns the choice and what it did.
+
+        Everything is read and checked under the channel's lock, so two players answering at the same instant
+        are applied one after the other exactly as if they had clicked in turn: a button from an earlier
+        revision is still accepted when ``still_valid`` says its prompt has not changed for the seat (two
+        sealed decisions made at once).
+
+        :raises Refusal: a seat not the caller's, nothing to decide, a number out of range, a stale button.
+        """
+        async with self.lock(channel):
+            table = await self.table(channel)
+            if seat not in table.seats:
+                raise Refusal(f"there is no seat {seat!r}")
+            if seat not in table.seats_of(caller.user_id):
+                raise Refusal(f"only the {seat} player may answer this")
+            prompt = (await self.prompts(table.game)).get(seat)
+            if state_id != table.game.revision and (prompt is None or not await still_valid(table, prompt)):
+                raise StaleError("that choice belongs to an earlier position (the game has moved on); nothing changed")
+            if prompt is None:
+                raise Refusal("you have nothing to decide now")
+            if not 1 <= number <= len(prompt.choices):
+                raise Refusal(f"choose a number from 1 to {len(prompt.choices)}")
+            choice = prompt.choices[number - 1]
+            return choice, await self._act(table, caller, choice.verb, dict(choice.args), seat, None)
+
     async def preview(
         self, channel: int, caller: Caller, verb: str, args: Mapping[str, Any], seat: str | None = None
     ) -> Preview | None:
@@ -572,7 +703,7 @@ class GameService:
                 raise Refusal("the game is not being played")
             system = self.system(table.game.system)
             state = await self.state(table.game)
-            prompts = system.prompts(state)
+            prompts = await asyncio.to_thread(system.prompts, state)
             acting = self._acting_seat(table, caller, prompts, verb, seat)
             if acting not in prompts:
                 raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
@@ -652,7 +783,7 @@ class GameService:
         actions = [a for a in await self.store.actions(game.id) if a.seq not in {r.seq for r in rows}]
         snapshot = await self.store.latest_snapshot(game.id)
         state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
-        prompts = system.prompts(state)
+        prompts = await asyncio.to_thread(system.prompts, state)
         game = await self.store.undo_actions(
             game,
             [r.seq for r in rows],
@@ -778,9 +909,9 @@ class GameService:
             else:
                 state = await self.state(table.game)
                 mine = table.seats_of(caller.user_id)
-                prompts = system.prompts(state) if table.game.status == "active" else {}
+                prompts = await self.prompts(table.game)
                 seat = next((s for s in mine if s in prompts), mine[0] if mine else None)
-                pairs = system.suggest(state, seat, source, typed, given)
+                pairs = await asyncio.to_thread(system.suggest, state, seat, source, typed, given)
         except (RulesError, LookupError, ValueError, TypeError):
             return []
         typed = typed.lower()
@@ -788,67 +919,78 @@ class GameService:
         return found[:25]
 
     async def log(self, channel: int, caller: Caller) -> tuple[list[LogEntry], list[str]]:
-        """The game log as the caller's seat may see it (sealed events hidden), and the moderators' corrections."""
+        """The game log as the caller's seat may see it (sealed events hidden), and the moderators' corrections.
+
+        The log is sorted out in a worker thread, and redacted in one pass (the seat's view is worked out once,
+        not once per action): a long game's log never holds up the other games."""
         table = await self.table(channel, live=False)
-        mine = set(table.seats_of(caller.user_id))
+        mine = frozenset(table.seats_of(caller.user_id))
         over = not table.game.live
         system = self.system(table.game.system)
         state = await self.state(table.game)
         seat = self._viewer(table, caller)
-        entries = []
-        for row in await self.store.actions(table.game.id):
-            visible = [e for e in row.events if over or not e.get("secret_to") or mine & set(e["secret_to"])]
-            if not over:
-                visible = self.redact(system, state, seat, visible)
-            entries.append(
-                LogEntry(
-                    row.seq,
-                    row.seat,
-                    row.verb,
-                    [e["text"] for e in visible],
-                    [e["text"] for e in visible if e.get("kind") == "roll"],
-                )
-            )
+        rows = await self.store.actions(table.game.id)
+        entries = await asyncio.to_thread(self._log_entries, system, state, seat, mine, over, rows)
         corrections = [f"{c.kind}: {c.text}" for c in await self.store.corrections(table.game.id)]
         return entries, corrections
 
-    async def verify(self, game_id: int) -> tuple[GameRow, int, list[str]]:
-        """Recompute every roll of a finished game from its revealed seed: (game, rolls checked, problems).
+    @classmethod
+    def _log_entries(
+        cls,
+        system: SystemAdapter,
+        state: Any,
+        seat: str | None,
+        mine: frozenset[str],
+        over: bool,
+        rows: Sequence[ActionRow],
+    ) -> list[LogEntry]:
+        visible = [
+            [e for e in row.events if over or not e.get("secret_to") or mine & set(e["secret_to"])] for row in rows
+        ]
+        if not over:
+            flat = cls.redact(system, state, seat, [e for events in visible for e in events])
+            start = 0
+            for index, events in enumerate(visible):
+                visible[index] = flat[start : start + len(events)]
+                start += len(events)
+        return [
+            LogEntry(
+                row.seq,
+                row.seat,
+                row.verb,
+                [e["text"] for e in events],
+                [e["text"] for e in events if e.get("kind") == "roll"],
+            )
+            for row, events in zip(rows, visible, strict=True)
+        ]
 
-        The seed must match the hash published at creation, and replaying the log from the seed must give
-        exactly the events (dice included) that were announced: every die is derived from the seed and the
-        game's roll counter (:mod:`engine.dice`), so the replay recomputes every roll. Events that also carry
-        ``{"number", "sides", "die"}`` are checked one by one against the seed as well; the Vae Victis engine's
-        roll events carry ``die`` or ``dice`` with the ``rule`` instead, and are checked by the replay alone.
-        A roll is an event with a ``die`` or ``dice`` in its data (combat results included).
+    async def verify(self, game_id: int) -> tuple[GameRow, int, list[str]]:
+        """Check a finished game: (game, rolls recomputed, problems), never raising on tampered data.
+
+        In order: the revealed seed against the hash published at creation; the hash chain of the stored
+        log (:mod:`bot.chain`: an action or an event changed, a row deleted or inserted, the head kept with
+        the game); then the whole game replayed from the seed, which must give exactly the events (dice
+        included) that were announced: every die is derived from the seed and the game's roll counter
+        (:mod:`engine.dice`), so the replay recomputes every roll. A replay that the rules refuse stops there,
+        and says so. Events that carry ``{"number", "sides", "die"}`` are also checked one by one against the
+        seed. The work runs in a worker thread.
 
         :raises Refusal: for an unknown game or one still being played (its seed is secret).
         """
-        from engine.dice import verify
-
-        game = await self.store.game(game_id)
+        try:
+            game = await self.store.game(game_id)
+        except ValueError:  # the setup's options or result edited into text that is not JSON
+            raise Refusal(f"the stored setup of game #{game_id} is not readable: it was edited by hand") from None
         if game is None:
             raise Refusal(f"there is no game #{game_id}")
         if game.live:
             raise Refusal("the game is still being played: its seed stays secret until the end")
-        problems: list[str] = []
         system = self.system(game.system)
-        state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
-        rolls = 0
-        recorded: list[tuple[int, int, int]] = []
-        for row in await self.store.actions(game.id):
-            state, events = system.apply(state, Action(row.seat, row.verb, row.args))
-            again = [e.to_json() for e in events]
-            rolls += sum(1 for e in again if e["kind"] == "roll" or {"die", "dice"} & set(e["data"]))
-            recorded += [
-                (int(e["data"]["number"]), int(e["data"].get("sides", 6)), int(e["data"]["die"]))
-                for e in row.events
-                if e.get("kind") == "roll" and {"number", "die"} <= set(e.get("data", {}))
-            ]
-            if json.loads(json.dumps(again)) != row.events:
-                problems.append(f"action #{row.seq} ({row.seat} {row.verb}) does not replay to the events announced")
-        problems += verify(game.seed, game.seed_hash, recorded)
-        return game, rolls, sorted(set(problems))
+        try:
+            rows = await self.store.actions(game.id, include_undone=True)
+        except ValueError as error:  # a row edited by hand into text that is not JSON
+            return game, 0, [f"the stored log is not readable: an action's arguments or events are not JSON ({error})"]
+        return await asyncio.to_thread(_verify, system, game, rows)
 
     # --- Time control, reminders, vacations -----------------------------------------------------------
 
@@ -937,6 +1079,99 @@ class GameService:
             prompts = await self.prompts(table.game)
             await self._set_reminders(table, prompts, table.game.revision)
             return table, [r.seat for r in asked]
+
+
+@dataclass(frozen=True)
+class _Applied:
+    """An action applied, with what follows from it, all worked out off the event loop."""
+
+    state: Any
+    events: list[dict[str, Any]]
+    result: Result | None
+    prompts: dict[str, Prompt]
+    state_json: Any
+
+
+def _apply(system: SystemAdapter, state: Any, action: Action) -> _Applied:
+    new, events = system.apply(state, action)
+    result = system.result(new)
+    prompts = {} if result else system.prompts(new)
+    return _Applied(new, [e.to_json() for e in events], result, prompts, system.state_to_json(new))
+
+
+def _verify(system: SystemAdapter, game: GameRow, rows: Sequence[ActionRow]) -> tuple[GameRow, int, list[str]]:
+    from engine.dice import verify as verify_rolls
+
+    problems: list[str] = []
+    try:
+        seed = bytes.fromhex(game.seed)
+    except ValueError:
+        return game, 0, ["the revealed seed is not hexadecimal: it cannot be the game's seed"]
+    if commitment(seed) != game.seed_hash:
+        problems.append("the revealed seed does not match the hash published at the game's creation")
+    links = [
+        chain.StoredLink(
+            r.seq, r.seat, r.user_id, r.verb, r.args, r.events, r.events_hash, r.chain, r.undone, r.undone_after
+        )
+        for r in rows
+    ]
+    problems += chain.check(game.seed_hash, links, game.chain_head)
+    try:
+        state = system.new_game(game.scenario, game.options, seed)
+    except Exception as error:  # tampered setup: say so, never crash
+        return game, 0, [*problems, f"the game's setup does not load: {error}"]
+    rolls = 0
+    recorded: list[tuple[int, int, int]] = []
+    for row in rows:
+        if row.undone:
+            continue
+        try:
+            state, events = system.apply(state, Action(row.seat, row.verb, row.args))
+        except Exception as error:  # a refused or broken action: report and stop, the rest cannot replay
+            reason = getattr(error, "reason", str(error))
+            problems.append(
+                f"action #{row.seq} ({row.seat} {row.verb}) is refused by the rules on replay: {reason}; "
+                "the replay stops there"
+            )
+            break
+        again = json.loads(json.dumps([e.to_json() for e in events]))
+        rolls += sum(1 for e in again if e["kind"] == "roll" or {"die", "dice"} & set(e["data"]))
+        recorded += [
+            (int(e["data"]["number"]), int(e["data"].get("sides", 6)), int(e["data"]["die"]))
+            for e in (row.events if isinstance(row.events, list) else [])
+            if isinstance(e, dict)
+            and e.get("kind") == "roll"
+            and isinstance(e.get("data"), dict)
+            and {"number", "die"} <= set(e["data"])
+            and all(isinstance(e["data"].get(k, 6), int) for k in ("number", "die", "sides"))
+        ]
+        if again != row.events:
+            problems.append(_difference(row, again))
+    try:
+        problems += verify_rolls(game.seed, game.seed_hash, recorded)
+    except (ValueError, TypeError) as error:
+        problems.append(f"the recorded rolls cannot be checked: {error}")
+    return game, rolls, list(dict.fromkeys(problems))
+
+
+def _difference(row: ActionRow, again: list[dict[str, Any]]) -> str:
+    """What differs between an action's recorded events and the replay's, in one sentence."""
+    head = f"action #{row.seq} ({row.seat} {row.verb})"
+    if not isinstance(row.events, list):
+        return f"{head}: the events announced are not a list of events"
+    for index, (told, replayed) in enumerate(zip(row.events, again, strict=False), 1):
+        if told == replayed:
+            continue
+        data = told.get("data") if isinstance(told, dict) else None
+        was = (data or {}).get("die", (data or {}).get("dice")) if isinstance(data, dict) else None
+        now = replayed["data"].get("die", replayed["data"].get("dice"))
+        if now is not None and was is not None and was != now:
+            rule = replayed["data"].get("rule") or replayed.get("rule") or ""
+            about = f" ({rule})" if rule else ""
+            return f"{head}: a die{about} was announced as {was} but the seed gives {now}"
+        text = str(told.get("text", told) if isinstance(told, dict) else told)[:80]
+        return f"{head}: event {index} was announced as {text!r} but the replay gives {replayed['text'][:80]!r}"
+    return f"{head}: {len(row.events)} event(s) were announced but the replay gives {len(again)}"
 
 
 def _allows(prompt: Prompt, verb: str) -> bool:

@@ -8,14 +8,21 @@ at most the action in flight, never half of one.
 
 The schema carries a version in ``PRAGMA user_version``; :data:`MIGRATIONS` brings any older file up to date
 when the store opens it.
+
+Writes go through one connection, one transaction at a time; reads of a file go through a second connection,
+so that a write waiting for a lock (another program holding the file) never holds up the other games' reads.
+A write that cannot get the lock within :data:`WRITE_WAIT_MS` is refused (:class:`StoreBusyError`), nothing
+changed. Each action also carries the hash chain of :mod:`bot.chain`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import sqlite3
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,13 +30,61 @@ from typing import Any
 
 import aiosqlite
 
+from bot import chain
+
 SNAPSHOT_EVERY = 25
 """A state snapshot is stored with every 25th action."""
 
 LIVE_STATUSES = ("open", "active")
 """A game is live while its seats are being filled (open) or it is being played (active)."""
 
-MIGRATIONS: tuple[str, ...] = (
+WRITE_WAIT_MS = 1000
+"""How long a write waits for a lock held by another program before it is refused (milliseconds)."""
+
+READ_WAIT_MS = 1000
+"""How long a read waits (only a checkpoint or a rollback by another program makes a WAL reader wait)."""
+
+Migration = str | Callable[[aiosqlite.Connection], Awaitable[None]]
+"""A schema change: a SQL script, or a function run in the migration's transaction (to compute values)."""
+
+
+async def _chain_the_logs(db: aiosqlite.Connection) -> None:
+    """Version 2: every action carries the hash of its events and the chain hash; each game keeps its head;
+    a sealed decision names the action that carries it. The logs of older games are chained as they stand."""
+    for statement in (
+        "ALTER TABLE actions ADD COLUMN events_hash TEXT",
+        "ALTER TABLE actions ADD COLUMN chain TEXT",
+        "ALTER TABLE actions ADD COLUMN undone_after INTEGER",
+        "ALTER TABLE games ADD COLUMN chain_head TEXT",
+        "ALTER TABLE secrets ADD COLUMN seq INTEGER",
+    ):
+        await db.execute(statement)
+    games = list(await db.execute_fetchall("SELECT id, seed_hash FROM games"))
+    for game_id, seed_hash in games:
+        previous = str(seed_hash)
+        rows = list(
+            await db.execute_fetchall(
+                "SELECT seq, seat, user_id, verb, args, events, undone FROM actions WHERE game = ? ORDER BY seq",
+                (game_id,),
+            )
+        )
+        for seq, seat, user_id, verb, args, events, _ in rows:
+            own = chain.events_hash(json.loads(events))
+            previous = chain.link(previous, seq, seat, user_id, verb, json.loads(args), own)
+            await db.execute(
+                "UPDATE actions SET events_hash = ?, chain = ? WHERE game = ? AND seq = ?",
+                (own, previous, game_id, seq),
+            )
+        undone = [row[0] for row in rows if row[6]]  # when they were undone is not known: chained at the end
+        for seq in chain.undo_order(undone):
+            previous = chain.undo_link(previous, seq)
+            await db.execute(
+                "UPDATE actions SET undone_after = ? WHERE game = ? AND seq = ?", (rows[-1][0], game_id, seq)
+            )
+        await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (previous, game_id))
+
+
+MIGRATIONS: tuple[Migration, ...] = (
     # Version 1: the whole schema.
     """
     CREATE TABLE games (
@@ -111,12 +166,22 @@ MIGRATIONS: tuple[str, ...] = (
         args TEXT NOT NULL
     );
     """,
+    # Version 2: the hash chain of the action log (bot/chain.py).
+    _chain_the_logs,
 )
-"""The schema, one script per version; version ``n`` is ``MIGRATIONS[n - 1]``."""
+"""The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""
 
 
 class StoreError(Exception):
     """The store refused a write (a second live game in a channel, a revision that moved on)."""
+
+
+class StoreOpenError(StoreError):
+    """The database file cannot be used (unreadable, read-only, not a database, damaged, locked)."""
+
+
+class StoreBusyError(StoreError):
+    """Another program holds a lock on the database: the write was refused and nothing changed."""
 
 
 class ChannelBusyError(StoreError):
@@ -149,6 +214,8 @@ class GameRow:
     creator: int | None
     created: float
     updated: float
+    chain_head: str | None = None
+    """The chain hash of the last action (:mod:`bot.chain`); the seed hash before the first."""
 
     @property
     def live(self) -> bool:
@@ -181,6 +248,12 @@ class ActionRow:
     events: list[dict[str, Any]]
     time: float
     undone: bool
+    events_hash: str | None = None
+    """The hash of the events as stored (:mod:`bot.chain`)."""
+    chain: str | None = None
+    """The chain hash of this action as stored (:mod:`bot.chain`)."""
+    undone_after: int | None = None
+    """The last action's number when this one was taken back (:mod:`bot.chain`)."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +280,8 @@ class SecretRow:
     payload: str
     revealed: bool
     time: float
+    seq: int | None = None
+    """The action that carries the decision (``None`` in files from before version 2)."""
 
 
 @dataclass(frozen=True)
@@ -233,6 +308,37 @@ class NewAction:
     events: Sequence[Mapping[str, Any]]
 
 
+@dataclass(frozen=True)
+class NewSecret:
+    """A sealed decision written with the action that carries it: its receipt hash and the payload."""
+
+    owner: str
+    receipt: str
+    payload: str
+
+
+def _busy(error: sqlite3.OperationalError) -> Exception:
+    if "locked" in str(error) or "busy" in str(error):
+        return StoreBusyError("another program holds a lock on the database; nothing changed, try again shortly")
+    return error
+
+
+def _open_failure(path: str, error: BaseException) -> str:
+    """Why a database cannot be used, in one sentence that says what to do."""
+    text = str(error)
+    if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
+        why = "it is read-only (give the bot's user write access to the file and to its folder)"
+    elif "not a database" in text or "malformed" in text or "damage" in text or "corrupt" in text:
+        why = f"it is damaged ({text}); restore the latest backup (docs/hosting.md, Backups)"
+    elif "locked" in text or "busy" in text:
+        why = "another program holds a lock on it (is a second bot running on the same file?)"
+    elif "unable to open" in text:
+        why = "the file or its folder cannot be opened (check the path and the permissions)"
+    else:
+        why = text
+    return f"cannot use the database {path}: {why}"
+
+
 def _game(row: aiosqlite.Row) -> GameRow:
     return GameRow(
         id=row["id"],
@@ -250,6 +356,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         creator=row["creator"],
         created=row["created"],
         updated=row["updated"],
+        chain_head=row["chain_head"] or row["seed_hash"],
     )
 
 
@@ -275,43 +382,89 @@ def _action(row: aiosqlite.Row) -> ActionRow:
         events=json.loads(row["events"]),
         time=row["time"],
         undone=bool(row["undone"]),
+        events_hash=row["events_hash"],
+        chain=row["chain"],
+        undone_after=row["undone_after"],
     )
 
 
 class Store:
     """The SQLite store of every game. Open it with :meth:`open`; close it with :meth:`close`."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str, reader: aiosqlite.Connection | None = None) -> None:
         self._db = db
+        self._reader = reader or db
         self.path = path
         self._write_lock = asyncio.Lock()
 
     # --- Opening --------------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store."""
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=FULL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db, str(path))
-        await store._migrate()
-        return store
+    async def open(cls, path: str | Path, *, check: bool = False) -> Store:
+        """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store.
+
+        ``check`` also runs SQLite's quick check of every page and makes sure the file takes writes (the bot
+        does at start-up, so that it refuses a damaged or read-only file before accepting any command).
+
+        :raises StoreOpenError: with a sentence, when the file cannot be used; no connection is left open.
+        """
+        opened: list[aiosqlite.Connection] = []
+        try:
+            db = await aiosqlite.connect(str(path), isolation_level=None)
+            opened.append(db)
+            db.row_factory = aiosqlite.Row
+            await db.execute(f"PRAGMA busy_timeout={WRITE_WAIT_MS}")
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=FULL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            reader = None
+            if str(path) != ":memory:":
+                reader = await aiosqlite.connect(str(path), isolation_level=None)
+                opened.append(reader)
+                reader.row_factory = aiosqlite.Row
+                await reader.execute(f"PRAGMA busy_timeout={READ_WAIT_MS}")
+                await reader.execute("PRAGMA query_only=ON")
+            store = cls(db, str(path), reader)
+            if check:
+                await store._check_integrity()
+            await store._migrate()
+            if check:
+                await store._check_writable()
+            return store
+        except (sqlite3.Error, OSError, StoreError) as error:
+            for connection in opened:
+                with contextlib.suppress(sqlite3.Error, OSError):  # the thread is stopped all the same
+                    await connection.close()
+            raise StoreOpenError(_open_failure(str(path), error)) from error
+
+    async def _check_integrity(self) -> None:
+        rows = list(await self._db.execute_fetchall("PRAGMA quick_check"))
+        found = [str(r[0]) for r in rows]
+        if found != ["ok"]:
+            first = " ".join(line for line in found[0].splitlines() if not line.startswith("***"))
+            raise StoreError(f"the integrity check found damage: {first[:120]}")
+
+    async def _check_writable(self) -> None:
+        version = await self.schema_version()
+        async with self.transaction() as db:
+            await db.execute(f"PRAGMA user_version={version}")  # a real write of the file's header
 
     async def close(self) -> None:
-        """Close the connection (every acknowledged write is already on disk)."""
+        """Close the connections (every acknowledged write is already on disk)."""
+        if self._reader is not self._db:
+            await self._reader.close()
         await self._db.close()
 
     async def _migrate(self) -> None:
         version = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+        for number, change in enumerate(MIGRATIONS[version:], start=version + 1):
             async with self.transaction():
-                for statement in script.split(";"):
-                    if statement.strip():
-                        await self._db.execute(statement)
+                if isinstance(change, str):
+                    for statement in change.split(";"):
+                        if statement.strip():
+                            await self._db.execute(statement)
+                else:
+                    await change(self._db)
                 await self._db.execute(f"PRAGMA user_version={number}")
 
     async def schema_version(self) -> int:
@@ -326,22 +479,35 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error)."""
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error).
+
+        :raises StoreBusyError: when another program holds the lock longer than :data:`WRITE_WAIT_MS`.
+        """
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                raise _busy(error) from error
             try:
                 yield self._db
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
-            await self._db.execute("COMMIT")
+            try:
+                await self._db.execute("COMMIT")
+            except sqlite3.OperationalError as error:
+                await self._db.execute("ROLLBACK")
+                raise _busy(error) from error
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        rows = list(await self._db.execute_fetchall(sql, params))
+        rows = await self._all(sql, params)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        return list(await self._db.execute_fetchall(sql, params))
+        try:
+            return list(await self._reader.execute_fetchall(sql, params))
+        except sqlite3.OperationalError as error:
+            raise _busy(error) from error
 
     # --- Games ----------------------------------------------------------------------------------------
 
@@ -411,6 +577,23 @@ class Store:
         row = await self._one("SELECT * FROM games WHERE channel = ? ORDER BY id DESC LIMIT 1", (channel,))
         return _game(row) if row else None
 
+    async def count_games(
+        self, *, creator: int | None = None, guild: int | None = None, live: bool = True, since: float = 0.0
+    ) -> int:
+        """How many games a user created, or a server holds: live ones only (``live``), created since ``since``."""
+        where = ["created >= ?"]
+        params: list[Any] = [since]
+        if creator is not None:
+            where.append("creator = ?")
+            params.append(creator)
+        if guild is not None:
+            where.append("guild = ?")
+            params.append(guild)
+        if live:
+            where.append("status IN ('open', 'active')")
+        row = await self._one(f"SELECT COUNT(*) AS n FROM games WHERE {' AND '.join(where)}", params)
+        return int(row["n"]) if row else 0
+
     async def games(self, statuses: Sequence[str] = LIVE_STATUSES) -> list[GameRow]:
         """Every game with one of these statuses."""
         marks = ", ".join("?" for _ in statuses)
@@ -423,7 +606,8 @@ class Store:
         result: Mapping[str, Any] | None = None,
         correction: tuple[int | None, str, str] | None = None,
     ) -> GameRow:
-        """Change a game's status (start, resign, abandon), with its result, bumping the revision.
+        """Change a game's status (start, resign, abandon), with its result, bumping the revision; a game that
+        ends has its sealed decisions revealed.
 
         ``correction`` (moderator, kind, text) logs a moderator's decision in the same transaction.
 
@@ -434,6 +618,7 @@ class Store:
             if status not in LIVE_STATUSES:
                 await db.execute("DELETE FROM reminders WHERE game = ?", (game.id,))
                 await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
+                await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game.id,))
             if correction is not None:
                 await self._log_correction(db, game.id, *correction, {})
         return await self._reload(game)
@@ -501,7 +686,8 @@ class Store:
     async def actions(self, game_id: int, include_undone: bool = False) -> list[ActionRow]:
         """The accepted actions of a game in order (undone ones only when asked)."""
         sql = "SELECT * FROM actions WHERE game = ?" + ("" if include_undone else " AND undone = 0") + " ORDER BY seq"
-        return [_action(r) for r in await self._all(sql, (game_id,))]
+        rows = await self._all(sql, (game_id,))
+        return await asyncio.to_thread(lambda: [_action(r) for r in rows])  # 2,000 rows parse in ~60 ms
 
     async def record_action(
         self,
@@ -513,22 +699,28 @@ class Store:
         result: Mapping[str, Any] | None = None,
         reminders: Mapping[str, float] | None = None,
         reserve_used: tuple[str, float] | None = None,
+        secret: NewSecret | None = None,
+        reveal: bool = False,
     ) -> tuple[GameRow, ActionRow]:
         """Write one accepted action and everything it changes in ONE transaction.
 
         ``state_json`` is stored as a snapshot when the action's number is a multiple of
-        :data:`SNAPSHOT_EVERY`; ``reminders`` replaces the game's reminders (seat to due time).
+        :data:`SNAPSHOT_EVERY`; ``reminders`` replaces the game's reminders (seat to due time). ``secret`` is
+        the sealed decision the action carries; ``reveal`` marks every sealed decision of the game revealed.
+        The action is chained to the one before it (:mod:`bot.chain`).
 
         :raises RevisionError: if the game changed since ``game`` was read (nothing is written).
         """
         now = time.time()
+        own_hash = chain.events_hash(action.events)
         async with self.transaction() as db:
             await self._bump(db, game, status=status, result=result)
-            row = await self._one("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM actions WHERE game = ?", (game.id,))
-            seq = int(row["next"]) if row else 1
+            seq, previous = await self._chain_so_far(db, game)
+            seq += 1
+            link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash)
             await db.execute(
-                "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     seq,
@@ -538,10 +730,23 @@ class Store:
                     json.dumps(dict(action.args)),
                     json.dumps([dict(e) for e in action.events]),
                     now,
+                    own_hash,
+                    link,
                 ),
             )
-            live = await self._one("SELECT COUNT(*) AS n FROM actions WHERE game = ? AND undone = 0", (game.id,))
-            if state_json is not None and live and int(live["n"]) % SNAPSHOT_EVERY == 0:
+            await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (link, game.id))
+            if secret is not None:
+                await db.execute(
+                    "INSERT INTO secrets (game, owner, receipt, payload, time, seq) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game.id, secret.owner, secret.receipt, secret.payload, now, seq),
+                )
+            if reveal:
+                await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game.id,))
+            counted = await db.execute_fetchall(
+                "SELECT COUNT(*) AS n FROM actions WHERE game = ? AND undone = 0", (game.id,)
+            )
+            live = int(next(iter(counted))["n"])
+            if state_json is not None and live % SNAPSHOT_EVERY == 0:
                 await db.execute(
                     "INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)",
                     (game.id, seq, json.dumps(state_json)),
@@ -556,7 +761,7 @@ class Store:
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
         stored = ActionRow(
             game.id, seq, action.seat, action.user_id, action.verb, dict(action.args),
-            [dict(e) for e in action.events], now, False,
+            [dict(e) for e in action.events], now, False, own_hash, link,
         )  # fmt: skip
         return await self._reload(game), stored
 
@@ -573,8 +778,13 @@ class Store:
             return game
         async with self.transaction() as db:
             await self._bump(db, game)
-            marks = ", ".join("?" for _ in seqs)
-            await db.execute(f"UPDATE actions SET undone = 1 WHERE game = ? AND seq IN ({marks})", (game.id, *seqs))
+            last, head = await self._chain_so_far(db, game)
+            for seq in chain.undo_order(seqs):
+                head = chain.undo_link(head, seq)
+                await db.execute(
+                    "UPDATE actions SET undone = 1, undone_after = ? WHERE game = ? AND seq = ?", (last, game.id, seq)
+                )
+            await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (head, game.id))
             await db.execute("DELETE FROM snapshots WHERE game = ? AND seq >= ?", (game.id, min(seqs)))
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
             if reminders is not None:
@@ -582,6 +792,18 @@ class Store:
             if correction is not None:
                 await self._log_correction(db, game.id, *correction, {"undone": list(seqs)})
         return await self._reload(game)
+
+    @staticmethod
+    async def _chain_so_far(db: aiosqlite.Connection, game: GameRow) -> tuple[int, str]:
+        """The last action's number (0 before the first) and the chain's head, read in the write transaction."""
+        rows = list(
+            await db.execute_fetchall(
+                "SELECT (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game = ?) AS last, chain_head, seed_hash "
+                "FROM games WHERE id = ?",
+                (game.id, game.id),
+            )
+        )
+        return int(rows[0]["last"]), str(rows[0]["chain_head"] or rows[0]["seed_hash"])
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, Any] | None:
         """The latest snapshot (its action number and the state JSON), if any."""
@@ -631,20 +853,13 @@ class Store:
 
     # --- Sealed secrets -------------------------------------------------------------------------------
 
-    async def seal(self, game_id: int, owner: str, receipt: str, payload: str) -> int:
-        """Keep a sealed decision; only its receipt hash is published until the reveal."""
-        async with self.transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO secrets (game, owner, receipt, payload, time) VALUES (?, ?, ?, ?, ?)",
-                (game_id, owner, receipt, payload, time.time()),
-            )
-        return int(cursor.lastrowid or 0)
-
     async def secrets(self, game_id: int) -> list[SecretRow]:
         """The sealed decisions of a game."""
         rows = await self._all("SELECT * FROM secrets WHERE game = ? ORDER BY id", (game_id,))
         return [
-            SecretRow(r["id"], r["game"], r["owner"], r["receipt"], r["payload"], bool(r["revealed"]), r["time"])
+            SecretRow(
+                r["id"], r["game"], r["owner"], r["receipt"], r["payload"], bool(r["revealed"]), r["time"], r["seq"]
+            )
             for r in rows
         ]
 

@@ -32,9 +32,22 @@ def hq_of(data: GameData, unit_id: str) -> str | None:
 
 
 def hq_is_destroyed(state: GameState, data: GameData, unit_id: str) -> bool:
-    """Whether the unit's formation HQ is off the map (destroyed, or not yet arrived)."""
+    """[3.3] Whether the unit's formation HQ has been destroyed (an HQ not yet arrived is not destroyed: its
+    units are out of command at the start of the turn instead, 8.1, unless 16.1 or 17.1 puts them in command)."""
     hq = hq_of(data, unit_id)
-    return hq is not None and not state.units[hq].on_map
+    return hq is not None and state.units[hq].eliminated
+
+
+def arrival_turn(data: GameData, state: GameState, unit_id: str) -> int:
+    """[16.1] The turn a reinforcement is due (0 for a unit of the set-up), after any Southern Front delay."""
+    scheduled = next((r.turn for r in data.reinforcements if unit_id in r.units), 0)
+    return state.arrivals.get(unit_id, scheduled)
+
+
+def is_waiting_to_enter(data: GameData, state: GameState, unit_id: str) -> bool:
+    """[16.1] Whether a reinforcement is due by now and has not entered the map yet."""
+    unit = state.units[unit_id]
+    return not unit.arrived and not unit.eliminated and 0 < arrival_turn(data, state, unit_id) <= state.turn
 
 
 def can_act_now(state: GameState, data: GameData, unit: UnitState) -> bool:
@@ -46,8 +59,10 @@ def can_act_now(state: GameState, data: GameData, unit: UnitState) -> bool:
     return True
 
 
-def check_can_join(state: GameState, data: GameData, unit: UnitState) -> None:
+def check_can_join(state: GameState, data: GameData, unit: UnitState, arriving: bool = False) -> None:
     """Raise if the unit may not join the activation in progress (it has not joined it yet).
+
+    ``arriving``: an HQ due this turn joins its formation's activation before it enters the map (16.1).
 
     :raises IllegalActionError: with the rule that forbids it.
     """
@@ -61,7 +76,7 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState) -> None:
         raise IllegalActionError(f"{definition.name} is not one of your units", "3.1")
     if unit.id in activation.units:
         return
-    if not unit.arrived:
+    if not unit.arrived and not arriving:
         raise IllegalActionError(f"{definition.name} has not arrived yet", "16.1")
     if unit.eliminated:
         raise IllegalActionError(f"{definition.name} has been eliminated", "1.2")
@@ -91,35 +106,57 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState) -> None:
 def start_formation_activation(state: GameState, data: GameData, formation_id: str) -> list[Event]:
     """[3.2] Begin a formation activation: its HQ is activated for free (and fatigued if reactivated).
 
+    [16.1] An HQ due as a reinforcement this turn may lead its formation's activation before it enters: it
+    joins the activation now and enters the map with a move action ("they may enter the game when their
+    formation is activated").
+
     :raises IllegalActionError: if the formation cannot be activated now.
     """
     side = state.active
+    problem = formation_activation_problem(state, data, formation_id, side)
+    if problem is not None:
+        raise problem
+    assert side is not None
+    formation = data.formations[formation_id]
+    assert formation.hq is not None
+    hq = state.units[formation.hq]
+    state.activation = Activation(side=side, kind="formation", formation=formation_id)
+    events = [Event("activation", f"{side.capitalize()} activates {formation.name}.", {"formation": formation_id})]
+    events += join(state, data, hq, dice=None, arriving=not hq.on_map)
+    return events
+
+
+def formation_activation_problem(
+    state: GameState, data: GameData, formation_id: str, side: Side | None
+) -> IllegalActionError | None:
+    """[3.2, 16.1, 16.3, 17.1] Why ``side`` may not activate the formation now, or ``None`` if it may."""
     formation = data.formations.get(formation_id)
     if formation is None or side is None or data.armies[formation.army].side != side:
-        raise IllegalActionError(f"{formation_id!r} is not one of your formations", "3.2")
+        return IllegalActionError(f"{formation_id!r} is not one of your formations", "3.2")
     if formation.independent or formation.hq is None:
-        raise IllegalActionError(f"{formation.name} are independents: they act only in general activations", "16.3")
+        return IllegalActionError(f"{formation.name} are independents: they act only in general activations", "16.3")
     hq = state.units[formation.hq]
-    if not hq.on_map:
-        raise IllegalActionError(
+    if not hq.on_map and not is_waiting_to_enter(data, state, formation.hq):
+        return IllegalActionError(
             f"the HQ of {formation.name} is not on the map, so the formation cannot be activated", "3.2"
         )
     if hq.activations >= 1 and hq.fatigued:
-        raise IllegalActionError(
+        return IllegalActionError(
             f"the HQ of {formation.name} is fatigued and cannot be reactivated until it recovers", "3.5.2"
         )
     restriction = formation_restriction(state, data, formation_id)
     if restriction:
-        raise IllegalActionError(restriction[1], restriction[0])
-    state.activation = Activation(side=side, kind="formation", formation=formation_id)
-    events = [Event("activation", f"{side.capitalize()} activates {formation.name}.", {"formation": formation_id})]
-    events += join(state, data, hq, dice=None)
-    return events
+        return IllegalActionError(restriction[1], restriction[0])
+    return None
 
 
 def formation_restriction(state: GameState, data: GameData, formation_id: str) -> tuple[str, str] | None:
-    """[17.1] Turn 1: the German activates three formations in succession, one from each army."""
-    if state.turn != 1 or "german-three-formations-turn-1" not in scenario_rules(state, data):
+    """[17.1] Turn 1: the German opens with three formation activations in succession, one from each army.
+
+    The restriction binds only that opening run; once it is over (the third formation, a general activation
+    or a pass), the German may activate any formation, a second one of an army included.
+    """
+    if not in_german_opening_run(state, data):
         return None
     used = state.flags.get("turn1_german_armies", [])
     army = data.formations[formation_id].army
@@ -130,6 +167,16 @@ def formation_restriction(state: GameState, data: GameData, formation_id: str) -
             f"{data.armies[army].name} has had its turn",
         )
     return None
+
+
+def in_german_opening_run(state: GameState, data: GameData) -> bool:
+    """[17.1] Whether the German's opening run of turn 1 (three formations, one per army) is still going on."""
+    return (
+        state.turn == 1
+        and "german-three-formations-turn-1" in scenario_rules(state, data)
+        and len(state.flags.get("turn1_german_armies", [])) < 3
+        and not state.flags.get("turn1_run_over")
+    )
 
 
 def scenario_rules(state: GameState, data: GameData) -> tuple[str, ...]:
@@ -147,16 +194,17 @@ def start_general_activation(state: GameState, data: GameData) -> list[Event]:
     ]
 
 
-def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None) -> list[Event]:
+def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None, arriving: bool = False) -> list[Event]:
     """Bring a unit into the activation in progress: count the activation, set its APs, roll C3I if needed.
 
     [3.5] A unit already activated this turn is fatigued as it joins. [9.4] In a general activation a unit
     that is out of command, or whose HQ is destroyed, rolls 1d6 and needs less than its quality; on a
-    failure it has 1 AP.
+    failure it has 1 AP. A reinforcement is in command on its turn of entry (16.1), as is every American unit
+    on turn 1 (17.1): neither rolls.
     """
     activation = state.activation
     assert activation is not None
-    check_can_join(state, data, unit)
+    check_can_join(state, data, unit, arriving)
     if unit.id in activation.units:
         return []
     definition = data.units[unit.id]

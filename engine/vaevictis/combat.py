@@ -9,8 +9,10 @@ retreat, then the attacker's advance.
 
 Verbs of the pending combat (each listed in the prompt with its arguments):
 
-- ``support_defence {hq, kind}``, ``air_defence``, ``supports_done`` (defender): after the attacker's
-  supports, the defender adds his own (7.5), unless the plan already named them.
+- ``support_defence {hq, kind}``, ``air_defence``, ``choose_quality {unit}``, ``supports_done`` (defender):
+  after the attacker's supports, the defender adds his own (7.5) and may choose the unit whose quality he
+  uses (7.4), unless the plan already named his supports; the window also stays open while he may play
+  Nuts! (15.3). ``supports_done`` goes on with the combat (his best quality if he chose none).
 - ``choose_snafu_unit {unit}`` (defender): the attacker struck by SNAFU 9 or 11 (9.5).
 - ``reroll`` / ``keep_roll`` (attacker): spend the Christmas present "reroll one die when attacking" (15.4);
   the new roll stands.
@@ -45,16 +47,19 @@ from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import retreat as rt
 from engine.vaevictis import zoc
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
+from engine.vaevictis.events import attack_reactions
 from engine.vaevictis.odds import (
     Assessment,
     AttackPlan,
     Modifier,
     SupportUse,
     action_cost,
+    alone_in_its_hex,
     assess,
     attack_type,
     c3i_rating,
     crt_cell,
+    default_quality_unit,
     is_armor,
     may_support,
     support_def,
@@ -177,8 +182,9 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
     }
     state.pending.append(record)
     # [7.5] "Beginning with the active player, the players add Support": the defender's turn, unless the plan
-    # already names the defender's supports.
-    if not plan.defender_supports and not plan.defender_air and any(defence_support_options(data, state, record)):
+    # already names the defender's supports. The same window lets him choose his quality unit (7.4) and play
+    # Nuts! "just at the start of a German attack" (15.3).
+    if not plan.defender_supports and not plan.defender_air and defender_window_needed(data, state, record):
         record["stage"] = "defender_supports"
     events += _continue(data, state, record)
     return events
@@ -204,6 +210,30 @@ def defence_support_options(data: GameData, state: GameState, record: Record) ->
         and state.air_missions.get(defender, 0) > 0
     )
     return markers, air
+
+
+def defender_quality_options(data: GameData, state: GameState, record: Record) -> list[str]:
+    """[7.4, 1.3] The defending units whose quality the defender may use (an HQ only when alone in its hex),
+    when he has a choice to make: none for a single candidate."""
+    pos = Position(data, state)
+    candidates = [
+        u
+        for u in _alive(state, record["defenders"])
+        if not data.units[u].is_hq or alone_in_its_hex(pos, state.units[u])
+    ]
+    return candidates if len(candidates) > 1 else []
+
+
+def defender_window_needed(data: GameData, state: GameState, record: Record) -> bool:
+    """[7.5, 7.4, 15.3] Whether the defender has something to decide before the die: a support to add, his
+    quality unit to choose, or a reaction event (Nuts!) to play at the start of the attack."""
+    defender = other_side(cast(Side, record["side"]))
+    quality_open = "defender_quality" not in record and bool(defender_quality_options(data, state, record))
+    return (
+        any(defence_support_options(data, state, record))
+        or quality_open
+        or bool(attack_reactions(data, state, defender))
+    )
 
 
 def _c3i_check(data: GameData, state: GameState, record: Record, plan: AttackPlan) -> list[Event]:
@@ -421,6 +451,7 @@ def _side_record(data: GameData, state: GameState, record: Record, role: Role, c
         "owed": value,
         "min_losses": minimum,
         "losses": 0,
+        "steps_lost": 0,
         "retreat": None,
         "groups": [
             {"units": units, "path": [h], "zoc_owed": 0, "blocked": False} for h, units in sorted(hexes.items())
@@ -544,7 +575,7 @@ def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
             events += _roll_combat(data, state, record)
             continue
         if stage == "defender_supports":
-            if any(defence_support_options(data, state, record)):
+            if defender_window_needed(data, state, record):
                 return events
             record["stage"] = "c3i"
             continue
@@ -773,8 +804,24 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
         ]
         if air:
             options.append(Choice("air_defence", {}, "An air support"))
-        options.append(Choice("supports_done", {}, "No more supports"))
-        return seat, f"Attack on {_hex_names(record_targets(record))}: add supports to your defence?", options, "7.5"
+        chosen = record.get("defender_quality")
+        options += [
+            Choice("choose_quality", {"unit": u}, f"Use the quality of {_name(data, u)} (it takes the first loss)")
+            for u in defender_quality_options(data, state, record)
+            if u != chosen
+        ]
+        options.append(Choice("supports_done", {}, "Go on with the combat"))
+        text = f"Attack on {_hex_names(record_targets(record))}: add supports to your defence"
+        if defender_quality_options(data, state, record):
+            best = chosen or default_quality_unit(
+                Position(data, state), [state.units[u] for u in _alive(state, record["defenders"])], alone=False
+            )
+            text += f", choose the unit whose quality you use (now {_name(data, best)}, 7.4)"
+        reactions = attack_reactions(data, state, seat)
+        if reactions:
+            names = sorted({data.events[str(c.args["event"])].name for c in reactions})
+            text += f", or play {' or '.join(names)} (15.3)"
+        return seat, text + "?", options, "7.5"
     if stage == "snafu_choice":
         return (
             seat,
@@ -841,17 +888,21 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
             if not members or group["blocked"] or left <= 0:
                 continue
             for h in rt.retreat_options(pos, side, members, group["path"]).hexes:
+                # [7.7.1] Say what a hex costs before the player chooses it.
+                cost = " (enemy ZoC: costs a step, 7.7.1)" if rt.is_in_enemy_zoc(pos, side, h) else ""
                 out.append(
                     Choice(
                         "retreat",
                         {"to": h, "units": ",".join(members)},
-                        f"Retreat {', '.join(_name(data, u) for u in members)} to {hex_name(h)}",
+                        f"Retreat {', '.join(_name(data, u) for u in members)} to {hex_name(h)}{cost}",
                     )
                 )
     who = "Defender" if role == "defender" else "Attacker"
-    text = f"{who}: result {record['result']['text']}; {side_record['losses']} step(s) lost"
+    text = f"{who}: result {record['result']['text']}; {side_record.get('steps_lost', 0)} step(s) lost"
     if side_record["retreat"] is not None:
         text += f", retreating {side_record['retreat']} hex(es)"
+    if zoc_due:
+        text += "; lose the step owed for the retreat (7.7.1)"
     return seat, text, out, "7.6" if side_record["retreat"] is None else "7.7.1"
 
 
@@ -945,10 +996,23 @@ def apply_pending(data: GameData, state: GameState, action: Action) -> list[Even
 def _apply_defence_support(
     data: GameData, state: GameState, record: Record, verb: str, args: Mapping[str, Any]
 ) -> list[Event]:
-    """[7.5, 1.6, 14.3] The defender adds one support to the combat, or is done."""
+    """[7.5, 1.6, 14.3, 7.4] The defender adds one support to the combat, chooses his quality unit, or is done."""
     if verb == "supports_done":
         record["stage"] = "c3i"
         return []
+    if verb == "choose_quality":
+        unit = _text_arg(args, "unit")
+        if unit not in defender_quality_options(data, state, record):
+            raise _refuse(f"{unit!r} is not a defending unit whose quality may be used", "7.4")
+        record["defender_quality"] = unit
+        record["plan"]["defender_quality"] = unit
+        return [
+            Event(
+                "quality",
+                f"The defender uses the quality of {_name(data, unit)}, which takes the first loss (7.4)",
+                {"side": _seat(record), "unit": unit},
+            )
+        ]
     markers, air = defence_support_options(data, state, record)
     defender = _seat(record)
     if verb == "air_defence":
@@ -958,7 +1022,9 @@ def _apply_defence_support(
         state.air_missions[defender] = state.air_missions.get(defender, 0) - 1
         return [Event("support", "The defender adds an air support (14.3)", {"side": defender, "kind": "air"})]
     if verb != "support_defence":
-        raise InvalidActionError(f"answer with support_defence, air_defence or supports_done, not {verb!r}")
+        raise InvalidActionError(
+            f"answer with support_defence, air_defence, choose_quality or supports_done, not {verb!r}"
+        )
     use = (_text_arg(args, "hq"), _text_arg(args, "kind"))
     if use not in markers:
         raise _refuse(
@@ -1018,6 +1084,7 @@ def _apply_result_decision(
             zoc_group["zoc_owed"] -= 1
         else:
             side_record["losses"] += 1
+        side_record["steps_lost"] = side_record.get("steps_lost", 0) + 1
         return events
     if verb == "retreat":
         if zoc_group is not None:
@@ -1105,7 +1172,7 @@ def _retreat_step(
     text = f"{', '.join(_name(data, u) for u in moving)} retreat from {hex_name(came_from)} to {hex_name(to)}"
     if entered_zoc:
         group["zoc_owed"] += 1
-        text += ": enemy ZoC, one step lost (7.7.1)"
+        text += ": into an enemy ZoC, a step to lose (7.7.1)"
     events.append(Event("retreat", text, {"units": list(moving), "from": came_from, "to": to, "zoc_loss": entered_zoc}))
     return events
 

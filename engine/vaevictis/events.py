@@ -212,6 +212,21 @@ def playable(data: GameData, state: GameState, side: Side) -> list[Choice]:
     return choices
 
 
+def attack_reactions(data: GameData, state: GameState, side: Side) -> list[Choice]:
+    """[15.3] The events ``side`` may play at the start of an enemy attack: Nuts! (its window must exist
+    whether or not the defender has supports to add)."""
+    choices: list[Choice] = []
+    for event_id in sorted(data.events_with_effect(QUALITY_AURA)):
+        definition = data.events[event_id]
+        if definition.side != side or state.events_left.get(event_id, 0) <= 0:
+            continue
+        choices += [
+            Choice("play_event", {"event": event_id, "hex": hex_name(hex_)}, f"{definition.name} at {hex_name(hex_)}")
+            for hex_ in _targets(data, state, event_id)
+        ]
+    return choices
+
+
 def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
     """The hexes an event may go to now (empty when it cannot be played now)."""
     try:

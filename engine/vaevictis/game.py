@@ -263,13 +263,7 @@ class VaeVictisGame:
         return {side: Prompt(side, text, tuple(choices), verbs, rule="3.4")}
 
     def _formation_can_activate(self, state: GameState, formation_id: str, side: Side) -> bool:
-        formation = self.data.formations[formation_id]
-        if formation.independent or formation.hq is None or self.data.armies[formation.army].side != side:
-            return False
-        hq = state.units[formation.hq]
-        if not hq.on_map or (hq.activations >= 1 and hq.fatigued):
-            return False
-        return act.formation_restriction(state, self.data, formation_id) is None
+        return act.formation_activation_problem(state, self.data, formation_id, side) is None
 
     def _pending_prompt(self, state: GameState) -> Prompt:
         record = state.pending[-1]
@@ -528,7 +522,7 @@ class VaeVictisGame:
         self._no_activation(state)
         formation_id = text_arg(args, "formation")
         events = act.start_formation_activation(state, self.data, formation_id)
-        if state.turn == 1 and self.data.armies[self.data.formations[formation_id].army].side == "german":
+        if side == "german" and act.in_german_opening_run(state, self.data):
             state.flags.setdefault("turn1_german_armies", []).append(self.data.formations[formation_id].army)
         return events
 
@@ -686,6 +680,7 @@ class VaeVictisGame:
         _, events = self._activated_unit(state, side, unit_id)
         if arrival.trucks and self.data.nationality_of(unit_id) == "us":
             unit.action_points = 3
+            state.flags.setdefault("trucks", []).append(unit_id)  # 16.1: trucks for this turn only
         entered = state.flags.setdefault("entered_at", {})
         already = entered.get(str(entry), 0)
         destinations = movement.legal_destinations(
@@ -734,6 +729,8 @@ class VaeVictisGame:
             targets=targets,
             supports=tuple((s[0], s[1]) for s in supports),
             air=int_arg(args, "air", 0),
+            # [7.4] The attacker chooses the unit whose quality he uses (and which takes his first loss).
+            attacker_quality=text_arg(args, "quality") if args.get("quality") else None,
         )
 
     def preview(self, state: GameState, side: Side, args: Mapping[str, Any]) -> Any:
@@ -743,15 +740,16 @@ class VaeVictisGame:
         """
         return preview(self.data, state, self.attack_plan(state, side, args))
 
-    def _check_hq_only_moves(self, state: GameState, unit_id: str) -> None:
-        """[3.3] In a general activation an HQ may only move."""
+    def _check_hq_only_moves(self, state: GameState, side: Side, unit_id: str) -> None:
+        """[3.3] In a general activation an HQ may only move (an unknown unit id is refused first)."""
+        self._unit(state, {"unit": unit_id}, "unit", side)
         if self.data.units[unit_id].is_hq and state.activation is not None and state.activation.kind == "general":
             raise IllegalActionError(
                 f"{self.data.units[unit_id].name} is in a general activation and may only move", "3.3"
             )
 
     def _enter_ip(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
-        self._check_hq_only_moves(state, text_arg(args, "unit"))
+        self._check_hq_only_moves(state, side, text_arg(args, "unit"))
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         controlled = set(zoc.enemy_zoc(Position(self.data, state), side))
         events += act.enter_improved_position(state, self.data, unit, controlled)
@@ -763,7 +761,7 @@ class VaeVictisGame:
         return act.leave_improved_position(state, self.data, unit)
 
     def _recover(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
-        self._check_hq_only_moves(state, text_arg(args, "unit"))
+        self._check_hq_only_moves(state, side, text_arg(args, "unit"))
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         events += act.recover_fatigue(state, self.data, unit)
         unit.movement_points = 0.0
@@ -816,8 +814,7 @@ class VaeVictisGame:
         return True
 
     def _arrival_turn(self, state: GameState, unit_id: str) -> int:
-        scheduled = next((r.turn for r in self.data.reinforcements if unit_id in r.units), 0)
-        return state.arrivals.get(unit_id, scheduled)
+        return act.arrival_turn(self.data, state, unit_id)
 
     def _series_roll(self, state: GameState, side: Side) -> list[Event]:
         """[2.2] The other side has activated everything: ``side`` goes on, rolling 2d6 after each sequence
@@ -844,14 +841,7 @@ class VaeVictisGame:
 
     def _german_turn1_run(self, state: GameState, side: Side) -> bool:
         """[17.1] On turn 1 the German activates three formations in succession before the Allies act."""
-        rules = self.data.scenarios[state.scenario].special_rules
-        return (
-            state.turn == 1
-            and side == "german"
-            and "german-three-formations-turn-1" in rules
-            and len(state.flags.get("turn1_german_armies", [])) < 3
-            and not state.flags.get("turn1_run_over")
-        )
+        return side == "german" and act.in_german_opening_run(state, self.data)
 
     # --- End of the operations phase and of the turn -----------------------------------------------------
 

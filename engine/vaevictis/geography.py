@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData
+from engine.vaevictis.state import UnitState
 
 _BEYOND: dict[tuple[int, str], tuple[GameData, frozenset[Hex]]] = {}
 
@@ -41,3 +42,9 @@ def beyond_meuse(data: GameData, river: str | None = None) -> frozenset[Hex]:
     result = frozenset(h for h in game_map.grid.hexes if h not in seen)
     _BEYOND[(id(data), name)] = (data, result)
     return result
+
+
+def is_british_west_of_meuse(data: GameData, unit: UnitState) -> bool:
+    """[16.2] Whether a British unit stands on the west side of the Meuse, where it is always in command and
+    supplied and has the XXX Corps HQ's support."""
+    return unit.hex is not None and data.nationality_of(unit.id) == "british" and unit.hex in beyond_meuse(data)

@@ -42,7 +42,7 @@ from typing import Any
 
 from engine.contract import Event, IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex, hex_name, hexside
-from engine.vaevictis.data import GameData, Side, UnitDef, other_side
+from engine.vaevictis.data import SIDES, GameData, Side, UnitDef, other_side
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.zoc import enemy_zoc
 
@@ -89,8 +89,9 @@ class _MapTables:
     road: Mapping[MobilityClass, float]
     """MPs per hex along a road for a unit alone (6.2)."""
     road_hexes: frozenset[Hex]
-    shelter: frozenset[Hex]
-    """City, village and forest hexes: entered in an enemy ZoC without AP to attack, attack optional (4.2, 4.3)."""
+    shelter: Mapping[Side, frozenset[Hex]]
+    """Per moving side, the hexes where attack is optional: city, village and forest, entered in an enemy ZoC
+    without AP to attack (4.2, 4.3), and the Westwall for the Germans (Terrain Effects Chart)."""
     crossing: Mapping[tuple[bool, MobilityClass, int], tuple[float, int]]
     """(German?, class, kind of water) -> (MP, AP) to cross, and enter the hex beyond unless ``additive`` (13.1)."""
     additive: bool
@@ -171,6 +172,13 @@ def _build_tables(data: GameData) -> _MapTables:
         or (game_map.is_village(h) and terrain_chart["village"].get("attack_optional"))
         or terrain_chart[game_map.terrain[h]].get("attack_optional")
     )
+    # The chart's Westwall row is headed "Germ.": its attack optional, like its column shift, is the German's.
+    westwall = terrain_chart.get("westwall", {})
+    westwall_side = westwall.get("column_shift_only_for")
+    by_side: dict[Side, frozenset[Hex]] = {}
+    for mover_side in SIDES:
+        optional = westwall.get("attack_optional") and westwall_side in (None, mover_side)
+        by_side[mover_side] = shelter | game_map.westwall if optional else shelter
 
     crossing: dict[tuple[bool, MobilityClass, int], tuple[float, int]] = {}
     additive = any(chart.get("mode") == "additive" for chart in raw["crossing"].values())
@@ -195,7 +203,7 @@ def _build_tables(data: GameData) -> _MapTables:
         cost=cost,
         road={c: _number(terrain_chart["road"][c]) for c in classes},
         road_hexes=game_map.road_hexes,
-        shelter=shelter,
+        shelter=by_side,
         crossing=crossing,
         additive=additive,
         allowance={k: float(v) for k, v in raw["movement_allowance"].items()},
@@ -274,6 +282,7 @@ class _Mover:
         self.entering_at = entering_at
         self.entered_already = entered_already
         self.ignore_zoc = ignore_zoc
+        self.shelter = t.shelter[self.side]
 
         # [6.1] The stack moves at the pace of its slowest member and pays the worst of its classes.
         self.allowance = min(t.allowance[d.kind] for d in self.defs)
@@ -283,7 +292,7 @@ class _Mover:
         # [6.2] Only a unit moving alone may use the road rate; [16.1] trucks pay 1/2 on roads.
         self.alone = len(self.ids) == 1
         self.road_rate = t.road[self.classes[-1]]
-        self.trucks = trucks and self.alone
+        self.trucks = (trucks or (entering_at is None and rides_trucks(state, unit_ids))) and self.alone
         self.crossing = {
             kind: (
                 max(t.crossing[(self.german, c, kind)][0] for c in crossing_classes),
@@ -414,7 +423,7 @@ class _Mover:
             ap -= actions * self.tables.move_ap
             mp += actions * self.allowance
         mp -= mp_cost
-        if to in self.zoc and ap < self.attack_ap and to not in self.tables.shelter:
+        if to in self.zoc and ap < self.attack_ap and to not in self.shelter:
             return ap, mp, _NO_AP_TO_ATTACK
         return ap, mp, _OK
 
@@ -437,6 +446,11 @@ class _Mover:
             enters_enemy_zoc=entered,
             mp_spent=spent,
         )
+
+
+def rides_trucks(state: GameState, unit_ids: Sequence[str]) -> bool:
+    """[16.1] Whether a lone unit entered by truck this turn: it keeps the trucks' road rate all turn."""
+    return len(unit_ids) == 1 and unit_ids[0] in state.flags.get("trucks", ())
 
 
 # --- Legal destinations ------------------------------------------------------------------------------------
@@ -523,7 +537,7 @@ def legal_destinations(
     # The loop inlines Mover.pay (the same arithmetic; test_every_route_found_passes_check_move guards it) and
     # caches each hex's legal steps, which do not depend on the label.
     allowance, move_ap, attack_ap = mover.allowance, mover.tables.move_ap, mover.attack_ap
-    shelter = mover.tables.shelter
+    shelter = mover.shelter
     steps_from: dict[Hex, list[tuple[Hex, float, int, bool]]] = {}
     settled: dict[Hex, list[tuple[int, float]]] = {}
     pushed: dict[Hex, list[tuple[int, float]]] = {hexes[0]: [(aps[0], mps[0])]}
@@ -814,7 +828,7 @@ def apply_move(
         entered_already=entered_already,
         trucks=trucks,
     )
-    shelter = _tables(data).shelter
+    shelter = _tables(data).shelter[data.side_of(unit_ids[0])]
     must_attack = checked.enters_enemy_zoc and checked.destination not in shelter
     for unit_id in unit_ids:
         unit = state.units[unit_id]

@@ -44,6 +44,7 @@ from engine.contract import IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
 from engine.vaevictis.events import nuts_quality_bonus
+from engine.vaevictis.geography import is_british_west_of_meuse
 from engine.vaevictis.state import GameState, Position, UnitState
 
 AttackKind = Literal["normal", "prepared"]
@@ -418,6 +419,8 @@ def may_support(pos: Position, hq_id: str, unit: UnitState) -> bool:
             return False
     if first_turn_all_in_command(pos.data, pos.state, data.side_of(unit.id)):
         return True
+    if is_british_west_of_meuse(data, unit) and data.nationality_of(hq_id) == "british":
+        return True  # 16.2: XXX Corps supports the British west of the Meuse wherever they are
     return in_command_range(pos, hq, unit)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData, Side
-from engine.vaevictis.geography import beyond_meuse
+from engine.vaevictis.geography import is_british_west_of_meuse
 from engine.vaevictis.state import Position, UnitState
 from engine.vaevictis.zoc import enemy_zoc
 
@@ -184,11 +184,7 @@ class SupplyNet:
 
     def _british_beyond_the_river(self, unit: UnitState) -> bool:
         """[16.2] British units west of the Meuse are always in command and supplied."""
-        return (
-            unit.hex is not None
-            and self.data.nationality_of(unit.id) == "british"
-            and unit.hex in beyond_meuse(self.data)
-        )
+        return is_british_west_of_meuse(self.data, unit)
 
 
 _NO_ENTRY: dict[int, tuple[GameData, frozenset[Hex]]] = {}

@@ -12,6 +12,7 @@ import math
 
 from engine.contract import Choice, Event, IllegalActionError
 from engine.hexgrid import Hex, hex_name
+from engine.vaevictis.activation import is_waiting_to_enter
 from engine.vaevictis.data import SIDES, GameData, Side
 from engine.vaevictis.geography import beyond_meuse
 from engine.vaevictis.rolls import dice_of, roll
@@ -151,19 +152,30 @@ def fuel_shortage(data: GameData, state: GameState) -> list[Event]:
     return events
 
 
-def southern_front(data: GameData, state: GameState) -> list[Event]:
-    """[16.1] A German unit on a US south-edge entry hex delays every Allied reinforcement due this turn."""
+def south_entry_hexes(data: GameData) -> set[Hex]:
+    """[16.1] The Allied entry hexes on the south map edge (the last hex of their column)."""
     grid = data.map.grid
-    south = {h for h in data.map.entry_hexes["allied"] if h % 100 == grid.last_row(h // 100)}
+    return {h for h in data.map.entry_hexes["allied"] if h % 100 == grid.last_row(h // 100)}
+
+
+def southern_front(data: GameData, state: GameState) -> list[Event]:
+    """[16.1] A German unit on a US south-edge entry hex delays by one turn the reinforcements due this turn at
+    the south-edge entry hexes (the ones the Southern Front rule is about); a unit already delayed once is not
+    delayed again: it enters this turn, at the next free entry hex toward the west if need be."""
+    south = south_entry_hexes(data)
     pos = Position(data, state)
     held = sorted(h for h in south if pos.side_at(h) == "german")
     if not held:
         return []
     delayed = []
     for reinforcement in data.reinforcements:
+        if not set(reinforcement.hexes) <= south:
+            continue
         for unit_id in reinforcement.units:
-            due = state.arrivals.get(unit_id, reinforcement.turn)
-            if data.side_of(unit_id) == "allied" and due == state.turn and not state.units[unit_id].arrived:
+            already = unit_id in state.arrivals
+            if data.side_of(unit_id) != "allied" or already or state.units[unit_id].arrived:
+                continue
+            if reinforcement.turn == state.turn:
                 state.arrivals[unit_id] = state.turn + 1
                 delayed.append(data.units[unit_id].name)
     if not delayed:
@@ -179,23 +191,32 @@ def southern_front(data: GameData, state: GameState) -> list[Event]:
 
 
 def entry_hexes_for(data: GameData, state: GameState, unit_id: str) -> list[Hex]:
-    """[16.1] Where a reinforcement may enter now: its listed hexes, or for a held south-edge hex the next free
-    entry hex toward the west edge."""
+    """[16.1] Where a reinforcement may enter now: its listed hexes while they are free.
+
+    Southern Front: while German units hold south-edge entry hexes, a south-edge reinforcement whose hex is
+    held, or lies east of a held one, enters at the next free south-edge entry hex west of the westernmost held
+    hex at or west of its own (the example: Germans in 2921, the 5th ID of 3022 enters in 2521).
+    """
     reinforcement = next(r for r in data.reinforcements if unit_id in r.units)
     pos = Position(data, state)
     side = data.side_of(unit_id)
     free = [h for h in reinforcement.hexes if pos.side_at(h) in (None, side)]
-    if free or side != "allied":
+    south = south_entry_hexes(data)
+    if side != "allied" or not set(reinforcement.hexes) <= south:
         return free
-    grid = data.map.grid
-    south = sorted(
-        (h for h in data.map.entry_hexes["allied"] if h % 100 == grid.last_row(h // 100)), key=lambda h: -(h // 100)
-    )
+    held_columns = [h // 100 for h in south if pos.side_at(h) not in (None, side)]
+    westward_first = sorted(south, key=lambda h: -(h // 100))
+    allowed: list[Hex] = []
     for wanted in reinforcement.hexes:
-        westward = [h for h in south if h // 100 < wanted // 100 and pos.side_at(h) in (None, side)]
-        if westward:
-            return [westward[0]]
-    return []
+        cut = [c for c in held_columns if c <= wanted // 100]
+        if not cut:
+            if wanted in free:
+                allowed.append(wanted)
+            continue
+        beyond = [h for h in westward_first if h // 100 < min(cut) and pos.side_at(h) in (None, side)]
+        if beyond:
+            allowed.append(beyond[0])
+    return list(dict.fromkeys(allowed))
 
 
 def hq_placement_hexes(data: GameData, state: GameState, hq_id: str) -> list[Hex]:
@@ -243,13 +264,15 @@ def support_limit(data: GameData, state: GameState, hq_id: str) -> int:
 
 
 def support_choices(data: GameData, state: GameState, side: Side) -> list[Choice]:
-    """[1.6, 10.3] The markers a side may still allot: to each supplied HQ of the army, up to its rating."""
+    """[1.6, 10.3] The markers a side may still allot: to each supplied HQ of the army on the map or arriving as
+    a reinforcement this turn, up to its rating."""
     choices = []
     for formation in data.formations.values():
         if formation.hq is None or data.armies[formation.army].side != side:
             continue
         hq = state.units[formation.hq]
-        if not hq.on_map or hq.unsupplied or support_limit(data, state, formation.hq) <= 0:
+        present = hq.on_map or is_waiting_to_enter(data, state, formation.hq)
+        if not present or hq.unsupplied or support_limit(data, state, formation.hq) <= 0:
             continue
         for kind, count in sorted(state.pools.get(formation.army, {}).items()):
             if count > 0:
@@ -270,8 +293,8 @@ def allot(data: GameData, state: GameState, side: Side, hq_id: str, kind: str) -
     hq = state.units[hq_id]
     army = data.army_of(hq_id).id
     name = data.units[hq_id].name
-    if not hq.on_map:
-        raise IllegalActionError(f"{name} is not on the map", "1.6")
+    if not hq.on_map and not is_waiting_to_enter(data, state, hq_id):
+        raise IllegalActionError(f"{name} is neither on the map nor arriving as a reinforcement this turn", "1.6")
     if hq.unsupplied:
         raise IllegalActionError(f"{name} is unsupplied and cannot receive support markers", "10.3")
     if support_limit(data, state, hq_id) <= 0:
@@ -341,6 +364,7 @@ def administrative_phase(data: GameData, state: GameState) -> list[Event]:
 
 
 def german_crossed_objective_river(data: GameData, state: GameState) -> bool:
-    """Whether any German unit stands beyond the Meuse (lifts the British restriction of 16.2)."""
+    """Whether any German combat unit (not an HQ, as for victory, 17.1) stands beyond the Meuse: it lifts the
+    British restriction of 16.2."""
     area = beyond_meuse(data)
-    return any(u.hex in area for u in state.on_map() if data.side_of(u.id) == "german")
+    return any(u.hex in area for u in state.on_map() if data.side_of(u.id) == "german" and not data.units[u.id].is_hq)

@@ -22,10 +22,24 @@ def is_supplied(unit: UnitState) -> bool:
     return not unit.isolated and not unit.unsupplied
 
 
+def counts_for_victory(data: GameData, unit: UnitState) -> bool:
+    """[17.1, 17.2] Whether a counter is a "unit" of the victory conditions: a combat unit, never an HQ.
+
+    The rules name HQs beside units wherever both are meant ("each unit or HQ" 3.1, "unit or HQ" 10.3,
+    "combat units (not HQ)" 1.1), and the victory conditions say "unit" alone; see docs/rules/ardennes44.md.
+    """
+    return not data.units[unit.id].is_hq
+
+
 def across_the_river(data: GameData, state: GameState, side: Side, river: str | None = None) -> list[UnitState]:
-    """The side's supplied units on the far bank of the objective river (the Meuse, or the one named)."""
+    """The side's supplied combat units on the far bank of the objective river (the Meuse, or the one named);
+    an HQ alone does not cross for the win."""
     area = beyond_meuse(data, river)
-    return [u for u in state.on_map() if data.side_of(u.id) == side and u.hex in area and is_supplied(u)]
+    return [
+        u
+        for u in state.on_map()
+        if data.side_of(u.id) == side and u.hex in area and is_supplied(u) and counts_for_victory(data, u)
+    ]
 
 
 def _conditions(data: GameData, state: GameState) -> tuple[VictoryCondition, ...]:
@@ -78,7 +92,9 @@ def _holders(data: GameData, state: GameState, condition: VictoryCondition) -> C
 
     def held(hex_: Hex) -> bool:
         return any(
-            pos.side_of(u.id) == condition.side and (is_supplied(u) or not condition.supplied)
+            pos.side_of(u.id) == condition.side
+            and (is_supplied(u) or not condition.supplied)
+            and counts_for_victory(data, u)
             for u in pos.units_at(hex_)
         )
 

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
+from bot.config import Limits, Settings
 from bot.discord_app import UmpireBot
 from bot.store import Store
 from tests.bot.doubles import duel_systems
@@ -18,6 +24,7 @@ BOB = FakeUser(22, "bob")
 EVE = FakeUser(33, "eve")
 MOD = FakeUser(99, "mod", moderator=True)
 CHANNEL = 700
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def open_fake(db_path: Path) -> FakeDiscord:
@@ -236,3 +243,76 @@ async def test_ardennes_1944_through_discord(db_path: Path) -> None:
     finally:
         await fake.stop()
         await store.close()
+
+
+def sealing_child(db: str, games: int) -> None:
+    """Run in a child process: game after game, both players seal their bids by DM button; print ACK with the
+    game, seat and bid as each sealed decision is confirmed. The parent kills this process in the middle."""
+
+    async def main() -> None:
+        store = await Store.open(db)
+        settings = Settings(token=None, db=db, limits=Limits(0, 0, 0))
+        bot = UmpireBot(settings, store, duel_systems(), sync_commands=False, run_background_tasks=False)
+        fake = FakeDiscord(bot)
+        await fake.start()
+        for n in range(games):
+            channel = CHANNEL + 1 + n
+            await fake.command(ANN, channel, "game create", scenario="standard")
+            await fake.command(ANN, channel, "game join", seat="red")
+            await fake.command(BOB, channel, "game join", seat="blue")
+            start = await fake.command(BOB, channel, "game start")
+            for user, bid in ((ANN, 1 + n % 3), (BOB, 1 + (n + 1) % 3)):
+                sent = await fake.click(user, dm_to(start, user), f"{bid}. Bid {bid}")
+                if any(a.content == f"Done: Bid {bid}." for a in answers(sent)):
+                    print(f"ACK {channel} {user.id} {bid}", flush=True)
+
+    asyncio.run(main())
+
+
+async def test_a_kill_during_sealed_decisions_loses_none_and_leaves_no_orphan_secret(db_path: Path) -> None:
+    code = "import sys; from tests.bot.test_discord import sealing_child; sealing_child(sys.argv[1], 400)"
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, str(db_path), cwd=ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    assert child.stdout is not None
+    acked: list[tuple[int, int, int]] = []
+    try:
+        while len(acked) < 30:
+            line = (await asyncio.wait_for(child.stdout.readline(), 120)).decode().split()
+            assert line, "the child stopped early"
+            if line[0] == "ACK":
+                acked.append((int(line[1]), int(line[2]), int(line[3])))
+        os.kill(child.pid, signal.SIGKILL)  # in the middle of a game's sealed bids, no goodbye
+    finally:
+        if child.returncode is None:
+            child.kill()
+        await child.wait()
+    assert child.returncode == -signal.SIGKILL
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        bids = raw.execute("SELECT game, seq, seat FROM actions WHERE verb = 'bid'").fetchall()
+        sealed = raw.execute("SELECT game, seq, owner FROM secrets").fetchall()
+    assert sorted(sealed) == sorted(bids)  # each sealed bid has its secret, and no secret lacks its action
+    store = await Store.open(db_path)
+    try:
+        for channel, user, bid in acked:
+            game = await store.latest_game_in(channel)
+            assert game is not None
+            rows = [r for r in await store.actions(game.id) if r.user_id == user and r.verb == "bid"]
+            assert [r.args for r in rows] == [{"amount": bid}]
+            secrets = [s for s in await store.secrets(game.id) if s.seq == rows[0].seq]
+            assert len(secrets) == 1 and json.loads(secrets[0].payload)["args"] == {"amount": bid}
+    finally:
+        await store.close()
+
+
+async def test_a_forged_button_whose_game_overflows_is_refused_through_discord(fake: FakeDiscord) -> None:
+    start = await seated(fake)
+    dm = dm_to(start, ANN)
+    for forged in ("wg:9999999999999999999:1:c:red.1.abc", "wg:1:9223372036854775808:dm:red"):
+        payload = fake.click_payload(ANN, dm, dm.buttons[0][0])
+        original = payload["data"]["custom_id"]
+        payload["data"]["custom_id"] = forged  # a forged message: its button carries the forged id too
+        payload["message"] = json.loads(json.dumps(payload["message"]).replace(original, forged))
+        sent = await fake.interact(payload)
+        assert [a.content for a in answers(sent)] == ["Refused: this button is not one of mine."]

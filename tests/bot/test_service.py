@@ -143,7 +143,9 @@ async def test_dice_are_verifiable_once_the_game_is_over(service: GameService) -
 
         await db.execute("UPDATE actions SET events = ? WHERE game = ? AND seq = ?", (json.dumps(events), game.id, 3))
     _, _, problems = await service.verify(game.id)
-    assert any("does not replay" in p for p in problems) and any("roll #0" in p for p in problems)
+    assert any("action #3 (red roll): a die" in p and "but the seed gives" in p for p in problems), problems
+    assert any("roll #0" in p for p in problems)
+    assert any("action #3 (red roll): its events differ from the ones chained" in p for p in problems)
 
 
 async def test_moderators_abandon_substitute_and_correct_with_a_log(service: GameService) -> None:

@@ -65,7 +65,8 @@ def test_9_4_out_of_command_unit_rolls_c3i_in_a_general_activation() -> None:
 
 
 def test_9_4_a_unit_whose_hq_is_gone_rolls_c3i_too() -> None:
-    table = Table(placements={k: v for k, v in FRONT.items() if k != "hq-de-1ss"})
+    table = Table(placements=FRONT)
+    table.set("hq-de-1ss", eliminated=True)  # destroyed during the turn, after the command check (3.3)
     table.act("german", "activate_general")
     events = table.act("german", "enter_ip", unit="de-12-vg")
     assert any(e.kind == "roll" and e.data["rule"] == "9.4" for e in events)

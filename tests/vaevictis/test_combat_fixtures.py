@@ -120,7 +120,19 @@ def seed_for(faces: Sequence[int], start: int = 0) -> str:
 def attack(data: GameData, state: GameState, plan: AttackPlan, faces: Sequence[int]) -> list[Event]:
     """Begin an attack with the next dice pinned to ``faces`` (combat die first, then retention rolls...)."""
     state.seed = seed_for(faces, state.rolls_made)
-    return combat.begin_attack(data, state, plan)
+    events = combat.begin_attack(data, state, plan)
+    return events + keep_best_defender_quality(data, state)
+
+
+def keep_best_defender_quality(data: GameData, state: GameState) -> list[Event]:
+    """Close the defender's window (7.5) when it offers only the choice of quality unit (7.4), keeping the best:
+    the tests that do not test that choice are written for the best quality."""
+    if not state.pending or state.pending[-1].get("stage") != "defender_supports":
+        return []
+    offered = {c.verb for c in combat.pending_prompt(data, state).choices}
+    if offered & {"support_defence", "air_defence"}:
+        return []
+    return act(data, state, "supports_done")
 
 
 def act(data: GameData, state: GameState, verb: str, **args: Any) -> list[Event]:

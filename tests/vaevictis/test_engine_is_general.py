@@ -24,6 +24,7 @@ KEPT = {
     "meuse_crossed": "a field of GameState: stored games hold it under this key",
     "beyond_meuse": "public function the existing tests call; the river it reads comes from the data",
     "nuts_quality_bonus": "public function the existing tests call; the events it reads come from the data",
+    "is_british_west_of_meuse": "named by the rules index (docs/rules/ardennes44-index.md); the river is the data's",
 }
 """Identifiers that keep an Ardennes word, and why."""
 

@@ -541,3 +541,22 @@ def test_a_targeted_search_finds_the_same_route_as_the_full_search() -> None:
         assert full
         for hex_, route in list(full.items())[::7]:
             assert legal_destinations(game.data, state, [unit_id], target=hex_) == {hex_: route}
+
+
+def test_4_3_westwall_attack_is_optional_for_a_german_unit_entering_an_enemy_zoc() -> None:
+    data = build(westwall=["0404"])
+    state = position(data, {"us-393": ("0304", 0), "de-326": ("0604", 2)})
+    route = check_move(data, state, ["de-326"], [604, 504, 404])
+    assert route.enters_enemy_zoc
+    apply_move(data, state, ["de-326"], route)
+    assert not state.units["de-326"].must_attack  # Terrain Effects Chart: Westwall, attack optional
+    state = position(data, {"us-393": ("0304", 0), "de-326": ("0604", 1)})
+    assert 404 in legal_destinations(data, state, ["de-326"])  # entered even without the AP to attack (4.2)
+
+
+def test_4_3_westwall_attack_is_not_optional_for_an_allied_unit() -> None:
+    data = build(westwall=["0404"])
+    state = position(data, {"de-326": ("0504", 0), "us-393": ("0204", 2)})
+    route = check_move(data, state, ["us-393"], [204, 304, 404])
+    apply_move(data, state, ["us-393"], route)
+    assert state.units["us-393"].must_attack

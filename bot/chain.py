@@ -1,0 +1,111 @@
+"""The hash chain of a game's action log: tampering with a stored action shows.
+
+Each stored action carries two hashes: ``events_hash``, the SHA-256 of its events, and ``chain``, the SHA-256
+of the chain so far (for the first action: the seed hash published at the game's creation) together with the
+action itself (number, seat, user, verb, arguments) and its ``events_hash``. An undo is chained too: taking
+back action ``n`` makes the chain so far ``SHA-256(canonical([chain, "undo", n]))``, and the undone action
+records after which action it was taken back (``undone_after``). The game keeps the chain so far as its head,
+posted in the channel with the seed when the game ends. Changing an action's arguments or events, deleting
+or inserting a row, marking an action undone or live, or changing the seed all break the chain somewhere,
+and :func:`check` says where.
+
+Both hashes are computed over canonical JSON (sorted keys, no spaces), so anyone can recompute them with the
+standard library from an export of the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+def canonical(value: Any) -> str:
+    """The one JSON text of a value that the hashes are computed over."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def events_hash(events: Sequence[Mapping[str, Any]]) -> str:
+    """The hash of an action's events (whatever JSON a tampered row holds instead)."""
+    plain = [dict(e) if isinstance(e, Mapping) else e for e in events] if isinstance(events, list | tuple) else events
+    return hashlib.sha256(canonical(plain).encode()).hexdigest()
+
+
+def link(
+    previous: str, seq: int, seat: str, user_id: int | None, verb: str, args: Mapping[str, Any], events: str
+) -> str:
+    """The chain hash of one action, given the chain so far (the seed hash, before the first action)."""
+    body = canonical([previous, seq, seat, user_id, verb, dict(args), events])
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def undo_link(previous: str, seq: int) -> str:
+    """The chain so far once action ``seq`` is taken back."""
+    return hashlib.sha256(canonical([previous, "undo", seq]).encode()).hexdigest()
+
+
+def undo_order(seqs: Sequence[int]) -> list[int]:
+    """The order in which actions taken back together are chained: the latest first."""
+    return sorted(seqs, reverse=True)
+
+
+@dataclass(frozen=True)
+class StoredLink:
+    """One stored action as the chain sees it (undone actions included: they stay in the log)."""
+
+    seq: int
+    seat: str
+    user_id: int | None
+    verb: str
+    args: Mapping[str, Any]
+    events: Sequence[Mapping[str, Any]]
+    events_hash: str | None
+    chain: str | None
+    undone: bool = False
+    undone_after: int | None = None
+    """The last action number when this one was taken back (``None`` while it stands)."""
+
+
+def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[str]:
+    """Every place the stored chain disagrees with the actions, one sentence each; empty when it holds.
+
+    ``rows`` are the game's stored actions in order of their numbers; ``head`` the head kept with the game.
+    """
+    problems: list[str] = []
+    previous = seed_hash
+    expected_seq = 1
+    undos: dict[int, list[int]] = {}
+    for row in rows:
+        if row.undone_after is not None:
+            undos.setdefault(row.undone_after, []).append(row.seq)
+        if row.undone and row.undone_after is None:
+            problems.append(f"action #{row.seq} ({row.seat} {row.verb}) is marked undone, but no undo was chained")
+        if not row.undone and row.undone_after is not None:
+            problems.append(f"action #{row.seq} ({row.seat} {row.verb}) was taken back, but is marked as standing")
+    for row in rows:
+        if row.seq != expected_seq:
+            gap = "missing" if row.seq > expected_seq else "repeated"
+            problems.append(
+                f"action #{row.seq} follows #{expected_seq - 1}: action number(s) {gap} (a row was deleted or inserted)"
+            )
+        expected_seq = row.seq + 1
+        own_events = events_hash(row.events)
+        if row.events_hash != own_events:
+            problems.append(f"action #{row.seq} ({row.seat} {row.verb}): its events differ from the ones chained")
+        recomputed = link(previous, row.seq, row.seat, row.user_id, row.verb, row.args, row.events_hash or "")
+        if row.chain != recomputed:
+            problems.append(
+                f"action #{row.seq} ({row.seat} {row.verb}): broken link (the action, or the one before it, was "
+                "changed, inserted or deleted)"
+            )
+        previous = row.chain or recomputed
+        for undone in undo_order(undos.pop(row.seq, [])):
+            previous = undo_link(previous, undone)
+    if head is not None and head != previous:
+        problems.append(
+            f"the chain's head kept with the game ({head[:16]}) is not the one its log gives ({previous[:16]}): "
+            "actions or undos were deleted, added or changed at the end"
+        )
+    return problems

@@ -1,0 +1,36 @@
+"""[3.4.2, 3.4.3] Free combination of actions within an activation, on the mini game."""
+
+from __future__ import annotations
+
+from tests.vaevictis.gameplay import Table
+from tests.vaevictis.test_combat_fixtures import seed_for
+
+CONTACT = {"hq-us-v": 101, "us-2-id": 203, "hq-de-1ss": 803, "de-peiper": 303, "de-hansen": 303}
+
+
+def test_3_4_2_a_unit_may_attack_twice_and_an_enemy_be_attacked_twice() -> None:
+    table = Table(placements=CONTACT)
+    table.act("allied", "standing_orders", orders="no-defence-supports,take-losses")
+    table.act("german", "standing_orders", orders="take-losses,no-advance,keep-rolls")
+    table.state.seed = seed_for([6, 6], table.state.rolls_made)  # two good rolls for the attacker
+    table.act("german", "activate_general")
+    table.act("german", "attack", kind="normal", attackers="de-peiper", target="0203")
+    table.act("german", "attack", kind="normal", attackers="de-peiper", target="0203")
+    assert len([e for e in table.events if e.kind == "combat"]) == 2
+    assert table.unit("de-peiper").action_points == 1
+
+
+def test_3_4_3_a_unit_of_a_stack_with_aps_left_goes_on_when_the_others_must_stop() -> None:
+    table = Table(placements={"hq-us-v": 101, "us-2-id": 104, "hq-de-1ss": 803, "de-12-vg": 805, "de-hansen": 805})
+    table.act("german", "activate_general")
+    table.act("german", "enter_ip", unit="de-12-vg")
+    table.act("german", "enter_ip", unit="de-hansen")
+    table.act("german", "leave_ip", unit="de-12-vg")
+    table.act("german", "leave_ip", unit="de-hansen")
+    assert table.unit("de-12-vg").action_points == 1 and table.unit("de-hansen").action_points == 2
+    table.act("german", "enter_ip", unit="de-12-vg")
+    table.act("german", "leave_ip", unit="de-12-vg")
+    assert table.unit("de-12-vg").action_points == 0
+    table.refused("german", "move", "3.4.1", "no action point left", units="de-12-vg,de-hansen", to="0705")
+    table.act("german", "move", units="de-hansen", to="0705")
+    assert table.unit("de-hansen").hex == 705
