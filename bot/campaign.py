@@ -26,19 +26,23 @@ import asyncio
 import hashlib
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from bot.service import Caller, Outcome, Refusal, Table
-from bot.store import NewAction, RevisionError
+from bot.store import ActionRow, NewAction, RevisionError
 from engine.contract import Action, Prompt
 
 if TYPE_CHECKING:
-    from bot.commands import Button, CommandLayer, Context, Handler, Reply, Select
+    from bot.commands import Button, CommandLayer, Context, Handler, Reply, Select, Upload
     from bot.systems.asl import AslAdapter, BasketItem
 
-PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx"})
-"""Custom id verbs of the basket: add, remove (select menus), commit, clear (buttons)."""
+ROSTER_PAGE = "rsp"
+"""Custom id verb of the roster sheet's page buttons (anyone may turn the pages of the answer they got)."""
+
+PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx", ROSTER_PAGE})
+"""Custom id verbs of the basket: add, remove (select menus), commit, clear (buttons); and the roster's pages."""
 
 MAX_ITEMS = 40
 """The most items a basket can hold kinds of (one base-36 digit each in a custom id)."""
@@ -65,6 +69,10 @@ def handlers(layer: CommandLayer) -> dict[str, Handler]:
         "campaign cvp": campaign.cvp,
         "campaign buy": campaign.buy,
         "campaign roster": campaign.roster,
+        "campaign areas": campaign.areas,
+        "campaign add-units": campaign.add_units,
+        "campaign update-units": campaign.update_units,
+        "campaign recombine": campaign.recombine,
         "campaign purchases": campaign.purchases,
         "campaign reveal": campaign.reveal,
         "campaign verify": campaign.verify,
@@ -77,6 +85,11 @@ async def press(
 ) -> list[Reply]:
     """A click in a basket (add, remove, clear, commit)."""
     return await Campaign(layer).press(ctx, verb, arg, state, values)
+
+
+async def after_correct(layer: CommandLayer, ctx: Context) -> tuple[list[Reply], Table] | None:
+    """After ``mod correct``: in a campaign, a new correction epoch (fresh salts and secret dice); else ``None``."""
+    return await Campaign(layer).after_correct(ctx)
 
 
 async def components(
@@ -124,6 +137,22 @@ async def fetch_file(url: str) -> tuple[str, str]:
     return parsed.path.rsplit("/", 1)[-1] or "override.toml", text
 
 
+async def read_upload(upload: Upload) -> tuple[str, str]:
+    """The name and text of a file given as a command option.
+
+    :raises Refusal: for a file too big or not UTF-8 text.
+    """
+    if upload.size > MAX_FILE:
+        raise Refusal(f"the file is larger than {MAX_FILE // 1024} KB")
+    data = await upload.read()
+    if len(data) > MAX_FILE:
+        raise Refusal(f"the file is larger than {MAX_FILE // 1024} KB")
+    try:
+        return upload.name, data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refusal("the file is not UTF-8 text (a TOML file is expected)") from None
+
+
 FETCH: Callable[[str], Awaitable[tuple[str, str]]] = fetch_file
 """How ``mod load-table`` fetches a posted file (tests replace it)."""
 
@@ -157,6 +186,39 @@ def basket_words(items: Sequence[BasketItem], counts: Sequence[int]) -> str:
     """The engine's argument for a basket: ``I1,I1,I4`` (RGs) or ``trench=1,ap-mine=3`` (Fortifications)."""
     pairs = [(item, n) for item, n in zip(items, counts, strict=True) if n]
     return ",".join(f"{item.key}={n}" if item.most > 9 else ",".join([item.key] * n) for item, n in pairs)
+
+
+@dataclass
+class PostedReceipt:
+    """A receipt posted in the channel at a commit, and what became of it."""
+
+    secret: str
+    receipt: str
+    superseded: bool
+    """Its action was taken back (by a moderator's correction)."""
+    reveal: dict[str, Any] | None = None
+    """The reveal event's data once revealed (the last one, if a correction made it happen twice)."""
+
+
+def posted_receipts(rows: Sequence[ActionRow]) -> list[PostedReceipt]:
+    """Every receipt the channel saw, in order, matched to its reveal (by id and receipt: a re-sealed decision
+    keeps its id but never its receipt)."""
+    found: list[PostedReceipt] = []
+    for row in rows:
+        for event in row.events:
+            data = event.get("data", {})
+            if event.get("kind") == "sealed":
+                found.append(PostedReceipt(str(data["secret"]), str(data["receipt"]), row.undone))
+            elif event.get("kind") == "reveal":
+                for item in reversed(found):
+                    if item.secret == data.get("secret") and item.receipt == data.get("receipt"):
+                        item.reveal = dict(data)
+                        break
+                else:
+                    found.append(
+                        PostedReceipt(str(data.get("secret")), str(data.get("receipt")), row.undone, dict(data))
+                    )
+    return found
 
 
 class Campaign:
@@ -262,20 +324,49 @@ class Campaign:
             args["winner"] = str(o["winner"]).lower()
         if o.get("notes"):
             args["notes"] = str(o["notes"])
+        args |= {key: str(o[key]).lower() for key in ("weather", "ec", "wind") if o.get(key)}
         outcome = await self.service.act(ctx.channel, ctx.caller, "report_end", args, seat=seat)
         return await self._outcome(ctx, outcome, "Reported; your opponent confirms it.")
 
     async def roll(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self._campaign(ctx.channel)
-        args = {k: str(o[k]) for k in ("table", "column", "drms", "label") if o.get(k)}
+        args = {k: str(o[k]) for k in ("table", "column", "drms", "label", "units", "to") if o.get(k)}
         outcome = await self.service.act(ctx.channel, ctx.caller, "roll", args)
         return await self._outcome(ctx, outcome, "Rolled.")
 
     async def cvp(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table, _ = await self._campaign(ctx.channel)
         by = str(o.get("by") or self._my_seat(table, ctx.caller)).lower()
-        outcome = await self.service.act(ctx.channel, ctx.caller, "cvp", {"by": by, "amount": int(o["amount"])})
-        return await self._outcome(ctx, outcome, "Awarded.")
+        args: dict[str, Any] = {"by": by, "amount": int(o["amount"])}
+        if o.get("note"):
+            args["note"] = str(o["note"])
+        outcome = await self.service.act(ctx.channel, ctx.caller, "cvp", args)
+        return await self._outcome(ctx, outcome, "Awarded; the other side confirms it.")
+
+    async def areas(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel)
+        args = {k: str(o[k]) for k in ("setup", "strategic", "perimeter") if o.get(k)}
+        outcome = await self.service.act(ctx.channel, ctx.caller, "areas", args)
+        return await self._outcome(ctx, outcome, "Recorded.")
+
+    async def add_units(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel)
+        args = {k: o[k] for k in ("kind", "name", "count", "experience", "area") if o.get(k)}
+        outcome = await self.service.act(ctx.channel, ctx.caller, "add_units", args)
+        return await self._outcome(ctx, outcome, "Added.")
+
+    async def recombine(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self._campaign(ctx.channel)
+        outcome = await self.service.act(ctx.channel, ctx.caller, "recombine", {"units": str(o["units"])})
+        return await self._outcome(ctx, outcome, "Recombined.")
+
+    async def update_units(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        from bot.commands import parse_args
+
+        await self._campaign(ctx.channel)
+        args = {"units": str(o["units"]), **parse_args(str(o["changes"]).replace(",", " "))}
+        outcome = await self.service.act(ctx.channel, ctx.caller, "update_units", args)
+        return await self._outcome(ctx, outcome, "Recorded.")
 
     async def reveal(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self._campaign(ctx.channel)
@@ -302,8 +393,23 @@ class Campaign:
     # --- Information --------------------------------------------------------------------------------
 
     async def roster(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        await self._campaign(ctx.channel, live=False)
-        return self._private(await self.service.describe(ctx.channel, ctx.caller, "roster", str(o.get("side", ""))))
+        """The roster sheet of a side, one page at a time with buttons to turn them."""
+        return [await self._roster_page(ctx, str(o.get("side") or "").lower(), int(o.get("page") or 1))]
+
+    async def _roster_page(self, ctx: Context, side: str, page: int) -> Reply:
+        from bot.commands import Button, Reply, custom_id
+
+        table, _ = await self._campaign(ctx.channel, live=False)
+        pages = (await self.service.describe(ctx.channel, ctx.caller, "roster", side)).split("\f")
+        page = min(max(page, 1), len(pages))
+        text = pages[page - 1] + (f"\n-# Page {page}/{len(pages)}" if len(pages) > 1 else "")
+        game, revision = table.game.id, table.game.revision
+        buttons = tuple(
+            Button(label, custom_id(game, revision, ROSTER_PAGE, f"{side or '-'}.{target}"), "secondary")
+            for label, target in (("Previous page", page - 1), ("Next page", page + 1))
+            if 1 <= target <= len(pages)
+        )
+        return Reply(text[:1990], buttons=buttons)
 
     async def purchases(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self._campaign(ctx.channel, live=False)
@@ -312,61 +418,107 @@ class Campaign:
         return self._private(record + "\n\n" + receipts)
 
     async def verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        """Every receipt posted at a commit, checked against the content and salt revealed since."""
-        from engine.asl import salt_for, verify_receipt
+        """Every receipt ever posted (those a correction took back included), each with what became of it."""
+        from engine.asl import salt_for
+        from engine.asl.secrets import sealed_text
         from engine.dice import commitment
 
         table, _ = await self._campaign(ctx.channel, live=False)
         game = table.game
-        sealed: dict[str, str] = {}
-        revealed: dict[str, dict[str, Any]] = {}
-        for row in await self.service.store.actions(game.id):
-            for event in row.events:
-                data = event.get("data", {})
-                if event.get("kind") == "sealed":
-                    sealed[str(data["secret"])] = str(data["receipt"])
-                elif event.get("kind") == "reveal":
-                    revealed[str(data["secret"])] = dict(data)
-        problems: list[str] = []
         over = not game.live
         seed = bytes.fromhex(game.seed) if over else None
+        problems: list[str] = []
         if seed is not None and commitment(seed) != game.seed_hash:
             problems.append("the revealed seed does not match the hash published at the creation")
-        for secret_id, data in revealed.items():
-            posted = sealed.get(secret_id)
-            if posted is None:
-                problems.append(f"{secret_id} was revealed but no receipt was posted for it")
-            elif posted != data.get("receipt") or not verify_receipt(data["content"], data["salt"], posted):
-                problems.append(f"{secret_id}: the revealed content does not match the receipt `{posted}`")
-            elif seed is not None and salt_for(seed, secret_id) != data["salt"]:
-                problems.append(f"{secret_id}: the salt is not the one the seed gives")
-        for sealed_row in await self.service.store.secrets(game.id):
-            if over and hashlib.sha256(sealed_row.payload.encode()).hexdigest() != sealed_row.receipt:
-                problems.append(f"sealed decision #{sealed_row.id} of {sealed_row.owner} does not match its receipt")
-        still = sorted(set(sealed) - set(revealed), key=lambda s: int(s[1:]) if s[1:].isdigit() else 0)
-        if over and still:
-            problems.append(f"never revealed: {', '.join(still)}")
+        lines: list[str] = []
+        posted = revealed = superseded = 0
+        receipts = posted_receipts(await self.service.store.actions(game.id, include_undone=True))
+        for item in receipts:
+            posted += 1
+            name = f"{item.secret} `{item.receipt[:16]}`"
+            if item.reveal is None:
+                if item.superseded:
+                    superseded += 1
+                    lines.append(f"{name}: superseded (taken back by a correction, never revealed)")
+                else:
+                    lines.append(f"{name}: still sealed")
+                    if over:
+                        problems.append(f"{item.secret}: never revealed")
+                continue
+            text = str(item.reveal.get("sealed") or sealed_text(item.reveal["content"], item.reveal["salt"]))
+            if hashlib.sha256(text.encode()).hexdigest() != item.receipt:
+                problems.append(f"{item.secret}: the revealed text does not match the receipt `{item.receipt}`")
+                continue
+            epoch = int(item.reveal.get("epoch", 0))
+            if seed is not None and salt_for(seed, item.secret, epoch) != item.reveal.get("salt"):
+                problems.append(f"{item.secret}: the salt is not the one the seed gives")
+                continue
+            revealed += 1
+            status = "revealed, agrees" + (" (then taken back by a correction)" if item.superseded else "")
+            if item.superseded:
+                superseded += 1
+            lines.append(f"{name}: {status}")
         if problems:
             return self._private("Receipts: verification FAILED.\n" + "\n".join(f"- {p}" for p in problems))
-        text = f"Receipts: {len(revealed)} revealed secret(s) checked against the receipts posted at commit: all agree."
-        if still:
-            text += f" Still sealed: {', '.join(still)} (checked when revealed, at the latest at the campaign's end)."
-        elif over:
-            text += f" The seed `{game.seed}` matches its published hash."
-        return self._private(text)
+        head = (
+            f"Receipts: {posted} posted, {revealed} revealed and checked against the receipts posted at commit: all "
+            f"agree; {superseded} superseded by a correction."
+        )
+        if over:
+            head += f" The seed `{game.seed}` matches its published hash."
+        else:
+            head += " Those still sealed are checked when revealed, at the latest at the campaign's end."
+        return self._private(head + "\n" + "\n".join(lines))
+
+    async def after_correct(self, ctx: Context) -> tuple[list[Reply], Table] | None:
+        """After ``mod correct`` in a campaign: start a new correction epoch (fresh salts, fresh secret dice)."""
+        table = await self.service.table(ctx.channel, live=False)
+        if not getattr(self.service.system(table.game.system), "campaign", False) or not table.game.live:
+            return None
+        rows = await self.service.store.actions(table.game.id, include_undone=True)
+        epoch = sum(1 for row in rows if row.undone)
+        replies, table = await self._organiser_action(ctx, "corrected", {"epoch": epoch})
+        return replies, table
+
+    async def _organiser_action(self, ctx: Context, verb: str, args: dict[str, Any]) -> tuple[list[Reply], Table]:
+        """Apply and record an action of the organiser's pseudo-seat; its events are posted in the channel."""
+        from bot.commands import Reply
+        from engine.asl.refit import ORGANISER
+
+        async with self.service.lock(ctx.channel):
+            table, system = await self._campaign(ctx.channel)
+            state = await self.service.state(table.game)
+            new, events = await asyncio.to_thread(system.apply, state, Action(ORGANISER, verb, args))
+            event_json = [e.to_json() for e in events]
+            try:
+                game, _ = await self.service.store.record_action(
+                    table.game,
+                    NewAction(ORGANISER, ctx.caller.user_id, verb, args, event_json),
+                    state_json=system.state_to_json(new),
+                )
+            except RevisionError:
+                raise Refusal("the game changed meanwhile; nothing changed, try again") from None
+        lines = [f"**Organiser** <@{ctx.caller.user_id}>:"] + [f"- {e['text']}" for e in event_json]
+        post = Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel)
+        return [post], Table(game, table.seats)
 
     # --- The organiser ------------------------------------------------------------------------------
 
     async def load_table(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         """[9.617, tables] A moderator, as the organiser, loads or corrects tables or the RG chart (logged)."""
         from bot.commands import Reply
-        from engine.asl.refit import ORGANISER
 
         if not ctx.caller.moderator:
             raise Refusal("only a moderator (the campaign's organiser) may load or correct tables")
-        if bool(o.get("text")) == bool(o.get("url")):
-            raise Refusal("give either `text` (a short TOML text, \\n for new lines) or `url` (a file posted here)")
-        if o.get("url"):
+        given = [key for key in ("attachment", "url", "text") if o.get(key)]
+        if len(given) != 1:
+            raise Refusal(
+                "give one of `attachment` (the .toml file), `url` (a file posted here) or `text` (a short TOML text, "
+                "\\n for new lines)"
+            )
+        if o.get("attachment"):
+            name, text = await read_upload(o["attachment"])
+        elif o.get("url"):
             check_url(str(o["url"]))
             name, text = await FETCH(str(o["url"]))
         else:
@@ -374,26 +526,14 @@ class Campaign:
         name = str(o.get("file") or name)
         await self._campaign(ctx.channel)
         args = {"text": text, "file": name}
-        async with self.service.lock(ctx.channel):
-            table, system = await self._campaign(ctx.channel)
-            state = await self.service.state(table.game)
-            new, events = await asyncio.to_thread(system.apply, state, Action(ORGANISER, "load_table", args))
-            event_json = [e.to_json() for e in events]
-            try:
-                game, _ = await self.service.store.record_action(
-                    table.game,
-                    NewAction(ORGANISER, ctx.caller.user_id, "load_table", args, event_json),
-                    state_json=system.state_to_json(new),
-                )
-            except RevisionError:
-                raise Refusal("the game changed meanwhile; nothing changed, try again") from None
-        lines = [f"**Organiser** <@{ctx.caller.user_id}>:"] + [f"- {e['text']}" for e in event_json]
-        note = Reply(f"Loaded {name}.")
-        post = Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel)
-        replies = [note, post]
-        if game.status == "active":
-            prompts = system.prompts(new)
-            replies += await self.layer._prompt_replies(ctx, Table(game, table.seats), prompts, {})
+        if o.get("side"):
+            args["side"] = str(o["side"]).lower()
+        posts, table = await self._organiser_action(ctx, "load_table", args)
+        replies = [Reply(f"Loaded {name}."), *posts]
+        if table.game.status == "active":
+            _, system = await self._campaign(ctx.channel)
+            prompts = system.prompts(await self.service.state(table.game))
+            replies += await self.layer._prompt_replies(ctx, table, prompts, {})
         return replies
 
     # --- Baskets ------------------------------------------------------------------------------------
@@ -487,6 +627,9 @@ class Campaign:
         return Reply("\n".join(lines)[:1900], buttons=buttons, selects=tuple(selects))
 
     async def press(self, ctx: Context, verb: str, arg: str, state_id: int, values: Sequence[str]) -> list[Reply]:
+        if verb == ROSTER_PAGE:
+            side, _, page = arg.partition(".")
+            return [await self._roster_page(ctx, "" if side == "-" else side, int(page) if page.isdigit() else 1)]
         parts = arg.split(".")
         if len(parts) != 4:
             raise Refusal("this button is not one of mine")
@@ -541,10 +684,12 @@ __all__ = [
     "FETCH",
     "PRESS_VERBS",
     "Campaign",
+    "after_correct",
     "components",
     "decode_basket",
     "encode_basket",
     "fetch_file",
     "handlers",
     "press",
+    "read_upload",
 ]

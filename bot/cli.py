@@ -74,7 +74,13 @@ def add_bot_commands(commands: Any) -> None:
     )
     local.add_argument("--script", type=Path, help="a file of commands to play, one per line")
     local.add_argument("--scenario", help="the scenario (default: the game's first)")
-    local.add_argument("--options", default="", help="optional rules, separated by commas")
+    local.add_argument(
+        "--options",
+        default="",
+        help="optional rules, separated by commas; for a campaign game (--system asl) its settings as key=value "
+        "separated by ';', e.g. 'start=17N; elr=allied=5 german=3; san=allied=3 german=4'",
+    )
+    local.add_argument("--system", help="the game system, e.g. asl for an ASL campaign game (default: the first)")
     local.add_argument("--out-dir", type=Path, default=Path("."), help="where map pictures go (default: here)")
     local.add_argument("--db", default=":memory:", help="keep the game in this SQLite file (default: memory)")
     local.add_argument("--no-pictures", action="store_true", help="do not draw map pictures")
@@ -189,6 +195,7 @@ def run_bot(args: argparse.Namespace) -> int:
 
 def run_local(args: argparse.Namespace) -> int:
     from bot.console import play
+    from bot.service import Refusal
     from bot.store import StoreOpenError
     from bot.systems import systems
 
@@ -209,11 +216,12 @@ def run_local(args: argparse.Namespace) -> int:
                 out_dir=args.out_dir,
                 db=args.db,
                 pictures=not args.no_pictures,
+                system=args.system,
             )
         )
     except KeyboardInterrupt:
         return 130
-    except StoreOpenError as error:
+    except (Refusal, StoreOpenError) as error:
         print(f"umpire: {error}", file=sys.stderr)
         return 1
     return 0

@@ -14,6 +14,7 @@ the state id is the game's revision when the button was posted, so a stale or do
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -26,7 +27,7 @@ from engine.contract import Prompt, RulesError
 
 log = logging.getLogger(__name__)
 
-OptionKind = Literal["text", "integer", "number", "boolean", "user"]
+OptionKind = Literal["text", "integer", "number", "boolean", "user", "attachment"]
 
 CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z]{1,4}):(?P<arg>[A-Za-z0-9_.\-]{1,60})")
 """The custom id of every button and select menu of the bot."""
@@ -277,6 +278,9 @@ COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("sudden_death", "a Sudden Death victory (9.6212)", "boolean", False),
             _opt("winner", "on the CG's last date: the CG winner (a side, or draw)", "winner", False),
             _opt("notes", "control of locations, units and leaders to roll for", None, False),
+            _opt("weather", "Initial Scenario only: its weather, for the next date's DRMs (9.62161)", "weather", False),
+            _opt("ec", "Initial Scenario only: its EC (9.62163)", "ec", False),
+            _opt("wind", "Initial Scenario only: its wind (9.62164)", "wind", False),
         ),
         verb="report_end",
         slow=True,
@@ -289,6 +293,8 @@ COMMANDS: tuple[CommandDef, ...] = (
             _opt("column", "the table's column, if it has several", "column", False),
             _opt("drms", "DRMs you give, e.g. encircled,hexes=3", None, False),
             _opt("label", "what the roll is for, e.g. 4-5-7 in 12K4", None, False),
+            _opt("units", "your units the result applies to, e.g. B3,B4 (ids from the roster)", "own_unit", False),
+            _opt("to", "Escape or Shift: the Setup Area they reach", None, False),
         ),
         slow=True,
     ),
@@ -298,6 +304,7 @@ COMMANDS: tuple[CommandDef, ...] = (
         (
             OptionDef("amount", "how many CVP", "integer", True, None, 1, 999),
             _opt("by", "the side that inflicted them (default: yours)", "side", False),
+            _opt("note", "what for, e.g. encircled 4-6-7 failed its ITC", None, False),
         ),
         verb="cvp",
         slow=True,
@@ -311,9 +318,52 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef(
         "campaign roster",
-        "The CG roster of a side: all of it for its owner, the public parts for anyone else.",
-        (_opt("side", "the side (default: yours)", "side", False),),
+        "The CG roster sheet of a side (units, map, dates): all of it for its owner, public parts for others.",
+        (
+            _opt("side", "the side (default: yours)", "side", False),
+            OptionDef("page", "the page of the sheet", "integer", False, None, 1, 99),
+        ),
         private=True,
+    ),
+    CommandDef(
+        "campaign areas",
+        "After a scenario (9.605): your Setup Areas, the Strategic Locations you Control, your Perimeter.",
+        (
+            _opt("setup", "your Setup Areas (Blocks), e.g. A,C,E"),
+            _opt("strategic", "the Strategic Locations you Control, e.g. C3,E7", None, False),
+            _opt("perimeter", "your Perimeter or front line, in words", None, False),
+        ),
+        verb="areas",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign add-units",
+        "Add units to your roster (the Initial Scenario OB; RG units are added by the bot).",
+        (
+            _opt("kind", "squad, hs, crew, leader, hero, sw, gun or vehicle", "unit_kind"),
+            _opt("name", "as on the counter, e.g. 6-5-8, 8-1, LMG, PzKpfw VG"),
+            OptionDef("count", "how many (default 1)", "integer", False, None, 1, 60),
+            _opt("experience", "MMC class: elite, 1st line, 2nd line, green, conscript", "experience", False),
+            _opt("area", "the Setup Area or Entry Area", None, False),
+        ),
+        verb="add_units",
+        slow=True,
+    ),
+    CommandDef(
+        "campaign update-units",
+        "Record what happened to your units: status, area, wounded, harden, malfunctioned ... (key=value).",
+        (
+            _opt("units", "the units, e.g. B3,B4", "own_unit"),
+            _opt("changes", "e.g. status=eliminated, wounded=yes, harden=yes, area=C, malfunctioned=no"),
+        ),
+        slow=True,
+    ),
+    CommandDef(
+        "campaign recombine",
+        "Two alike half-squads in the same Setup Area recombine into a squad (9.6111).",
+        (_opt("units", "the two half-squads, e.g. B3,B4", "own_unit"),),
+        verb="recombine",
+        slow=True,
     ),
     CommandDef(
         "campaign purchases",
@@ -332,9 +382,11 @@ COMMANDS: tuple[CommandDef, ...] = (
         "mod load-table",
         "Moderator (organiser): load or correct the RG chart or any table of the campaign from TOML.",
         (
-            _opt("url", "the link of a .toml file posted in this channel", None, False),
+            OptionDef("attachment", "the .toml file", "attachment", False),
+            _opt("url", "or the link of a .toml file posted in this channel", None, False),
             _opt("text", "or a short TOML text, with \\n for new lines", None, False),
             _opt("file", "the name to log the file under", None, False),
+            _opt("side", "load the RG and SW charts of this side only (the other side's stay)", "side", False),
         ),
         slow=True,
     ),
@@ -350,6 +402,15 @@ class Attachment:
 
     name: str
     data: bytes
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file given as a command option (a Discord attachment, or a local file at the console)."""
+
+    name: str
+    size: int
+    read: Callable[[], Awaitable[bytes]]
 
 
 @dataclass(frozen=True)
@@ -602,8 +663,12 @@ class CommandLayer:
             replies.append(Reply(f"What happened, as your side sees it:\n{own}"[:1900], channel=ctx.channel))
         if outcome.receipt:
             lines.append(f"The {outcome.seat} player sealed a decision; receipt `{outcome.receipt[:16]}`.")
+        details = [e["data"]["details"] for e in public if "details" in e.get("data", {})]
+        files = (_details_file(table, details),) if details else ()
         if lines:
-            replies.append(Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel))
+            replies.append(
+                Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel, files=files)
+            )
         for seat in sorted({s for e in outcome.events for s in e.get("secret_to", ())}):
             user = table.user_of(seat)
             texts = [e["text"] for e in outcome.events if seat in e.get("secret_to", ())]
@@ -909,7 +974,11 @@ class CommandLayer:
         outcome = await self.service.correct(ctx.channel, ctx.caller, int(o["count"]), o["reason"])
         text = f"**Correction** by <@{ctx.caller.user_id}>: took back {len(outcome.undone)} action(s): {o['reason']}."
         replies = [Reply("Corrected."), Reply(text, to="channel", ephemeral=False)]
-        return replies + await self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
+        table = outcome.table
+        if (after := await _campaign_after_correct(self, ctx)) is not None:  # Campaign games (ASL): fresh salts
+            replies += after[0]
+            table = after[1]
+        return replies + await self._prompt_replies(ctx, table, outcome.prompts, {})
 
     async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
@@ -1055,6 +1124,10 @@ def _coerce(spec: OptionDef, value: Any) -> Any:
             if str(value).lower() in ("false", "no", "0", "off"):
                 return False
             raise ValueError
+        if spec.kind == "attachment":
+            if not isinstance(value, Upload):
+                raise ValueError
+            return value
         if spec.kind == "user":
             if hasattr(value, "id"):
                 return int(value.id)
@@ -1073,8 +1146,20 @@ def _coerce(spec: OptionDef, value: Any) -> Any:
     return number
 
 
+def _details_file(table: Table, details: Sequence[Any]) -> Attachment:
+    """Machine-readable details some events carry (e.g. what a reveal makes checkable), as one JSON file."""
+    text = json.dumps(list(details), indent=1, ensure_ascii=False)
+    return Attachment(f"details-{table.game.id}-{table.game.revision}.json", text.encode())
+
+
 def _kind_words(spec: OptionDef) -> str:
-    words = {"text": "short text", "integer": "a whole number", "number": "a number", "boolean": "yes or no"}
+    words = {
+        "text": "short text",
+        "integer": "a whole number",
+        "number": "a number",
+        "boolean": "yes or no",
+        "attachment": "a file",
+    }
     text = words.get(spec.kind, "a user")
     if spec.min_value is not None and spec.max_value is not None:
         text += f" from {spec.min_value:g} to {spec.max_value:g}"
@@ -1112,6 +1197,7 @@ __all__ = [
     "OptionDef",
     "Reply",
     "Select",
+    "Upload",
     "custom_id",
     "parse_custom_id",
     "refusal_text",
@@ -1122,8 +1208,8 @@ __all__ = [
 # The campaign commands' handlers, the basket of a sealed purchase and its buttons live in bot/campaign.py
 # (imported when first used: it imports this module). Three one-line hooks above call these.
 
-CAMPAIGN_PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx"})
-"""Custom id verbs of the sealed-purchase basket (bot.campaign.PRESS_VERBS)."""
+CAMPAIGN_PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx", "rsp"})
+"""Custom id verbs of the sealed-purchase basket and the roster's pages (bot.campaign.PRESS_VERBS)."""
 
 
 def _campaign_handlers(layer: CommandLayer) -> dict[str, Handler]:
@@ -1138,6 +1224,12 @@ async def _campaign_press(
     from bot import campaign
 
     return await campaign.press(layer, ctx, verb, arg, state, values)
+
+
+async def _campaign_after_correct(layer: CommandLayer, ctx: Context) -> tuple[list[Reply], Table] | None:
+    from bot import campaign
+
+    return await campaign.after_correct(layer, ctx)
 
 
 async def _campaign_components(

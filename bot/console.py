@@ -15,10 +15,10 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from bot.commands import COMMANDS, COMMANDS_BY_NAME, CommandLayer, Context, Reply
-from bot.service import Caller, GameService, SystemFactory
+from bot.commands import COMMANDS, COMMANDS_BY_NAME, CommandLayer, Context, Reply, Upload
+from bot.service import Caller, GameService, Refusal, SystemFactory
 from bot.store import Store
 
 CHANNEL = 1
@@ -53,13 +53,23 @@ class Console:
         return re.sub(r"<@!?(\d+)>", lambda m: by_id.get(m[1], f"@{m[1]}"), text)
 
     async def setup(self, scenario: str, options: str = "", system: str | None = None) -> None:
-        """Create the game, seat the two players, start it."""
+        """Create the game, seat the two players, start it.
+
+        A campaign-game system is created with ``campaign create``: ``options`` are then its settings as
+        ``key=value`` separated by ``;`` (``start=17N; elr=allied=5 german=3; san=allied=3 german=4``), and both
+        players are the organiser too (a terminal has no server roles), so ``mod load-table`` works.
+        """
         system_id = system or self.layer.default_system
         seats = self.service.system(system_id).seats
-        self.players = {seat: Caller(100 + i, f"player{i + 1}") for i, seat in enumerate(seats)}
+        campaign = bool(getattr(self.service.system(system_id), "campaign", False))
+        self.players = {seat: Caller(100 + i, f"player{i + 1}", campaign) for i, seat in enumerate(seats)}
         self.current = seats[0]
-        create = {"scenario": scenario, "options": options, "system": system_id}
-        await self.run_command("game create", create, self.players[seats[0]])
+        if campaign:
+            create = {"module": scenario} | campaign_settings(options)
+            await self.run_command("campaign create", create, self.players[seats[0]])
+        else:
+            create = {"scenario": scenario, "options": options, "system": system_id}
+            await self.run_command("game create", create, self.players[seats[0]])
         for seat, caller in self.players.items():
             await self.run_command("game join", {"seat": seat}, caller)
         await self.run_command("game start", {}, self.players[seats[0]])
@@ -118,10 +128,10 @@ class Console:
             return words[0].lower(), words[1:]
         return None, words
 
-    def _options(self, name: str, rest: list[str]) -> dict[str, str] | None:
+    def _options(self, name: str, rest: list[str]) -> dict[str, Any] | None:
         command = COMMANDS_BY_NAME[name]
         names = [o.name for o in command.options]
-        options: dict[str, str] = {}
+        options: dict[str, Any] = {}
         positional = []
         for word in rest:
             key, sep, value = word.partition("=")
@@ -141,12 +151,15 @@ class Console:
             self.refusals += 1
             return None
         options.update(zip(free, positional, strict=False))
+        for option in command.options:
+            if option.kind == "attachment" and isinstance(options.get(option.name), str):
+                options[option.name] = local_file(Path(options[option.name]))
         return options
 
     def _context(self, caller: Caller) -> Context:
         return Context(caller, CHANNEL, None)
 
-    async def run_command(self, name: str, options: dict[str, str], caller: Caller) -> list[Reply]:
+    async def run_command(self, name: str, options: dict[str, Any], caller: Caller) -> list[Reply]:
         """Run a command as ``caller`` and print its answers."""
         replies = await self.layer.run(name, self._context(caller), options)
         self.show(replies)
@@ -191,6 +204,29 @@ class Console:
         if len(waiting) == 1 and waiting[0] != self.current:
             self.current = waiting[0]
             self.say(f"--- {self.current} ({self.players[self.current].name}) to decide ---")
+
+
+def campaign_settings(text: str) -> dict[str, str]:
+    """``start=17N; elr=allied=5 german=3`` into ``{"start": "17N", "elr": "allied=5 german=3"}``."""
+    found = {}
+    for piece in text.split(";"):
+        key, sep, value = piece.strip().partition("=")
+        if sep and key.strip():
+            found[key.strip()] = value.strip()
+    return found
+
+
+def local_file(path: Path) -> Upload:
+    """A file of this computer given as a command's file option (the terminal's attachment)."""
+
+    async def read() -> bytes:
+        try:
+            return path.read_bytes()
+        except OSError as error:
+            raise Refusal(f"cannot read {path}: {error.strerror}") from None
+
+    size = path.stat().st_size if path.is_file() else 0
+    return Upload(path.name, size, read)
 
 
 async def play(

@@ -32,6 +32,7 @@ from bot.commands import (
     Context,
     OptionDef,
     Reply,
+    Upload,
     custom_id,
     parse_custom_id,
     refusal_text,
@@ -99,7 +100,7 @@ class UmpireBot(commands.Bot):
     ) -> None:
         """Acknowledge at once, run the command, deliver its replies."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        options = {k: (v.id if isinstance(v, discord.abc.User) else v) for k, v in values.items() if v is not None}
+        options = {k: _option_value(v) for k, v in values.items() if v is not None}
         replies = await self.layer.run(definition.name, self.context(interaction), options)
         await self.deliver(interaction, replies)
 
@@ -217,6 +218,15 @@ class UmpireBot(commands.Bot):
         if reply.files:
             message["files"] = [discord.File(io.BytesIO(f.data), filename=f.name) for f in reply.files]
         return message
+
+
+def _option_value(value: Any) -> Any:
+    """A slash command option as the command layer takes it: a user's id, a file as an :class:`Upload`."""
+    if isinstance(value, discord.abc.User):
+        return value.id
+    if isinstance(value, discord.Attachment):
+        return Upload(value.filename, value.size, value.read)
+    return value
 
 
 def run(settings: Settings) -> int:

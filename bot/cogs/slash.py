@@ -1,6 +1,6 @@
 """Slash commands generated from :data:`bot.commands.COMMANDS`: the same words, options and help as the console.
 
-Each option becomes a typed, described parameter (text, whole number with its range, number, yes/no, user),
+Each option becomes a typed, described parameter (text, whole number with its range, number, yes/no, user, file),
 with autocomplete when the command layer names a suggestion source. Autocomplete values are only suggestions:
 the command layer checks every value again.
 """
@@ -38,6 +38,8 @@ def _annotation(option: OptionDef) -> Any:
         return bool
     if option.kind == "user":
         return discord.User
+    if option.kind == "attachment":
+        return discord.Attachment
     return app_commands.Range[str, 1, 200]
 
 

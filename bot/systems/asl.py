@@ -12,13 +12,15 @@ never emits) is turned into a private one before it leaves the adapter.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.asl import SYSTEM, CampaignState
 from engine.asl.module import Module, module_from_raw
-from engine.asl.refit import ORGANISER
+from engine.asl.refit import CONDITIONS, ORGANISER
+from engine.asl.units import EXPERIENCE, KINDS
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
 
 OPTIONS: dict[str, str] = {
@@ -43,7 +45,8 @@ PHASES = {
     "created": "waiting for a player to begin the campaign",
     "refit": "Refit Phase",
     "scenario": "a CG Scenario is being played (on the table or in VASL)",
-    "confirm_end": "the end of the CG Scenario was reported and awaits confirmation",
+    "confirm_end": "the end of the CG Scenario (or the CG result) was reported and awaits confirmation",
+    "victory": "the CG's last date was Idle: the CG winner is reported per the CG Victory Conditions",
     "over": "the campaign is over",
 }
 
@@ -68,6 +71,8 @@ class AslAdapter:
     name = "ASL campaign game (Historical ASL Refit Phase)"
     campaign = True
     """Marks a campaign-game system for the campaign commands (``bot.campaign``)."""
+    seals_own_secrets = True
+    """The engine posts one checkable receipt per sealed decision, so the service adds none of its own."""
 
     def __init__(self) -> None:
         from scenarios.asl import MODULES
@@ -82,7 +87,7 @@ class AslAdapter:
         return SYSTEM.new_game(scenario, options, seed)
 
     def prompts(self, state: CampaignState) -> dict[str, Prompt]:
-        return SYSTEM.prompts(state)
+        return {seat: _with_command_hint(prompt) for seat, prompt in SYSTEM.prompts(state).items()}
 
     def apply(self, state: CampaignState, action: Action) -> tuple[CampaignState, list[Event]]:
         new, events = SYSTEM.apply(state, action)
@@ -136,6 +141,21 @@ class AslAdapter:
             return [*((module.side_name(s), s) for s in module.sides), ("draw", "draw")]
         if source == "date":
             return [(d.id, d.id) for d in module.dates]
+        if source == "own_unit" and seat in state.rosters:
+            before, _, last = typed.rpartition(",")
+            chosen = {part.strip().lower() for part in before.split(",")}
+            prefix = f"{before}," if before else ""
+            return [
+                (f"{prefix}{u.label()}", f"{prefix}{u.id}")
+                for u in state.rosters[seat].units
+                if u.status == "retained" and u.id.lower() not in chosen and last.strip().lower() in u.label().lower()
+            ]
+        if source == "unit_kind":
+            return [(kind, kind) for kind in KINDS]
+        if source == "experience":
+            return [(level, level) for level in EXPERIENCE]
+        if source in CONDITIONS:
+            return [(value.replace("_", " "), value) for value in CONDITIONS[source]]
         if source == "basket":
             kind = basket_kind(prompt)
             if kind is None or seat is None:
@@ -169,7 +189,7 @@ class AslAdapter:
             view = SYSTEM.view(state, seat)
             roster = view["rosters"][side]
             if topic == "roster":
-                return roster_text(module, state, roster, private=side == seat)
+                return "\f".join(roster_pages(module, state, roster, private=side == seat))
             return purchase_record_text(module, roster, private=side == seat)
         if topic == "secrets":
             return secrets_text(module, SYSTEM.view(state, seat)["secrets"], seat)
@@ -222,6 +242,23 @@ def basket_kind(prompt: Prompt | None) -> str | None:
     return None
 
 
+BUY_HINTS = {"purchase": "I1,I1", "fortify": "trench,ap-mine=6"}
+"""An example of the ``items`` a sealed purchase takes, by engine verb."""
+
+
+def _with_command_hint(prompt: Prompt) -> Prompt:
+    """A prompt names the command that answers it by typing: a sealed purchase (the menus do the same), 9.605's
+    areas."""
+    if "areas" in prompt.free_verbs:
+        hint = " Enter them with `/campaign areas setup: strategic: perimeter:`."
+        return dataclasses.replace(prompt, text=prompt.text + hint)
+    kind = basket_kind(prompt)
+    if kind is None:
+        return prompt
+    hint = f" Use the menus below, or type it: `/campaign buy items:{BUY_HINTS[kind]}`."
+    return dataclasses.replace(prompt, text=prompt.text + hint)
+
+
 def _sealed_safe(event: Event) -> Event:
     """A public event never carries a sealed content: anything else would be an engine bug, kept private."""
     if event.secret_to or event.kind == "reveal" or "content" not in event.data:
@@ -257,6 +294,13 @@ def status_text(state: CampaignState, module: Module) -> str:
             + _limits(cg, side)
             + "."
         )
+        if roster.get("areas_date"):
+            lines.append(
+                f"  Setup Areas after {roster['areas_date']}: {', '.join(roster['setup_areas'])}; Strategic Locations"
+                f" {', '.join(roster['strategic']) or 'none'}"
+                + (f"; Perimeter: {roster['perimeter']}" if roster["perimeter"] else "")
+                + "."
+            )
     done = [r for r in view["history"] if r["kind"] != "pending"]
     if done:
         lines.append("CG Dates: " + "; ".join(_date_line(module, r) for r in done) + ".")
@@ -295,32 +339,112 @@ def _scenario_type(module: Module, kind: str | None) -> str:
     return "scenario"
 
 
-def roster_text(module: Module, state: CampaignState, roster: Mapping[str, Any], private: bool) -> str:
-    """A side's CG roster: everything for its owner, the public parts otherwise."""
+UNITS_PER_PAGE = 18
+"""Unit lines on one page of the roster sheet (a Discord message holds 2,000 characters)."""
+
+
+def roster_pages(module: Module, state: CampaignState, roster: Mapping[str, Any], private: bool) -> list[str]:
+    """The roster sheet of a side as pages of at most ~1,900 characters: the summary and map state, the Retained
+    units by Setup Area, the units gone, and what entered each scenario and what came back."""
     side = roster["side"]
-    head = f"**{module.side_name(side)} CG roster**" + (" (private)" if private else " (public parts)")
-    lines = [
+    name = module.side_name(side)
+    head = f"**{name} CG roster**" + (" (private)" if private else " (public parts)")
+    summary = [
         head,
         f"ELR {roster['elr']}, SAN {roster['san']}"
         + (f", Ammunition Shortage Level {roster['ammo_level']}" if side == module.ammo_side else "")
         + f"; chits used: {roster['chits'].get('attack', 0)} Attack, {roster['chits'].get('idle', 0)} Idle.",
     ]
+    if roster.get("areas_date"):
+        summary.append(
+            f"Map after the {roster['areas_date']} scenario (9.605): Setup Areas {', '.join(roster['setup_areas'])};"
+            f" Strategic Locations {', '.join(roster['strategic']) or 'none'}"
+            + (f"; Perimeter: {roster['perimeter']}" if roster["perimeter"] else "")
+            + "."
+        )
+    else:
+        summary.append("Map: no Setup Areas entered yet (they are entered in 9.605, after each scenario).")
     if private:
-        lines.append(
+        summary.append(
             f"CPP left from the last purchase: {roster['cpp_left']}; available for the purchase in progress: "
             f"{roster['cpp_available']}; FPP: {roster['fpp_given']} given + {roster['fpp_bought']} bought."
         )
-        lines.append("Date | CPP received | spent | left | CVP inflicted | chit | Fortifications")
+        table = ["Date  | CPP received | spent | left | CVP | chit   | Fortifications"]
         for line in roster["lines"]:
-            lines.append(
-                f"{line['date']} | {_dash(line['received'])} | {_dash(line['spent'])} | {_dash(line['left'])} | "
-                f"{line['cvp']} | {line['chit'] or '-'} | {', '.join(line['fortifications']) or '-'}"
+            table.append(
+                f"{line['date']:<5} | {_dash(line['received']):>12} | {_dash(line['spent']):>5} | "
+                f"{_dash(line['left']):>4} | {line['cvp']:>3} | {line['chit'] or '-':<6} | "
+                f"{', '.join(line['fortifications']) or '-'}"
             )
     else:
-        lines.append("Date | CVP inflicted | chit")
+        table = ["Date  | CVP | chit"]
         for line in roster["lines"]:
-            lines.append(f"{line['date']} | {line['cvp']} | {line['chit'] or '-'}")
-    return "\n".join(lines)
+            table.append(f"{line['date']:<5} | {line['cvp']:>3} | {line['chit'] or '-'}")
+    summary.append(_block(table))
+    pages = ["\n".join(summary)]
+
+    units = list(roster.get("units", []))
+    retained = sorted((u for u in units if u["status"] == "retained"), key=lambda u: (u["area"], _unit_order(u)))
+    gone = [u for u in units if u["status"] != "retained"]
+    counts = ", ".join(f"{n} {kind}" for kind in UNIT_KINDS if (n := sum(1 for u in retained if u["kind"] == kind)))
+    title = f"**{name} units Retained** ({len(retained)}: {counts or 'none'})"
+    if not private:
+        title += " - units from RGs whose rolls are still sealed are not shown"
+    rows = [_unit_row(u) for u in retained] or ["(none recorded: add them with /campaign add-units)"]
+    for start in range(0, len(rows), UNITS_PER_PAGE):
+        chunk = rows[start : start + UNITS_PER_PAGE]
+        pages.append(title + "\n" + _block(["Id      | Unit                 | Class    | State        | Area", *chunk]))
+    if gone:
+        lines = [f"{u['id']} {u['name']} {u['kind']}: {u['status']}" + _last(u) for u in gone]
+        for start in range(0, len(lines), UNITS_PER_PAGE):
+            pages.append(f"**{name} units gone** ({len(gone)})\n" + "\n".join(lines[start : start + UNITS_PER_PAGE]))
+    report = [f"**{name} units by scenario** (what entered each CG Scenario and what came back)"]
+    by_id = {u["id"]: u for u in units}
+    for record in state.history:
+        if record.kind != "scenario" or side not in record.entered:
+            continue
+        entered = [i for i in record.entered[side] if private or i in by_id]
+        line = f"{record.date}: {len(entered)} entered"
+        if side in record.returned:
+            back = set(record.returned[side])
+            lost = [i for i in entered if i not in back]
+            line += f", {len(entered) - len(lost)} came back"
+            if lost:
+                line += "; lost: " + ", ".join(f"{i} {by_id[i]['name']}" for i in lost if i in by_id)
+        else:
+            line += " (the scenario is being played or its RePh has not reached 9.612)"
+        report.append(line)
+    if len(report) == 1:
+        report.append("(no CG Scenario played yet)")
+    pages.append("\n".join(report))
+    return [page[:1950] for page in pages]
+
+
+UNIT_KINDS = ("squad", "hs", "crew", "leader", "hero", "sw", "gun", "vehicle")
+
+
+def _unit_order(unit: Mapping[str, Any]) -> tuple[int, int]:
+    kind = UNIT_KINDS.index(unit["kind"]) if unit["kind"] in UNIT_KINDS else len(UNIT_KINDS)
+    number = int(unit["id"][1:]) if unit["id"][1:].isdigit() else 0
+    return kind, number
+
+
+def _unit_row(unit: Mapping[str, Any]) -> str:
+    marks = [m for m in ("wounded", "hardened", "malfunctioned", "immobilized", "stunned") if unit.get(m)]
+    what = f"{unit['name']} {unit['kind']}"
+    return (
+        f"{unit['id']:<7} | {what[:20]:<20} | {unit['experience'] or '-':<8} | {', '.join(marks)[:12] or '-':<12} | "
+        f"{unit['area'] or '-'}"
+    )
+
+
+def _last(unit: Mapping[str, Any]) -> str:
+    history = unit.get("history") or []
+    return f" - {history[-1]}" if history else ""
+
+
+def _block(lines: Sequence[str]) -> str:
+    return "```\n" + "\n".join(lines) + "\n```"
 
 
 def purchase_record_text(module: Module, roster: Mapping[str, Any], private: bool) -> str:

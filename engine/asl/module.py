@@ -213,6 +213,8 @@ class Step:
     """Tables a player may roll on during this step."""
     mark: str = ""
     """The mark printed before the step in the source (``†``, ``+``)."""
+    areas: bool = False
+    """Each side enters its Setup Areas, Strategic Locations and Perimeter before saying done (9.605)."""
 
 
 @dataclass(frozen=True)
@@ -737,7 +739,7 @@ def parse_module(data: Mapping[str, Any], file: str = "module.toml") -> Module:
     for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("steps", required=True), 1):
         reader = _Reader(problems, file, f"steps[{index}]", raw)
         reader.no_unknown_keys(
-            ("rule", "title", "kind", "text", "actor", "initial", "repeat_after_idle", "tables", "mark")
+            ("rule", "title", "kind", "text", "actor", "initial", "repeat_after_idle", "tables", "mark", "areas")
         )
         rule = reader.str_("rule")
         reader.entry = f"steps '{rule}'"
@@ -756,6 +758,7 @@ def parse_module(data: Mapping[str, Any], file: str = "module.toml") -> Module:
                 repeat_after_idle=reader.bool_("repeat_after_idle"),
                 tables=step_tables,
                 mark=reader.str_("mark", ""),
+                areas=reader.bool_("areas"),
             )
         )
 
@@ -946,7 +949,7 @@ def module_from_raw(raw: Mapping[str, Any]) -> Module:
     return _module_from_json(json.dumps(raw, sort_keys=True))
 
 
-def load_table_override(module: Module, text: str, file: str = "override.toml") -> Module:
+def load_table_override(module: Module, text: str, file: str = "override.toml", side: Side | None = None) -> Module:
     """[9.617, tables] A module with tables, the RG chart or other data replaced from an organiser's file.
 
     The file may hold any of the keys in :data:`OVERRIDABLE`. Each ``[tables.<id>]`` replaces (or adds)
@@ -967,11 +970,15 @@ def load_table_override(module: Module, text: str, file: str = "override.toml") 
         )
     if not any(key in data for key in OVERRIDABLE):
         raise ModuleError([f"{file}: (file): holds nothing to load; expected one of {', '.join(OVERRIDABLE)}"])
+    if side is not None and side not in module.sides:
+        raise ModuleError([f"{file}: (file): no side {side!r}; the sides are {', '.join(module.sides)}"])
     merged = copy.deepcopy(dict(module.raw))
     for key, value in data.items():
         if key in COMMENT_KEYS:
             continue
-        if key == "tables":
+        if side is not None and key in ("rg_chart", "sw_charts"):
+            merged[key] = _one_side(merged.get(key), value, key, side, file)
+        elif key == "tables":
             if not isinstance(value, Mapping):
                 raise ModuleError([f"{file}: tables: must be a table of tables"])
             merged.setdefault("tables", {})
@@ -982,6 +989,31 @@ def load_table_override(module: Module, text: str, file: str = "override.toml") 
         return parse_module(merged, file)
     except ModuleError as error:
         raise ModuleError(error.problems) from None
+
+
+def _one_side(current: Any, value: Any, key: str, side: Side, file: str) -> Any:
+    """[9.617] The RG or SW chart with one side's part replaced by ``value`` and the other side's kept."""
+    if key == "sw_charts":
+        if not isinstance(value, Mapping) or set(value) - {side}:
+            raise ModuleError(
+                [f"{file}: sw_charts: loading for the {side} side, the file may hold only [sw_charts.{side}]"]
+            )
+        return {**(current if isinstance(current, Mapping) else {}), side: value.get(side, {})}
+    if not isinstance(value, Mapping):
+        raise ModuleError([f"{file}: rg_chart: must be a table"])
+    entries = value.get("entry", [])
+    for index, entry in enumerate(entries if isinstance(entries, list) else [], start=1):
+        if isinstance(entry, Mapping) and entry.get("side") != side:
+            raise ModuleError(
+                [f"{file}: rg_chart.entry[{index}]: is for the {entry.get('side')!r} side, not the {side} side"]
+            )
+    kept = [
+        entry for entry in (current or {}).get("entry", []) if isinstance(entry, Mapping) and entry.get("side") != side
+    ]
+    merged = dict(value)
+    merged["entry"] = kept + list(entries if isinstance(entries, list) else [])
+    merged["status"] = "loaded" if merged["entry"] else value.get("status", "absent")
+    return merged
 
 
 def overridden_keys(text: str) -> list[str]:

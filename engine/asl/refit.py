@@ -39,9 +39,22 @@ from engine.asl.module import (
     parse_module_text,
 )
 from engine.asl.roster import RgLine, Roster
-from engine.asl.secrets import receipt_for, salt_for, secret_dice
+from engine.asl.secrets import receipt_for, salt_for, sealed_text, secret_dice
 from engine.asl.state import CampaignState, DateRecord, Secret
 from engine.asl.tables import AppliedDrm, TableRoll, look_up, parse_drm_spec, resolve, roll_dice
+from engine.asl.units import (
+    EXPERIENCE,
+    FLAGS,
+    KINDS,
+    PERSONNEL,
+    SMC,
+    STATUSES,
+    Unit,
+    casualty_reduce,
+    consequences,
+    harden,
+    replace,
+)
 from engine.contract import (
     Action,
     Choice,
@@ -59,6 +72,18 @@ ORGANISER: Seat = "organiser"
 """The pseudo-seat of the campaign's organiser (the bot checks the moderator role)."""
 
 SECRET_STEP_KINDS = ("cpp", "rg_purchase", "rg_rolls", "fortifications")
+ORGANISER_VERBS = ("load_table", "corrected")
+ROSTER_VERBS = ("add_units", "update_units", "recombine", "areas")
+"""A side keeps its own roster and map state whenever it likes (not a decision the RePh waits for)."""
+WINDY = ("mild_breeze", "heavy_wind")
+"""Wind Force results that call for a Wind Direction (9.62164 note 1)."""
+CONDITIONS = {
+    "weather": ("mist", "overcast", "clear", "clear_gusty"),
+    "ec": ("wet", "moist", "moderate", "dry"),
+    "wind": ("no_wind", "mild_breeze", "heavy_wind"),
+}
+"""What the Initial Scenario's card may give for weather, EC and wind (the effect words of the 9.6216 tables)."""
+"""What the organiser's pseudo-seat may do: load tables, and mark a moderator's correction."""
 CHITS = ("attack", "idle")
 
 
@@ -113,6 +138,14 @@ class _Run:
         self.public("roll", f"{who}{outcome.describe(table.title)}{what}", roll=outcome.to_json(), side=side)
         return outcome
 
+    def public_d6(self, what: str) -> int:
+        """One public die for a sub-roll a table's note asks for, logged in the channel."""
+        dice = Dice(self.seed, self.state.rolls_made)
+        value = dice.d6()
+        self.state.rolls_made = dice.rolls_made
+        self.public("subroll", f"{what}: dr {value}.", dr=value)
+        return value
+
     def secret_roll(
         self, table: Table, side: Seat, column: str | None = None, extra: Mapping[str, str] | None = None
     ) -> TableRoll:
@@ -124,7 +157,7 @@ class _Run:
         return look_up(table, rolled, drms, column)
 
     def secret_dice(self, side: Seat) -> Dice:
-        return secret_dice(self.seed, side, self.state.secret_rolls.get(side, 0))
+        return secret_dice(self.seed, side, self.state.secret_rolls.get(side, 0), self.state.epoch)
 
     def secret_d6(self, side: Seat) -> int:
         dice = self.secret_dice(side)
@@ -137,8 +170,9 @@ class _Run:
     def seal(self, owner: Seat, kind: str, rule: str, content: dict[str, Any], what: str) -> Secret:
         """Seal a secret: a public receipt for the channel, the content by DM to its owner."""
         secret_id = f"S{len(self.state.secrets) + 1}"
-        receipt = receipt_for(content, salt_for(self.seed, secret_id))
-        secret = Secret(secret_id, owner, kind, rule, self.state.date, content, receipt)
+        epoch = self.state.epoch
+        receipt = receipt_for(content, salt_for(self.seed, secret_id, epoch))
+        secret = Secret(secret_id, owner, kind, rule, self.state.date, content, receipt, epoch=epoch)
         self.state.secrets.append(secret)
         self.public(
             "sealed",
@@ -154,17 +188,20 @@ class _Run:
     def reveal(self, secret: Secret) -> None:
         """Reveal a sealed secret: its content and salt become public, so anyone can check the receipt."""
         secret.revealed = True
-        salt = salt_for(self.seed, secret.id)
+        salt = salt_for(self.seed, secret.id, secret.epoch)
         self.public(
             "reveal",
             f"Revealed {secret.id} ({self.name(secret.owner)}, {secret.kind}, {secret.date}, {secret.rule}): "
-            f"{describe_secret(secret)}.",
+            f"{describe_secret(secret)} (receipt {secret.receipt[:16]}...: the attached file holds its salt and exact"
+            " sealed text).",
             secret=secret.id,
             owner=secret.owner,
             secret_kind=secret.kind,
             content=secret.content,
             salt=salt,
             receipt=secret.receipt,
+            epoch=secret.epoch,
+            details={"id": secret.id, "receipt": secret.receipt, "sealed": sealed_text(secret.content, salt)},
         )
 
     def steps(self) -> tuple[Step, ...]:
@@ -429,7 +466,7 @@ def _settle(run: _Run) -> None:
             continue
         if not state.step_data:
             _start_step(run, step)
-        if state.step_data.get("waiting"):
+        if state.step_data.get("waiting") or state.step_data.get("pending_cvp"):
             return
         if step.kind == "commencement" and _commencement_continue(run, step):
             continue
@@ -522,8 +559,16 @@ def _new_date(run: _Run, step: Step) -> None:
     ids = [d.id for d in module.dates]
     index = ids.index(state.date)
     if state.date == state.cg["end"] or index + 1 >= len(ids):
-        _end_campaign(run, None, f"The CG ends: {state.date} was its last CG Date (9.6121).")
+        state.phase = "victory"
+        state.step_data = {}
+        run.public(
+            "victory",
+            f"{state.date} was the CG's last CG Date and it was Idle: the CG ends. Either side reports the CG winner"
+            " per the CG Victory Conditions; the other side confirms it (9.6211).",
+            rule="9.6211",
+        )
         return
+    _came_back(run)
     state.date = ids[index + 1]
     state.history.append(DateRecord(state.date))
     for side in module.sides:
@@ -555,6 +600,27 @@ def _new_date(run: _Run, step: Step) -> None:
             run.public(
                 "san", f"{run.name(side)} SAN {before} → {roster.san} ({table.rule}).", side=side, san=roster.san
             )
+
+
+def _came_back(run: _Run) -> None:
+    """[9.612] What came back from the scenario just played, per unit, told to each side privately."""
+    record = run.state.record()
+    if record.kind != "scenario":
+        return
+    for side, roster in run.state.rosters.items():
+        entered = [u for i in record.entered.get(side, []) if (u := roster.unit(i)) is not None]
+        back = [u for u in entered if u.status == "retained"]
+        record.returned[side] = [u.id for u in back]
+        lost = [f"{u.label()} ({u.status})" for u in entered if u.status != "retained"]
+        run.private(
+            side,
+            "units",
+            f"Your units in the {record.date} scenario: {len(entered)} entered, {len(back)} came back"
+            + (f"; lost: {', '.join(lost)}" if lost else "")
+            + ". (Your roster shows each one.)",
+            entered=[u.id for u in entered],
+            returned=record.returned[side],
+        )
 
 
 def _reinforcements(run: _Run, step: Step) -> None:
@@ -708,6 +774,9 @@ def _commencement_continue(run: _Run, step: Step) -> bool:
             table = module.tables[key]
             rolled = run.public_roll(table, table.roll_by)
             setattr(record, key, rolled.effect)
+        direction = module.tables.get("wind_direction")
+        if direction is not None and record.wind in WINDY:
+            record.wind_direction = run.public_roll(direction, direction.roll_by).effect
         if module.date(state.date).night:
             run.public("nvr", "9.62162: Night scenario: no Moon, Scattered Clouds; Base NVR per E1.11.")
     _start_scenario(run)
@@ -730,6 +799,11 @@ def _start_scenario(run: _Run) -> None:
     state.step_data = {}
     state.after_idle = False
     kind = "CG Initial Scenario" if record.initial else _scenario_name(run, record.scenario_type or "")
+    for side, roster in state.rosters.items():
+        record.entered[side] = [u.id for u in roster.units if u.status == "retained"]
+        for unit in roster.units:
+            if unit.status == "retained":
+                unit.history.append(f"{state.date}: entered the {kind}")
     run.public(
         "scenario",
         f"The {state.date} CG Scenario ({kind}) is ready to play. Report its end when it is over.",
@@ -773,7 +847,23 @@ def prompts(state: CampaignState) -> dict[Seat, Prompt]:
             found[side] = Prompt(
                 side,
                 f"The {state.date} CG Scenario is being played. When it ends, report the CVP each side inflicted"
-                f" (and a Sudden Death win, 9.6212, if any).",
+                f" (and a Sudden Death win, 9.6212, if any)"
+                + (
+                    "; give the weather, EC and wind of the Initial Scenario's card too, for the next date's"
+                    " DRMs (9.6216)."
+                    if state.record().initial
+                    else "."
+                ),
+                free_verbs=("report_end",),
+                rule="9.6211",
+            )
+        return found
+    if state.phase == "victory":
+        for side in module.sides:
+            found[side] = Prompt(
+                side,
+                f"The CG is over after the Idle {state.date} CG Date: report the CG winner per the CG Victory"
+                " Conditions (a side, or draw); the other side confirms it.",
                 free_verbs=("report_end",),
                 rule="9.6211",
             )
@@ -792,6 +882,18 @@ def prompts(state: CampaignState) -> dict[Seat, Prompt]:
     step = module.steps[state.step]
     for side in state.step_data.get("waiting", []):
         found[side] = _step_prompt(state, module, step, side)
+    award = state.step_data.get("pending_cvp")
+    if award:
+        confirmer = next(s for s in module.sides if s != award["from"])
+        found[confirmer] = Prompt(
+            confirmer,
+            f"The {module.side_name(award['from'])} player awards {award['amount']} CVP to the"
+            f" {module.side_name(award['by'])} side during the RePh"
+            + (f" ({award['note']})" if award.get("note") else "")
+            + ": confirm it, or reject it (9.6202).",
+            choices=(Choice("confirm_cvp", {}, "Confirm CVP"), Choice("reject_cvp", {}, "Reject CVP")),
+            rule="9.6202",
+        )
     return found
 
 
@@ -799,11 +901,13 @@ def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -
     if step.kind == "manual":
         tables = ", ".join(f"{module.tables[t].title} ({t})" for t in step.tables)
         extra = f" Tables you may roll on: {tables}." if tables else ""
+        if step.areas and state.rosters[side].areas_date != state.date:
+            extra += " Enter your Setup Areas, Strategic Locations and Perimeter (areas) before saying done."
         return Prompt(
             side,
             f"{step.rule} {step.title}: {step.text}{extra} Say done when your side has finished this step.",
             choices=(Choice("done", {}, "Done"),),
-            free_verbs=("roll", "cvp") if step.tables else ("cvp",),
+            free_verbs=(*(("roll",) if step.tables else ()), "cvp", *(("areas",) if step.areas else ())),
             rule=step.rule,
         )
     if step.kind == "cpp":
@@ -825,7 +929,7 @@ def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -
         ]
         return Prompt(
             side,
-            f'9.617: buy RGs for {state.date} in secret (e.g. rgs="I1,I1") with the CPP your private roster shows;'
+            f"9.617: buy RGs for {state.date} in secret (e.g. I1,I1) with the CPP your private roster shows;"
             f" CPP not spent are halved (FRU). RG chart: {'; '.join(options)}.",
             choices=(Choice("purchase", {"rgs": ""}, "Buy nothing"),),
             free_verbs=("purchase",),
@@ -848,7 +952,7 @@ def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -
         return Prompt(
             side,
             f"9.619: buy Fortifications in secret with the FPP your private roster shows (e.g."
-            f' items="trench,ap-mine=6"); FPP left unspent are forfeit. Costs: {costs}.',
+            f" trench,ap-mine=6); FPP left unspent are forfeit. Costs: {costs}.",
             choices=(Choice("fortify", {"items": ""}, "Buy nothing"),),
             free_verbs=("fortify",),
             secret=True,
@@ -904,13 +1008,15 @@ def apply(state: CampaignState, action: Action) -> tuple[CampaignState, list[Eve
     if handler is None:
         raise InvalidActionError(f"unknown action {verb!r}; known actions: {', '.join(sorted(_HANDLERS))}")
     if action.seat == ORGANISER:
-        if verb != "load_table":
+        if verb not in ORGANISER_VERBS:
             raise NotYourTurnError(f"the organiser may only load or correct tables, not {verb!r}")
     elif action.seat not in run.module.sides:
         raise InvalidActionError(f"unknown seat {action.seat!r}; seats are {', '.join(run.module.sides)}")
-    elif verb == "load_table":
+    elif verb in ORGANISER_VERBS:
         raise IllegalActionError("only the organiser may load or correct tables")
-    if verb not in ("reveal", "load_table"):
+    if verb in ROSTER_VERBS and run.state.phase == "over":
+        raise IllegalActionError("the campaign is over")
+    if verb not in ("reveal", *ORGANISER_VERBS, *ROSTER_VERBS):
         _check_turn(run, action)
     handler(run, action)
     _settle(run)
@@ -978,6 +1084,13 @@ def _begin(run: _Run, action: Action) -> None:
 
 
 def _done(run: _Run, action: Action) -> None:
+    step = run.current_step()
+    roster = run.state.rosters[action.seat]
+    if step.areas and roster.areas_date != run.state.date:
+        raise IllegalActionError(
+            f"enter your Setup Areas, Strategic Locations and Perimeter after the {run.state.date} scenario first",
+            rule=step.rule,
+        )
     data = run.state.step_data
     data["waiting"] = [s for s in data["waiting"] if s != action.seat]
     step = run.current_step()
@@ -1003,12 +1116,247 @@ def _roll(run: _Run, action: Action) -> None:
                 rule=table.rule,
             )
     column = action.args.get("column")
-    run.public_roll(
+    named = _named_units(run, action.seat, str(action.args.get("units") or ""))
+    for unit in named:
+        _check_unit_for_table(run, table, unit)
+    label = str(action.args.get("label") or "") or ", ".join(u.label() for u in named)
+    outcome = run.public_roll(
         table,
         action.seat,
         quantities,
         column=str(column) if column is not None else None,
-        label=str(action.args.get("label") or ""),
+        label=label,
+    )
+    if named:
+        _apply_to_units(run, action, table, outcome, named)
+
+
+TABLE_UNITS: dict[str, tuple[tuple[str, ...], str | None, str]] = {
+    "wounded_leader": (SMC, "wounded", "9.6101: the Wounded Leader Table is for wounded Retained leaders"),
+    "weapon_repair": (("sw", "gun", "vehicle"), "malfunctioned", "9.6142: only a malfunctioned weapon rolls"),
+    "immobilization_repair": (("vehicle",), "immobilized", "9.6141b: only an immobilized vehicle rolls"),
+    "stun_recovery": (("vehicle",), "stunned", "9.6141d: only a stunned vehicle rolls"),
+    "escape": ((*PERSONNEL, "vehicle", "gun", "sw"), None, "9.6054: only Isolated units and vehicles escape"),
+    "shift": ((*PERSONNEL, "vehicle"), None, "9.613: Personnel and Mobile vehicles may Shift"),
+}
+"""For the tables that act on named units: the kinds that may roll, the state they need, the refusal."""
+
+
+def _check_unit_for_table(run: _Run, table: Table, unit: Unit) -> None:
+    if unit.status != "retained":
+        raise IllegalActionError(f"{unit.label()} is {unit.status}, not Retained", rule=table.rule)
+    spec = TABLE_UNITS.get(table.id)
+    if spec is None:
+        return
+    kinds, flag, reason = spec
+    if unit.kind not in kinds or (flag is not None and not getattr(unit, flag)):
+        raise IllegalActionError(f"{unit.label()} cannot roll here ({reason})", rule=table.rule)
+
+
+def _apply_to_units(run: _Run, action: Action, table: Table, outcome: TableRoll, named: list[Unit]) -> None:
+    """The result of a roll, applied to each unit named with it (see :func:`engine.asl.units.consequences`)."""
+    destination = str(action.args.get("to") or "").strip()
+    done = []
+    for unit in named:
+        effect = consequences(table.id, outcome.result, unit)
+        what: list[str] = []
+        if effect.status is not None:
+            unit.status = effect.status
+            what.append(effect.status)
+        for flag, value in effect.set_flags.items():
+            if getattr(unit, flag) != value:
+                setattr(unit, flag, value)
+                what.append(flag if value else f"no longer {flag}")
+        if effect.replace:
+            what.append(replace(unit))
+        if effect.reduce:
+            what.append(casualty_reduce(unit))
+        if effect.then_dr:
+            dr = run.public_d6(f"Shift note 2 for {unit.label()}: Casualty Reduction on a dr >= 4")
+            if dr >= 4:
+                if unit.kind == "vehicle":
+                    unit.status = "eliminated"
+                    what.append("Eliminated (Shift note 2)")
+                else:
+                    what.append(casualty_reduce(unit))
+        if effect.move and destination and unit.status == "retained":
+            unit.area = destination
+            what.append(f"now in {destination}")
+        summary = ", ".join(what) or "no change"
+        unit.history.append(f"{run.state.date}: {table.title}, final {outcome.final}: {outcome.result} - {summary}")
+        done.append(f"{unit.id} {unit.name}: {summary}")
+    run.public(
+        "units",
+        f"{run.name(action.seat)} roster after the roll: " + "; ".join(done) + ".",
+        side=action.seat,
+        units=[u.id for u in named],
+    )
+
+
+def _named_units(run: _Run, side: Seat, text: str) -> list[Unit]:
+    """The side's own units named by id (``B3,B4``).
+
+    :raises InvalidActionError: naming an id the side's roster does not hold.
+    """
+    roster = run.state.rosters[side]
+    found = []
+    for unit_id in _split_ids(text):
+        unit = roster.unit(unit_id)
+        if unit is None:
+            raise InvalidActionError(f"the {run.name(side)} roster has no unit {unit_id!r}; your roster lists the ids")
+        found.append(unit)
+    return found
+
+
+def _new_units(run: _Run, side: Seat, kind: str, name: str, count: int, source: str, **fields: Any) -> list[Unit]:
+    """Units joining a side's roster. A unit of a sealed RG takes its id from that secret (``BS4.2``), so the
+    numbering of the units everybody sees (``B7``) never shows how many hidden units there are."""
+    roster = run.state.rosters[side]
+    prefix = run.name(side)[:1].upper()
+    secret = fields.get("secret")
+    made = []
+    for _ in range(count):
+        if secret is None:
+            unit_id = f"{prefix}{roster.next_unit}"
+            roster.next_unit += 1
+        else:
+            unit_id = f"{prefix}{secret}.{sum(1 for u in roster.units if u.secret == secret) + 1}"
+        unit = Unit(unit_id, kind, name, since=run.state.date, source=source, **fields)
+        unit.history.append(f"{run.state.date}: joined the roster ({source})")
+        roster.units.append(unit)
+        made.append(unit)
+    return made
+
+
+def _id_range(units: list[Unit]) -> str:
+    return units[0].id if len(units) == 1 else f"{units[0].id}-{units[-1].id}"
+
+
+def _add_units(run: _Run, action: Action) -> None:
+    """A side adds units to its own roster (the Initial Scenario OB, or anything the bot did not add itself)."""
+    side = action.seat
+    kind = _arg_str(action, "kind").strip().lower()
+    if kind not in KINDS:
+        raise InvalidActionError(f"a unit is one of {', '.join(KINDS)}, not {kind!r}")
+    name = _arg_str(action, "name").strip()[:40]
+    if not name:
+        raise InvalidActionError("give the unit's name as on its counter, e.g. 6-5-8 or 8-1")
+    count = _arg_int(action, "count", 1)
+    if not 1 <= count <= 60:
+        raise InvalidActionError(f"add from 1 to 60 units at a time, not {count}")
+    experience = str(action.args.get("experience") or "").strip().lower()
+    if experience and experience not in EXPERIENCE:
+        raise InvalidActionError(f"experience is one of {', '.join(EXPERIENCE)}, not {experience!r}")
+    area = str(action.args.get("area") or "").strip()[:40]
+    source = "Initial OB" if run.state.initial else "added by its player"
+    made = _new_units(run, side, kind, name, count, source, experience=experience, area=area)
+    where = f" in {area}" if area else ""
+    run.public(
+        "units",
+        f"{run.name(side)} roster: {_id_range(made)} {name} {kind}{f' ({experience})' if experience else ''}"
+        f"{where} added ({source}).",
+        side=side,
+        units=[u.id for u in made],
+    )
+
+
+UNIT_CHANGES = ("status", "area", "experience", "name", "harden", *FLAGS)
+
+
+def _update_units(run: _Run, action: Action) -> None:
+    """A side records what happened to its units (Melee, Encirclement, Recombining, Battle Hardening ...)."""
+    side = action.seat
+    named = _named_units(run, side, _arg_str(action, "units"))
+    if not named:
+        raise InvalidActionError("name the units to change by id, e.g. units=B3,B4")
+    changes = {key: str(value).strip() for key, value in action.args.items() if key in UNIT_CHANGES}
+    unknown = sorted(set(action.args) - set(UNIT_CHANGES) - {"units", "note"})
+    if unknown or not changes:
+        raise InvalidActionError(
+            f"change one or more of {', '.join(UNIT_CHANGES)}" + (f"; unknown: {', '.join(unknown)}" if unknown else "")
+        )
+    if "status" in changes and changes["status"].lower() not in STATUSES:
+        raise InvalidActionError(f"status is one of {', '.join(STATUSES)}, not {changes['status']!r}")
+    if "experience" in changes and changes["experience"].lower() not in EXPERIENCE:
+        raise InvalidActionError(f"experience is one of {', '.join(EXPERIENCE)}, not {changes['experience']!r}")
+    note = str(action.args.get("note") or "")[:100]
+    done = []
+    for unit in named:
+        what = []
+        for key, value in changes.items():
+            if key in FLAGS or key == "harden":
+                flag = value.lower() in ("yes", "true", "1", "on")
+                if key == "harden":
+                    if flag:
+                        what.append(harden(unit))
+                    continue
+                setattr(unit, key, flag)
+                what.append(key if flag else f"not {key}")
+            else:
+                setattr(unit, key, value.lower() if key in ("status", "experience") else value[:40])
+                what.append(f"{key} {getattr(unit, key)}")
+        summary = ", ".join(what) + (f" ({note})" if note else "")
+        unit.history.append(f"{run.state.date}: {summary}")
+        done.append(f"{unit.id} {unit.name}: {summary}")
+    hidden = any(u.secret is not None and u.secret not in run.state.revealed_ids() for u in named)
+    text = f"{run.name(side)} roster: " + "; ".join(done) + "."
+    if hidden:
+        run.private(side, "units", text, units=[u.id for u in named])
+    else:
+        run.public("units", text, side=side, units=[u.id for u in named])
+
+
+def _recombine(run: _Run, action: Action) -> None:
+    """[9.6111] Two Retained half-squads alike (same counter, class, Walking Wounded state) in the same Setup Area
+    recombine into a squad: the first becomes the squad, the second is marked recombined into it."""
+    side = action.seat
+    pair = _named_units(run, side, _arg_str(action, "units"))
+    if len(pair) != 2 or pair[0].id == pair[1].id:
+        raise InvalidActionError("name the two half-squads that recombine, e.g. units=B3,B4", rule="9.6111")
+    first, second = pair
+    alike = all(u.kind == "hs" and u.status == "retained" for u in pair) and (
+        (first.name, first.experience, first.wounded, first.area)
+        == (second.name, second.experience, second.wounded, second.area)
+    )
+    if not alike:
+        raise IllegalActionError(
+            f"{first.label()} and {second.label()} cannot recombine: two Retained half-squads with the same"
+            " counter, class and Walking Wounded state in the same Setup Area are needed",
+            rule="9.6111",
+        )
+    first.kind = "squad"
+    second.status = "recombined"
+    first.history.append(f"{run.state.date}: recombined with {second.id} into a squad (9.6111)")
+    second.history.append(f"{run.state.date}: recombined into {first.id} (9.6111)")
+    hidden = any(u.secret is not None and u.secret not in run.state.revealed_ids() for u in pair)
+    text = f"{run.name(side)} roster: {first.id} and {second.id} {first.name} recombine into squad {first.id} (9.6111)."
+    if hidden:
+        run.private(side, "units", text, units=[first.id, second.id])
+    else:
+        run.public("units", text, side=side, units=[first.id, second.id])
+
+
+def _areas(run: _Run, action: Action) -> None:
+    """[9.605] A side enters its Setup Areas, the Strategic Locations it Controls and its Perimeter."""
+    side, state = action.seat, run.state
+    setup = _split_ids(str(action.args.get("setup") or ""))
+    if not setup:
+        raise InvalidActionError("name at least one Setup Area (a Block), e.g. setup=A,C", rule="9.605")
+    roster = state.rosters[side]
+    roster.setup_areas = [a[:20] for a in setup][:40]
+    roster.strategic = [a[:20] for a in _split_ids(str(action.args.get("strategic") or ""))][:80]
+    roster.perimeter = str(action.args.get("perimeter") or "")[:300]
+    roster.areas_date = state.date
+    run.public(
+        "areas",
+        f"{run.name(side)} after the {state.date} scenario: Setup Areas {', '.join(roster.setup_areas)}; Strategic"
+        f" Locations {', '.join(roster.strategic) or 'none'}"
+        + (f"; Perimeter: {roster.perimeter}" if roster.perimeter else "")
+        + " (9.605).",
+        side=side,
+        setup=roster.setup_areas,
+        strategic=roster.strategic,
+        perimeter=roster.perimeter,
     )
 
 
@@ -1022,13 +1370,51 @@ def _cvp(run: _Run, action: Action) -> None:
     last = _last_scenario(run.state)
     if last is None or run.state.initial or run.state.after_idle:
         raise IllegalActionError("CVP can only be awarded in the RePh that follows a CG Scenario", rule="9.6202")
-    last.cvp[by] = last.cvp.get(by, 0) + amount
-    run.state.rosters[by].line(last.date).cvp = last.cvp[by]
+    if run.state.step_data.get("pending_cvp"):
+        raise IllegalActionError("a CVP award already waits for the other side's confirmation", rule="9.6202")
+    other = run.other(action.seat)
+    run.state.step_data["pending_cvp"] = {"by": by, "amount": amount, "from": action.seat, "note": _note(action)}
     run.public(
-        "cvp",
-        f"{amount} CVP awarded to the {run.name(by)} player during the RePh ({last.cvp[by]} for {last.date}).",
+        "cvp_proposed",
+        f"The {run.name(action.seat)} player awards {amount} CVP to the {run.name(by)} side during the RePh"
+        f"{_note_text(action)}; the {run.name(other)} player confirms or rejects it (9.6202).",
         side=by,
         amount=amount,
+    )
+
+
+def _note(action: Action) -> str:
+    return str(action.args.get("note") or action.args.get("label") or "")[:200]
+
+
+def _note_text(action: Action) -> str:
+    return f" ({_note(action)})" if _note(action) else ""
+
+
+def _confirm_cvp(run: _Run, action: Action) -> None:
+    """[9.6202] The other side agrees to a CVP award made during the RePh: it counts for the ELR roll."""
+    state = run.state
+    award = state.step_data.pop("pending_cvp")
+    last = _last_scenario(state)
+    assert last is not None
+    by, amount = award["by"], int(award["amount"])
+    last.cvp[by] = last.cvp.get(by, 0) + amount
+    state.rosters[by].line(last.date).cvp = last.cvp[by]
+    run.public(
+        "cvp",
+        f"The {run.name(action.seat)} player confirms: {amount} CVP to the {run.name(by)} side during the RePh"
+        f" ({last.cvp[by]} for {last.date}).",
+        side=by,
+        amount=amount,
+    )
+
+
+def _reject_cvp(run: _Run, action: Action) -> None:
+    award = run.state.step_data.pop("pending_cvp")
+    run.public(
+        "cvp_rejected",
+        f"The {run.name(action.seat)} player rejects the award of {award['amount']} CVP to the"
+        f" {run.name(award['by'])} side; nothing is counted (award it again once you agree).",
     )
 
 
@@ -1206,6 +1592,7 @@ def _roll_rgs(run: _Run, action: Action) -> None:
         if rg.vehicles:
             parts.append(rg.vehicles)
         result["summary"] = "; ".join(parts)
+        result["units"] = _rg_units(run, side, rg, entry, count, secret_id)
         results.append(result)
     content = {"side": side, "date": state.date, "results": results}
     secret = run.seal(side, "rg_rolls", "9.618", content, "its secret RG rolls")
@@ -1218,6 +1605,34 @@ def _roll_rgs(run: _Run, action: Action) -> None:
         content=content,
     )
     _done_quietly(run, side)
+
+
+def _rg_units(run: _Run, side: Seat, rg: RgLine, entry: RgEntry, count: int, secret_id: str) -> list[str]:
+    """[9.618] The units an RG brings, added to the roster (hidden from the other side until its rolls are
+    revealed): its MMC, its SW, its leader and its vehicles."""
+    source = f"RG {rg.key}, {rg.date}"
+    made: list[Unit] = []
+    if not entry.composition and count:
+        kind = _mmc_kind(entry.unit_type)
+        made += _new_units(run, side, kind, entry.type[:40], count, source, secret=secret_id)
+    for weapon in rg.sw:
+        made += _new_units(run, side, "sw", weapon, 1, source, secret=secret_id)
+    for leader in rg.leaders:
+        made += _new_units(run, side, "leader", leader, 1, source, secret=secret_id)
+    for part in (p.strip() for p in rg.vehicles.split(",") if p.strip()):
+        name, _, times = part.rpartition(" x")
+        number = int(times) if times.isdigit() and name else 1
+        made += _new_units(run, side, "vehicle", (name or part)[:40], number, source, secret=secret_id)
+    return [u.id for u in made]
+
+
+def _mmc_kind(unit_type: str) -> str:
+    words = unit_type.lower()
+    if "crew" in words:
+        return "crew"
+    if "hs" in words.split() or "half" in words:
+        return "hs"
+    return "squad"
 
 
 def _fortify(run: _Run, action: Action) -> None:
@@ -1291,6 +1706,9 @@ def _report_end(run: _Run, action: Action) -> None:
     sudden = bool(action.args.get("sudden_death", False))
     winner = action.args.get("winner")
     last_date = state.date == state.cg["end"]
+    if state.phase == "victory" and sudden:
+        raise IllegalActionError("no CG Scenario was played on an Idle CG Date: no Sudden Death", rule="9.6212")
+    conditions = _initial_conditions(run, action)
     if winner is not None and winner not in (*module.sides, "draw"):
         raise InvalidActionError(f"'winner' must be {', '.join(module.sides)} or draw, not {winner!r}")
     if last_date and not sudden and winner is None:
@@ -1308,7 +1726,11 @@ def _report_end(run: _Run, action: Action) -> None:
     notes = str(action.args.get("notes") or "")
     if notes:
         summary += f"; notes: {notes}"
+    if conditions:
+        summary += "; Initial Scenario " + ", ".join(f"{key} {value}" for key, value in conditions.items())
     state.report = {
+        "conditions": conditions,
+        "back_to": state.phase,
         "by": action.seat,
         "confirm_by": run.other(action.seat),
         "cvp": cvp,
@@ -1321,16 +1743,34 @@ def _report_end(run: _Run, action: Action) -> None:
     run.public("report", f"The {run.name(action.seat)} player reports the end of the {state.date} scenario: {summary}.")
 
 
+def _initial_conditions(run: _Run, action: Action) -> dict[str, str]:
+    """[9.6216] The Initial Scenario's weather, EC and wind as its card gives them, for the next date's DRMs."""
+    given = {key: str(action.args[key]).lower() for key in CONDITIONS if action.args.get(key)}
+    if given and not (run.state.record().initial and run.state.phase == "scenario"):
+        raise IllegalActionError(
+            "weather, EC and wind are given only for the CG Initial Scenario; the bot rolls them for the others",
+            rule="9.6216",
+        )
+    for key, value in given.items():
+        if value not in CONDITIONS[key]:
+            raise InvalidActionError(f"{key} must be one of {', '.join(CONDITIONS[key])}, not {value!r}", rule="9.6216")
+    return given
+
+
 def _confirm_end(run: _Run, action: Action) -> None:
     state, module = run.state, run.module
     report = state.report or {}
     record = state.record()
-    record.cvp = dict(report["cvp"])
+    for key, value in report.get("conditions", {}).items():
+        setattr(record, key, value)
     record.notes = report.get("notes", "")
-    for side in module.sides:
-        state.rosters[side].line(state.date).cvp = record.cvp[side]
+    if record.kind == "scenario":
+        record.cvp = dict(report["cvp"])
+        for side in module.sides:
+            state.rosters[side].line(state.date).cvp = record.cvp[side]
     state.report = None
-    run.public("confirmed", f"The {run.name(action.seat)} player confirms the end of the {state.date} scenario.")
+    what = "the CG result" if report.get("back_to") == "victory" else f"the end of the {state.date} scenario"
+    run.public("confirmed", f"The {run.name(action.seat)} player confirms {what}.")
     if report.get("sudden_death"):
         _end_campaign(run, report["winner"], f"Sudden Death victory for the {run.name(report['winner'])} (9.6212).")
         return
@@ -1348,8 +1788,9 @@ def _confirm_end(run: _Run, action: Action) -> None:
 
 
 def _reject_end(run: _Run, action: Action) -> None:
+    back = (run.state.report or {}).get("back_to", "scenario")
     run.state.report = None
-    run.state.phase = "scenario"
+    run.state.phase = back
     run.public("rejected", f"The {run.name(action.seat)} player rejects the reported end; report it again.")
 
 
@@ -1372,14 +1813,16 @@ def _reveal(run: _Run, action: Action) -> None:
 def _load_table(run: _Run, action: Action) -> None:
     text = _arg_str(action, "text")
     file = str(action.args.get("file") or "override.toml")
+    side = action.args.get("side")
     try:
-        module = load_table_override(run.module, text, file)
+        module = load_table_override(run.module, text, file, str(side) if side else None)
     except ModuleError as error:
         raise InvalidActionError(str(error)) from None
     keys = overridden_keys(text)
     run.state.module = dict(module.raw)
     run.module = module
-    run.state.overrides.append(f"{file}: {', '.join(keys)}")
+    only = f" ({run.name(str(side))} side only)" if side else ""
+    run.state.overrides.append(f"{file}: {', '.join(keys)}{only}")
     cg = module.cgs.get(run.state.cg["id"])
     if cg is not None:
         for key in ("attack_chits", "idle_chits"):
@@ -1389,10 +1832,31 @@ def _load_table(run: _Run, action: Action) -> None:
     digest = hashlib.sha256(text.encode()).hexdigest()
     run.public(
         "override",
-        f"The organiser loaded {file}: {', '.join(keys)} replaced (sha256 {digest[:16]}).",
+        f"The organiser loaded {file}: {', '.join(keys)} replaced{only} (sha256 {digest[:16]}).",
         file=file,
         keys=keys,
         sha256=digest,
+    )
+
+
+def _corrected(run: _Run, action: Action) -> None:
+    """A moderator took actions back: what is sealed from now on gets fresh salts and fresh secret dice.
+
+    ``epoch`` counts every action ever taken back in the game (the bot reads it from its log), so it only grows,
+    even when a later correction takes back this very action.
+    """
+    state = run.state
+    epoch = _arg_int(action, "epoch")
+    if epoch <= state.epoch:
+        raise InvalidActionError(f"the correction epoch must grow: it is {state.epoch}, not {epoch}")
+    state.epoch = epoch
+    stale = [s.id for s in state.secrets if not s.revealed]
+    run.public(
+        "corrected",
+        "After the moderator's correction, every decision sealed from now on gets a fresh salt and secret dice come"
+        f" from a fresh stream (correction epoch {epoch})."
+        + (f" Still sealed from before: {', '.join(stale)}." if stale else ""),
+        epoch=epoch,
     )
 
 
@@ -1401,6 +1865,12 @@ _HANDLERS = {
     "done": _done,
     "roll": _roll,
     "cvp": _cvp,
+    "confirm_cvp": _confirm_cvp,
+    "add_units": _add_units,
+    "update_units": _update_units,
+    "recombine": _recombine,
+    "areas": _areas,
+    "reject_cvp": _reject_cvp,
     "roll_cpp": _roll_cpp,
     "purchase": _purchase,
     "roll_rgs": _roll_rgs,
@@ -1411,6 +1881,7 @@ _HANDLERS = {
     "reject_end": _reject_end,
     "reveal": _reveal,
     "load_table": _load_table,
+    "corrected": _corrected,
 }
 
 
@@ -1437,10 +1908,14 @@ def view(state: CampaignState, seat: Seat | None) -> dict[str, Any]:
         if secret.revealed or secret.owner == seat:
             item["content"] = secret.content
         if secret.revealed:
-            item["salt"] = salt_for(bytes.fromhex(state.seed), secret.id)
+            item["salt"] = salt_for(bytes.fromhex(state.seed), secret.id, secret.epoch)
         secrets.append(item)
     rosters = {
         side: (roster.private() if side == seat else roster.public(revealed)) for side, roster in state.rosters.items()
+    }
+    visible = {
+        side: {u.id for u in roster.units if side == seat or u.secret is None or u.secret in revealed}
+        for side, roster in state.rosters.items()
     }
     history = []
     for record in state.history:
@@ -1456,7 +1931,12 @@ def view(state: CampaignState, seat: Seat | None) -> dict[str, Any]:
                 "weather": record.weather,
                 "ec": record.ec,
                 "wind": record.wind,
+                "wind_direction": record.wind_direction,
                 "cvp": dict(record.cvp),
+                "entered": {side: len([i for i in ids if i in visible[side]]) for side, ids in record.entered.items()},
+                "returned": {
+                    side: len([i for i in ids if i in visible[side]]) for side, ids in record.returned.items()
+                },
             }
         )
     data: dict[str, Any] = {

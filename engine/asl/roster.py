@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engine.asl.units import Unit
 from engine.contract import Seat
 
 
@@ -97,6 +98,18 @@ class Roster:
     """Initiative chits selected so far in the CG, counted at their reveal."""
     lines: list[DateLine] = field(default_factory=list)
     rg_record: list[RgLine] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)
+    """Every unit the side has had in the CG, gone ones included (their status says so)."""
+    next_unit: int = 1
+    """The number of the next unit id (ids are never reused)."""
+    setup_areas: list[str] = field(default_factory=list)
+    """The Setup Areas (Blocks) the side Controls for the next CG Scenario (9.605); public."""
+    strategic: list[str] = field(default_factory=list)
+    """The Strategic Locations the side Controls (9.6051); public."""
+    perimeter: str = ""
+    """The side's line or Perimeter as its player describes it; public."""
+    areas_date: str | None = None
+    """The CG Date whose scenario the areas above were entered after."""
 
     def line(self, date: str) -> DateLine:
         """The roster line of a CG Date, created if missing."""
@@ -111,9 +124,18 @@ class Roster:
         """How many RG of this ID the side has purchased in the CG (OB-given ones do not count)."""
         return sum(1 for rg in self.rg_record if rg.purchased and rg.key.lower() == key.lower())
 
+    def unit(self, unit_id: str) -> Unit | None:
+        """The unit with this id (case does not matter), if any."""
+        return next((u for u in self.units if u.id.lower() == unit_id.strip().lower()), None)
+
     def public(self, revealed: set[str]) -> dict[str, Any]:
-        """What the channel may see of this roster."""
+        """What the channel may see of this roster: units only once the rolls that made them are revealed."""
         return {
+            "units": [u.to_json() for u in self.units if u.secret is None or u.secret in revealed],
+            "setup_areas": list(self.setup_areas),
+            "strategic": list(self.strategic),
+            "perimeter": self.perimeter,
+            "areas_date": self.areas_date,
             "side": self.side,
             "elr": self.elr,
             "san": self.san,
@@ -138,5 +160,6 @@ class Roster:
         values = dict(data)
         values["lines"] = [DateLine(**line) for line in values.get("lines", [])]
         values["rg_record"] = [RgLine(**rg) for rg in values.get("rg_record", [])]
+        values["units"] = [Unit.from_json(unit) for unit in values.get("units", [])]
         values["chits"] = dict(values.get("chits", {}))
         return cls(**values)

@@ -1,9 +1,11 @@
 """Sealed secrets: hash receipts posted when a side commits, checkable by anyone after the reveal.
 
 A secret's receipt is the SHA-256 of the canonical JSON of ``{"salt": <salt hex>, "secret": <content>}``.
-The salt is derived from the game's seed and the secret's id with HMAC-SHA256, so it cannot be guessed
-before the reveal (which publishes it) and needs no extra randomness. Checking a receipt takes a few
-lines of standard-library Python::
+The salt is derived from the game's seed, the campaign's correction epoch and the secret's id with
+HMAC-SHA256, so it cannot be guessed before the reveal (which publishes it) and needs no extra randomness.
+A moderator's correction starts a new epoch: a decision sealed again after it gets a fresh salt, so its
+new receipt cannot be matched against the salt already published. Checking a receipt takes a few lines
+of standard-library Python::
 
     import hashlib, json
     body = json.dumps({"salt": salt, "secret": content}, sort_keys=True, separators=(",", ":"),
@@ -11,8 +13,9 @@ lines of standard-library Python::
     assert hashlib.sha256(body.encode()).hexdigest() == receipt
 
 Secret dice (the CPP variable arrival DR, RG strength, SW, leader and composition rolls) come from a
-separate stream per side, seeded with ``HMAC(seed, "asl-secret-dice:<side>")``, so the count of public
-rolls never tells the channel how many secret rolls a side made.
+separate stream per side, seeded with ``HMAC(seed, "asl-secret-dice:<side>")`` (with ``:<epoch>`` after a
+correction, so dice already seen are never dealt again), so the count of public rolls never tells the
+channel how many secret rolls a side made.
 """
 
 from __future__ import annotations
@@ -30,15 +33,20 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def salt_for(seed: bytes, secret_id: str) -> str:
-    """The salt of one secret, derived from the game seed (hex)."""
-    return hmac.new(seed, f"asl-secret:{secret_id}".encode(), hashlib.sha256).hexdigest()
+def salt_for(seed: bytes, secret_id: str, epoch: int = 0) -> str:
+    """The salt of one secret, derived from the game seed and the correction epoch (hex)."""
+    label = f"asl-secret:{secret_id}" if epoch == 0 else f"asl-secret:{epoch}:{secret_id}"
+    return hmac.new(seed, label.encode(), hashlib.sha256).hexdigest()
+
+
+def sealed_text(content: Any, salt_hex: str) -> str:
+    """The exact text a receipt is the SHA-256 of (posted as a file at the reveal)."""
+    return canonical_json({"salt": salt_hex, "secret": content})
 
 
 def receipt_for(content: Any, salt_hex: str) -> str:
     """The receipt (SHA-256 hex) of a sealed content with its salt."""
-    body = canonical_json({"salt": salt_hex, "secret": content})
-    return hashlib.sha256(body.encode()).hexdigest()
+    return hashlib.sha256(sealed_text(content, salt_hex).encode()).hexdigest()
 
 
 def verify_receipt(content: Any, salt_hex: str, receipt: str) -> bool:
@@ -53,7 +61,8 @@ def verify_receipt(content: Any, salt_hex: str, receipt: str) -> bool:
     return hmac.compare_digest(receipt_for(content, salt_hex), receipt)
 
 
-def secret_dice(seed: bytes, side: str, rolls_made: int) -> Dice:
-    """The secret dice stream of one side (see the module docstring)."""
-    stream_seed = hmac.new(seed, f"asl-secret-dice:{side}".encode(), hashlib.sha256).digest()
+def secret_dice(seed: bytes, side: str, rolls_made: int, epoch: int = 0) -> Dice:
+    """The secret dice stream of one side in a correction epoch (see the module docstring)."""
+    label = f"asl-secret-dice:{side}" if epoch == 0 else f"asl-secret-dice:{side}:{epoch}"
+    stream_seed = hmac.new(seed, label.encode(), hashlib.sha256).digest()
     return Dice(stream_seed, rolls_made)

@@ -20,7 +20,8 @@ STATE_VERSION = 1
 Phase = str
 """``"created"`` (waiting for a player to begin), ``"refit"`` (a RePh is running), ``"scenario"`` (a CG
 Scenario is being played, off the bot),
-``"confirm_end"`` (its end was reported and awaits the other side's confirmation) or ``"over"``."""
+``"confirm_end"`` (its end was reported and awaits the other side's confirmation), ``"victory"`` (the CG's
+last date was Idle: the sides report the CG winner per the CG Victory Conditions) or ``"over"``."""
 
 
 @dataclass
@@ -36,6 +37,8 @@ class Secret:
     content: dict[str, Any]
     receipt: str
     revealed: bool = False
+    epoch: int = 0
+    """The correction epoch it was sealed in (its salt depends on it)."""
 
 
 @dataclass
@@ -56,8 +59,14 @@ class DateRecord:
     weather: str | None = None
     ec: str | None = None
     wind: str | None = None
+    wind_direction: str | None = None
+    """The Random Direction Indicator direction the wind blows toward (9.62164 note 1, B26.52), if any wind."""
     cvp: dict[str, int] = field(default_factory=dict)
     """CVP inflicted by each side in this date's scenario and the RePh after it."""
+    entered: dict[str, list[str]] = field(default_factory=dict)
+    """The ids of each side's units Retained when this date's scenario began (what entered it)."""
+    returned: dict[str, list[str]] = field(default_factory=dict)
+    """Of those, the ids still Retained when the next CG Date began (what came back from it)."""
     notes: str = ""
 
 
@@ -91,6 +100,8 @@ class CampaignState:
     result: dict[str, Any] | None = None
     overrides: list[str] = field(default_factory=list)
     """What organisers loaded or corrected, in order."""
+    epoch: int = 0
+    """How many moderator corrections the campaign has had: salts and secret dice depend on it."""
     version: int = STATE_VERSION
 
     def copy(self) -> CampaignState:

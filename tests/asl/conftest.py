@@ -58,6 +58,12 @@ class Table:
         step = SYSTEM.view(self.state, None)["step"]
         return None if step is None else step["rule"]
 
+    def done(self, seat: str) -> None:
+        """Say done, entering the side's Setup Areas first when the step asks for them (9.605)."""
+        if "areas" in SYSTEM.prompts(self.state)[seat].free_verbs:
+            self.act(seat, "areas", setup="A,B" if seat == "allied" else "C,D", strategic="", perimeter="")
+        self.act(seat, "done")
+
     def channel(self) -> str:
         """Everything the channel could have seen so far: public events, public prompts, the public view."""
         parts = [json.dumps(e.to_json(), ensure_ascii=False) for e in self.events if not e.secret_to]
@@ -73,7 +79,7 @@ class Table:
             if not doers or len(doers) != len(current):
                 return
             for seat in doers:
-                self.act(seat, "done")
+                self.done(seat)
         raise AssertionError("manual steps never ended")
 
     def play_secret_steps(
@@ -108,7 +114,7 @@ class Table:
             elif "choose_chit" in verbs:
                 self.act(seat, "choose_chit", chit=(chits or {}).get(date, {}).get(seat, "idle"))
             elif "done" in verbs:
-                self.act(seat, "done")
+                self.done(seat)
             else:
                 return
         raise AssertionError("secret steps never ended")

@@ -18,7 +18,7 @@ Chits = dict[str, dict[str, str]]
 def advance(table: Table, chits: Chits | None = None, purchases: Any = None, forts: Any = None) -> None:
     """Run the RePh until the next scenario is ready (or the CG is over), choosing chits by date."""
     for _ in range(100):
-        if table.state.phase in ("scenario", "over"):
+        if table.state.phase in ("scenario", "over", "victory"):
             return
         table.play_secret_steps(purchases, forts, chits)
     raise AssertionError("the RePh never reached a scenario")
@@ -108,12 +108,26 @@ def test_9_605_roll_on_the_steps_table_with_drms_and_refusals() -> None:
         table.act("allied", "roll", table="escape", drms="night")
 
 
-def test_9_6202_cvp_awarded_during_the_reph_count() -> None:
+def test_9_6202_cvp_awarded_during_the_reph_count_once_the_other_side_confirms() -> None:
     table = to_first_reph()
-    table.act("german", "cvp", by="german", amount=15)
-    assert table.state.record().cvp == {"allied": 40, "german": 35}
     with pytest.raises(InvalidActionError, match="positive"):
         table.act("german", "cvp", by="german", amount=0)
+    table.act("german", "cvp", by="german", amount=15, note="encircled 4-6-7 failed its ITC")
+    assert table.state.record().cvp == {"allied": 40, "german": 20}  # not yet: the British must agree
+    prompt = table.prompts()["allied"]
+    assert [c.verb for c in prompt.choices] == ["confirm_cvp", "reject_cvp"] and "15 CVP" in prompt.text
+    with pytest.raises(IllegalActionError, match="already waits"):
+        table.act("german", "cvp", by="german", amount=5)
+    for seat in ("allied", "german"):  # the step cannot end while an award waits
+        if "done" in [c.verb for c in table.prompts().get(seat, prompt).choices]:
+            table.act(seat, "done")
+    assert table.step_rule() == "9.601"
+    table.act("allied", "reject_cvp")
+    assert table.state.record().cvp == {"allied": 40, "german": 20}
+    table.act("allied", "cvp", by="german", amount=15)  # the German said done: the British may award it too
+    table.act("german", "confirm_cvp")
+    assert table.state.record().cvp == {"allied": 40, "german": 35}
+    assert table.state.rosters["german"].line(table.state.record().date).cvp == 35
 
 
 def test_not_your_turn_and_unknown_verbs_are_refused_with_reasons() -> None:
@@ -356,8 +370,11 @@ def test_9_62133_dual_assault_rolls_for_setup_and_first_move() -> None:
     assert record.weather and record.ec and record.wind
     order = [e.kind for e in table.events if e.kind in ("roll", "done")]
     assert order.index("done", len(order) - 8) < len(order)  # setup happened before the first-move roll
-    kinds_after_setup = [e.data["roll"]["table"] for e in table.events if e.kind == "roll"][-4:]
-    assert kinds_after_setup == ["first_move", "weather", "ec", "wind"]
+    rolled = [e.data["roll"]["table"] for e in table.events if e.kind == "roll"]
+    windy = record.wind in ("mild_breeze", "heavy_wind")
+    expected = ["first_move", "weather", "ec", "wind"] + (["wind_direction"] if windy else [])
+    assert rolled[-len(expected) :] == expected
+    assert (record.wind_direction is not None) == windy
 
 
 def test_9_62132_idle_idle_repeats_9_612_to_9_620_only() -> None:

@@ -36,7 +36,7 @@ BOT_USER = {
     "avatar": None,
     "bot": True,
 }
-OPTION_TYPES = {"text": 3, "integer": 4, "boolean": 5, "user": 6, "number": 10}
+OPTION_TYPES = {"text": 3, "integer": 4, "boolean": 5, "user": 6, "number": 10, "attachment": 11}
 MANAGE_GUILD = 1 << 5
 SEND_MESSAGES = 1 << 11
 
@@ -56,12 +56,22 @@ class Sent:
     buttons: list[tuple[str, str]] = field(default_factory=list)
     """(label, custom id) of every button; select menus appear as (placeholder, custom id)."""
     files: list[str] = field(default_factory=list)
+    file_data: dict[str, bytes] = field(default_factory=dict)
+    """The content of each attached file, by name."""
     payload: dict[str, Any] = field(default_factory=dict)
     message: dict[str, Any] = field(default_factory=dict)
     """The message JSON answered to the bot (used to click its buttons)."""
     user: int | None = None
     """For a DM: the addressee."""
     callback_type: int | None = None
+
+
+@dataclass(frozen=True)
+class FakeFile:
+    """A file a user attaches to a slash command's file option."""
+
+    name: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -112,6 +122,9 @@ class FakeDiscord:
         self._dm_channels: dict[int, int] = {}
         self._patches: list[Any] = []
         self._token_channels: dict[str, int] = {}
+        self._file_data: dict[str, bytes] = {}
+        self.uploads: dict[str, bytes] = {}
+        """Files users attached to commands, by their CDN address (what ``Attachment.read`` fetches)."""
         """The channel of each interaction token: where its private answers appear (to click their buttons)."""
 
     # --- Life ---------------------------------------------------------------------------------------
@@ -126,8 +139,14 @@ class FakeDiscord:
         async def webhook_request(adapter: AsyncWebhookAdapter, route: Route, session: Any, **kwargs: Any) -> Any:
             return fake._webhook(route, **kwargs)
 
+        async def get_from_cdn(http: HTTPClient, url: str) -> bytes:
+            if url not in fake.uploads:
+                raise discord.NotFound(_Response(), "unknown attachment")
+            return fake.uploads[url]
+
         self._patches = [
             mock.patch.object(HTTPClient, "request", http_request),
+            mock.patch.object(HTTPClient, "get_from_cdn", get_from_cdn),
             mock.patch.object(AsyncWebhookAdapter, "request", webhook_request),
         ]
         for patch in self._patches:
@@ -189,13 +208,17 @@ class FakeDiscord:
             "components": payload.get("components", []),
         }
 
-    @staticmethod
-    def _payload(kwargs: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def _payload(self, kwargs: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         payload = kwargs.get("json") or kwargs.get("payload") or {}
         for part in kwargs.get("form") or kwargs.get("multipart") or []:
             if part.get("name") == "payload_json":
                 payload = json.loads(part["value"])
         files = [f.filename for f in kwargs.get("files") or []]
+        self._file_data = {}
+        for file in kwargs.get("files") or []:
+            file.reset()
+            self._file_data[file.filename] = file.fp.read()
+            file.reset()
         return dict(payload), files
 
     def _record(self, kind: str, channel: int | None, payload: dict[str, Any], files: list[str]) -> Sent:
@@ -222,6 +245,7 @@ class FakeDiscord:
             pings,
             buttons,
             files,
+            {name: data for name, data in self._file_data.items() if name in files},
             payload,
         )
         self.sent.append(sent)
@@ -342,6 +366,19 @@ class FakeDiscord:
             if kind == "user" and isinstance(value, FakeUser):
                 item["value"] = str(value.id)
                 resolved.setdefault("users", {})[str(value.id)] = value.user_json()
+            if kind == "attachment" and isinstance(value, FakeFile):
+                attachment_id = str(self._id())
+                url = f"https://cdn.discordapp.com/attachments/{GUILD}/{attachment_id}/{value.name}"
+                self.uploads[url] = value.data
+                item["value"] = attachment_id
+                resolved.setdefault("attachments", {})[attachment_id] = {
+                    "id": attachment_id,
+                    "filename": value.name,
+                    "size": len(value.data),
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": "application/toml",
+                }
             items.append(item)
         words = definition.words
         if len(words) == 2:

@@ -37,6 +37,12 @@ CHART = (Path(__file__).parents[1] / "asl" / "example_rg_chart.toml").read_text(
 """Invented RG chart and CG (TEST DATA, not from ABtF): the ABtF chart is absent from the source."""
 CHART_URL = "https://cdn.discordapp.com/attachments/1/2/example_rg_chart.toml"
 
+AREAS = {
+    "allied": {"setup": "A,B,E", "strategic": "B3,E7", "perimeter": "Oosterbeek church to the river"},
+    "german": {"setup": "C,D,H", "strategic": "H2"},
+}
+"""What each side enters in 9.605 after each scenario."""
+
 Plan = dict[str, dict[str, Any]]
 """By CG Date, each side's choice: ``{"18AM": {"allied": "attack"}}`` or a list of items to buy."""
 
@@ -197,7 +203,7 @@ async def play(
         table = await service.table(CHANNEL, live=False)
         prompts = await service.prompts(table.game)
         state = await state_of(fake)
-        if not prompts or state.phase in ("scenario", "over"):
+        if not prompts or state.phase in ("scenario", "over", "victory"):
             return
         seat, prompt = next(iter(prompts.items()))
         verbs = [c.verb for c in prompt.choices] + list(prompt.free_verbs)
@@ -205,6 +211,10 @@ async def play(
             return
         user = USERS[seat]
         message = latest_prompt(fake, seat, secret=prompt.secret)
+        if "areas" in verbs and state.rosters[seat].areas_date != state.date:
+            sent = await fake.command(user, CHANNEL, "campaign areas", **AREAS[seat])
+            assert any("Setup Areas" in p.content for p in posts(sent, CHANNEL)), [s.content for s in sent]
+            continue
         if "purchase" in verbs:
             sent = await buy(fake, user, message, (purchases or {}).get(state.date, {}).get(seat, []))
         elif "fortify" in verbs:
@@ -317,8 +327,9 @@ async def test_whole_campaign_over_several_dates_through_discord(fake: FakeDisco
     assert "I1(K)" in channel_text(fake) and "Game over" in channel_text(fake)
     for secret in state.secrets:
         assert secret.receipt in channel_text(fake)
-    checked = answers(await fake.command(EVE, CHANNEL, "campaign verify"))[-1].content
-    assert f"{len(state.secrets)} revealed secret(s)" in checked and "all agree" in checked and "seed" in checked
+    checked = "\n".join(a.content for a in answers(await fake.command(EVE, CHANNEL, "campaign verify")))
+    n = len(state.secrets)
+    assert f"{n} posted, {n} revealed" in checked and "all agree" in checked and "seed" in checked
     assert "all agree" in answers(await fake.command(EVE, CHANNEL, "game verify"))[-1].content
 
 
@@ -369,8 +380,8 @@ async def test_a_restart_between_a_sealed_pick_and_its_reveal(db_path: Path) -> 
         assert "I1(K), I1(K); 8 CPP spent" in reveal.content
         state = await state_of(second)
         assert verify_receipt(secret.content, _salt(state, secret.id), secret.receipt)
-        checked = answers(await second.command(EVE, CHANNEL, "campaign verify"))[-1].content
-        assert "1 revealed secret(s)" in checked and "all agree" in checked and "Still sealed" in checked
+        checked = "\n".join(a.content for a in answers(await second.command(EVE, CHANNEL, "campaign verify")))
+        assert "1 revealed and checked" in checked and "all agree" in checked and "still sealed" in checked
         other = "\n".join(
             a.content for a in answers(await second.command(ANN, CHANNEL, "campaign purchases", side="german"))
         )

@@ -17,7 +17,7 @@ from bot.config import Limits, Settings
 from bot.discord_app import UmpireBot
 from bot.store import Store
 from tests.bot.doubles import duel_systems
-from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
+from tests.bot.fakediscord import FakeDiscord, FakeFile, FakeUser, Sent, answers, posts
 
 ANN = FakeUser(11, "ann")
 BOB = FakeUser(22, "bob")
@@ -155,6 +155,8 @@ def wire(kind: str, junk: object) -> object:
         return bool(junk)
     if kind == "user":
         return str(junk) if str(junk).isdigit() else "123456789"
+    if kind == "attachment":  # Discord delivers a file it received: its content is the junk
+        return FakeFile("junk.toml", ("" if junk is None else str(junk)).encode("utf-8", "replace"))
     return "" if junk is None else str(junk)
 
 
