@@ -4,8 +4,8 @@
 its real discord.py command tree, fed interactions by the test suite's fake Discord (no network: HTTP calls
 are recorded, so the figures are the bot's own work plus discord.py's, not Discord's round trips). The store
 is a SQLite file in a temporary folder, seeded with the log of ``bench.midgame.random_game`` (The Entire
-Battle, seed 7, 540 random legal actions, then on to the next pause between activations), so every game
-starts at the same turn-4 position with a snapshot at most 25 actions back.
+Battle, seed 7, 540 random legal actions, then on to the next pause between activations), in one
+transaction per game with the last state as its snapshot, so every game starts at the same turn-4 position.
 
 Measured for a move and for an attack (its odds preview, then its confirmation):
 
@@ -13,13 +13,16 @@ Measured for a move and for an attack (its odds preview, then its confirmation):
 - answer: from the interaction to the private answer (``Done.`` or the odds), everything posted before it.
 
 Each measure is taken in one game, then with 50 games active at once: 50 channels at the same position, the
-move or attack timed in each game in turn, and a burst of one move in each of the 50 games fed at once.
-Between runs a moderator correction takes the action back (not timed).
+move or attack timed in each game in turn, and three bursts fed at once, one interaction in each of the 50
+games: a move; an attack's confirmation (after its odds preview, not timed); the click that ends the
+activation (after a move, not timed), which brings the map picture: for that burst, the time to each answer
+and to each picture posted. Between runs a moderator correction takes the action back (not timed).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -29,12 +32,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_store import write_log
 from bench.midgame import random_game
 from bot import service as service_module
 from bot.config import Settings
 from bot.discord_app import UmpireBot
 from bot.service import Caller
-from bot.store import SNAPSHOT_EVERY, NewAction, Store
+from bot.store import Store
 from bot.systems import systems
 from engine.contract import Action, RulesError
 from engine.vaevictis.game import VaeVictisGame
@@ -56,6 +60,11 @@ ACK_TARGET = 3.0
 ANSWER_TARGET = 1.0
 BURST_TARGET = 3.0
 """Even the last of 50 moves sent at once is answered within Discord's 3 seconds."""
+CONFIRM_BURST_TARGET = 0.5
+"""50 attack confirmations at once: every answer within half a second (issue 12)."""
+END_BURST_TARGET = 1.0
+PICTURE_TARGET = 5.0
+"""50 activations ended at once: every answer within 1 s, every picture posted within 5 s (issue 12)."""
 
 
 class TimedDiscord(FakeDiscord):
@@ -111,13 +120,8 @@ async def seed_games(store: Store, log: list[Action], rows: list[tuple[list[dict
         await service.join(channel, allied, "allied")
         await service.start(channel, german)
         game = (await service.table(channel)).game
-        users = {"german": GERMAN.id, "allied": ALLIED.id}
-        for number, (action, (events, state_json)) in enumerate(zip(log, rows, strict=True), start=1):
-            game, _ = await store.record_action(
-                game,
-                NewAction(action.seat, users[action.seat], action.verb, dict(action.args), events),
-                state_json=state_json if number % SNAPSHOT_EVERY == 0 else None,
-            )
+        logged = [(a.seat, a.verb, dict(a.args), events) for a, (events, _) in zip(log, rows, strict=True)]
+        await write_log(store, game, logged, {len(log): rows[-1][1]})  # one transaction, the last state stored
         assert table.game.id == game.id
 
 
@@ -186,6 +190,60 @@ async def burst(fake: TimedDiscord, channels: list[int], moves: Action) -> list[
     return [t - start for t in answers[: len(tokens)]]
 
 
+async def feed_at_once(fake: TimedDiscord, payloads: list[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    """Feed interactions all at once: seconds from the start to each answer, and to each picture posted."""
+    start_index = len(fake.sent)
+    start = time.perf_counter()
+    for payload in payloads:
+        fake._token_channels[payload["token"]] = int(payload["channel_id"])
+        fake.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    await fake.settle()
+    sent = list(zip(fake.sent[start_index:], fake.stamps[start_index:], strict=True))
+    assert not any("went wrong" in s.content for s, _ in sent), [s.content for s, _ in sent]
+    answers = [t - start for s, t in sent if s.kind == "followup"][: len(payloads)]
+    pictures = [t - start for s, t in sent if s.kind == "channel" and s.files]
+    return answers, pictures
+
+
+async def confirm_burst(fake: TimedDiscord, channels: list[int], attack: Action) -> list[float]:
+    """An attack's odds previewed in every channel (not timed), then every confirmation clicked at once."""
+    user = GERMAN if attack.seat == "german" else ALLIED
+    payloads = []
+    for channel in channels:
+        start_index = len(fake.sent)
+        await fake.command(user, channel, "attack", **args_of(attack))
+        preview = next(s for s in fake.sent[start_index:] if s.kind == "followup" and s.buttons)
+        payloads.append(fake.click_payload(user, preview, "Confirm"))
+    answers, _ = await feed_at_once(fake, payloads)
+    for channel in channels:
+        await take_back(fake, channel)
+    return answers
+
+
+def end_activation_click(fake: TimedDiscord, user: FakeUser, sent: list[Sent], channel: int) -> dict[str, Any]:
+    """The click on "End activation" in the latest prompt of a channel (a button, or a choice in a menu)."""
+    prompt = next(s for s in reversed(sent) if s.channel == channel and "End activation" in s.content and s.buttons)
+    number = int(next(line for line in prompt.content.splitlines() if "End activation" in line).split("]")[0][1:])
+    button = next((label for label, _ in prompt.buttons if label.startswith(f"{number}. ")), None)
+    if button is not None:
+        return fake.click_payload(user, prompt, button)
+    for label, _ in prompt.buttons:  # menus: "Choices 1-25", "Choices 26-50" ...
+        low, high = (int(n) for n in label.split(" ")[-1].split("-"))
+        if low <= number <= high:
+            return fake.click_payload(user, prompt, label, values=[str(number)])
+    raise RuntimeError("no End activation choice in the prompt")
+
+
+async def end_burst(fake: TimedDiscord, channels: list[int], moves: Action) -> tuple[list[float], list[float]]:
+    """A move in every channel (not timed), then every "End activation" clicked at once."""
+    user = GERMAN if moves.seat == "german" else ALLIED
+    payloads = []
+    for channel in channels:
+        sent = await fake.command(user, channel, "move", **args_of(moves))
+        payloads.append(end_activation_click(fake, user, sent, channel))
+    return await feed_at_once(fake, payloads)
+
+
 async def bench(folder: Path) -> list[tuple[str, float, float, float]]:
     game = VaeVictisGame(load_game("ardennes44"))
     began = time.perf_counter()
@@ -194,7 +252,8 @@ async def bench(folder: Path) -> list[tuple[str, float, float, float]]:
     rows = []
     for action in log:
         replay, events = game.apply(replay, action)
-        rows.append(([e.to_json() for e in events], replay.to_json()))
+        rows.append(([e.to_json() for e in events], None))
+    rows[-1] = (rows[-1][0], replay.to_json())  # the games are stored with the last state as their snapshot
     activate, moves, attack = plan(game, state)
     print(f"position: {len(log)} actions, turn {state.turn}; {activate.seat} {activate.verb} {dict(activate.args)}, "
           f"move {dict(moves.args)}, attack {dict(attack.args)} ({time.perf_counter() - began:.1f} s)")  # fmt: skip
@@ -242,12 +301,22 @@ async def bench_store(
             times = await burst(fake, channels, moves)
             name = f"{label}: burst of {count} moves at once, each answer"
             figures.append((name, statistics.median(times), max(times), BURST_TARGET))
+            times = await confirm_burst(fake, channels, attack)
+            name = f"{label}: {count} attack confirmations at once, each answer"
+            figures.append((name, statistics.median(times), max(times), CONFIRM_BURST_TARGET))
+            answers, pictures = await end_burst(fake, channels, moves)
+            assert len(pictures) == count, len(pictures)
+            name = f"{label}: {count} activations ended at once, each answer"
+            figures.append((name, statistics.median(answers), max(answers), END_BURST_TARGET))
+            name = f"{label}: {count} activations ended at once, each picture posted"
+            figures.append((name, statistics.median(pictures), max(pictures), PICTURE_TARGET))
     finally:
         await fake.stop()
     return figures
 
 
 def main() -> None:
+    print(f"load: {os.getloadavg()[0]:.2f} (1-minute average, 2 cores)")
     with tempfile.TemporaryDirectory() as folder:
         figures = asyncio.run(bench(Path(folder)))
     print("| measure | median | worst | target | ratio (median) |")

@@ -1,5 +1,6 @@
-"""Map snapshots of a mid-game Entire Battle position: the full map against Pillow's own PNG encode of the
-same image, close-ups, and the renderer's caches after many games.
+"""Map snapshots of a mid-game Entire Battle position: the full map against the PNG encode the project does
+(a 256-colour palette image, :func:`render.snapshot.to_png`) of the same image, the zlib level of that encode
+by size against time, close-ups, and the renderer's caches after many games.
 
 ``python bench/bench_render.py``. The position: 300 seeded random legal actions (seed 7) from the setup,
 then on to the end of the first activation with a combat, so the picture carries moves and an attack.
@@ -15,12 +16,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from PIL import Image
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.vaevictis.data import GameData
 from render import basemap, counters
 from render.samples import midgame
-from render.snapshot import render_map, to_png
+from render.snapshot import PNG_COMPRESS_LEVEL, render_map, to_png
 from render.view_picture import picture_from_view
 
 RUNS = 9
@@ -57,6 +60,13 @@ def main() -> None:
         image.save(buffer, format="PNG")
         return buffer.getvalue()
 
+    palette_image = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+    def palette_encode(level: int) -> bytes:
+        buffer = io.BytesIO()
+        palette_image.save(buffer, format="PNG", compress_level=level)
+        return buffer.getvalue()
+
     full = median_ms(snapshot)
     draw_only = median_ms(lambda: render_map(picture_from_view(data, view, events, seat=seat)))
     encode = median_ms(lambda: to_png(image))
@@ -67,8 +77,14 @@ def main() -> None:
     )
     print(f"  first snapshot, base layer drawn: {cold:.0f} ms")
     print(f"  snapshot (base cached, view -> PNG bytes): {full:.1f} ms = draw {draw_only:.1f} + encode {encode:.1f}")
-    print(f"  Pillow alone, Image.save(format='PNG') of the same image: {pillow:.1f} ms")
-    print(f"  ratio snapshot / Pillow encode: {full / pillow:.2f} (target <= 2)")
+    print(f"  Pillow alone, Image.save(format='PNG') of the same image in full colour: {pillow:.1f} ms")
+    print(f"  the project's own encode of it (to_png: palette of 256, level {PNG_COMPRESS_LEVEL}): {encode:.1f} ms")
+    print(f"  ratio snapshot / the project's encode: {full / encode:.2f} (the drawing's share: {draw_only:.1f} ms)")
+    quantize = median_ms(lambda: image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+    print(f"  palette encode by zlib level (quantizing first: {quantize:.1f} ms):")
+    for level in (1, 3, 6, 9):
+        print(f"    level {level}: {median_ms(lambda level=level: palette_encode(level)):.1f} ms, "
+              f"{len(palette_encode(level)) / 1e3:.0f} kB")  # fmt: skip
 
     hexes = [s["hex"] for s in view["stacks"]][:: max(1, len(view["stacks"]) // 12)]
     for hex_ in hexes:  # warm the close-up base layer

@@ -18,7 +18,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bot.service import Caller, GameService, Outcome, Refusal, Table
@@ -404,6 +404,10 @@ class Attachment:
     data: bytes
 
 
+PictureJob = Callable[[], Awaitable[bytes]]
+"""A picture decided but not drawn yet: awaiting it draws the PNG (or raises :class:`Refusal`)."""
+
+
 @dataclass(frozen=True)
 class Upload:
     """A file given as a command option (a Discord attachment, or a local file at the console)."""
@@ -453,6 +457,8 @@ class Reply:
     dm_fallback: Reply | None = None
     channel: int | None = None
     """The game's channel (for DMs and button presses from a DM)."""
+    picture: PictureJob | None = None
+    """A picture to draw and attach once every answer is sent (:func:`draw_picture`): the message follows."""
 
 
 @dataclass(frozen=True)
@@ -465,6 +471,22 @@ class Context:
 
 
 Handler = Callable[[Context, dict[str, Any]], Awaitable[list[Reply]]]
+
+
+async def draw_picture(reply: Reply) -> Reply:
+    """The reply with its picture drawn and attached (or, when the game has none, a note saying so)."""
+    if reply.picture is None:
+        return reply
+    try:
+        png = await reply.picture()
+    except Refusal:
+        return replace(reply, text=reply.text + " (this game has no map picture)", picture=None)
+    return replace(reply, files=(*reply.files, Attachment("map.png", png)), picture=None)
+
+
+async def with_pictures(replies: Sequence[Reply]) -> list[Reply]:
+    """Every reply with its picture drawn (for transports that simply print, like the console)."""
+    return [await draw_picture(r) for r in replies]
 
 
 def refusal_text(error: RulesError) -> str:
@@ -515,8 +537,6 @@ class CommandLayer:
         self.pictures = pictures
         """Whether map pictures are drawn after activations (the console may skip them)."""
         self.default_system = default_system or (service.system_ids[0] if service.system_ids else "")
-        self._counts: dict[int, tuple[int, dict[str, int]]] = {}
-        """Per game, at a revision: how many actions each seat has made (for the freshness of buttons)."""
         self._handlers: dict[str, Handler] = {
             "game create": self._create,
             "game join": self._join,
@@ -692,10 +712,10 @@ class CommandLayer:
         if not self.pictures:
             return Reply(text + " (map pictures are off)", to="channel", ephemeral=False, channel=ctx.channel)
         try:
-            png = await self.service.picture(ctx.channel, None, events)
+            later = await self.service.picture_job(ctx.channel, None, events)
         except Refusal:
             return Reply(text + " (this game has no map picture)", to="channel", ephemeral=False)
-        return Reply(text, to="channel", ephemeral=False, files=(Attachment("map.png", png),), channel=ctx.channel)
+        return Reply(text, to="channel", ephemeral=False, picture=later, channel=ctx.channel)
 
     def _game_over(self, ctx: Context, table: Table, text: str) -> Reply:
         game = table.game
@@ -782,14 +802,7 @@ class CommandLayer:
     async def _freshness(self, table: Table, seat: str, prompt: Prompt) -> str:
         """A short hash of the seat's prompt and of how many actions the seat has made: a button stays valid
         while both are unchanged, even if the other side acted meanwhile (simultaneous secret decisions)."""
-        game = table.game
-        counted = self._counts.get(game.id)
-        if counted is None or counted[0] != game.revision:
-            counts: dict[str, int] = {}
-            for row in await self.service.store.actions(game.id):
-                counts[row.seat] = counts.get(row.seat, 0) + 1
-            counted = self._counts[game.id] = (game.revision, counts)
-        own = counted[1].get(seat, 0)
+        own = table.game.seat_actions.get(seat, 0)
         return hashlib.sha256(f"{own}|{prompt!r}".encode()).hexdigest()[:8]
 
     async def _components(

@@ -9,6 +9,8 @@ Settings, each an environment variable that a command-line flag overrides:
 ``UMPIRE_MODERATOR_ROLE``    the name of the role whose members may abandon, substitute and correct games
                              (default ``Umpire moderator``); members with Manage Server may too.
 ``UMPIRE_REMINDER_MINUTES``  how often correspondence reminders are checked (default 10).
+``UMPIRE_STATE_CACHE``       how many games' current states are kept in memory (default 100, at least 1); the
+                             least recently used is dropped first and rebuilt from the store when needed.
 ``UMPIRE_MAX_GAMES_PER_USER``    live games (open or being played) one user may have created at once (default 10).
 ``UMPIRE_MAX_GAMES_PER_SERVER``  live games one server may hold at once (default 200).
 ``UMPIRE_MAX_CREATIONS_PER_HOUR`` games one user may create in any hour (default 20).
@@ -44,6 +46,8 @@ class Limits:
 
 
 DEFAULT_MODERATOR_ROLE = "Umpire moderator"
+DEFAULT_STATE_CACHE = 100
+"""Games whose state stays in memory: a mid-game Entire Battle state is about 90 kB, so about 9 MB."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class Settings:
     moderator_role: str = DEFAULT_MODERATOR_ROLE
     reminder_minutes: float = 10.0
     limits: Limits = Limits()
+    state_cache: int = DEFAULT_STATE_CACHE
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -76,6 +81,7 @@ class Settings:
                 games_per_server=_count(env, "UMPIRE_MAX_GAMES_PER_SERVER", Limits.games_per_server),
                 creations_per_hour=_count(env, "UMPIRE_MAX_CREATIONS_PER_HOUR", Limits.creations_per_hour),
             ),
+            "state_cache": max(1, _count(env, "UMPIRE_STATE_CACHE", DEFAULT_STATE_CACHE)),
         }
         return cls(**values)
 

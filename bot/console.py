@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.commands import COMMANDS, COMMANDS_BY_NAME, CommandLayer, Context, Reply, Upload
+from bot.commands import COMMANDS, COMMANDS_BY_NAME, CommandLayer, Context, Reply, Upload, with_pictures
 from bot.service import Caller, GameService, Refusal, SystemFactory
 from bot.store import Store
 
@@ -100,10 +100,16 @@ class Console:
                 self.current = seat
             return True
         if head == "show" and head in self._buttons:
-            self.show(await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current])))
+            self.show(
+                await with_pictures(
+                    await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
+                )
+            )
             return True
         if head in ("ok", "cancel") and head in self._buttons:
-            replies = await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
+            replies = await with_pictures(
+                await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
+            )
             self._buttons.clear()
             self.show(replies)
             await self._follow_turn()
@@ -161,7 +167,7 @@ class Console:
 
     async def run_command(self, name: str, options: dict[str, Any], caller: Caller) -> list[Reply]:
         """Run a command as ``caller`` and print its answers."""
-        replies = await self.layer.run(name, self._context(caller), options)
+        replies = await with_pictures(await self.layer.run(name, self._context(caller), options))
         self.show(replies)
         return replies
 

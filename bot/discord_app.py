@@ -4,8 +4,9 @@ The bot stays thin (DESIGN.md): it acknowledges every interaction at once (a def
 answer, well within Discord's 3 seconds), runs the command in the transport-independent command layer, and
 delivers the replies: private answers as follow-ups, public posts in the game's channel with pings limited
 to the players whose input is needed, secret prompts by DM (when a player's DMs are closed, the channel is
-told so without revealing anything, with a button to answer privately), map pictures as attachments. The
-engine and the renderer run off the event loop (the service uses :func:`asyncio.to_thread`).
+told so without revealing anything, with a button to answer privately), map pictures as attachments, each its own
+message, drawn only once everything else is answered (:mod:`bot.rendering`). The engine and the renderer
+run off the event loop (worker threads).
 
 Only slash commands are used, so the bot needs no privileged intent.
 """
@@ -34,6 +35,7 @@ from bot.commands import (
     Reply,
     Upload,
     custom_id,
+    draw_picture,
     parse_custom_id,
     refusal_text,
 )
@@ -64,7 +66,9 @@ class UmpireBot(commands.Bot):
     ) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
         self.settings = settings
-        self.service = GameService(store, game_systems or systems(), limits=settings.limits)
+        self.service = GameService(
+            store, game_systems or systems(), limits=settings.limits, state_cache=settings.state_cache
+        )
         self.layer = CommandLayer(self.service)
         self.sync_commands = sync_commands
         self.run_background_tasks = run_background_tasks
@@ -101,8 +105,10 @@ class UmpireBot(commands.Bot):
         """Acknowledge at once, run the command, deliver its replies."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         options = {k: _option_value(v) for k, v in values.items() if v is not None}
-        replies = await self.layer.run(definition.name, self.context(interaction), options)
-        await self.deliver(interaction, replies)
+        with self.service.renderer.answering():
+            replies = await self.layer.run(definition.name, self.context(interaction), options)
+            pictures = await self.deliver(interaction, replies)
+        await self.deliver_pictures(interaction, pictures)
 
     async def handle_autocomplete(
         self, interaction: discord.Interaction[Any], definition: CommandDef, option: OptionDef, current: str
@@ -136,12 +142,14 @@ class UmpireBot(commands.Bot):
     async def handle_press(self, interaction: discord.Interaction[Any], custom: str, values: Any) -> None:
         """A button click or a menu choice: acknowledge, let the command layer decide, deliver."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            replies = await self.layer.press(custom, self.context(interaction), list(values))
-        except Exception:
-            log.exception("button %s failed", custom)
-            replies = [Reply(INTERNAL_ERROR)]
-        await self.deliver(interaction, replies)
+        with self.service.renderer.answering():
+            try:
+                replies = await self.layer.press(custom, self.context(interaction), list(values))
+            except Exception:
+                log.exception("button %s failed", custom)
+                replies = [Reply(INTERNAL_ERROR)]
+            pictures = await self.deliver(interaction, replies)
+        await self.deliver_pictures(interaction, pictures)
 
     async def on_tree_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         """The one error handler: rules refusals and bad input get a private sentence; bugs are logged."""
@@ -163,10 +171,17 @@ class UmpireBot(commands.Bot):
 
     # --- Delivering replies ----------------------------------------------------------------------------
 
-    async def deliver(self, interaction: discord.Interaction[Any], replies: list[Reply]) -> None:
-        """Send every reply where it belongs; the interaction always gets an answer."""
+    async def deliver(
+        self, interaction: discord.Interaction[Any], replies: list[Reply], *, answer: bool = True
+    ) -> list[Reply]:
+        """Send every reply where it belongs; the interaction always gets an answer (unless ``answer`` is false:
+        it has one already). Replies that carry a picture still to draw are not sent: they are returned, for
+        :meth:`deliver_pictures` once everything is answered."""
         answered = False
+        later = [r for r in replies if r.picture is not None]
         for reply in replies:
+            if reply.picture is not None:
+                continue
             try:
                 if reply.to == "caller" and reply.ephemeral:
                     await interaction.followup.send(**self._message(reply), ephemeral=True)
@@ -178,8 +193,19 @@ class UmpireBot(commands.Bot):
                     await self._send_dm(interaction, reply)
             except discord.HTTPException:
                 log.exception("could not deliver a reply")
-        if not answered:
+        if answer and not answered:
             await interaction.followup.send("Done.", ephemeral=True)
+        return later
+
+    async def deliver_pictures(self, interaction: discord.Interaction[Any], replies: list[Reply]) -> None:
+        """Draw the pictures of replies held back by :meth:`deliver` and post them, each its own message."""
+        for reply in replies:
+            try:
+                drawn = await draw_picture(reply)
+            except Exception:
+                log.exception("a picture could not be drawn")
+                continue
+            await self.deliver(interaction, [drawn], answer=False)
 
     async def _send_dm(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         assert reply.user is not None

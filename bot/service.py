@@ -17,12 +17,15 @@ import hashlib
 import json
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from bot import chain
 from bot.config import Limits
+from bot.rendering import Renderer
 from bot.store import (
     ActionRow,
     ChannelBusyError,
@@ -33,6 +36,7 @@ from bot.store import (
     RevisionError,
     SeatRow,
     Store,
+    snapshot_due,
 )
 from engine.contract import Action, Choice, GameSystem, Prompt, Result, RulesError
 from engine.dice import commitment, new_seed
@@ -222,8 +226,39 @@ class LogEntry:
     rolls: list[str]
 
 
+class StateCache:
+    """The latest state of the most recently used games, at most ``size`` of them (least recently used dropped).
+
+    Each entry is (the game's revision, its last live action's number, the state).
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self._entries: OrderedDict[int, tuple[int, int, Any]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, game_id: int) -> tuple[int, int, Any] | None:
+        entry = self._entries.get(game_id)
+        if entry is not None:
+            self._entries.move_to_end(game_id)
+        return entry
+
+    def __setitem__(self, game_id: int, entry: tuple[int, int, Any]) -> None:
+        self._entries[game_id] = entry
+        self._entries.move_to_end(game_id)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def pop(self, game_id: int, default: Any = None) -> Any:
+        return self._entries.pop(game_id, default)
+
+
 class GameService:
-    """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`."""
+    """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`;
+    ``limits`` are the limits on creating games; ``state_cache`` is how many games' states stay in memory (the
+    ``UMPIRE_STATE_CACHE`` setting)."""
 
     def __init__(
         self,
@@ -231,6 +266,7 @@ class GameService:
         systems: Mapping[str, SystemFactory],
         clock: Callable[[], float] = time.time,
         limits: Limits | None = None,
+        state_cache: int = 100,
     ):
         self.store = store
         self._factories = dict(systems)
@@ -239,9 +275,11 @@ class GameService:
         self.limits = limits if limits is not None else Limits(0, 0, 0)
         """The limits on creating games (the bot's come from its settings; none by default)."""
         self._creating = asyncio.Lock()
-        self._cache: dict[int, tuple[int, int, Any]] = {}
+        self._cache = StateCache(state_cache)
         """Each game's latest state: (revision, last action's number, state)."""
         self.clock = clock
+        self.renderer = Renderer()
+        """Where pictures are drawn: a worker thread that gives way to answers in progress."""
 
     # --- Systems, locks, loading ----------------------------------------------------------------------
 
@@ -279,16 +317,16 @@ class GameService:
         return Table(game, await self.store.seats(game.id))
 
     async def state(self, game: GameRow) -> Any:
-        """The current state of a game: the latest snapshot plus the actions after it, replayed."""
+        """The current state of a game: the latest snapshot plus the actions after it (read alone), replayed."""
         cached = self._cache.get(game.id)
         if cached is not None and cached[0] == game.revision:
             return cached[2]  # every change of a game bumps its revision: no need to read its log
-        actions = await self.store.actions(game.id)
-        last = actions[-1].seq if actions else 0
-        if cached is not None and cached[1] == last:
-            self._cache[game.id] = (game.revision, last, cached[2])
+        if cached is not None and cached[1] == await self.store.last_seq(game.id):
+            self._cache[game.id] = (game.revision, cached[1], cached[2])
             return cached[2]
         snapshot = await self.store.latest_snapshot(game.id)
+        actions = await self.store.actions(game.id, after=snapshot[0] if snapshot else 0)
+        last = actions[-1].seq if actions else (snapshot[0] if snapshot else 0)
         system = self.system(game.system)
         state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
         self._cache[game.id] = (game.revision, last, state)
@@ -298,9 +336,9 @@ class GameService:
     def _replay(
         system: SystemAdapter, game: GameRow, actions: Sequence[ActionRow], snapshot: tuple[int, Any] | None
     ) -> Any:
-        if snapshot is not None and any(a.seq == snapshot[0] for a in actions):
+        """The state after ``actions``, which follow the ``snapshot`` (or the setup when there is none)."""
+        if snapshot is not None:
             state = system.state_from_json(snapshot[1])
-            actions = [a for a in actions if a.seq > snapshot[0]]
         else:
             state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
         for row in actions:
@@ -593,7 +631,7 @@ class GameService:
         state = await self.state(game)
         before = await asyncio.to_thread(system.prompts, state)
         acting = self._acting_seat(table, caller, before, verb, seat)
-        applied = await asyncio.to_thread(_apply, system, state, Action(acting, verb, args))
+        applied = await asyncio.to_thread(_apply, system, state, Action(acting, verb, args), snapshot_due(game))
         new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
         now = self.clock()
         overtime = self._overtime(table, acting, now)
@@ -747,7 +785,7 @@ class GameService:
             mine = table.seats_of(caller.user_id)
             if not mine:
                 raise Refusal("you hold no seat in this game")
-            actions = await self.store.actions(table.game.id)
+            actions = await self.store.last_actions(table.game.id, 1)
             if not actions:
                 raise Refusal("there is nothing to undo")
             last = actions[-1]
@@ -768,9 +806,10 @@ class GameService:
             raise Refusal("only a moderator may correct a game")
         async with self.lock(channel):
             table = await self.table(channel)
-            actions = await self.store.actions(table.game.id)
-            if not 1 <= count <= len(actions):
-                raise Refusal(f"there are {len(actions)} actions to take back; give a number from 1")
+            logged = sum(table.game.seat_actions.values())
+            if not 1 <= count <= logged:
+                raise Refusal(f"there are {logged} actions to take back; give a number from 1")
+            actions = await self.store.last_actions(table.game.id, count)
             text = f"{caller.name or caller.user_id} took back {count} action(s): {reason or 'no reason given'}"
             return await self._take_back(table, actions[-count:], caller, (caller.user_id, "correct", text))
 
@@ -780,8 +819,10 @@ class GameService:
         game = table.game
         system = self.system(game.system)
         self._cache.pop(game.id, None)
-        actions = [a for a in await self.store.actions(game.id) if a.seq not in {r.seq for r in rows}]
-        snapshot = await self.store.latest_snapshot(game.id)
+        first = min(r.seq for r in rows)
+        snapshot = await self.store.latest_snapshot(game.id, before=first)
+        after = snapshot[0] if snapshot else 0
+        actions = [a for a in await self.store.actions(game.id, after=after) if a.seq not in {r.seq for r in rows}]
         state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
         prompts = await asyncio.to_thread(system.prompts, state)
         game = await self.store.undo_actions(
@@ -790,7 +831,7 @@ class GameService:
             reminders=self._reminder_times(table, prompts, self.clock()),
             correction=correction,
         )
-        self._cache[game.id] = (game.revision, actions[-1].seq if actions else 0, state)
+        self._cache[game.id] = (game.revision, actions[-1].seq if actions else after, state)
         if game.status == "finished":  # a correction may reopen a game that ended
             game = await self.store.set_status(game, "active", None)
         return Outcome(
@@ -835,33 +876,56 @@ class GameService:
 
         :raises Refusal: when the system draws no picture (or not the one asked for).
         """
+        draw = await self.picture_job(channel, caller, events, overlay=overlay, unit=unit, around=around)
+        return await draw()
+
+    async def picture_job(
+        self,
+        channel: int,
+        caller: Caller | None,
+        events: Sequence[Mapping[str, Any]] | None = None,
+        *,
+        overlay: str | None = None,
+        unit: str | None = None,
+        around: str | None = None,
+    ) -> Callable[[], Awaitable[bytes]]:
+        """:meth:`picture` in two steps: what to draw is decided now (the position now, as the caller's seat
+        sees it), the drawing happens when the returned function is awaited, in :attr:`renderer`.
+
+        :raises Refusal: when the system draws no overlays or close-ups and one is asked for; awaiting the
+            function raises it when the system draws no picture.
+        """
         table = await self.table(channel, live=False)
         system = self.system(table.game.system)
         state = await self.state(table.game)
         seat = self._viewer(table, caller) if caller else None
         draw = getattr(system, "draw", None)
+        work: Callable[[], bytes | None]
         if events is None:
             events = await self._recent_events(table.game, seat)
             if draw is not None:
-                png = await asyncio.to_thread(
-                    draw, state, seat, list(events), overlay=overlay, unit=unit, around=around
-                )
+                work = partial(draw, state, seat, list(events), overlay=overlay, unit=unit, around=around)
             else:
-                png = await asyncio.to_thread(system.picture, state, seat, list(events))
+                work = partial(system.picture, state, seat, list(events))
         elif overlay or around:
             if draw is None:
                 raise Refusal(f"{system.name} draws no overlays or close-ups")
-            png = await asyncio.to_thread(draw, state, seat, list(events), overlay=overlay, unit=unit, around=around)
+            work = partial(draw, state, seat, list(events), overlay=overlay, unit=unit, around=around)
         else:
-            png = await asyncio.to_thread(system.picture, state, seat, list(events))
-        if png is None:
-            raise Refusal(f"{system.name} has no map picture")
-        return bytes(png)
+            work = partial(system.picture, state, seat, list(events))
+
+        async def drawn() -> bytes:
+            png = await self.renderer.draw(work)
+            if png is None:
+                raise Refusal(f"{system.name} has no map picture")
+            return bytes(png)
+
+        return drawn
 
     async def _recent_events(self, game: GameRow, seat: str | None) -> list[dict[str, Any]]:
         """The events of the last activation (from the last ``activation`` event on) that ``seat`` may read."""
         found: list[dict[str, Any]] = []
-        for row in reversed((await self.store.actions(game.id))[-60:]):
+        for row in reversed(await self.store.last_actions(game.id, 60)):
             visible = [e for e in row.events if not e.get("secret_to") or (seat and seat in e["secret_to"])]
             found[:0] = visible
             if any(e.get("kind") == "activation" for e in visible):
@@ -1092,11 +1156,13 @@ class _Applied:
     state_json: Any
 
 
-def _apply(system: SystemAdapter, state: Any, action: Action) -> _Applied:
+def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool) -> _Applied:
+    """Apply the action; the state's JSON only when the action carries a snapshot (``snapshot``)."""
     new, events = system.apply(state, action)
     result = system.result(new)
     prompts = {} if result else system.prompts(new)
-    return _Applied(new, [e.to_json() for e in events], result, prompts, system.state_to_json(new))
+    state_json = system.state_to_json(new) if snapshot else None
+    return _Applied(new, [e.to_json() for e in events], result, prompts, state_json)
 
 
 def _verify(system: SystemAdapter, game: GameRow, rows: Sequence[ActionRow]) -> tuple[GameRow, int, list[str]]:

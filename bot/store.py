@@ -1,8 +1,12 @@
 """The game store: every game's setup and every accepted action, in SQLite (aiosqlite, WAL mode).
 
 Event-sourced (DESIGN.md): a game is its setup (system, scenario, options, secret seed) plus the list of
-accepted actions; a game's state is rebuilt by replaying them, and snapshots (state JSON every
-:data:`SNAPSHOT_EVERY` actions) only speed that up. Each accepted action is written in ONE transaction with
+accepted actions; a game's state is rebuilt by replaying them, and snapshots (state JSON, zlib-compressed, every
+:data:`SNAPSHOT_EVERY` actions, the latest :data:`SNAPSHOTS_KEPT` kept) only speed that up: a cold load reads
+the latest snapshot and the actions after it. The game row counts each seat's live actions, so nothing on an
+action's path reads or counts the whole log. Each action's events are stored zlib-compressed, after the game's
+first :data:`DICTIONARY_AFTER` actions with a dictionary made of those actions' events (kept on the game row):
+a finished game's rows stay a few hundred kilobytes. Each accepted action is written in ONE transaction with
 everything it changes (the game's revision, status and result, the snapshot, the reminders), so a crash loses
 at most the action in flight, never half of one.
 
@@ -22,9 +26,10 @@ import contextlib
 import json
 import sqlite3
 import time
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +39,18 @@ from bot import chain
 
 SNAPSHOT_EVERY = 25
 """A state snapshot is stored with every 25th action."""
+
+SNAPSHOTS_KEPT = 2
+"""Snapshots kept per game: the latest two, so that undoing a few actions past the latest leaves one to load."""
+
+SNAPSHOT_ZLIB_LEVEL = 6
+"""zlib level of the stored snapshots and events (docs/performance.md: level 6 against 1 and 9, size and time)."""
+
+DICTIONARY_AFTER = 50
+"""After this many actions, the events of the latest ones become the game's compression dictionary."""
+
+DICTIONARY_BYTES = 16_000
+"""The dictionary's size: the last 16 kB of those events' JSON (a finished game's log compresses 4 times)."""
 
 LIVE_STATUSES = ("open", "active")
 """A game is live while its seats are being filled (open) or it is being played (active)."""
@@ -168,6 +185,21 @@ MIGRATIONS: tuple[Migration, ...] = (
     """,
     # Version 2: the hash chain of the action log (bot/chain.py).
     _chain_the_logs,
+    # Version 3: each seat's count of live actions on the game row (the buttons' freshness and the snapshot
+    # cadence without reading the log), filled from the log; snapshots thinned to the latest two per game.
+    """
+    ALTER TABLE games ADD COLUMN seat_actions TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN log_dictionary BLOB;
+    UPDATE games SET seat_actions = COALESCE(
+        (SELECT json_group_object(seat, n) FROM
+            (SELECT game, seat, COUNT(*) AS n FROM actions WHERE undone = 0 GROUP BY game, seat) AS counted
+         WHERE counted.game = games.id),
+        '{}');
+    DELETE FROM snapshots WHERE seq < (
+        SELECT newer.seq FROM snapshots AS newer WHERE newer.game = snapshots.game
+        ORDER BY newer.seq DESC LIMIT 1 OFFSET 1
+    );
+    """,
 )
 """The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""
 
@@ -216,6 +248,8 @@ class GameRow:
     updated: float
     chain_head: str | None = None
     """The chain hash of the last action (:mod:`bot.chain`); the seed hash before the first."""
+    seat_actions: dict[str, int] = field(default_factory=dict)
+    """How many live (not undone) actions each seat has made."""
 
     @property
     def live(self) -> bool:
@@ -357,6 +391,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         created=row["created"],
         updated=row["updated"],
         chain_head=row["chain_head"] or row["seed_hash"],
+        seat_actions=json.loads(row["seat_actions"]),
     )
 
 
@@ -371,7 +406,41 @@ def _seat(row: aiosqlite.Row) -> SeatRow:
     )
 
 
-def _action(row: aiosqlite.Row) -> ActionRow:
+def pack_snapshot(state_json: Any) -> bytes:
+    """A state snapshot as stored: compact JSON, zlib-compressed."""
+    return zlib.compress(json.dumps(state_json, separators=(",", ":")).encode(), SNAPSHOT_ZLIB_LEVEL)
+
+
+def unpack_snapshot(stored: bytes | str) -> Any:
+    """The state JSON of a stored snapshot (plain JSON text from before version 3, or compressed)."""
+    return json.loads(zlib.decompress(stored) if isinstance(stored, bytes) else stored)
+
+
+def snapshot_due(game: GameRow) -> bool:
+    """Whether the game's next action is stored with a snapshot (every :data:`SNAPSHOT_EVERY` live actions)."""
+    return (sum(game.seat_actions.values()) + 1) % SNAPSHOT_EVERY == 0
+
+
+def pack_events(events: Sequence[Mapping[str, Any]], dictionary: bytes | None) -> bytes:
+    """An action's events as stored: compact JSON, zlib-compressed (with the game's dictionary, if it has one)."""
+    text = json.dumps([dict(e) for e in events], separators=(",", ":")).encode()
+    packer = zlib.compressobj(SNAPSHOT_ZLIB_LEVEL, zdict=dictionary) if dictionary else zlib.compressobj(6)
+    return packer.compress(text) + packer.flush()
+
+
+def unpack_events(stored: bytes | str, dictionary: bytes | None) -> Any:
+    """An action's events from the store: plain JSON text (before version 3) or compressed."""
+    if isinstance(stored, str):
+        return json.loads(stored)
+    with_dictionary = len(stored) > 1 and stored[1] & 0x20  # zlib's FDICT flag (RFC 1950)
+    unpacker = zlib.decompressobj(zdict=dictionary) if with_dictionary and dictionary else zlib.decompressobj()
+    try:
+        return json.loads(unpacker.decompress(stored) + unpacker.flush())
+    except zlib.error as error:  # bytes written by hand: unreadable, like text that is not JSON
+        raise ValueError(f"compressed events that do not decompress ({error})") from None
+
+
+def _action(row: aiosqlite.Row, dictionary: bytes | None = None) -> ActionRow:
     return ActionRow(
         game=row["game"],
         seq=row["seq"],
@@ -379,7 +448,7 @@ def _action(row: aiosqlite.Row) -> ActionRow:
         user_id=row["user_id"],
         verb=row["verb"],
         args=json.loads(row["args"]),
-        events=json.loads(row["events"]),
+        events=unpack_events(row["events"], dictionary),
         time=row["time"],
         undone=bool(row["undone"]),
         events_hash=row["events_hash"],
@@ -396,6 +465,8 @@ class Store:
         self._reader = reader or db
         self.path = path
         self._write_lock = asyncio.Lock()
+        self._dictionaries: dict[int, bytes] = {}
+        """Games' compression dictionaries (set once, never changed), as read."""
 
     # --- Opening --------------------------------------------------------------------------------------
 
@@ -683,11 +754,46 @@ class Store:
 
     # --- Actions --------------------------------------------------------------------------------------
 
-    async def actions(self, game_id: int, include_undone: bool = False) -> list[ActionRow]:
-        """The accepted actions of a game in order (undone ones only when asked)."""
-        sql = "SELECT * FROM actions WHERE game = ?" + ("" if include_undone else " AND undone = 0") + " ORDER BY seq"
-        rows = await self._all(sql, (game_id,))
-        return await asyncio.to_thread(lambda: [_action(r) for r in rows])  # 2,000 rows parse in ~60 ms
+    async def actions(self, game_id: int, include_undone: bool = False, after: int = 0) -> list[ActionRow]:
+        """The accepted actions of a game in order (undone ones only when asked), from number ``after + 1``."""
+        sql = "SELECT * FROM actions WHERE game = ? AND seq > ?" + ("" if include_undone else " AND undone = 0")
+        rows = await self._all(sql + " ORDER BY seq", (game_id, after))
+        dictionary = await self._dictionary(game_id)
+        return await asyncio.to_thread(lambda: [_action(r, dictionary) for r in rows])  # 2,000 rows in ~60 ms
+
+    async def last_actions(self, game_id: int, count: int) -> list[ActionRow]:
+        """The last ``count`` live actions of a game, in order (read from the end of the log)."""
+        rows = await self._all(
+            "SELECT * FROM actions WHERE game = ? AND undone = 0 ORDER BY seq DESC LIMIT ?", (game_id, count)
+        )
+        dictionary = await self._dictionary(game_id)
+        return [_action(r, dictionary) for r in reversed(rows)]
+
+    async def _dictionary(self, game_id: int) -> bytes | None:
+        """The game's compression dictionary, once it has one."""
+        if game_id not in self._dictionaries:
+            row = await self._one("SELECT log_dictionary FROM games WHERE id = ?", (game_id,))
+            if row is None or row["log_dictionary"] is None:
+                return None
+            if len(self._dictionaries) >= 64:
+                self._dictionaries.pop(next(iter(self._dictionaries)))
+            self._dictionaries[game_id] = bytes(row["log_dictionary"])
+        return self._dictionaries[game_id]
+
+    async def _new_dictionary(self, db: aiosqlite.Connection, game_id: int) -> bytes:
+        """Make the game's dictionary from the events of its latest :data:`DICTIONARY_AFTER` actions."""
+        rows = await self._all(
+            "SELECT events FROM actions WHERE game = ? ORDER BY seq DESC LIMIT ?", (game_id, DICTIONARY_AFTER)
+        )
+        texts = [json.dumps(unpack_events(r["events"], None), separators=(",", ":")) for r in reversed(rows)]
+        dictionary = "".join(texts).encode()[-DICTIONARY_BYTES:]
+        await db.execute("UPDATE games SET log_dictionary = ? WHERE id = ?", (dictionary, game_id))
+        return dictionary  # remembered by the caller once the transaction is committed
+
+    async def last_seq(self, game_id: int) -> int:
+        """The number of the game's last live action (0 before the first)."""
+        row = await self._one("SELECT MAX(seq) AS seq FROM actions WHERE game = ? AND undone = 0", (game_id,))
+        return int(row["seq"] or 0) if row else 0
 
     async def record_action(
         self,
@@ -704,20 +810,31 @@ class Store:
     ) -> tuple[GameRow, ActionRow]:
         """Write one accepted action and everything it changes in ONE transaction.
 
-        ``state_json`` is stored as a snapshot when the action's number is a multiple of
-        :data:`SNAPSHOT_EVERY`; ``reminders`` replaces the game's reminders (seat to due time). ``secret`` is
-        the sealed decision the action carries; ``reveal`` marks every sealed decision of the game revealed.
-        The action is chained to the one before it (:mod:`bot.chain`).
+        ``state_json`` is stored as a snapshot when the game's count of live actions reaches a multiple of
+        :data:`SNAPSHOT_EVERY` (:func:`snapshot_due`: the caller may skip building it otherwise);
+        ``reminders`` replaces the game's reminders (seat to due time). ``secret`` is the sealed decision the
+        action carries; ``reveal`` marks every sealed decision of the game revealed. The action is chained to
+        the one before it (:mod:`bot.chain`).
 
         :raises RevisionError: if the game changed since ``game`` was read (nothing is written).
         """
         now = time.time()
+        snapshot = None
+        if state_json is not None and snapshot_due(game):
+            snapshot = await asyncio.to_thread(pack_snapshot, state_json)
+        counts = dict(game.seat_actions)
+        counts[action.seat] = counts.get(action.seat, 0) + 1
         own_hash = chain.events_hash(action.events)
         async with self.transaction() as db:
             await self._bump(db, game, status=status, result=result)
+            await db.execute("UPDATE games SET seat_actions = ? WHERE id = ?", (json.dumps(counts), game.id))
             seq, previous = await self._chain_so_far(db, game)
             seq += 1
             link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash)
+            dictionary = await self._dictionary(game.id)
+            made = None
+            if dictionary is None and seq > DICTIONARY_AFTER:
+                dictionary = made = await self._new_dictionary(db, game.id)
             await db.execute(
                 "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -728,7 +845,7 @@ class Store:
                     action.user_id,
                     action.verb,
                     json.dumps(dict(action.args)),
-                    json.dumps([dict(e) for e in action.events]),
+                    pack_events(action.events, dictionary),
                     now,
                     own_hash,
                     link,
@@ -742,14 +859,14 @@ class Store:
                 )
             if reveal:
                 await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game.id,))
-            counted = await db.execute_fetchall(
-                "SELECT COUNT(*) AS n FROM actions WHERE game = ? AND undone = 0", (game.id,)
-            )
-            live = int(next(iter(counted))["n"])
-            if state_json is not None and live % SNAPSHOT_EVERY == 0:
+            if snapshot is not None:
                 await db.execute(
-                    "INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)",
-                    (game.id, seq, json.dumps(state_json)),
+                    "INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)", (game.id, seq, snapshot)
+                )
+                await db.execute(
+                    "DELETE FROM snapshots WHERE game = ? AND seq < (SELECT seq FROM snapshots WHERE game = ? "
+                    "ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                    (game.id, game.id, SNAPSHOTS_KEPT - 1),
                 )
             if reminders is not None:
                 await self._replace_reminders(db, game.id, reminders)
@@ -759,6 +876,8 @@ class Store:
                     (reserve_used[1], game.id, reserve_used[0]),
                 )
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
+        if made is not None:
+            self._dictionaries[game.id] = made
         stored = ActionRow(
             game.id, seq, action.seat, action.user_id, action.verb, dict(action.args),
             [dict(e) for e in action.events], now, False, own_hash, link,
@@ -778,6 +897,14 @@ class Store:
             return game
         async with self.transaction() as db:
             await self._bump(db, game)
+            marks = ", ".join("?" for _ in seqs)
+            undone = await db.execute_fetchall(
+                f"SELECT seat FROM actions WHERE game = ? AND undone = 0 AND seq IN ({marks})", (game.id, *seqs)
+            )
+            counts = dict(game.seat_actions)
+            for row in undone:
+                counts[row["seat"]] = counts.get(row["seat"], 0) - 1
+            await db.execute("UPDATE games SET seat_actions = ? WHERE id = ?", (json.dumps(counts), game.id))
             last, head = await self._chain_so_far(db, game)
             for seq in chain.undo_order(seqs):
                 head = chain.undo_link(head, seq)
@@ -805,10 +932,17 @@ class Store:
         )
         return int(rows[0]["last"]), str(rows[0]["chain_head"] or rows[0]["seed_hash"])
 
-    async def latest_snapshot(self, game_id: int) -> tuple[int, Any] | None:
-        """The latest snapshot (its action number and the state JSON), if any."""
-        row = await self._one("SELECT seq, state FROM snapshots WHERE game = ? ORDER BY seq DESC LIMIT 1", (game_id,))
-        return (int(row["seq"]), json.loads(row["state"])) if row else None
+    async def latest_snapshot(self, game_id: int, before: int | None = None) -> tuple[int, Any] | None:
+        """The latest snapshot taken at a live action (its number and the state JSON), if any; with ``before``,
+        the latest taken at an action numbered below it."""
+        row = await self._one(
+            "SELECT s.seq, s.state FROM snapshots AS s JOIN actions AS a ON a.game = s.game AND a.seq = s.seq "
+            "WHERE s.game = ? AND a.undone = 0 AND s.seq < ? ORDER BY s.seq DESC LIMIT 1",
+            (game_id, before if before is not None else 2**62),
+        )
+        if row is None:
+            return None
+        return int(row["seq"]), await asyncio.to_thread(unpack_snapshot, row["state"])
 
     # --- Corrections ----------------------------------------------------------------------------------
 

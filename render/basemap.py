@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
-from engine.hexgrid import Grid, hex_name
+from engine.hexgrid import Grid, Hex, hex_name
 from engine.vaevictis.data import GameMap, Place
 from render import palette, symbols
 from render.fonts import draw_text
@@ -21,6 +22,14 @@ from render.layout import Layout, Point
 
 SUPERSAMPLE = 2
 """Shapes are drawn at this multiple of the final size, then reduced."""
+
+BAND_PIXELS = 4_000_000
+"""The supersampled shapes are drawn one horizontal band of about this many pixels at a time (12 MB), not as
+one image four times the map's size (at zoom 1.5, 157 MB): the peak memory of drawing a base layer."""
+
+BAND_OVERLAP = 8
+"""Rows drawn past each band's edges, beyond the reach of the reduction filter, then cut off: the bands join
+without a seam."""
 
 TERRAIN_FILL: dict[str, palette.RGB] = {
     "clear": palette.CLEAR,
@@ -59,7 +68,7 @@ class BaseLayerCache:
             if entry is not None and entry[0] is game_map:
                 self._entries.move_to_end(key)
                 return entry[1]
-        image = draw_base_layer(game_map, Layout(game_map.grid, zoom))
+        image = draw_base_layer(game_map, Layout(game_map.grid, zoom), colours=_colours(game_map))
         with self._lock:
             self._entries[key] = (game_map, image)
             self._entries.move_to_end(key)
@@ -77,16 +86,58 @@ CACHE = BaseLayerCache()
 
 
 def base_layer(game_map: GameMap, zoom: float = 1.0) -> Image.Image:
-    """The cached base layer of a map at a zoom (shared: copy before drawing on it)."""
+    """The cached base layer of a map at a zoom, as a 256-colour palette image (shared: convert it to RGB,
+    which copies it, before drawing on it)."""
     return CACHE.get(game_map, zoom)
 
 
-def draw_base_layer(game_map: GameMap, layout: Layout) -> Image.Image:
-    """Draw the base layer of a map: shapes supersampled, then names and hex numbers."""
-    big = Layout(game_map.grid, layout.zoom * SUPERSAMPLE)
-    image = Image.new("RGB", big.pixel_size, palette.BACKGROUND)
+def _colours(game_map: GameMap) -> Image.Image:
+    """The 256 colours of a map's base layers: those of the whole map drawn small (zoom 0.25)."""
+    small = draw_base_layer(game_map, Layout(game_map.grid, 0.25))
+    return small.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def draw_base_layer(game_map: GameMap, layout: Layout, colours: Image.Image | None = None) -> Image.Image:
+    """Draw the base layer of a map, one horizontal band at a time: shapes supersampled, then names and hex
+    numbers. With ``colours`` (a palette image) each band is reduced to those colours as it is drawn, and
+    the layer is a palette image: the whole layer is never held in full colour (a third of the memory;
+    every snapshot is posted in a palette of 256 anyway, :func:`render.snapshot.to_png`)."""
+    width, height = layout.pixel_size
+    image = Image.new("RGB" if colours is None else "P", (width, height))
+    if colours is not None:
+        image.putpalette(colours.getpalette() or [])
+    rows = max(1, BAND_PIXELS // (width * SUPERSAMPLE * SUPERSAMPLE))
+    tiles: dict[str, tuple[Image.Image, Image.Image]] = {}
+    for top in range(0, height, rows):
+        bottom = min(height, top + rows)
+        first, last = max(0, top - BAND_OVERLAP), min(height, bottom + BAND_OVERLAP)
+        band = _shapes(game_map, layout.zoom, first, last - first, width, tiles)
+        band = band.crop((0, top - first, width, bottom - first))
+        draw = ImageDraw.Draw(band)
+        shifted = Layout(game_map.grid, layout.zoom, origin=(layout.origin[0], layout.origin[1] + top))
+        reach = 2 * shifted.size  # a name across two bands is drawn in both, each clipped
+
+        def near(hex_: Hex, layout: Layout = shifted, rows: int = band.height, reach: float = reach) -> bool:
+            return -reach <= layout.center(hex_)[1] <= rows + reach
+
+        _hex_numbers(draw, game_map.grid, shifted, near)
+        _names(draw, game_map, shifted, near)
+        if colours is not None:
+            band = band.quantize(palette=colours, dither=Image.Dither.NONE)
+        image.paste(band, (0, top))
+    return image
+
+
+def _shapes(
+    game_map: GameMap, zoom: float, top: int, rows: int, width: int, tiles: dict[str, tuple[Image.Image, Image.Image]]
+) -> Image.Image:
+    """The shapes of the rows ``top`` to ``top + rows`` of the base layer, drawn supersampled and reduced.
+
+    ``tiles``: the terrain textures, made for the first band and kept for the others."""
+    big = Layout(game_map.grid, zoom * SUPERSAMPLE, origin=(0, top * SUPERSAMPLE))
+    image = Image.new("RGB", (width * SUPERSAMPLE, rows * SUPERSAMPLE), palette.BACKGROUND)
     draw = ImageDraw.Draw(image)
-    _terrain(image, draw, game_map, big)
+    _terrain(image, draw, game_map, big, tiles)
     _outlines(draw, game_map.grid, big)
     _settlement_grounds(draw, game_map, big)
     _roads(draw, game_map, big)
@@ -96,26 +147,32 @@ def draw_base_layer(game_map: GameMap, layout: Layout) -> Image.Image:
     _rivers(draw, game_map, big)
     _edges(draw, game_map, big)
     _entries(draw, game_map, big)
-    width, height = layout.pixel_size
-    image = image.resize((width, height), Image.Resampling.LANCZOS)
-    draw = ImageDraw.Draw(image)
-    _hex_numbers(draw, game_map.grid, layout)
-    _names(draw, game_map, layout)
-    return image
+    return image.resize((width, rows), Image.Resampling.LANCZOS)
 
 
 # --- Shapes ------------------------------------------------------------------------------------------------
 
 
-def _terrain(image: Image.Image, draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
-    for hex_ in game_map.grid.hexes:
+def _terrain(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    game_map: GameMap,
+    layout: Layout,
+    tiles: dict[str, tuple[Image.Image, Image.Image]] | None = None,
+) -> None:
+    reach = layout.size * 1.2
+    shown = [h for h in game_map.grid.hexes if -reach <= layout.center(h)[1] <= image.height + reach]
+    for hex_ in shown:
         fill = TERRAIN_FILL.get(game_map.terrain.get(hex_, "clear"), palette.CLEAR)
         draw.polygon(layout.corners(hex_), fill=fill)
+    tiles = {} if tiles is None else tiles
     for terrains, texture in ((HATCHED_TERRAIN, _hatching), (("forest",), _trees)):
-        hexes = [h for h in game_map.grid.hexes if game_map.terrain.get(h) in terrains]
+        hexes = [h for h in shown if game_map.terrain.get(h) in terrains]
         if not hexes:
             continue
-        tile, mask = texture(layout), _hex_mask(layout)
+        if terrains[0] not in tiles:
+            tiles[terrains[0]] = texture(layout), _hex_mask(layout)
+        tile, mask = tiles[terrains[0]]
         for hex_ in hexes:
             x, y = layout.center(hex_)
             image.paste(tile, (round(x - tile.width / 2), round(y - tile.height / 2)), mask)
@@ -274,9 +331,11 @@ def _entries(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> No
 # --- Text --------------------------------------------------------------------------------------------------
 
 
-def _hex_numbers(draw: ImageDraw.ImageDraw, grid: Grid, layout: Layout) -> None:
+def _hex_numbers(
+    draw: ImageDraw.ImageDraw, grid: Grid, layout: Layout, near: Callable[[Hex], bool] = lambda _: True
+) -> None:
     size = max(7, round(layout.size * 0.19))
-    for hex_ in grid.hexes:
+    for hex_ in filter(near, grid.hexes):
         x, y = layout.center(hex_)
         draw_text(
             draw,
@@ -290,8 +349,10 @@ def _hex_numbers(draw: ImageDraw.ImageDraw, grid: Grid, layout: Layout) -> None:
         )
 
 
-def _names(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
-    for place in game_map.places:
+def _names(
+    draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout, near: Callable[[Hex], bool] = lambda _: True
+) -> None:
+    for place in (p for p in game_map.places if near(p.hex)):
         draw_place_name(draw, layout, place)
 
 

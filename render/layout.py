@@ -25,6 +25,8 @@ class Layout:
 
     grid: Grid
     zoom: float = 1.0
+    origin: tuple[int, int] = (0, 0)
+    """The map pixel drawn at (0, 0): a part of the map drawn on its own image (a band of the base layer)."""
 
     def __post_init__(self) -> None:
         if self.zoom <= 0:
@@ -57,7 +59,7 @@ class Layout:
     def center(self, hex_: Hex) -> Point:
         """The pixel centre of a hex."""
         x, y = self.grid.center(hex_, self.size)
-        return x + self.padding, y + self.padding
+        return x + self.padding - self.origin[0], y + self.padding - self.origin[1]
 
     def corners(self, hex_: Hex, scale: float = 1.0) -> list[Point]:
         """The six corners of a hex, clockwise from the east one; ``scale`` shrinks or grows the hex."""
@@ -85,8 +87,8 @@ class Layout:
         """The hex across side ``side`` (0-5, the side after corner ``side``), or None off the map."""
         cx, cy = self.center(hex_)
         angle = math.radians(60 * side + 30)
-        x = cx + self.height * math.cos(angle) - self.padding
-        y = cy + self.height * math.sin(angle) - self.padding
+        x = cx + self.height * math.cos(angle) - self.padding + self.origin[0]
+        y = cy + self.height * math.sin(angle) - self.padding + self.origin[1]
         col = round((x - self.size) / (1.5 * self.size)) + 1
         if not 1 <= col <= self.grid.columns:
             return None

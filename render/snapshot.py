@@ -33,8 +33,10 @@ MAP_ZOOM = 1.0
 CLOSE_UP_ZOOM = 1.5
 """Default zoom of a close-up: at zoom 1 counters are too small to read on a phone in Discord."""
 
-PNG_COMPRESS_LEVEL = 6
-"""zlib level of the PNGs: level 9 (``optimize``) is six times slower for 3% smaller files."""
+PNG_COMPRESS_LEVEL = 3
+"""zlib level of the PNGs, chosen by size against time (``bench/bench_render.py``, docs/performance.md): on
+the full map's palette image level 3 takes half the time of level 6 for a file 17% larger, level 1 saves
+little more time for 8% more bytes, and level 9 is six times slower than 6 for 3% less."""
 
 Region = tuple[Hex, int]
 """A close-up: the hex at its centre and its radius in hexes."""
@@ -112,7 +114,7 @@ def render_map(
     left, top, right, bottom = where.crop
     base = base_layer(picture.game_map, zoom)
     if (left, top, right, bottom) == (0, 0, *base.size):
-        map_image = base.copy()
+        map_image = base.convert("RGB")
     else:
         map_image = Image.new("RGB", (right - left, bottom - top), palette.BACKGROUND)
         map_image.paste(base, (-left, -top))

@@ -117,6 +117,13 @@ class GameMap:
         return frozenset(side for river in self.rivers for side in river.bridges)
 
     @cached_property
+    def dry_neighbours(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Each hex's neighbours not across a river, bridged or not (where a zone of control reaches, 4.1)."""
+        return {
+            h: tuple(n for n in self.grid.neighbours(h) if hexside(h, n) not in self.river_at) for h in self.grid.hexes
+        }
+
+    @cached_property
     def road_links(self) -> frozenset[Hexside]:
         """Every hexside a road crosses."""
         return frozenset(link for road in self.roads for link in road.links)

@@ -594,7 +594,8 @@ class VaeVictisGame:
                 )
             route = destinations[target]
         self._check_british_restriction(state, unit_ids, route.path)
-        return events + movement.apply_move(self.data, state, unit_ids, route)
+        # The route was just found or checked on this state: applying it needs no second check.
+        return events + movement.apply_move(self.data, state, unit_ids, route, fresh=True)
 
     def _move_with_brigade(self, state: GameState, side: Side, unit_ids: list[str], target: Hex) -> list[Event]:
         """[15.2] A stack with the 150 Pz Brigade marker moves through enemy zones of control, rolling 1d6 for
@@ -684,7 +685,13 @@ class VaeVictisGame:
         entered = state.flags.setdefault("entered_at", {})
         already = entered.get(str(entry), 0)
         destinations = movement.legal_destinations(
-            self.data, state, [unit_id], entering_at=entry, entered_already=already, trucks=arrival.trucks
+            self.data,
+            state,
+            [unit_id],
+            entering_at=entry,
+            entered_already=already,
+            trucks=arrival.trucks,
+            target=target,
         )
         if target not in destinations:
             unit.arrived = False
@@ -699,6 +706,7 @@ class VaeVictisGame:
             entering_at=entry,
             entered_already=already,
             trucks=arrival.trucks,
+            fresh=True,
         )
 
     def _attack(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:

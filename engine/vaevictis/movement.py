@@ -805,28 +805,35 @@ def apply_move(
     entering_at: Hex | None = None,
     entered_already: int = 0,
     trucks: bool = False,
+    fresh: bool = False,
 ) -> list[Event]:
     """[6] Move the units along a route, mutating ``state``: the caller passes a copy.
 
     The route's path is checked again (:func:`check_move`, with the same keyword arguments as the search
-    that produced it), so a stale route is refused rather than applied. The units spend the APs, keep the
-    MPs left for a consecutive move action (6.1), leave any Improved Position (12.1), and must attack if the
-    move entered an enemy zone of control outside a city, village or forest (4.2, 4.3).
+    that produced it), so a stale route is refused rather than applied; ``fresh`` says the route comes from
+    :func:`legal_destinations` or :func:`check_move` on this very state, unchanged since: no second check.
+    The units spend the APs, keep the MPs left for a consecutive move action (6.1), leave any Improved
+    Position (12.1), and must attack if the move entered an enemy zone of control outside a city, village or
+    forest (4.2, 4.3).
 
     .. warning:: The state machine must reset ``UnitState.movement_points`` to 0 when a unit takes any
        action other than a move, and handle the 150 Pz Brigade die (15.2) and Greif (15.2) itself.
 
     :raises IllegalActionError: as :func:`check_move`, e.g. if the destination would exceed 6 steps (5).
     """
-    checked = check_move(
-        data,
-        state,
-        unit_ids,
-        route.path,
-        ignore_zoc=ignore_zoc,
-        entering_at=entering_at,
-        entered_already=entered_already,
-        trucks=trucks,
+    checked = (
+        route
+        if fresh
+        else check_move(
+            data,
+            state,
+            unit_ids,
+            route.path,
+            ignore_zoc=ignore_zoc,
+            entering_at=entering_at,
+            entered_already=entered_already,
+            trucks=trucks,
+        )
     )
     shelter = _tables(data).shelter[data.side_of(unit_ids[0])]
     must_attack = checked.enters_enemy_zoc and checked.destination not in shelter

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData, Side
-from engine.vaevictis.geography import is_british_west_of_meuse
+from engine.vaevictis.geography import beyond_meuse, is_british_west_of_meuse
 from engine.vaevictis.state import Position, UnitState
 from engine.vaevictis.zoc import enemy_zoc
 
@@ -103,10 +103,17 @@ class SupplyNet:
         """[10.2] Whether an HQ reaches a road, within 1 hex, that leads to a friendly board edge."""
         if hq_id not in self._hq_supplied:
             hq = self.pos.state.units[hq_id]
-            self._hq_supplied[hq_id] = hq.hex is not None and (
-                self._british_beyond_the_river(hq) or self._near_supplied_road(hq.hex)
-            )
+            self._hq_supplied[hq_id] = hq.hex is not None and self.hq_supplied_at(hq_id, hq.hex)
         return self._hq_supplied[hq_id]
+
+    def hq_supplied_at(self, hq_id: str, hex_: Hex) -> bool:
+        """[10.2] Whether the HQ would be supplied in ``hex_``, the rest of the position unchanged.
+
+        An HQ closes no line of its own side, so where it stands changes only its own supply: one net
+        answers for every hex a returning HQ may take (1.3).
+        """
+        british = self.data.nationality_of(hq_id) == "british" and hex_ in beyond_meuse(self.data)
+        return british or self._near_supplied_road(hex_)
 
     def supplying_hqs(self, unit_id: str) -> list[str]:
         """The HQs able to supply a unit, as for supports (1.3, 16.3).

@@ -219,22 +219,18 @@ def entry_hexes_for(data: GameData, state: GameState, unit_id: str) -> list[Hex]
     return list(dict.fromkeys(allowed))
 
 
-def hq_placement_hexes(data: GameData, state: GameState, hq_id: str) -> list[Hex]:
-    """[1.3] Where a destroyed HQ may come back: any hex not in enemy ZoC, not enemy-held, where it is supplied."""
+def hq_placement_hexes(data: GameData, state: GameState, hq_id: str, only: Hex | None = None) -> list[Hex]:
+    """[1.3] Where a destroyed HQ may come back: any hex not in enemy ZoC, not enemy-held, where it is supplied.
+
+    ``only``: check that one hex (the list is empty or holds it). The HQ is off the map while it waits, and
+    its own hex changes no other line, so one supply net answers for every hex.
+    """
     side = data.side_of(hq_id)
     pos = Position(data, state)
-    controlled = set(enemy_zoc(pos, side))
-    hq = state.units[hq_id]
-    found = []
-    original = hq.hex
-    for hex_ in data.map.grid.hexes:
-        if hex_ in controlled or pos.side_at(hex_) not in (None, side):
-            continue
-        hq.hex = hex_
-        if SupplyNet(Position(data, state), side).hq_supplied(hq_id):
-            found.append(hex_)
-    hq.hex = original
-    return found
+    net = SupplyNet(pos, side)
+    controlled = enemy_zoc(pos, side)
+    hexes = [h for h in data.map.grid.hexes if only is None or h == only]
+    return [h for h in hexes if h not in controlled and pos.side_at(h) in (None, side) and net.hq_supplied_at(hq_id, h)]
 
 
 def returning_hqs(data: GameData, state: GameState) -> list[str]:
@@ -246,7 +242,7 @@ def place_hq(data: GameData, state: GameState, side: Side, hq_id: str, hex_: Hex
     """[1.3] Put a returning HQ back on the map, out of enemy ZoC and where it is supplied."""
     if hq_id not in returning_hqs(data, state) or data.side_of(hq_id) != side:
         raise IllegalActionError(f"{hq_id!r} is not one of your HQs waiting to return", "1.3")
-    if hex_ not in hq_placement_hexes(data, state, hq_id):
+    if not hq_placement_hexes(data, state, hq_id, only=hex_):
         raise IllegalActionError(
             f"{data.units[hq_id].name} must come back on a hex out of enemy zones of control where it is supplied",
             "1.3",
@@ -367,4 +363,7 @@ def german_crossed_objective_river(data: GameData, state: GameState) -> bool:
     """Whether any German combat unit (not an HQ, as for victory, 17.1) stands beyond the Meuse: it lifts the
     British restriction of 16.2."""
     area = beyond_meuse(data)
-    return any(u.hex in area for u in state.on_map() if data.side_of(u.id) == "german" and not data.units[u.id].is_hq)
+    return any(
+        u.hex in area and not u.eliminated and data.side_of(u.id) == "german" and not data.units[u.id].is_hq
+        for u in state.units.values()
+    )

@@ -23,8 +23,7 @@ def zoc_hexes(pos: Position, unit: UnitState) -> set[Hex]:
     assert unit.hex is not None
     hexes = {unit.hex}
     if exerts_zoc_beyond_own_hex(pos, unit):
-        game_map = pos.data.map
-        hexes.update(n for n in game_map.grid.neighbours(unit.hex) if game_map.river_between(unit.hex, n) is None)
+        hexes.update(pos.data.map.dry_neighbours[unit.hex])
     return hexes
 
 
@@ -46,11 +45,12 @@ def enemy_zoc(pos: Position, side: Side) -> dict[Hex, set[str]]:
     enemy = other_side(side)
     cancelled = breakthrough_area(pos, side)
     control: dict[Hex, set[str]] = {}
-    for unit in pos.state.on_map():
-        if pos.side_of(unit.id) != enemy:
-            continue
-        for hex_ in zoc_hexes(pos, unit):
-            if hex_ in cancelled and hex_ != unit.hex:
+    for units in pos.occupants.values():  # the units on the map, listed once per position
+        for unit in units:
+            if pos.side_of(unit.id) != enemy:
                 continue
-            control.setdefault(hex_, set()).add(unit.id)
+            for hex_ in zoc_hexes(pos, unit):
+                if hex_ in cancelled and hex_ != unit.hex:
+                    continue
+                control.setdefault(hex_, set()).add(unit.id)
     return control

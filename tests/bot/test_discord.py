@@ -10,6 +10,7 @@ import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,8 +84,8 @@ async def test_prompts_ping_exactly_the_player_who_must_act(fake: FakeDiscord) -
     assert any("Bids revealed" in p.content for p in posts(sent, CHANNEL))
     assert all(s.pings <= {ANN.id} for s in sent)
     sent = await fake.click(ANN, prompt, "2. End turn")
-    assert posts(sent, CHANNEL)[-1].pings == {BOB.id}
-    assert any(s.files == ["map.png"] for s in posts(sent, CHANNEL))
+    assert [p for p in posts(sent, CHANNEL) if not p.files][-1].pings == {BOB.id}
+    assert posts(sent, CHANNEL)[-1].files == ["map.png"]  # the picture follows everything else
 
 
 async def test_refusals_say_why_with_the_rule(fake: FakeDiscord) -> None:
@@ -245,6 +246,32 @@ async def test_ardennes_1944_through_discord(db_path: Path) -> None:
     finally:
         await fake.stop()
         await store.close()
+
+
+async def test_the_picture_is_drawn_after_the_answer_and_posted_last(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    sent = await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    prompt = posts(sent, CHANNEL)[-1]
+    from tests.bot.doubles import Duel
+
+    drawn_after: list[int] = []
+    original = Duel.picture
+
+    def spy(self: Duel, *args: Any) -> bytes | None:
+        drawn_after.append(len(fake.sent))  # everything sent when the drawing starts
+        return original(self, *args)
+
+    monkeypatch.setattr(Duel, "picture", spy)
+    before = len(fake.sent)
+    sent = await fake.click(ANN, prompt, "2. End turn")
+    assert len(drawn_after) == 1
+    already = fake.sent[before : drawn_after[0]]
+    assert answers(already) and any(p.pings == {BOB.id} for p in posts(already, CHANNEL))  # answer and prompt first
+    assert not any(s.files for s in already)
+    assert sent[-1].files == ["map.png"] and not sent[-1].pings  # then the picture, its own message
 
 
 def sealing_child(db: str, games: int) -> None:

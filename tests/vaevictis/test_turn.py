@@ -189,3 +189,36 @@ def test_16_1_a_german_unit_on_a_south_entry_hex_delays_allied_reinforcements() 
     table.act("allied", "pass")
     assert table.state.arrivals.get("us-cca") == 3
     assert any(e.kind == "reinforcements" and e.data["rule"] == "16.1" for e in table.events)
+
+
+def test_1_3_hq_placement_with_one_supply_net_matches_a_net_per_hex() -> None:
+    """The returning HQ's hexes come from one supply net; placing the HQ on each hex and building the whole net
+    again (the direct reading of 1.3 and 10.2) gives the same hexes, for a German, an American and a British HQ."""
+    from engine.vaevictis.state import Position
+    from engine.vaevictis.supply import SupplyNet
+    from engine.vaevictis.zoc import enemy_zoc
+    from scenarios import load_game
+
+    data = load_game("ardennes44")
+    state = VaeVictisGame(data).new_game("entire-battle", {}, bytes(32))
+    hqs = [u for u in data.units if data.units[u].is_hq]
+    chosen = [
+        next(u for u in hqs if data.nationality_of(u) == nationality) for nationality in ("german", "us", "british")
+    ]
+    for hq_id in chosen:
+        hq = state.units[hq_id]
+        hq.eliminated, original = True, hq.hex
+        side = data.side_of(hq_id)
+        pos = Position(data, state)
+        controlled = enemy_zoc(pos, side)
+        expected = []
+        for hex_ in data.map.grid.hexes:
+            if hex_ in controlled or pos.side_at(hex_) not in (None, side):
+                continue
+            hq.hex = hex_
+            if SupplyNet(Position(data, state), side).hq_supplied(hq_id):
+                expected.append(hex_)
+        found = turn.hq_placement_hexes(data, state, hq_id)
+        assert found == expected and found, hq_id
+        assert turn.hq_placement_hexes(data, state, hq_id, only=found[0]) == [found[0]]
+        hq.eliminated, hq.hex = False, original
