@@ -673,9 +673,10 @@ class CommandLayer:
         table = outcome.table
         replies = [Reply(note, channel=ctx.channel)]
         lines = []
-        if outcome.seat and outcome.action is not None:
-            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}): {outcome.action.verb}")
         public = outcome.public_events
+        sealed_only = outcome.events and not public and not outcome.receipt  # e.g. a stack's new top (11.2)
+        if outcome.seat and outcome.action is not None and not sealed_only:
+            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}): {outcome.action.verb}")
         lines += [f"- {e['text']}" for e in public]
         plain = [e["text"] for e in outcome.events if not e.get("secret_to")]
         if [e["text"] for e in public] != plain and outcome.own_events:
@@ -699,7 +700,8 @@ class CommandLayer:
             else:
                 replies.append(self._dm(ctx, user, seat, "\n".join(texts), (), ()))
         if outcome.picture_due:
-            replies.append(await self._picture_reply(ctx, outcome.events, "The map after that."))
+            unsealed = [e for e in outcome.events if not e.get("secret_to")]
+            replies.append(await self._picture_reply(ctx, unsealed, "The map after that."))
         if outcome.result is not None:
             replies.append(self._game_over(ctx, table, outcome.result.text))
         else:
@@ -979,9 +981,17 @@ class CommandLayer:
     async def _undo(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         outcome = await self.service.undo(ctx.channel, ctx.caller)
         row = outcome.undone[-1]
-        text = f"<@{ctx.caller.user_id}> (**{row.seat}**) took back their last action: {row.verb} {_args(row.args)}."
-        replies = [Reply("Undone."), Reply(text, to="channel", ephemeral=False)]
-        return replies + await self._prompt_replies(ctx, outcome.table, outcome.prompts, {})
+        full = f"{row.verb} {_args(row.args)}".strip()
+        head = f"<@{ctx.caller.user_id}> (**{row.seat}**) took back their last action"
+        if outcome.private_prompts:  # fog of war (11): the channel reads only what both sides may
+            told = "".join(f"\n- {e['text']}" for e in outcome.public_events)
+            notice = f"{head} ({row.verb}).{told}"[:1900]
+            replies = [Reply(f"Undone: {full}."), Reply(notice, to="channel", ephemeral=False)]
+        else:
+            replies = [Reply("Undone."), Reply(f"{head}: {full}.", to="channel", ephemeral=False)]
+        return replies + await self._prompt_replies(
+            ctx, outcome.table, outcome.prompts, {}, private=outcome.private_prompts
+        )
 
     async def _correct(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         outcome = await self.service.correct(ctx.channel, ctx.caller, int(o["count"]), o["reason"])
@@ -991,7 +1001,7 @@ class CommandLayer:
         if (after := await _campaign_after_correct(self, ctx)) is not None:  # Campaign games (ASL): fresh salts
             replies += after[0]
             table = after[1]
-        return replies + await self._prompt_replies(ctx, table, outcome.prompts, {})
+        return replies + await self._prompt_replies(ctx, table, outcome.prompts, {}, private=outcome.private_prompts)
 
     async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))

@@ -17,14 +17,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.commands import COMMANDS, COMMANDS_BY_NAME, CommandLayer, Context, Reply, Upload, with_pictures
+from bot.commands import (
+    COMMANDS,
+    COMMANDS_BY_NAME,
+    CommandLayer,
+    Context,
+    Reply,
+    Upload,
+    custom_id,
+    refusal_text,
+    with_pictures,
+)
 from bot.service import Caller, GameService, Refusal, SystemFactory
 from bot.store import Store
+from engine.contract import RulesError
 
 CHANNEL = 1
 """The one table of the console."""
 
-HELP = "Commands: " + ", ".join(c.name for c in COMMANDS) + ". Also: as SEAT, ok, cancel, show, help, quit."
+HELP = (
+    "Commands: "
+    + ", ".join(c.name for c in COMMANDS)
+    + ". Also: as SEAT, ok, cancel, show [SEAT] (a seat's own choices, private under fog of war or sealed: "
+    "at any time, for the seat typing now or the one named, which then types), help, quit."
+)
 
 
 @dataclass
@@ -99,12 +115,8 @@ class Console:
             else:
                 self.current = seat
             return True
-        if head == "show" and head in self._buttons:
-            self.show(
-                await with_pictures(
-                    await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
-                )
-            )
+        if head == "show":
+            await self._show_choices(words[1] if len(words) > 1 else self.current)
             return True
         if head in ("ok", "cancel") and head in self._buttons:
             replies = await with_pictures(
@@ -125,6 +137,25 @@ class Console:
         await self.run_command(name, options, self.players[self.current])
         await self._follow_turn()
         return True
+
+    async def _show_choices(self, seat: str) -> None:
+        """A seat's own choices, as its "Show my choices" button shows them to that player alone."""
+        if seat not in self.players:
+            self.say(f"  Refused: the seats are {', '.join(self.players)}.")
+            self.refusals += 1
+            return
+        try:
+            table = await self.service.table(CHANNEL)
+        except RulesError as error:
+            self.say(f"  {refusal_text(error)}")
+            self.refusals += 1
+            return
+        if seat != self.current:
+            self.current = seat
+            self.say(f"--- {seat} ({self.players[seat].name}) types now ---")
+        self._buttons.pop("show", None)
+        button = custom_id(table.game.id, table.game.revision, "dm", seat)
+        self.show(await with_pictures(await self.layer.press(button, self._context(self.players[seat]))))
 
     @staticmethod
     def _command(words: list[str]) -> tuple[str | None, list[str]]:
@@ -192,7 +223,7 @@ class Console:
             if any(b.label in ("Confirm", "Cancel") for b in reply.buttons):
                 self.say("  Type `ok` to confirm or `cancel`.")
             elif "show" in self._buttons and any(b.custom_id == self._buttons["show"] for b in reply.buttons):
-                self.say("  Type `show` to see the choices (they are private).")
+                self.say("  Type `show` to see the choices (they are private); `show SEAT` for another seat's.")
             for attachment in reply.files:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
                 path = self.out_dir / f"map-{len(self.pictures_written) + 1:03d}.png"

@@ -834,6 +834,7 @@ class GameService:
         self._cache[game.id] = (game.revision, actions[-1].seq if actions else after, state)
         if game.status == "finished":  # a correction may reopen a game that ended
             game = await self.store.set_status(game, "active", None)
+        undone = [e for row in rows for e in row.events]
         return Outcome(
             Table(game, table.seats),
             seat=rows[-1].seat,
@@ -841,6 +842,7 @@ class GameService:
             undone=rows,
             fresh=frozenset(prompts),
             private_prompts=self._private_prompts(system, state),
+            public_events=self.redact(system, state, None, [e for e in undone if not e.get("secret_to")]),
         )
 
     # --- Information ----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
 
 if TYPE_CHECKING:
+    from engine.vaevictis.data import GameData
     from engine.vaevictis.game import VaeVictisGame
     from engine.vaevictis.state import GameState
     from render.picture import Overlay
@@ -38,18 +39,16 @@ ATTACK_KINDS = {"normal": "normal attack (7)", "prepared": "prepared attack (7.2
 CLOSE_UP_MAX_RADIUS = 7
 """A picture of what changed is a close-up when the changes fit within this many hexes of a centre."""
 
-UNIT_KEYS = ("unit", "units", "attackers", "defenders", "division", "detachment", "parent", "losses")
-"""Event data keys that may name units."""
-
 
 class VaeVictisAdapter:
     """A Vae Victis game as the bot uses it (see :class:`bot.service.SystemAdapter`)."""
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, data: GameData | None = None) -> None:
+        """The adapter of a bundled game (``data``: the game's data when already built, e.g. in tests)."""
         from engine.vaevictis.game import OPTIONS, STANDING_ORDERS, VaeVictisGame
         from scenarios import load_game
 
-        self.game: VaeVictisGame = VaeVictisGame(load_game(game_id))
+        self.game: VaeVictisGame = VaeVictisGame(data if data is not None else load_game(game_id))
         self.id = game_id
         self.name = self.game.data.name
         self.seats: tuple[str, ...] = tuple(self.game.seats)
@@ -90,21 +89,32 @@ class VaeVictisAdapter:
         return bool(state.options.get("fog_of_war"))
 
     def redact(self, state: GameState, seat: str | None, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        """The events as ``seat`` may read them (``None``: the channel) under fog of war: a sentence that names a
-        unit the seat may not see now is replaced by one that names only the side and what happened."""
+        """The events as ``seat`` may read them (``None``: the channel, which reads only what both sides may)
+        under fog of war: an event that names a unit the seat could not inspect when it happened (the engine
+        marks it, :func:`engine.vaevictis.view.mark_events`) is replaced by a sentence that names only the
+        side and the kind of event. An event stored before events were marked is judged by the position now."""
+        from engine.vaevictis.view import HIDDEN_FROM, named_units, unseen_units
+
         if not state.options.get("fog_of_war"):
             return [dict(e) for e in events]
         data = self.game.data
-        view = self.game.view(state, seat)  # type: ignore[arg-type]
-        seen = {u["id"] for s in view["stacks"] for u in s["units"]}
-        hidden = {u.id for u in state.units.values() if u.on_map and u.id not in seen}
-        names = sorted({data.units[u].name for u in hidden}, key=len, reverse=True)
+        unseen_now: tuple[set[str], set[str]] | None = None  # worked out once, for events stored unmarked
         found = []
         for event in events:
-            ids = _unit_ids(event.get("data", {}))
+            facts = event.get("data", {})
             text = str(event.get("text", ""))
-            if ids & hidden or any(name and name in text for name in names):
-                sides: list[str] = sorted({data.side_of(u) for u in ids if u in data.units})
+            hidden_from = facts.get(HIDDEN_FROM)
+            if hidden_from is not None:
+                hidden = bool(hidden_from) if seat is None else seat in hidden_from
+            else:
+                if unseen_now is None:
+                    unseen = unseen_units(data, state)
+                    ids = set[str]().union(*(units for side, units in unseen.items() if seat in (None, side)))
+                    unseen_now = (ids, {data.units[u].name for u in ids})
+                ids, names = unseen_now
+                hidden = bool(named_units(data, facts) & ids) or any(n and n in text for n in names)
+            if hidden:
+                sides = sorted({data.side_of(u) for u in named_units(data, facts)})
                 who = " and ".join(sides) or "a"
                 text = f"{who.capitalize()} {event.get('kind', 'action')}: details hidden by the fog of war (11)."
             found.append({**event, "text": text})
@@ -215,7 +225,8 @@ class VaeVictisAdapter:
             return [(label, prefix + value) for label, value in unit_pairs([u.id for u in movers])]
         if source in ("destination", "target", "attacker"):
             first = str(given.get("units") or given.get("unit") or given.get("attackers") or "").split(",")[0].strip()
-            if source == "destination" and first in state.units:
+            if source == "destination" and first in state.units and data.side_of(first) == seat:
+                # Only the asker's own units: the reach of an enemy unit would tell where it is (11).
                 options_ = legal.unit_options(self.game, state, state.units[first])
                 return [(hex_name(h), hex_name(h)) for h in options_.destinations if hex_name(h).startswith(typed)][:25]
             if source == "target":
@@ -391,20 +402,6 @@ def _unit_line(unit: Mapping[str, Any]) -> str:
         f"{unit['name']} ({unit['id']}): strength {unit['strength']}, steps {unit['steps']}/{unit['max_steps']}, "
         f"quality {unit['quality']}{status}"
     )
-
-
-def _unit_ids(data: Mapping[str, Any]) -> set[str]:
-    """Unit ids named in an event's data (``unit``, ``units``, ``attackers`` ..., also inside ``plan``)."""
-    found: set[str] = set()
-    for key in UNIT_KEYS:
-        value = data.get(key)
-        for item in value if isinstance(value, list | tuple) else [value]:
-            if isinstance(item, str) and item:
-                found.add(item)
-    plan = data.get("plan")
-    if isinstance(plan, Mapping):
-        found |= _unit_ids(plan)
-    return found
 
 
 def _hexes(data: Mapping[str, Any]) -> list[int]:

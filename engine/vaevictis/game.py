@@ -34,7 +34,8 @@ from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
-from engine.vaevictis.view import seat_view
+from engine.vaevictis.unseen_odds import unseen_preview
+from engine.vaevictis.view import mark_events, seat_view, unseen_units
 
 OPTIONS: dict[str, str] = {
     "c3i_snafu": "9.5 C3I and SNAFU (optional)",
@@ -331,7 +332,7 @@ class VaeVictisGame:
         if new.phase != "operations" and not new.pending and new.result is None:
             events += self.advance(new)
         events += self._follow_standing_orders(new)
-        return new, events
+        return new, mark_events(self.data, state, new, events)
 
     # --- Standing orders ----------------------------------------------------------------------------------
 
@@ -746,7 +747,13 @@ class VaeVictisGame:
 
         Changes nothing and rolls nothing.
         """
-        return preview(self.data, state, self.attack_plan(state, side, args))
+        plan = self.attack_plan(state, side, args)
+        if state.options.get("fog_of_war"):
+            # [11.1] Defenders the attacker may not inspect count, unseen, until the attack is declared.
+            unseen = unseen_preview(self.data, state, plan, unseen_units(self.data, state)[side])
+            if unseen is not None:
+                return unseen
+        return preview(self.data, state, plan)
 
     def _check_hq_only_moves(self, state: GameState, side: Side, unit_id: str) -> None:
         """[3.3] In a general activation an HQ may only move (an unknown unit id is refused first)."""
@@ -885,7 +892,8 @@ class VaeVictisGame:
         unit = self._unit(state, args, "unit", side)
         if not unit.on_map or unit.hex is None:
             raise IllegalActionError(f"{self.data.units[unit.id].name} is not on the map", "11.2")
-        state.stack_tops[hex_name(unit.hex)] = unit.id
+        kept = [u for u in state.stack_tops if u != unit.id and u in state.units and state.units[u].on_map]
+        state.stack_tops = [unit.id, *kept]
         return [Event("stack-order", f"The {side} player rearranges a stack.", {"hex": unit.hex}, secret_to=(side,))]
 
     # --- Argument helpers -------------------------------------------------------------------------------

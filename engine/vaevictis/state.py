@@ -130,8 +130,9 @@ class GameState:
     """Stack of sub-procedures awaiting a decision (combat results, retreats, advances)."""
     standing_orders: dict[str, list[str]] = field(default_factory=dict)
     """Each side's standing orders, in priority order: answers given in advance to combat prompts."""
-    stack_tops: dict[str, str] = field(default_factory=dict)
-    """The unit each owner chose to show on top of a stack (11.2), by hex number."""
+    stack_tops: list[str] = field(default_factory=list)
+    """The units their owners put on top of a stack (11.2), the latest first: the order travels with the
+    units, so a stack that moves keeps the top its owner chose."""
     meuse_crossed: bool = False
     """A German unit has crossed the Meuse: the British restriction of 16.2 is lifted for good."""
     arrivals: dict[str, int] = field(default_factory=dict)
@@ -156,6 +157,8 @@ class GameState:
         raw["markers"] = [MapMarker(**m) for m in raw["markers"]]
         if raw.get("activation") is not None:
             raw["activation"] = Activation(**raw["activation"])
+        if isinstance(raw.get("stack_tops"), dict):  # written when the tops were kept by hex
+            raw["stack_tops"] = list(raw["stack_tops"].values())
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in raw.items() if k in known})
 
@@ -184,7 +187,7 @@ class GameState:
         twin.detachments_used = dict(self.detachments_used)
         twin.pending = copy.deepcopy(self.pending)
         twin.arrivals = dict(self.arrivals)
-        twin.stack_tops = dict(self.stack_tops)
+        twin.stack_tops = list(self.stack_tops)
         twin.standing_orders = {side: list(orders) for side, orders in self.standing_orders.items()}
         twin.hq_destroyed = dict(self.hq_destroyed)
         twin.flags = copy.deepcopy(self.flags)

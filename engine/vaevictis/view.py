@@ -8,9 +8,12 @@ both sides may see. The secret seed never appears in a view.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.hexgrid import Hex, hex_name
+from engine.contract import Event
+from engine.hexgrid import Hex
 from engine.vaevictis import zoc
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -25,15 +28,11 @@ def seat_view(data: GameData, state: GameState, seat: Side | None) -> dict[str, 
     """
     pos = Position(data, state)
     fog = state.options.get("fog_of_war", False)
-    seen_by: dict[Side, set[Hex]] = {}
-    if fog:
-        engaged = engaged_hexes(state)
-        for side in SIDES:
-            seen_by[side] = set(zoc.enemy_zoc(pos, other_side(side))) | engaged
+    seen_by = inspected_hexes(pos) if fog else {}
     stacks = []
     for hex_, units in sorted(pos.occupants.items()):
         owner = pos.side_of(units[0].id)
-        ordered = stack_order(state, hex_, units)
+        ordered = stack_order(state, units)
         visible = ordered
         if fog and seat != owner:
             enemy = other_side(owner)
@@ -68,6 +67,13 @@ def seat_view(data: GameData, state: GameState, seat: Side | None) -> dict[str, 
     }
 
 
+def inspected_hexes(pos: Position) -> dict[Side, set[Hex]]:
+    """[11.1] For each side, the hexes whose enemy stacks it may inspect: where one of its units exerts a zone
+    of control, and the hexes of the combat being resolved."""
+    engaged = engaged_hexes(pos.state)
+    return {side: set(zoc.enemy_zoc(pos, other_side(side))) | engaged for side in SIDES}
+
+
 def engaged_hexes(state: GameState) -> set[Hex]:
     """[11.1] The hexes of the combat being resolved: its target and its attackers' hexes."""
     hexes: set[Hex] = set()
@@ -78,10 +84,11 @@ def engaged_hexes(state: GameState) -> set[Hex]:
     return hexes
 
 
-def stack_order(state: GameState, hex_: Hex, units: list[UnitState]) -> list[UnitState]:
-    """The units of a stack, the one its owner put on top first (11.2)."""
-    top = state.stack_tops.get(hex_name(hex_))
-    return sorted(units, key=lambda u: u.id != top)
+def stack_order(state: GameState, units: list[UnitState]) -> list[UnitState]:
+    """The units of a stack, the one its owner put on top most recently first (11.2); the others in the order
+    they were placed. The order travels with the units: a stack that moves keeps its top."""
+    rank = {unit_id: index for index, unit_id in enumerate(state.stack_tops)}
+    return sorted(units, key=lambda u: rank.get(u.id, len(rank)))
 
 
 def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:
@@ -103,3 +110,75 @@ def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:
         + (["activated"] if unit.activations else []),
         "supports": list(unit.supports),
     }
+
+
+# --- What each side may read of what happened -------------------------------------------------------------
+
+HIDDEN_FROM = "hidden_from"
+"""The key an event's data gets under fog of war: the sides that may not read it (see :func:`mark_events`)."""
+
+
+def unseen_units(data: GameData, state: GameState) -> dict[Side, set[str]]:
+    """[11.1] For each side, the enemy units on the map it may not inspect now (all of them but the top of
+    each enemy stack out of its zones of control and out of the combat being resolved)."""
+    unseen: dict[Side, set[str]] = {side: set() for side in SIDES}
+    if not state.options.get("fog_of_war", False):
+        return unseen
+    pos = Position(data, state)
+    seen_by = inspected_hexes(pos)
+    for hex_, units in pos.occupants.items():
+        if len(units) < 2:
+            continue
+        viewer = other_side(pos.side_of(units[0].id))
+        if hex_ not in seen_by[viewer]:
+            unseen[viewer] |= {u.id for u in stack_order(state, units)[1:]}
+    return unseen
+
+
+def mark_events(data: GameData, before: GameState, after: GameState, events: Sequence[Event]) -> list[Event]:
+    """[11] Under fog of war, give every public event the sides that may not read it (``data["hidden_from"]``).
+
+    A side may not read an event that names (by id in its data, or by name in its text) an enemy unit it may
+    not inspect once the action is over, unless that unit stood in the combat being resolved before or after
+    the action (11.1: a combat reveals both sides' units; its results are public). Units that left the map
+    are not hidden. Without fog of war the events are returned unchanged.
+    """
+    if not after.options.get("fog_of_war", False):
+        return list(events)
+    unseen = unseen_units(data, after)
+    engaged = {u.id for s in (before, after) for h in engaged_hexes(s) for u in s.units_at(h)}
+    patterns = {
+        side: [(u, _name_pattern(data.units[u].name)) for u in sorted(ids - engaged) if u in data.units]
+        for side, ids in unseen.items()
+    }
+    marked = []
+    for event in events:
+        if event.secret_to:
+            marked.append(event)
+            continue
+        named = named_units(data, event.data)
+        hidden_from = [
+            side for side in SIDES if any(u in named or pattern.search(event.text) for u, pattern in patterns[side])
+        ]
+        marked.append(Event(event.kind, event.text, {**event.data, HIDDEN_FROM: hidden_from}, event.secret_to))
+    return marked
+
+
+def named_units(data: GameData, value: Any) -> set[str]:
+    """The unit ids anywhere in an event's data (values, list items and keys, at any depth)."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if value in data.units:
+            found.add(value)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            found |= named_units(data, key) | named_units(data, item)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            found |= named_units(data, item)
+    return found
+
+
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """A counter's name as a whole word ("HQ V" is not found in "HQ VIII", nor "12" in "12:30")."""
+    return re.compile(rf"(?<![\w/.]){re.escape(name)}(?![\w/])")

@@ -46,3 +46,22 @@ def test_umpire_local_script_plays_ardennes(tmp_path: Path, capsys: object) -> N
     assert "Game #1 created" in text and "Support phase" in text
     assert "Refused: The option 'number' must be a whole number from 1 to 500." in text
     assert "is not an action of the support phase" in text
+
+
+async def test_11_show_opens_each_seats_own_choices_at_any_time(tmp_path: Path) -> None:
+    require_ardennes()
+    from bot.systems import systems
+
+    out = io.StringIO()
+    script = ["show allied", "show german", "show", "show nobody", "help"]
+    console = await play(
+        systems(), scenario="initial-assault", options="fog_of_war", script=script, out=out, out_dir=tmp_path,
+        pictures=False,
+    )  # fmt: skip
+    text = out.getvalue()
+    allied, german = text.split("> show allied", 1)[1].split("> show german", 1)
+    assert "(only you) **allied**: Support phase" in allied and "to HQ" in allied
+    assert "(only you) **german**: Support phase" in german
+    assert german.count("(only you) **german**: Support phase") == 2  # `show` again, for the seat typing now
+    assert "Refused: the seats are german, allied." in text and "show [SEAT]" in text
+    assert console.current == "german"

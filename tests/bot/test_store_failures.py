@@ -155,11 +155,13 @@ async def test_a_failed_open_leaves_no_connection_thread_behind(tmp_path: Path) 
     before = aiosqlite_threads()
     with pytest.raises(StoreOpenError, match="file is not a database"):
         await Store.open(path)
-    for _ in range(100):  # the thread ends once its stop order is processed
-        if aiosqlite_threads() == before:
+    # The thread ends once its stop order is processed, which a loaded machine may delay for a while; threads
+    # of earlier tests may end meanwhile too, so the count may only fall.
+    for _ in range(1000):
+        if aiosqlite_threads() <= before:
             break
         await asyncio.sleep(0.01)
-    assert aiosqlite_threads() == before
+    assert aiosqlite_threads() <= before
 
 
 async def test_a_quick_check_at_start_up_refuses_a_broken_page(tmp_path: Path) -> None:
