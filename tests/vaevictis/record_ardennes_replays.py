@@ -5,8 +5,8 @@
 Each recording is a seeded random game (the random-play driver of test_random_play.py): its scenario,
 options, seed, every action taken and the SHA-256 of the state's JSON after every 50 actions and at the end.
 The recordings in the repository were made with the engine of main, never with a branch's: first at
-1a350ee, before the engine was made general for Alsace 1944 (issue 14), and again at 8bc25f3, which brought
-the Ardennes rules fixes of issue 10. The test replays them through today's engine and
+1a350ee, before the engine was made general for Alsace 1944 (issue 14), and again at 819a333, which brought
+the Ardennes rules and fog-of-war fixes of issue 10. The test replays them through today's engine and
 demands the same hashes. Re-record only on purpose, when a rules fix is meant to change Ardennes play, and
 then with the engine of main (not of a branch under test):
 

@@ -1,8 +1,8 @@
 """Ardennes 1944 plays exactly as before the engine was made general (issue 14).
 
 Recorded games (tests/vaevictis/recordings, made by record_ardennes_replays.py with the engine of main, last
-at 8bc25f3 after the Ardennes rules fixes of issue 10) are replayed action by action; the state's digest at
-every checkpoint must be the recorded one.
+at 819a333 after the Ardennes rules and fog-of-war fixes of issue 10) are replayed action by action; the
+state's digest at every checkpoint must be the recorded one.
 """
 
 from __future__ import annotations
