@@ -36,6 +36,7 @@ KEPT_STRINGS = {
 COMMON_WORDS = frozenset(
     {"road", "river", "supply", "fuel", "dump", "brigade", "front", "north", "south", "east", "west", "air", "edge"}
     | {"operation", "commandos", "bridge", "forest", "drive", "crossroads", "dame", "burg", "bras", "alle", "croix"}
+    | {"high", "upper", "lower", "great", "little", "grand", "petit", "haute", "saint", "mont", "pont"}
 )
 """Words of Ardennes names that are also ordinary English or French words the engine uses for itself."""
 
