@@ -499,7 +499,7 @@ class Campaign:
             except RevisionError:
                 raise Refusal("the game changed meanwhile; nothing changed, try again") from None
         lines = [f"**Organiser** <@{ctx.caller.user_id}>:"] + [f"- {e['text']}" for e in event_json]
-        post = Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel)
+        post = Reply("\n".join(lines), to="channel", ephemeral=False, channel=ctx.channel)
         return [post], Table(game, table.seats)
 
     # --- The organiser ------------------------------------------------------------------------------
@@ -592,7 +592,7 @@ class Campaign:
 
         items = adapter.basket_items(state, seat, kind)
         if len(items) > MAX_ITEMS:
-            return Reply(f"Too many kinds of items for the menus: use `campaign buy items:` ({prompt.text})"[:1900])
+            return Reply(f"Too many kinds of items for the menus: use `campaign buy items:` ({prompt.text})")
         counts = counts or [0] * len(items)
         fresh = await self.layer._freshness(table, seat, prompt)
         funds, unit = adapter.funds(state, seat, kind)
@@ -624,7 +624,7 @@ class Campaign:
         inside = tuple((f"{items[i].key} x{n}"[:100], str(i)) for i, n in enumerate(counts) if n)[:25]
         if inside:
             selects.append(Select(custom_id(game, revision, "bkr", arg), "Take out of the purchase", inside))
-        return Reply("\n".join(lines)[:1900], buttons=buttons, selects=tuple(selects))
+        return Reply("\n".join(lines), buttons=buttons, selects=tuple(selects))
 
     async def press(self, ctx: Context, verb: str, arg: str, state_id: int, values: Sequence[str]) -> list[Reply]:
         if verb == ROSTER_PAGE:

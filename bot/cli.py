@@ -82,7 +82,12 @@ def add_bot_commands(commands: Any) -> None:
     )
     local.add_argument("--system", help="the game system, e.g. asl for an ASL campaign game (default: the first)")
     local.add_argument("--out-dir", type=Path, default=Path("."), help="where map pictures go (default: here)")
-    local.add_argument("--db", default=":memory:", help="keep the game in this SQLite file (default: memory)")
+    local.add_argument(
+        "--db",
+        default="umpire-local.sqlite3",
+        help="the SQLite file the game is kept in, for `umpire verify` and `umpire replay` afterwards "
+        "(default: umpire-local.sqlite3 here; :memory: keeps nothing)",
+    )
     local.add_argument("--no-pictures", action="store_true", help="do not draw map pictures")
 
     replay = commands.add_parser(

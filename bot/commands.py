@@ -13,15 +13,17 @@ the state id is the game's revision when the button was posted, so a stale or do
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import logging
 import re
+import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from bot.service import Caller, GameService, Outcome, Refusal, Table
+from bot.service import Caller, GameService, Outcome, Preview, Refusal, Table
 from bot.store import StoreBusyError
 from engine.contract import Prompt, RulesError
 
@@ -34,6 +36,9 @@ CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z
 
 INTERNAL_ERROR = "Something went wrong on my side; nothing changed. The error was logged for the host."
 STORE_BUSY = "The game store is busy (another program holds a lock on it); nothing changed. Try again in a moment."
+
+ID_LIKE = re.compile(r"[a-z0-9_.:\-]+(,[a-z0-9_.:\-]+)*")
+"""Option values written as ids or hexes (``de-2-pz-boehm``, ``2515``): names have capitals, spaces or slashes."""
 
 MAX_BUTTONS = 20
 """Prompts with more choices than this use select menus (25 entries each) instead of buttons."""
@@ -577,11 +582,14 @@ class CommandLayer:
         command = COMMANDS_BY_NAME.get(name)
         if command is None:
             return [Reply(f"Unknown command {name[:40]!r}.")]
+        guesses: list[str] = []
         try:
             values = self._check_options(command, options)
+            values, guesses = await self._names_to_ids(command, values, ctx)
             return await self._handlers[name](ctx, values)
         except RulesError as error:
-            return [Reply(refusal_text(error))]
+            hint = f" Did you mean {' or '.join(guesses)}?" if guesses else ""
+            return [Reply(refusal_text(error) + hint)]
         except StoreBusyError:
             return [Reply(STORE_BUSY)]
         except Exception:
@@ -604,10 +612,14 @@ class CommandLayer:
             if verb in ("ok", "no"):
                 outcome = await self.service.confirm(game.channel, ctx.caller, arg, verb == "ok")
                 if outcome is None:
-                    return [Reply("Attack cancelled; nothing changed.")]
+                    return [Reply("Cancelled; nothing changed.")]
                 return await self._outcome_replies(ctx, outcome)
             if verb == "dm":
                 return await self._private_prompt(ctx, arg, state)
+            if verb in ("rsy", "rsn"):  # the confirmation of `game resign`
+                if verb == "rsn":
+                    return [Reply("You did not resign; nothing changed.")]
+                return await self._resign_now(ctx)
             if verb in CAMPAIGN_PRESS_VERBS:  # Campaign games (ASL): bot/campaign.py
                 return await _campaign_press(self, ctx, verb, arg, state, values)
             seat, index, fresh = [*arg.split("."), "", ""][:3]
@@ -647,6 +659,32 @@ class CommandLayer:
             return []
         return await self.service.suggest(ctx.channel, ctx.caller, source, typed, dict(given))
 
+    async def _names_to_ids(
+        self, command: CommandDef, values: dict[str, Any], ctx: Context
+    ) -> tuple[dict[str, Any], list[str]]:
+        """Names accepted wherever ids are: each text option with suggestions (a unit, an HQ, a formation ...)
+        given by a name ("I SS Panzerkorps", "Müller/12" or "Mueller/12", any case) is replaced by the id its
+        suggestion carries. A value that matches nothing is left for the game to judge; the closest names
+        are returned, to add to a refusal."""
+        resolved = dict(values)
+        guesses: list[str] = []
+        for spec in command.options:
+            value = values.get(spec.name)
+            if spec.autocomplete is None or spec.kind != "text" or not isinstance(value, str) or not value:
+                continue
+            if spec.autocomplete in ("scenario", "system", "option", "seat") or ID_LIKE.fullmatch(value):
+                continue  # ids and hexes as the suggestions give them: nothing to look up
+            pairs = await self.service.suggest(ctx.channel, ctx.caller, spec.autocomplete, "", values, limit=1000)
+            if not pairs:
+                continue
+            parts = []
+            for part in value.split(","):
+                found, close = _match_name(part.strip(), pairs)
+                parts.append(found)
+                guesses += close
+            resolved[spec.name] = ",".join(parts)
+        return resolved, guesses
+
     async def _has_game(self, channel: int) -> bool:
         return await self.service.store.latest_game_in(channel) is not None
 
@@ -676,39 +714,53 @@ class CommandLayer:
         public = outcome.public_events
         sealed_only = outcome.events and not public and not outcome.receipt  # e.g. a stack's new top (11.2)
         if outcome.seat and outcome.action is not None and not sealed_only:
-            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}): {outcome.action.verb}")
+            command = _command_of(outcome.action.verb)
+            shown = "" if command.startswith("/act ") else f" {command}"
+            lines.append(f"**{outcome.seat}** ({_who(table, outcome.seat)}){shown}")
         lines += [f"- {e['text']}" for e in public]
         plain = [e["text"] for e in outcome.events if not e.get("secret_to")]
         if [e["text"] for e in public] != plain and outcome.own_events:
             own = "\n".join(f"- {e['text']}" for e in outcome.own_events if not e.get("secret_to"))
-            replies.append(Reply(f"What happened, as your side sees it:\n{own}"[:1900], channel=ctx.channel))
+            replies.append(Reply(f"What happened, as your side sees it:\n{own}", channel=ctx.channel))
         if outcome.receipt:
             lines.append(f"The {outcome.seat} player sealed a decision; receipt `{outcome.receipt[:16]}`.")
         details = [e["data"]["details"] for e in public if "details" in e.get("data", {})]
         files = (_details_file(table, details),) if details else ()
-        if lines:
-            replies.append(
-                Reply("\n".join(lines)[:1900], to="channel", ephemeral=False, channel=ctx.channel, files=files)
-            )
         for seat in sorted({s for e in outcome.events for s in e.get("secret_to", ())}):
             user = table.user_of(seat)
             texts = [e["text"] for e in outcome.events if seat in e.get("secret_to", ())]
             if user is None:
                 continue
             if user == ctx.caller.user_id and seat == outcome.seat:
-                replies.append(Reply("Only you see this: " + "\n".join(texts)[:1800], channel=ctx.channel))
+                replies.append(Reply("Only you see this: " + "\n".join(texts), channel=ctx.channel))
             else:
                 replies.append(self._dm(ctx, user, seat, "\n".join(texts), (), ()))
-        if outcome.picture_due:
-            unsealed = [e for e in outcome.events if not e.get("secret_to")]
-            replies.append(await self._picture_reply(ctx, unsealed, "The map after that."))
+        account = "\n".join(lines)
         if outcome.result is not None:
+            if account:
+                replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel, files=files))
+            if outcome.picture_due:
+                replies.append(await self._picture_reply(ctx, outcome.picture_events, "The map at the end."))
             replies.append(self._game_over(ctx, table, outcome.result.text))
-        else:
-            replies += await self._prompt_replies(
-                ctx, table, outcome.prompts, outcome.ping, outcome.fresh, outcome.private_prompts
-            )
-        return replies
+            return replies
+        # One message per action: what happened, followed by the decision it leads to (the acting seat's own
+        # next prompt if it has one, else the first seat asked), so a move is one message, not two.
+        asked = await self._seat_prompts(
+            ctx, table, outcome.prompts, outcome.ping, outcome.fresh, outcome.private_prompts, outcome.seat
+        )
+        ranked = sorted(
+            (i for i, (_, r) in enumerate(asked) if r.to == "channel"),
+            key=lambda i: (outcome.prompts[asked[i][0]].optional, asked[i][0] != outcome.seat),
+        )
+        if account and ranked:
+            seat, merged = asked.pop(ranked[0])
+            asked.insert(0, (seat, replace(merged, text=f"{account}\n{merged.text}", files=(*files, *merged.files))))
+        elif account:
+            replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel, files=files))
+        if outcome.picture_due:  # Discord draws and posts it after everything else (UmpireBot.deliver_pictures)
+            caption = "The map after that activation." if outcome.action is not None else "The map at the start."
+            replies.append(await self._picture_reply(ctx, outcome.picture_events, caption))
+        return replies + [r for _, r in asked]
 
     async def _picture_reply(self, ctx: Context, events: Sequence[Mapping[str, Any]], text: str) -> Reply:
         if not self.pictures:
@@ -739,64 +791,79 @@ class CommandLayer:
         fresh: frozenset[str] | None = None,
         private: bool = False,
     ) -> list[Reply]:
-        """The messages that ask each seat for its decision.
+        """The messages that ask each seat for its decision (see :meth:`_seat_prompts`)."""
+        return [r for _, r in await self._seat_prompts(ctx, table, prompts, ping, fresh, private)]
 
-        A required prompt pings its player when ``ping`` names the seat. An optional prompt (a chance to react)
-        pings nobody and is posted only when it appears (``fresh``). A secret prompt goes by DM; under fog of
-        war (``private``) the channel only says whose decision it is, with a button that shows the choices
-        to that player alone.
+    async def _seat_prompts(
+        self,
+        ctx: Context,
+        table: Table,
+        prompts: Mapping[str, Prompt],
+        ping: Mapping[str, int],
+        fresh: frozenset[str] | None = None,
+        private: bool = False,
+        acting: str | None = None,
+    ) -> list[tuple[str, Reply]]:
+        """The messages that ask each seat for its decision, each with its seat.
+
+        A required prompt pings its player when ``ping`` names the seat. With ``fresh`` given, a prompt is
+        posted only when it is in ``fresh`` (new or changed; an optional one, a chance to react, once per
+        window), except the ``acting`` seat's, whose buttons its own action made stale. A secret prompt goes
+        by DM; under fog of war (``private``) the channel only says whose decision it is, with a button that
+        shows the choices to that player alone.
         """
-        replies = []
+        replies: list[tuple[str, Reply]] = []
         for seat, prompt in prompts.items():
             user = table.user_of(seat)
-            if prompt.optional and fresh is not None and seat not in fresh:
-                continue
+            if fresh is not None and seat not in fresh and seat not in ping and (prompt.optional or seat != acting):
+                continue  # unchanged, and its buttons still work: not posted again
             rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
             mention = (user,) if seat in ping and user is not None and not prompt.optional else ()
             if private and not prompt.secret and user is not None:
                 asked = "may react (an event, 15)" if prompt.optional else "must decide"
                 replies.append(
-                    Reply(
-                        f"<@{user}> (**{seat}**) {asked}. Fog of war (11): the choices are shown only to you.",
-                        to="channel",
-                        ephemeral=False,
-                        mentions=mention,
-                        buttons=(
-                            Button(
-                                "Show my choices",
-                                custom_id(table.game.id, table.game.revision, "dm", seat),
-                                "secondary" if prompt.optional else "primary",
+                    (
+                        seat,
+                        Reply(
+                            f"<@{user}> (**{seat}**) {asked}. Fog of war (11): the choices are shown only to you.",
+                            to="channel",
+                            ephemeral=False,
+                            mentions=mention,
+                            buttons=(
+                                Button(
+                                    "Show my choices",
+                                    custom_id(table.game.id, table.game.revision, "dm", seat),
+                                    "secondary" if prompt.optional else "primary",
+                                ),
                             ),
+                            channel=ctx.channel,
                         ),
-                        channel=ctx.channel,
                     )
                 )
                 continue
             buttons, selects = await self._components(table, seat, prompt)
             if prompt.secret and user is not None:
-                replies.append(self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects))
+                replies.append((seat, self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects)))
+                notice = f"<@{user}> ({seat}) has a sealed decision to make: it was sent privately."
                 replies.append(
-                    Reply(
-                        f"<@{user}> ({seat}) has a sealed decision to make: it was sent privately.",
-                        to="channel",
-                        ephemeral=False,
-                        mentions=mention,
-                        channel=ctx.channel,
-                    )
+                    (seat, Reply(notice, to="channel", ephemeral=False, mentions=mention, channel=ctx.channel))
                 )
                 continue
             free = f"\nAlso: {', '.join(_commands_of(prompt.free_verbs))}." if prompt.free_verbs else ""
             listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
             head = "(optional, no need to answer) " if prompt.optional else ""
             replies.append(
-                Reply(
-                    f"<@{user}> (**{seat}**): {head}{prompt.text}{rule}{free}\n{listed}".strip()[:1900],
-                    to="channel",
-                    ephemeral=False,
-                    mentions=mention,
-                    buttons=buttons,
-                    selects=selects,
-                    channel=ctx.channel,
+                (
+                    seat,
+                    Reply(
+                        f"<@{user}> (**{seat}**): {head}{prompt.text}{rule}{free}\n{listed}".strip(),
+                        to="channel",
+                        ephemeral=False,
+                        mentions=mention,
+                        buttons=buttons,
+                        selects=selects,
+                        channel=ctx.channel,
+                    ),
                 )
             )
         return replies
@@ -846,7 +913,7 @@ class CommandLayer:
         selects: tuple[Select, ...],
     ) -> Reply:
         return Reply(
-            text[:1900],
+            text,
             to="dm",
             ephemeral=False,
             user=user,
@@ -876,7 +943,7 @@ class CommandLayer:
         free = f"\nAlso: {', '.join(_commands_of(prompt.free_verbs))}." if prompt.free_verbs else ""
         listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
         text = f"**{seat}**: {prompt.text}{free}\n{listed}".strip()
-        return [Reply(text[:1900], buttons=buttons, selects=selects)]
+        return [Reply(text, buttons=buttons, selects=selects)]
 
     # --- Game life ------------------------------------------------------------------------------------
 
@@ -965,9 +1032,25 @@ class CommandLayer:
             if seat in reminders and game.time_control:
                 left = float(game.time_control.get("reserve_days", 0)) - row.reserve_used / 86400
                 lines.append(f"{seat}: reserve left {left:.1f} days.")
-        return [Reply("\n".join(lines)[:1900], ephemeral=False)]
+        return [Reply("\n".join(lines), ephemeral=False)]
 
     async def _resign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        """Asks first: resigning ends the game at once."""
+        table = await self.service.table(ctx.channel)
+        if table.game.status != "active" or not table.seats_of(ctx.caller.user_id):
+            return await self._resign_now(ctx)  # the service says why it cannot be done
+        game, state = table.game.id, table.game.revision
+        return [
+            Reply(
+                "Resign the game? Your opponent wins at once and the dice seed is revealed.",
+                buttons=(
+                    Button("Confirm", custom_id(game, state, "rsy", "0"), "danger"),
+                    Button("Cancel", custom_id(game, state, "rsn", "0")),
+                ),
+            )
+        ]
+
+    async def _resign_now(self, ctx: Context) -> list[Reply]:
         outcome = await self.service.resign(ctx.channel, ctx.caller)
         return [
             Reply("You resigned."),
@@ -1025,7 +1108,7 @@ class CommandLayer:
         game, rolls, problems = await self.service.verify(table.game.id)
         head = f"Chain head `{game.chain_head}` (compare it with the one posted at the end)."
         if problems:
-            return [Reply(("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems))[:1700] + "\n" + head)]
+            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems) + "\n" + head)]
         return [
             Reply(
                 f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; the log's hash chain holds; {rolls} roll(s) "
@@ -1045,28 +1128,35 @@ class CommandLayer:
             if command.confirm:
                 preview = await self.service.preview(ctx.channel, ctx.caller, verb, o)
                 if preview is not None:
-                    table = await self.service.table(ctx.channel)
-                    state = table.game.revision
-                    return [
-                        Reply(
-                            f"**Odds preview**\n{preview.text}\nConfirm the attack?",
-                            buttons=(
-                                Button("Confirm", custom_id(table.game.id, state, "ok", preview.token), "danger"),
-                                Button("Cancel", custom_id(table.game.id, state, "no", preview.token)),
-                            ),
-                        )
-                    ]
+                    question = f"**Odds preview**\n{preview.text}\nConfirm the attack?"
+                    return [await self._confirmation(ctx, question, preview)]
             outcome = await self.service.act(ctx.channel, ctx.caller, verb, o)
             return await self._outcome_replies(ctx, outcome)
 
         return handler
 
+    async def _confirmation(self, ctx: Context, text: str, preview: Preview) -> Reply:
+        """A private question with **Confirm** and **Cancel** buttons for an action kept until answered."""
+        table = await self.service.table(ctx.channel)
+        game, state = table.game.id, table.game.revision
+        return Reply(
+            text,
+            buttons=(
+                Button("Confirm", custom_id(game, state, "ok", preview.token), "danger"),
+                Button("Cancel", custom_id(game, state, "no", preview.token)),
+            ),
+        )
+
     async def _activate(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         formation = o["formation"]
         if formation.lower() == "general":
-            outcome = await self.service.act(ctx.channel, ctx.caller, "activate_general", {})
+            verb, args = "activate_general", {}
         else:
-            outcome = await self.service.act(ctx.channel, ctx.caller, "activate_formation", {"formation": formation})
+            verb, args = "activate_formation", {"formation": formation}
+        preview = await self.service.preview(ctx.channel, ctx.caller, verb, args)
+        if preview is not None:
+            return [await self._confirmation(ctx, f"{preview.text}\nActivate it again?", preview)]
+        outcome = await self.service.act(ctx.channel, ctx.caller, verb, args)
         return await self._outcome_replies(ctx, outcome)
 
     async def _act_generic(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
@@ -1088,21 +1178,48 @@ class CommandLayer:
                 raise Refusal(f"you hold several seats that must decide now ({', '.join(mine)}): name the seat")
             seat = mine[0]
         fresh = await self._freshness(table, seat, prompts[seat]) if seat in prompts else ""
-        return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision, fresh)
+        return await self._choose_index(ctx, seat, int(o["number"]), table.game.revision, fresh, by_number=True)
 
-    async def _choose_index(self, ctx: Context, seat: str, number: int, state: int, fresh: str = "") -> list[Reply]:
+    async def _choose_index(
+        self, ctx: Context, seat: str, number: int, state: int, fresh: str = "", by_number: bool = False
+    ) -> list[Reply]:
         async def still_valid(table: Table, prompt: Prompt) -> bool:
             return bool(fresh) and fresh == await self._freshness(table, seat, prompt)
 
+        preview = await self._choice_preview(ctx, seat, number, state, still_valid, by_number)
+        if preview is not None:
+            return [await self._confirmation(ctx, f"{preview.text}\nConfirm?", preview)]
         choice, outcome = await self.service.choose(ctx.channel, ctx.caller, seat, number, state, still_valid)
         return await self._outcome_replies(ctx, outcome, f"Done: {choice.label or choice.verb}.")
+
+    async def _choice_preview(
+        self,
+        ctx: Context,
+        seat: str,
+        number: int,
+        state: int,
+        still_valid: Callable[[Table, Prompt], Awaitable[bool]],
+        by_number: bool,
+    ) -> Preview | None:
+        """The confirmation a choice needs before it is played, if any: one the game asks for (a reactivation
+        that fatigues), or, for a choice made by its number in answer to a chance to react, what it plays.
+        ``None`` (the choice goes ahead, checked again under the lock) for anything else or anything amiss."""
+        table = await self.service.table(ctx.channel)
+        prompt = (await self.service.prompts(table.game)).get(seat)
+        if prompt is None or not 1 <= number <= len(prompt.choices) or seat not in table.seats_of(ctx.caller.user_id):
+            return None
+        if state != table.game.revision and not await still_valid(table, prompt):
+            return None
+        choice = prompt.choices[number - 1]
+        text = f"Choice {number} plays: **{choice.label or choice.verb}**." if by_number and prompt.optional else None
+        return await self.service.preview(ctx.channel, ctx.caller, choice.verb, choice.args, seat, text=text)
 
     # --- Information ----------------------------------------------------------------------------------
 
     def _info(self, topic: str, key: str | None) -> Handler:
         async def handler(ctx: Context, o: dict[str, Any]) -> list[Reply]:
             text = await self.service.describe(ctx.channel, ctx.caller, topic, str(o.get(key, "")) if key else "")
-            return [Reply(text[:1900])]
+            return [Reply(text)]
 
         return handler
 
@@ -1119,16 +1236,16 @@ class CommandLayer:
 
     async def _log(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, corrections = await self.service.log(ctx.channel, ctx.caller)
-        lines = [f"#{e.seq} {e.seat} {e.verb}: " + " ".join(e.texts) for e in entries[-40:]]
+        lines = [f"#{e.seq} {e.seat} {e.verb}: " + " ".join(e.texts) for e in entries]
         lines += [f"Moderator {c}" for c in corrections]
-        return [Reply(("\n".join(lines) or "Nothing has happened yet.")[-1900:])]
+        return [Reply("\n".join(lines) or "Nothing has happened yet.")]
 
     async def _dice(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, _ = await self.service.log(ctx.channel, ctx.caller)
         lines = [f"#{e.seq} {e.seat}: {r}" for e in entries for r in e.rolls]
         table = await self.service.table(ctx.channel, live=False)
         head = f"Seed hash `{table.game.seed_hash}`."
-        return [Reply((head + "\n" + ("\n".join(lines) or "No die rolled yet."))[-1900:])]
+        return [Reply(head + "\n" + ("\n".join(lines) or "No die rolled yet."))]
 
 
 def _coerce(spec: OptionDef, value: Any) -> Any:
@@ -1190,9 +1307,41 @@ def _kind_words(spec: OptionDef) -> str:
 
 
 def _commands_of(verbs: Sequence[str]) -> list[str]:
-    """The commands that send these engine verbs (``/move`` for ``move``), for a prompt's "Also:" line."""
+    """The commands that send these engine verbs (``/move`` for ``move``, ``/act retreat`` for a verb no
+    command names), for a prompt's "Also:" line."""
+    return [_command_of(v) for v in verbs if v != "preview"]
+
+
+def _command_of(verb: str) -> str:
+    """The command a player types for an engine verb: ``/move`` for ``move``, ``/act retreat`` for a verb
+    without its own command."""
     by_verb = {c.verb: c.name for c in COMMANDS if c.verb}
-    return [f"/{by_verb[v]}" if v in by_verb else v for v in verbs if v != "preview"]
+    by_verb.update({"activate_formation": "activate", "activate_general": "activate general"})
+    return f"/{by_verb[verb]}" if verb in by_verb else f"/act {verb}"
+
+
+def _plain(text: str) -> str:
+    """A name as compared with what a player types: lower case, German letters spelled out, accents dropped."""
+    spelled = text.lower().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
+    return "".join(c for c in unicodedata.normalize("NFKD", spelled) if not unicodedata.combining(c))
+
+
+def _match_name(typed: str, pairs: Sequence[tuple[str, str]]) -> tuple[str, list[str]]:
+    """(the id for ``typed``, the closest names when none matches): ``typed`` may be an id or a suggestion's
+    label or name (the label without its "(id)" or its verb, e.g. "Activate")."""
+    if any(typed == value for _, value in pairs):
+        return typed, []
+    wanted = _plain(typed)
+    names: dict[str, str] = {}
+    for label, value in pairs:
+        name = re.sub(r"\s*\([^)]*\)\s*$", "", label)
+        for form in (label, name, name.split(" ", 1)[-1], value):
+            names.setdefault(_plain(form), value)
+        if wanted in (_plain(label), _plain(name), _plain(name.split(" ", 1)[-1]), _plain(value)):
+            return value, []
+    close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=0.6)
+    labels = {v: lab for lab, v in pairs}
+    return typed, [f"{labels[names[c]]!r}" for c in dict.fromkeys(close)]
 
 
 def _who(table: Table, seat: str) -> str:

@@ -33,14 +33,42 @@ from bot.store import Store
 from engine.contract import RulesError
 
 CHANNEL = 1
-"""The one table of the console."""
+"""The console's first table; a game file that already holds a live game there gets the next free one."""
 
 HELP = (
     "Commands: "
     + ", ".join(c.name for c in COMMANDS)
     + ". Also: as SEAT, ok, cancel, show [SEAT] (a seat's own choices, private under fog of war or sealed: "
-    "at any time, for the seat typing now or the one named, which then types), help, quit."
+    "at any time, for the seat typing now or the one named, which then types), units, arrivals, help COMMAND, quit."
 )
+
+EXAMPLES = {
+    "activate": 'activate "XLVII Panzerkorps"   (or its id, or: activate general)',
+    "move": "move units=de-2-pz-cochenhausen to=2614   (or: move Cochenhausen/2 2614)",
+    "enter": "enter unit=us-7-ad at=1902",
+    "attack": "attack target=2515 attackers=de-2-pz-boehm   (then ok or cancel)",
+    "choose": "choose 2",
+    "event": "event nuts 2515",
+    "map": "map overlay:reachable unit:de-26-vg   (Discord's option:value works too)",
+    "hex": "hex 2515",
+    "unit": "unit Mueller/12   (a name or an id)",
+    "stack": "stack 2515",
+    "act": "act retreat unit=us-110-28 to=2416",
+    "standing-orders": "standing-orders take-losses,no-advance",
+    "game undo": "game undo",
+}
+"""Examples for ``help COMMAND`` (any other command gets one made from its options)."""
+
+CONSOLE_ONLY = {
+    "as": "as SEAT: type for that seat (the console switches by itself to whoever must decide).",
+    "ok": "ok: confirm what was just previewed (an attack's odds, a resignation).",
+    "cancel": "cancel: drop what was just previewed.",
+    "show": "show [SEAT]: a seat's own choices (private under fog of war, or sealed), at any time; the seat named "
+    "then types.",
+    "units": "units: your units on the map, with their ids.",
+    "arrivals": "arrivals: your reinforcements due now, with their ids and entry hexes.",
+    "quit": "quit: leave (the game stays in the game file, see --db).",
+}
 
 
 @dataclass
@@ -54,7 +82,11 @@ class Console:
     current: str = ""
     pictures_written: list[Path] = field(default_factory=list)
     refusals: int = 0
+    channel: int = CHANNEL
+    db: str = ":memory:"
     _buttons: dict[str, str] = field(default_factory=dict)
+    _menus: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The choices each seat was last shown, so that a number always means what the player read."""
 
     @property
     def service(self) -> GameService:
@@ -66,7 +98,10 @@ class Console:
 
     def _names(self, text: str) -> str:
         by_id = {str(c.user_id): f"@{c.name}" for c in self.players.values()}
-        return re.sub(r"<@!?(\d+)>", lambda m: by_id.get(m[1], f"@{m[1]}"), text)
+        text = re.sub(r"<@!?(\d+)>", lambda m: by_id.get(m[1], f"@{m[1]}"), text)
+        if self.db != ":memory:":  # the check printed at the end must find this game file
+            text = re.sub(r"`umpire verify (\d+)`", lambda m: f"`umpire verify {m[1]} --db {self.db}`", text)
+        return text
 
     async def setup(self, scenario: str, options: str = "", system: str | None = None) -> None:
         """Create the game, seat the two players, start it.
@@ -105,7 +140,10 @@ class Console:
         if head in ("quit", "exit"):
             return False
         if head == "help":
-            self.say(HELP)
+            self.say(self.help(" ".join(words[1:])))
+            return True
+        if head in ("units", "arrivals") and len(words) == 1:
+            await self.list_ids(head)
             return True
         if head == "as":
             seat = words[1] if len(words) > 1 else ""
@@ -124,6 +162,7 @@ class Console:
             )
             self._buttons.clear()
             self.show(replies)
+            await self._remember_menus(replies)
             await self._follow_turn()
             return True
         name, rest = self._command(words)
@@ -134,8 +173,11 @@ class Console:
         options = self._options(name, rest)
         if options is None:
             return True
+        if name == "choose" and not await self._menu_still_read(options):
+            return True
         await self.run_command(name, options, self.players[self.current])
-        await self._follow_turn()
+        if "ok" not in self._buttons:  # a question waits for this seat's `ok` or `cancel` first
+            await self._follow_turn()
         return True
 
     async def _show_choices(self, seat: str) -> None:
@@ -145,7 +187,7 @@ class Console:
             self.refusals += 1
             return
         try:
-            table = await self.service.table(CHANNEL)
+            table = await self.service.table(self.channel)
         except RulesError as error:
             self.say(f"  {refusal_text(error)}")
             self.refusals += 1
@@ -155,7 +197,9 @@ class Console:
             self.say(f"--- {seat} ({self.players[seat].name}) types now ---")
         self._buttons.pop("show", None)
         button = custom_id(table.game.id, table.game.revision, "dm", seat)
-        self.show(await with_pictures(await self.layer.press(button, self._context(self.players[seat]))))
+        replies = await with_pictures(await self.layer.press(button, self._context(self.players[seat])))
+        self.show(replies)
+        await self._remember_menus(replies)
 
     @staticmethod
     def _command(words: list[str]) -> tuple[str | None, list[str]]:
@@ -172,6 +216,8 @@ class Console:
         positional = []
         for word in rest:
             key, sep, value = word.partition("=")
+            if not sep:
+                key, sep, value = word.partition(":")  # Discord's way: overlay:reachable
             if sep and key in names and key != "args":
                 options[key] = value
             else:
@@ -194,13 +240,92 @@ class Console:
         return options
 
     def _context(self, caller: Caller) -> Context:
-        return Context(caller, CHANNEL, None)
+        return Context(caller, self.channel, None)
+
+    def help(self, topic: str) -> str:
+        """``help``: the list of commands; ``help COMMAND``: what it does, its options, an example."""
+        topic = topic.strip().lower()
+        if not topic:
+            return HELP + "\nType `help COMMAND` for one command, e.g. `help move`."
+        if topic in CONSOLE_ONLY:
+            return CONSOLE_ONLY[topic]
+        command = COMMANDS_BY_NAME.get(topic)
+        if command is None:
+            close = [c.name for c in COMMANDS if topic in c.name] or [*CONSOLE_ONLY, *COMMANDS_BY_NAME]
+            return f"There is no command {topic!r}. {HELP}" if len(close) > 20 else f"Try: {', '.join(close)}."
+        lines = [f"{command.name}: {command.description}"]
+        for option in command.options:
+            lines.append(f"  {option.name}{'' if option.required else ' (optional)'}: {option.description}")
+        made = " ".join(f"{o.name}=..." for o in command.options if o.required)
+        lines.append(f"Example: {EXAMPLES.get(command.name, f'{command.name} {made}'.strip())}")
+        if command.options:
+            lines.append("Options go in order, or as name=value (or name:value) in any order.")
+        return "\n".join(lines)
+
+    async def list_ids(self, what: str) -> None:
+        """``units``: the current seat's units on the map; ``arrivals``: its reinforcements due, with their
+        entry hexes; each with its id, to type wherever an id is asked for."""
+        caller = self.players[self.current]
+        if what == "units":
+            pairs = await self.service.suggest(self.channel, caller, "own_unit", "", {}, limit=1000)
+            lines = [label for label, _ in pairs]
+        else:
+            pairs = await self.service.suggest(self.channel, caller, "reinforcement", "", {}, limit=1000)
+            lines = []
+            for label, unit in pairs:
+                hexes = await self.service.suggest(self.channel, caller, "entry", "", {"unit": unit}, limit=1000)
+                lines.append(f"{label}: enters at {', '.join(h for _, h in hexes) or '-'}")
+        title = "Your units on the map" if what == "units" else "Your reinforcements due now"
+        self.say(f"{title} ({self.current}): " + ("\n" + "\n".join(lines) if lines else "none."))
+
+    async def _menu_still_read(self, options: dict[str, str]) -> bool:
+        """Whether ``choose N`` means what the player read: the seat's choices are still the ones last shown.
+        If they changed meanwhile, refuse and show them again."""
+        try:
+            table = await self.service.table(self.channel)
+        except Exception:
+            return True  # the command layer says why
+        seat = options.get("seat") or self.current
+        prompt = (await self.service.prompts(table.game)).get(seat)
+        if prompt is None or seat not in self._menus:
+            return True
+        now = tuple(c.label or c.verb for c in prompt.choices)
+        if now == self._menus[seat]:
+            return True
+        self._menus[seat] = now
+        self.refusals += 1
+        listed = "\n".join(f"[{i}] {label}" for i, label in enumerate(now, 1))
+        self.say(
+            f"  Refused: the choices of {seat} have changed since they were shown; nothing changed. Now:\n{listed}"
+        )
+        return False
 
     async def run_command(self, name: str, options: dict[str, Any], caller: Caller) -> list[Reply]:
         """Run a command as ``caller`` and print its answers."""
         replies = await with_pictures(await self.layer.run(name, self._context(caller), options))
         self.show(replies)
+        await self._remember_menus(replies)
         return replies
+
+    async def _remember_menus(self, replies: Iterable[Reply]) -> None:
+        """Note the choices of each seat these answers asked (in the channel, by DM or privately): a later
+        ``choose N`` means the N-th of them."""
+        asked = {
+            seat
+            for seat, caller in self.players.items()
+            for r in replies
+            if (r.to == "dm" and r.user == caller.user_id)
+            or f"(**{seat}**)" in r.text
+            or r.text.startswith(f"**{seat}**:")
+        }
+        if not asked:
+            return
+        try:
+            prompts = await self.service.prompts((await self.service.table(self.channel)).game)
+        except Exception:
+            return
+        for seat in asked & set(prompts):
+            self._menus[seat] = tuple(c.label or c.verb for c in prompts[seat].choices)
 
     def show(self, replies: Iterable[Reply]) -> None:
         """Print answers; write pictures to files; remember confirm/cancel buttons."""
@@ -232,14 +357,15 @@ class Console:
                 self.say(f"  [picture written to {path}]")
 
     async def _follow_turn(self) -> None:
-        """Type for the one seat that must decide now, if only one must."""
+        """Type for a seat that must decide now: the current one if it must, else the first that must. A seat
+        with only a chance to react (an optional prompt) is never switched to."""
         try:
-            table = await self.service.table(CHANNEL)
+            table = await self.service.table(self.channel)
         except Exception:
             return
-        waiting = list(await self.service.prompts(table.game))
-        if len(waiting) == 1 and waiting[0] != self.current:
-            self.current = waiting[0]
+        required = [s for s, p in (await self.service.prompts(table.game)).items() if not p.optional]
+        if required and self.current not in required:
+            self.current = required[0]
             self.say(f"--- {self.current} ({self.players[self.current].name}) to decide ---")
 
 
@@ -285,7 +411,10 @@ async def play(
         service = GameService(store, systems)
         layer = CommandLayer(service, system, pictures=pictures)
         out = out or sys.stdout
-        console = Console(layer, out=out, out_dir=out_dir)
+        channel = CHANNEL
+        while await store.live_game_in(channel) is not None:  # a game file may hold earlier games
+            channel += 1
+        console = Console(layer, out=out, out_dir=out_dir, channel=channel, db=db)
         chosen = scenario or service.system(layer.default_system).scenarios[0]
         await console.setup(chosen, options, system)
         if script is not None:

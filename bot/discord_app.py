@@ -40,6 +40,7 @@ from bot.commands import (
     refusal_text,
 )
 from bot.config import Settings
+from bot.paging import fit
 from bot.service import Caller, GameService, SystemFactory
 from bot.store import Store, StoreError
 from bot.systems import systems
@@ -232,8 +233,9 @@ class UmpireBot(commands.Bot):
 
     @staticmethod
     def _message(reply: Reply) -> dict[str, Any]:
+        reply = fit(reply)  # a long answer is never cut: its whole text goes along as a file
         message: dict[str, Any] = {
-            "content": reply.text[:2000],
+            "content": reply.text,
             "allowed_mentions": discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(u) for u in reply.mentions]
             ),

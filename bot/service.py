@@ -185,6 +185,10 @@ class Outcome:
     result: Result | None = None
     picture_due: bool = False
     """Whether an activation closed: post the map picture of what changed."""
+    picture_events: list[dict[str, Any]] = field(default_factory=list)
+    """What the picture posted after this action shows as just happened (when ``picture_due``): the public
+    events of the whole activation that closed, from its opening action to this one, as the channel may read
+    them (not sealed, redacted under fog of war)."""
     public_events: list[dict[str, Any]] = field(default_factory=list)
     """The events the channel may read: not sealed, and under fog of war without the names of hidden units."""
     fresh: frozenset[str] = frozenset()
@@ -277,6 +281,12 @@ class GameService:
         self._creating = asyncio.Lock()
         self._cache = StateCache(state_cache)
         """Each game's latest state: (revision, last action's number, state)."""
+        self._unpinged: dict[int, set[str]] = {}
+        """Per game, the seats whose current required prompt was posted without a ping (it came from their own
+        action): the next action by another seat pings them, so a simultaneous step never waits unseen."""
+        self._reaction_shown: dict[int, set[str]] = {}
+        """Per game, the seats whose optional prompt (a chance to react) was posted since the last activation
+        closed: it is posted once per window, not again each time it reappears."""
         self.clock = clock
         self.renderer = Renderer()
         """Where pictures are drawn: a worker thread that gives way to answers in progress."""
@@ -657,25 +667,19 @@ class GameService:
         self._cache[game.id] = (game.revision, row.seq, new)
         receipt = secret.receipt if secret else None
         table = Table(game, table.seats)
-        fresh = frozenset(
-            s
-            for s, p in after.items()
-            if s not in before or before[s].optional != p.optional or (before[s] != p and not p.optional)
-        )
-        ping = {
-            s: u
-            for s, p in after.items()
-            if s != acting
-            and not p.optional
-            and (u := table.user_of(s)) is not None
-            and (s not in before or before[s] != p)
-        }
+        picture_due = bool(result) or system.picture_due(event_json)
+        fresh = self._fresh(game.id, before, after, picture_due)
+        ping = self._pings(table, acting, before, after)
         public, own = await asyncio.to_thread(
             lambda: (
                 self.redact(system, new, None, [e for e in event_json if not e.get("secret_to")]),
                 self.redact(system, new, acting, event_json),
             )
         )
+        picture_events: list[dict[str, Any]] = []
+        if picture_due:  # the whole activation that closed, as the channel may read it
+            recent = await self._recent_events(game, None)
+            picture_events = await asyncio.to_thread(self.redact, system, new, None, recent)
         return Outcome(
             table,
             seat=acting,
@@ -684,13 +688,52 @@ class GameService:
             prompts=after,
             ping=ping,
             result=result,
-            picture_due=bool(result) or system.picture_due(event_json),
+            picture_due=picture_due,
+            picture_events=picture_events,
             receipt=receipt,
             public_events=public,
             own_events=own,
             fresh=fresh,
             private_prompts=self._private_prompts(system, new),
         )
+
+    def _fresh(
+        self, game_id: int, before: Mapping[str, Prompt], after: Mapping[str, Prompt], window_closed: bool
+    ) -> frozenset[str]:
+        """The seats whose prompt must be posted: a required prompt that is new or changed; an optional one
+        (a chance to react) when it appears for the first time since the last activation closed."""
+        shown = self._reaction_shown.setdefault(game_id, set())
+        if window_closed:
+            shown.clear()
+        fresh = set()
+        for seat, prompt in after.items():
+            if not prompt.optional:
+                if seat not in before or before[seat] != prompt:
+                    fresh.add(seat)
+            elif seat not in shown:
+                fresh.add(seat)
+                shown.add(seat)
+        return frozenset(fresh)
+
+    def _pings(
+        self, table: Table, acting: str, before: Mapping[str, Prompt], after: Mapping[str, Prompt]
+    ) -> dict[str, int]:
+        """The seats to ping: another seat's required prompt that is new or changed, or that came from that
+        seat's own earlier action (a simultaneous step: it was posted without a ping, and now waits on him)."""
+        owed = self._unpinged.setdefault(table.game.id, set())
+        ping = {
+            s: u
+            for s, p in after.items()
+            if s != acting
+            and not p.optional
+            and (u := table.user_of(s)) is not None
+            and (s not in before or before[s] != p or s in owed)
+        }
+        owed.difference_update(ping)
+        owed.intersection_update(s for s, p in after.items() if not p.optional)
+        if acting in after and not after[acting].optional:
+            owed.add(acting)
+        return ping
 
     async def choose(
         self,
@@ -728,10 +771,18 @@ class GameService:
             return choice, await self._act(table, caller, choice.verb, dict(choice.args), seat, None)
 
     async def preview(
-        self, channel: int, caller: Caller, verb: str, args: Mapping[str, Any], seat: str | None = None
+        self,
+        channel: int,
+        caller: Caller,
+        verb: str,
+        args: Mapping[str, Any],
+        seat: str | None = None,
+        *,
+        text: str | None = None,
     ) -> Preview | None:
-        """An action's preview to confirm (an attack's odds), kept until confirmed or cancelled; ``None`` when
-        the action needs no confirmation.
+        """An action's preview to confirm (an attack's odds, a reactivation that fatigues), kept until confirmed
+        or cancelled; ``None`` when the action needs no confirmation. ``text`` asks for a confirmation with
+        that text whatever the system says (a choice made by its number, repeated before it is played).
 
         :raises RulesError: if the action is already known to be illegal.
         """
@@ -745,7 +796,8 @@ class GameService:
             acting = self._acting_seat(table, caller, prompts, verb, seat)
             if acting not in prompts:
                 raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
-            text = await asyncio.to_thread(system.preview, state, acting, verb, dict(args))
+            if text is None:
+                text = await asyncio.to_thread(system.preview, state, acting, verb, dict(args))
             if text is None:
                 return None
             token = secrets.token_hex(6)
@@ -962,9 +1014,9 @@ class GameService:
         return mine[0] if len(mine) == 1 else None
 
     async def suggest(
-        self, channel: int, caller: Caller, source: str, typed: str, given: Mapping[str, Any]
+        self, channel: int, caller: Caller, source: str, typed: str, given: Mapping[str, Any], limit: int = 25
     ) -> list[tuple[str, str]]:
-        """Autocomplete suggestions: legal now, for the caller's seat, at most 25. Never raises."""
+        """Autocomplete suggestions: legal now, for the caller's seat, at most ``limit``. Never raises."""
         try:
             table = await self.table(channel, live=False)
             system = self.system(table.game.system)
@@ -982,7 +1034,7 @@ class GameService:
             return []
         typed = typed.lower()
         found = [(label[:100], value[:100]) for label, value in pairs if typed in label.lower() or typed in value]
-        return found[:25]
+        return found[:limit]
 
     async def log(self, channel: int, caller: Caller) -> tuple[list[LogEntry], list[str]]:
         """The game log as the caller's seat may see it (sealed events hidden), and the moderators' corrections.

@@ -352,8 +352,50 @@ def _hex_numbers(
 def _names(
     draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout, near: Callable[[Hex], bool] = lambda _: True
 ) -> None:
+    _river_names(draw, game_map, layout)  # drawn whole in every band, clipped to it: a few dozen labels
     for place in (p for p in game_map.places if near(p.hex)):
         draw_place_name(draw, layout, place)
+
+
+RIVER_LABEL_EVERY = 16
+"""A river gets its name once per this many hexsides (at least once)."""
+
+
+def river_labels(game_map: GameMap, layout: Layout) -> list[tuple[str, Point]]:
+    """Where each river's name goes: beside hexsides of its course spread along it (one per
+    :data:`RIVER_LABEL_EVERY` hexsides, at least one), away from the hexes of named places when it can."""
+    named = {place.hex for place in game_map.places}
+    labels = []
+    for river in game_map.rivers:
+        sides = sorted(river.hexsides)
+        if not sides:
+            continue
+        # Beside the river, not on it: a third of the way from the hexside's middle to a hex centre.
+        points = [_towards(_midpoint(*layout.hexside_points(a, b)), layout.center(a), 0.35) for a, b in sides]
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        along = 0 if max(xs) - min(xs) >= max(ys) - min(ys) else 1
+        order = sorted(range(len(sides)), key=lambda i: points[i][along])
+        free = [i for i in order if not set(sides[i]) & named] or order
+        count = max(1, len(sides) // RIVER_LABEL_EVERY)
+        for k in range(count):
+            target = points[order[int((k + 0.5) * len(order) / count)]]
+            best = min(free, key=lambda i: math.dist(points[i], target))
+            labels.append((river.name, points[best]))
+    return labels
+
+
+def _river_names(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    size = max(8, round(layout.size * 0.3))
+    for name, point in river_labels(game_map, layout):
+        draw_text(draw, point, name, size, palette.RIVER, halo=palette.HALO, halo_width=max(1, round(layout.size / 20)))
+
+
+def _midpoint(a: Point, b: Point) -> Point:
+    return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+
+
+def _towards(a: Point, b: Point, share: float) -> Point:
+    return a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share
 
 
 def draw_place_name(draw: ImageDraw.ImageDraw, layout: Layout, place: Place, offset: Point = (0.0, 0.0)) -> None:

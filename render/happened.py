@@ -180,9 +180,16 @@ def _side(side_of: Callable[[str], str | None], units: Sequence[str]) -> Any:
 
 
 def draw_happenings(
-    draw: ImageDraw.ImageDraw, layout: Layout, happened: Happenings, offset: Point, shown: Callable[[Hex], bool]
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    happened: Happenings,
+    offset: Point,
+    shown: Callable[[Hex], bool],
+    occupied: frozenset[Hex] = frozenset(),
 ) -> None:
-    """Draw the marks of the last activation; ``offset`` is subtracted from map positions (a close-up's crop)."""
+    """Draw the arrows and crosses of the last activation; ``offset`` is subtracted from map positions (a
+    close-up's crop). A unit eliminated in a hex that holds a stack now (the victor advanced into it) gets its
+    cross beside that stack, not over it. The combat results go on top of everything: :func:`draw_results`."""
     if not happened:
         return
     width = max(3, round(layout.size * 0.09))
@@ -215,8 +222,24 @@ def draw_happenings(
                 end=0.4,
             )
     for hex_, _ in happened.eliminated:
-        if shown(hex_):
+        if not shown(hex_):
+            continue
+        if hex_ in occupied:
+            x, y = at(hex_)
+            _cross(draw, (x - layout.size * 0.76, y), layout.size * 0.17, max(3, round(layout.size * 0.07)))
+        else:
             _cross(draw, at(hex_), layout.size * 0.42, max(4, round(layout.size * 0.12)))
+
+
+def draw_results(
+    draw: ImageDraw.ImageDraw, layout: Layout, happened: Happenings, offset: Point, shown: Callable[[Hex], bool]
+) -> None:
+    """Draw each combat's result box over its target, after everything else so nothing hides it."""
+
+    def at(hex_: Hex) -> Point:
+        x, y = layout.center(hex_)
+        return x - offset[0], y - offset[1]
+
     for attack in happened.attacks:
         if shown(attack.target):
             _result(draw, layout, attack, at)

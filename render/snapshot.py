@@ -90,6 +90,9 @@ def frame(picture: MapPicture, zoom: float | None = None, region: Region | None 
         cx, cy = (round(v) for v in layout.center(center))
         half_width = math.ceil((1.5 * radius + 1.1) * layout.size)
         half_height = math.ceil((radius + 0.55) * layout.height)
+        # At a map edge the close-up slides inwards, so it is filled with map rather than background.
+        cx = min(max(cx, half_width), max(half_width, width - half_width))
+        cy = min(max(cy, half_height), max(half_height, height - half_height))
         crop = (cx - half_width, cy - half_height, cx + half_width, cy + half_height)
     return Frame(layout=layout, crop=crop, origin=(0, title_height(zoom)))
 
@@ -155,12 +158,13 @@ def render_map(
         if picture.game_map.grid.contains(mark.hex) and shown(mark.hex):
             draw_map_mark(draw, layout, mark, offset, marks_at.get(mark.hex, 0))
             marks_at[mark.hex] = marks_at.get(mark.hex, 0) + 1
-    for place in picture.game_map.places:
-        if place.hex in picture.counters or place.hex in picture.hidden:
+    for place in picture.game_map.places:  # over the stacks' edges and the markers, never under them
+        if place.hex in picture.counters or place.hex in picture.hidden or place.hex in marks_at:
             draw_place_name(draw, layout, place, offset=(left, top))
-    happened.draw_happenings(draw, layout, picture.happened, offset, shown)
+    happened.draw_happenings(draw, layout, picture.happened, offset, shown, frozenset(occupied))
     if picture.overlays:
         overlays.draw_over(draw, layout, picture.overlays, offset, shown, frozenset(occupied))
+    happened.draw_results(draw, layout, picture.happened, offset, shown)  # last: no ring or line hides them
     caption = picture.caption
     if region is not None:
         caption = f"{caption} (around {hex_name(region[0])})"

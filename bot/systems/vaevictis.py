@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from engine.vaevictis.state import GameState
     from render.picture import Overlay
 
-PICTURE_KINDS = frozenset({"end-activation", "pass", "turn", "victory"})
-"""Events after which the channel gets the map picture: an activation ends, a pass, a new turn, the end."""
+PICTURE_KINDS = frozenset({"end-activation", "turn", "victory"})
+"""Events after which the channel gets the map picture: an activation ends, a new turn, the end (a pass alone
+changes nothing on the map)."""
 
 OVERLAYS = {
     "reachable": "where a unit may move now, with the MPs spent (6)",
@@ -249,8 +250,18 @@ class VaeVictisAdapter:
     # --- Odds, information ----------------------------------------------------------------------------
 
     def preview(self, state: GameState, seat: str, verb: str, args: Mapping[str, Any]) -> str | None:
-        """An attack's odds (7.5): column, every modifier, each result's chance; other actions need no
-        confirmation."""
+        """An attack's odds (7.5): column, every modifier, each result's chance; the warning before a formation
+        whose HQ was already activated this turn is activated again (its HQ becomes fatigued, 3.5). Other
+        actions need no confirmation."""
+        if verb == "activate_formation":
+            formation = self.game.data.formations.get(str(args.get("formation", "")))
+            hq = state.units.get(formation.hq) if formation is not None and formation.hq else None
+            if formation is None or hq is None or hq.activations < 1:
+                return None
+            return (
+                f"{formation.name} was already activated this turn: activating it again fatigues its HQ "
+                f"{self.game.data.units[hq.id].name} (3.5), and every unit that joins becomes fatigued too."
+            )
         if verb != "attack":
             return None
         odds = self.game.preview(state, seat, args)  # type: ignore[arg-type]

@@ -385,7 +385,7 @@ def _supports_after_use(
             army = data.army_of(hq_id).id
             definition = support_def(data, owner, kind)
             assert definition is not None
-            label = f"{kind.replace('_', ' ')} of HQ {_name(data, hq_id)}"
+            label = f"{kind.replace('_', ' ')} of {_name(data, hq_id)}"
             if role == "attacker" and f"{hq_id}:{kind}" in cancelled:
                 cancelled.remove(f"{hq_id}:{kind}")
                 _return_marker(state, army, kind)
@@ -486,7 +486,7 @@ def _eliminate(data: GameData, state: GameState, unit_id: str, why: str) -> list
         events.append(
             Event(
                 "support",
-                f"The supports of HQ {_name(data, unit_id)} go back to the pool (1.3)",
+                f"The supports of {_name(data, unit_id)} go back to the pool (1.3)",
                 {"hq": unit_id, "kinds": list(unit.supports)},
             )
         )
@@ -757,7 +757,7 @@ def _finish(data: GameData, state: GameState, record: Record) -> list[Event]:
             events.append(
                 Event(
                     "support",
-                    f"{kind} of HQ {_name(data, hq_id)} back to the pool next turn (1.6.1)",
+                    f"{kind} of {_name(data, hq_id)} back to the pool next turn (1.6.1)",
                     {"hq": hq_id, "kind": kind, "kept": True},
                 )
             )
@@ -799,7 +799,7 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
     if stage == "defender_supports":
         offered, air = defence_support_options(data, state, record)
         options = [
-            Choice("support_defence", {"hq": h, "kind": k}, f"{k.replace('_', ' ')} of HQ {_name(data, h)}")
+            Choice("support_defence", {"hq": h, "kind": k}, f"{k.replace('_', ' ')} of {_name(data, h)}")
             for h, k in offered
         ]
         if air:
@@ -898,7 +898,9 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
                     )
                 )
     who = "Defender" if role == "defender" else "Attacker"
-    text = f"{who}: result {record['result']['text']}; {side_record.get('steps_lost', 0)} step(s) lost"
+    lost = int(side_record.get("steps_lost", 0))
+    so_far = "no step lost yet" if lost == 0 else f"{lost} step{'s' if lost > 1 else ''} lost so far"
+    text = f"{who}: result {record['result']['text']}; {so_far}"
     if side_record["retreat"] is not None:
         text += f", retreating {side_record['retreat']} hex(es)"
     if zoc_due:
@@ -1037,7 +1039,7 @@ def _apply_defence_support(
     return [
         Event(
             "support",
-            f"The defender adds the {use[1].replace('_', ' ')} of HQ {_name(data, use[0])}",
+            f"The defender adds the {use[1].replace('_', ' ')} of {_name(data, use[0])}",
             {"side": defender, "hq": use[0], "kind": use[1]},
         )
     ]
@@ -1071,7 +1073,7 @@ def _apply_result_decision(
             events = [
                 Event(
                     "loss",
-                    f"The {kind} marker of HQ {_name(data, hq_id)} is given up as a step loss (1.6.1)",
+                    f"The {kind} marker of {_name(data, hq_id)} is given up as a step loss (1.6.1)",
                     {"marker": kind, "hq": hq_id, "given_up": True},
                 )
             ]

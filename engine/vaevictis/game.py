@@ -310,7 +310,7 @@ class VaeVictisGame:
         seat = action.seat
         if action.verb not in EVENT_VERBS and seat not in required:
             if state.phase in ("operations", "supply") and self._event_choices(state, seat):
-                raise NotYourTurnError("you may only play an event now; the other player is acting")
+                raise NotYourTurnError("the other side is acting; you may only play an event", "2.1")
             waiting = ", ".join(required) or "nobody"
             raise NotYourTurnError(f"it is not your decision now; waiting for: {waiting}")
         new = state.copy()
@@ -588,10 +588,9 @@ class VaeVictisGame:
                     movement.check_move(self.data, state, unit_ids, [start, target])  # raises with the reason
                 names = ", ".join(self.data.units[u].name for u in unit_ids)
                 left = min(state.units[u].action_points for u in unit_ids)
+                why, rule = movement.unreachable_reason(self.data, state, unit_ids, target)
                 raise IllegalActionError(
-                    f"{names} cannot reach {hex_name(target)} this activation with {left} AP left: it is too far, "
-                    "or every way there is closed by terrain, rivers or enemy zones of control",
-                    "6.1",
+                    f"{names} cannot reach {hex_name(target)} this activation with {left} AP left: {why}", rule
                 )
             route = destinations[target]
         self._check_british_restriction(state, unit_ids, route.path)

@@ -619,6 +619,58 @@ def legal_destinations(
     return routes
 
 
+def unreachable_reason(data: GameData, state: GameState, unit_ids: Sequence[str], target: Hex) -> tuple[str, str]:
+    """Why the units cannot reach ``target`` in this activation (:func:`legal_destinations` does not hold it),
+    as (what stops them, rule): the stacking limit there (5), enemy zones of control (4.2), the distance
+    itself (6.1: more hexes than MPs to spend, even over open ground), a river (13.1) or the terrain's cost
+    (6.1). The cheapest way in MPs, with the zones, the rivers and the terrain lifted in turn, tells which
+    one closes the way."""
+    mover = _Mover(data, state, unit_ids, ignore_zoc=False, entering_at=None, entered_already=0, trucks=False)
+    there = hex_name(target)
+    if not mover.fits(target):
+        return f"the stack in {there} would go over the stacking limit of {mover.tables.max_steps} steps", "5"
+    if target in legal_destinations(data, state, unit_ids, target=target):
+        return f"{there} can be reached", "6.1"  # nothing stops them: the caller asked in vain
+    if target in legal_destinations(data, state, unit_ids, ignore_zoc=True, target=target):
+        return f"enemy zones of control stop every way to {there}", "4.2"
+    budget = mover.mp + (mover.ap // mover.tables.move_ap) * mover.allowance
+    start = mover.start
+    assert start is not None
+
+    def cheapest(rivers: bool, terrain: bool) -> float:
+        """The fewest MPs from the start to the target, ZoCs lifted, rivers and terrain counted or not."""
+        costs = {start: 0.0}
+        heap = [(0.0, start)]
+        while heap:
+            cost, here = heapq.heappop(heap)
+            if here == target:
+                return cost
+            if cost > costs.get(here, math.inf) or cost > budget:
+                continue
+            for to, road, river in mover.tables.links[here]:
+                if mover.blocked.get(to, _OK):
+                    continue
+                step = mover.cost[to] if terrain else 1.0
+                if road:
+                    step = min(step, mover.road_rate)
+                if river and rivers:
+                    mp_cost, ap_cost = mover.crossing[river]
+                    if mp_cost == PROHIBITED:
+                        continue
+                    step = mp_cost + ap_cost * mover.allowance / mover.tables.move_ap
+                if cost + step < costs.get(to, math.inf):
+                    costs[to] = cost + step
+                    heapq.heappush(heap, (cost + step, to))
+        return math.inf
+
+    away = data.map.grid.distance(start, target)
+    if away > budget or cheapest(rivers=False, terrain=False) > budget:  # more hexes than MPs, even in the open
+        return f"{there} is too far: {away} hexes away, with {_mp(budget)} MP at most to spend", "6.1"
+    if cheapest(rivers=False, terrain=True) <= budget:
+        return f"the rivers on the way to {there} close it or cost too much", "13.1"
+    return f"the terrain on the way to {there} costs more MPs than are left", "6.1"
+
+
 # --- Checking an explicit path -----------------------------------------------------------------------------
 
 

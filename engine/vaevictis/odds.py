@@ -404,24 +404,30 @@ def in_command_range(pos: Position, hq: UnitState, unit: UnitState) -> bool:
 def may_support(pos: Position, hq_id: str, unit: UnitState) -> bool:
     """[1.3, 16.3] Whether an HQ may support a unit: US/British HQs any unit of their army, German HQs
     their own formation's units; independents any HQ of their side; in command range either way."""
+    return support_problem(pos, hq_id, unit) is None
+
+
+def support_problem(pos: Position, hq_id: str, unit: UnitState) -> str | None:
+    """[1.3, 16.3] Why an HQ may not support a unit, in a few words (the formation, the army, the command
+    range, or not on the map), or ``None`` when it may (see :func:`may_support`)."""
     data = pos.data
     hq = pos.state.units[hq_id]
     if not hq.on_map or not unit.on_map:
-        return False
+        return "not on the map"
     formation = data.formations[data.units[unit.id].formation]
     if data.side_of(hq_id) != data.side_of(unit.id):
-        return False
+        return "the other side"
     if not formation.independent:
         if data.nationality_of(hq_id) == "german":
             if data.units[hq_id].formation != formation.id:
-                return False
+                return "another formation (a German HQ supports its own formation's units)"
         elif data.army_of(hq_id).id != data.army_of(unit.id).id and data.nationality_of(unit.id) != "british":
-            return False
+            return "another army (an Allied HQ supports its own army's units)"
     if first_turn_all_in_command(pos.data, pos.state, data.side_of(unit.id)):
-        return True
+        return None
     if is_british_west_of_meuse(data, unit) and data.nationality_of(hq_id) == "british":
-        return True  # 16.2: XXX Corps supports the British west of the Meuse wherever they are
-    return in_command_range(pos, hq, unit)
+        return None  # 16.2: XXX Corps supports the British west of the Meuse wherever they are
+    return None if in_command_range(pos, hq, unit) else "out of its command range"
 
 
 def first_turn_all_in_command(data: GameData, state: GameState, side: Side) -> bool:
@@ -552,13 +558,11 @@ def _validate_supports(
             raise _refuse(f"{kind!r} is not a support marker of the {side} side", "1.6")
         hq = pos.state.units[hq_id]
         if not committed and hq.supports.count(kind) < count:
-            raise _refuse(f"HQ {data.units[hq_id].name} holds {hq.supports.count(kind)} {kind} marker(s)", "1.6")
-        if not committed and not any(may_support(pos, hq_id, u) for u in units):
-            raise _refuse(
-                f"HQ {data.units[hq_id].name} cannot support any unit in this combat (formation, army or command "
-                "range)",
-                "1.3",
-            )
+            raise _refuse(f"{data.units[hq_id].name} holds {hq.supports.count(kind)} {kind} marker(s)", "1.6")
+        problems = {u.id: support_problem(pos, hq_id, u) for u in units}
+        if not committed and all(problems.values()):
+            why = "; ".join(f"{data.units[u].name}: {p}" for u, p in problems.items())
+            raise _refuse(f"{data.units[hq_id].name} cannot support any unit in this combat: {why}", "1.3")
 
 
 def _contribution(pos: Position, unit: UnitState, halvings: list[str], zeroed: bool = False) -> Contribution:
@@ -780,7 +784,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         for hq_id, kind in uses:
             definition = support_def(data, owner, kind)
             assert definition is not None
-            label = f"{kind.replace('_', ' ')} support of HQ {data.units[hq_id].name}"
+            label = f"{kind.replace('_', ' ')} support of {data.units[hq_id].name}"
             if sign > 0 and cancels(str(definition.get("category"))):
                 cancelled.append(f"{hq_id}:{kind}")
                 continue

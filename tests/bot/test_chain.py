@@ -50,7 +50,8 @@ async def test_each_action_is_chained_to_the_one_before_and_the_head_is_kept_wit
 async def test_the_head_is_posted_at_the_end_with_the_seed(service: GameService) -> None:
     layer = CommandLayer(service, "duel")
     await started(service)
-    replies = await layer.run("game resign", ctx(BLUE), {})
+    asked = await layer.run("game resign", ctx(BLUE), {})
+    replies = await layer.press(asked[0].buttons[0].custom_id, ctx(BLUE))  # Confirm
     game = (await service.table(CHANNEL, live=False)).game
     over = next(r.text for r in replies if "Game over" in r.text)
     assert game.seed in over and f"chain head is `{game.chain_head}`" in over

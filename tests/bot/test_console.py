@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from pathlib import Path
 
@@ -41,11 +42,68 @@ def test_umpire_local_script_plays_ardennes(tmp_path: Path, capsys: object) -> N
     require_ardennes()
     script = tmp_path / "game.txt"
     script.write_text("game status\nchoose 999\nmove units=nothing to=0000\noob\n", encoding="utf-8")
-    assert main(["local", "--script", str(script), "--no-pictures", "--out-dir", str(tmp_path)]) == 0
+    db = str(tmp_path / "local.sqlite3")
+    assert main(["local", "--script", str(script), "--no-pictures", "--out-dir", str(tmp_path), "--db", db]) == 0
     text = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "Game #1 created" in text and "Support phase" in text
     assert "Refused: The option 'number' must be a whole number from 1 to 500." in text
     assert "is not an action of the support phase" in text
+
+
+CONSOLE_SCRIPT = """
+help move
+act end_support
+act end_support
+units
+arrivals
+activate "I SS Panzerkorps"
+unit Mueller/12
+unit Mulleer/12
+map overlay:zoc
+as allied
+choose 1
+choose 1
+cancel
+""".splitlines()
+
+
+async def test_the_console_speaks_names_switches_to_required_decisions_and_keeps_its_numbers(tmp_path: Path) -> None:
+    require_ardennes()
+    from bot.systems import systems
+
+    out = io.StringIO()
+    db = str(tmp_path / "local.sqlite3")
+    console = await play(systems(), script=CONSOLE_SCRIPT, out=out, out_dir=tmp_path, db=db, pictures=False)
+    text = out.getvalue()
+    assert "Example: move units=" in text  # help COMMAND explains with an example
+    assert "--- allied (player2) to decide ---" in text  # the other seat's support phase is required
+    # The allied event prompt is optional: the console stays with the german, who must act.
+    assert "--- allied" not in text.split("- The German player has the initiative")[1].split("allied> choose")[0]
+    assert "HQ I SS PzK (hq-de-i-ss-pzk)" in text  # `units` lists ids
+    assert "German activates I SS Panzerkorps." in text  # a formation by its name
+    assert "Müller/12 (de-12-ss-mueller): strength" in text  # a unit by its name spelled without umlaut
+    assert "Did you mean 'Müller/12 (de-12-ss-mueller)'?" in text  # an unknown name suggests the closest
+    assert "with the zoc overlay" in text  # Discord's option:value syntax
+    # A number refers to the choices the player read: the activation changed the allied reactions (new
+    # Roadblock hexes), so the first `choose 1` is refused and the choices shown again; the second one
+    # says what it plays before playing it.
+    first, second = text.split("allied> choose 1")[1:3]
+    assert "have changed since they were shown; nothing changed. Now:\n[1] Nuts! at" in first
+    assert "Choice 1 plays: **Nuts! at" in second and "Cancelled; nothing changed." in text
+    assert console.refusals >= 2
+
+
+def test_a_console_game_is_kept_in_its_file_for_umpire_verify(tmp_path: Path) -> None:
+    require_ardennes()
+    from bot.systems import systems
+
+    db = tmp_path / "local.sqlite3"
+    out, again = io.StringIO(), io.StringIO()
+    asyncio.run(play(systems(), script=["game resign", "ok"], out=out, db=str(db), pictures=False))
+    assert f"`umpire verify 1 --db {db}`" in out.getvalue()
+    assert main(["verify", "1", "--db", str(db)]) == 0
+    asyncio.run(play(systems(), script=["game status"], out=again, db=str(db), pictures=False))
+    assert "**Game #2**" in again.getvalue()  # a second game in the same file gets its own table
 
 
 async def test_11_show_opens_each_seats_own_choices_at_any_time(tmp_path: Path) -> None:

@@ -205,6 +205,11 @@ async def test_a_finished_game_refuses_buttons_and_reveals_the_seed(fake: FakeDi
     sent = await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
     prompt = posts(sent, CHANNEL)[-1]
     sent = await fake.command(BOB, CHANNEL, "game resign")
+    question = answers(sent)[-1]
+    assert "Resign the game?" in question.content and not posts(sent, CHANNEL)  # asked first, nothing done
+    sent = await fake.click(BOB, question, "Cancel")
+    assert "did not resign" in answers(sent)[-1].content and not posts(sent, CHANNEL)
+    sent = await fake.click(BOB, answers(await fake.command(BOB, CHANNEL, "game resign"))[-1], "Confirm")
     over = posts(sent, CHANNEL)[-1]
     assert "The dice seed was" in over.content
     sent = await fake.click(ANN, prompt, "1. Roll a die")

@@ -75,8 +75,8 @@ def no_traceback(sent: list[Sent]) -> None:
 
 
 def prompt_to(sent: list[Sent], user: FakeUser) -> Sent:
-    """The last channel post that asks ``user`` for a decision."""
-    return [p for p in posts(sent, CHANNEL) if p.content.startswith(f"<@{user.id}> (**")][-1]
+    """The last channel post that asks ``user`` for a decision (alone, or after the account of an action)."""
+    return [p for p in posts(sent, CHANNEL) if re.search(rf"^<@{user.id}> \(\*\*", p.content, re.MULTILINE)][-1]
 
 
 async def to_operations(fake: FakeDiscord, options: str = "", days_per_move: float = 0) -> list[Sent]:
@@ -151,6 +151,7 @@ async def test_a_full_activation_through_discord(fake: FakeDiscord, pictures: li
     assert any(f"move 2615-2614-{hexes[0]['value']}" in p.content for p in posts(sent, CHANNEL))
     refused = await fake.command(ANN, CHANNEL, "move", units="de-2-pz-boehm", to="0101")
     assert answers(refused)[-1].content.startswith("Refused") and "(rule 6.1)" in answers(refused)[-1].content
+    assert "0101 is too far:" in answers(refused)[-1].content  # the refusal says what stops the unit
 
     # The attack: its odds, then the confirmation; the defender is pinged for his supports.
     attackers = await fake.autocomplete(ANN, CHANNEL, "attack", "attackers", target="2515", attackers="")
@@ -166,12 +167,13 @@ async def test_a_full_activation_through_discord(fake: FakeDiscord, pictures: li
     assert any("German normal attack on 2515" in p.content for p in posts(sent, CHANNEL))
     defence = prompt_to(sent, BOB)
     assert "supports to your defence" in defence.content and all(s.pings <= {BOB.id} for s in sent)
-    sent = await fake.click(BOB, defence, "1. artillery of HQ HQ VIII")
+    sent = await fake.click(BOB, defence, "1. artillery of HQ VIII")
     defence = prompt_to(sent, BOB)  # the window stays open while Nuts! may be played (15.3)
     assert "Nuts!" in defence.content
     sent = await choose(fake, BOB, defence, "Go on with the combat")
     assert any("Combat at 2515" in p.content for p in posts(sent, CHANNEL))
     loss = prompt_to(sent, ANN)
+    assert "no step lost yet" in loss.content and "Also: /act retreat" in loss.content  # commands, not verbs
     sent = await fake.click(ANN, loss, "1. v. Böhm/2 loses a step")
     no_traceback(sent)
     again = await fake.click(ANN, loss, "1. v. Böhm/2 loses a step")
@@ -344,6 +346,74 @@ async def test_a_kill_during_a_burst_loses_nothing_acknowledged(db_path: Path, p
         await store.close()
 
 
+@pytest.fixture
+def drawn_maps(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, Any]]]:
+    """Every (MapPicture, region) the renderer draws."""
+    import render.snapshot
+
+    drawn: list[tuple[Any, Any]] = []
+    original = render.snapshot.render_map
+
+    def spy(picture: Any, zoom: Any = None, region: Any = None, **kwargs: Any) -> Any:
+        drawn.append((picture, region))
+        return original(picture, zoom, region, **kwargs)
+
+    monkeypatch.setattr(render.snapshot, "render_map", spy)
+    yield drawn
+
+
+async def test_the_picture_after_an_activation_is_a_close_up_of_everything_it_did(
+    fake: FakeDiscord, drawn_maps: list[tuple[Any, Any]]
+) -> None:
+    sent = await to_operations(fake)
+    sent = await fake.click(ANN, prompt_to(sent, ANN), "1. Activate XLVII Panzerkorps")
+    hexes = await fake.autocomplete(ANN, CHANNEL, "move", "to", units="de-2-pz-cochenhausen", to="")
+    sent = await fake.command(ANN, CHANNEL, "move", units="de-2-pz-cochenhausen", to=hexes[0]["value"])
+    assert len(posts(sent, CHANNEL)) == 1  # a move is one message: what happened and the next prompt
+    sent = await fake.command(ANN, CHANNEL, "attack", target="2515", attackers="de-2-pz-boehm", kind="normal")
+    sent = await fake.click(ANN, answers(sent)[-1], "Confirm")
+    sent = await fake.click(BOB, prompt_to(sent, BOB), "1. artillery of HQ")
+    sent = await choose(fake, BOB, prompt_to(sent, BOB), "Go on with the combat")
+    loss = prompt_to(sent, ANN)
+    retreat = next(label for label, _ in loss.buttons if "Retreat" in label)
+    no_traceback(await fake.click(ANN, loss, retreat))
+    drawn_maps.clear()
+    sent = await fake.command(ANN, CHANNEL, "end-activation")
+    picture = next(p for p in posts(sent, CHANNEL) if p.files == ["map.png"])
+    assert picture.file_data["map.png"].startswith(b"\x89PNG")
+    ((drawn, region),) = drawn_maps
+    assert region is not None, "a close-up, not the whole map"
+    happened = drawn.happened
+    assert any(len(arrow.path) >= 2 for arrow in happened.moves), "the move's arrow"
+    assert [a.target for a in happened.attacks] == [2515] and happened.attacks[0].result, "the attack and result"
+    assert happened.attacks[0].sources, "the attack's arrow from the attacker's hex"
+    assert happened.retreats, "the retreat's arrow"
+
+
+async def test_names_work_as_ids_and_choices_that_cost_or_surprise_ask_first(fake: FakeDiscord) -> None:
+    await to_operations(fake)
+    sent = await fake.command(ANN, CHANNEL, "activate", formation="xlvii panzerkorps")  # a name, in any case
+    assert any("German activates XLVII Panzerkorps" in p.content for p in posts(sent, CHANNEL))
+    # The player who is not acting answers his optional prompt by its number: told what it plays, first.
+    sent = await fake.command(BOB, CHANNEL, "choose", number=1)
+    question = answers(sent)[-1]
+    assert question.content.startswith("Choice 1 plays: **Nuts! at") and not posts(sent, CHANNEL)
+    assert "Cancelled" in answers(await fake.click(BOB, question, "Cancel"))[-1].content
+    await fake.command(ANN, CHANNEL, "end-activation")
+    await fake.command(ANN, CHANNEL, "pass")
+    sent = await fake.command(BOB, CHANNEL, "activate", formation="VIII Corp")  # a typo
+    assert "Did you mean 'Activate VIII Corps'" in answers(sent)[-1].content
+    await fake.command(BOB, CHANNEL, "activate", formation="VIII Corps")
+    await fake.command(BOB, CHANNEL, "end-activation")
+    await fake.command(ANN, CHANNEL, "pass")
+    sent = await fake.command(BOB, CHANNEL, "activate", formation="VIII Corps")
+    question = answers(sent)[-1]
+    assert "already activated this turn" in question.content and "(3.5)" in question.content
+    assert not posts(sent, CHANNEL)  # nothing done yet
+    sent = await fake.click(BOB, question, "Confirm")
+    assert any("reactivated and becomes fatigued" in p.content for p in posts(sent, CHANNEL))
+
+
 async def test_a_long_games_log_never_blocks_the_event_loop(fake: FakeDiscord) -> None:
     """Three players ask for the fog-of-war log of a 2,000-action game at once: the loop keeps ticking (every
     other game stays served) while the log is worked out, and each answer is redacted for its reader."""
@@ -389,7 +459,8 @@ async def test_a_long_games_log_never_blocks_the_event_loop(fake: FakeDiscord) -
     # loop never stalls for more than half the answer's time, nor past half a second on a loaded machine.
     assert gaps and max(gaps) < max(0.5, took / 2), (max(gaps), took)
     unique = list({id(s): s for each in sent for s in each}.values())
-    logs = [a.content for a in answers(unique) if "#2003 german move" in a.content]
+    whole = [a.file_data["answer.txt"].decode() if "answer.txt" in a.files else a.content for a in answers(unique)]
+    logs = [text for text in whole if "#2003 german move" in text]  # a long log comes whole, as a file
     name = data.units[german[1999 % len(german)]].name
     assert len(logs) == 3 and len([log for log in logs if f"#2003 german move: {name} moves" in log]) == 1
     for log in [log for log in logs if f"#2003 german move: {name} moves" not in log]:  # Allied, spectator
@@ -404,3 +475,17 @@ async def test_an_unknown_unit_id_is_refused_with_a_reason(fake: FakeDiscord) ->
         sent = await fake.command(ANN, CHANNEL, command, **args)
         no_traceback(sent)
         assert answers(sent)[-1].content.startswith("Refused"), (command, answers(sent)[-1].content)
+
+
+async def test_a_simultaneous_step_pings_the_player_whose_decision_came_from_his_own_action(fake: FakeDiscord) -> None:
+    await fake.command(ANN, CHANNEL, "game create", scenario="initial-assault")
+    await fake.command(ANN, CHANNEL, "game join", seat="german")
+    await fake.command(BOB, CHANNEL, "game join", seat="allied")
+    start = await fake.command(BOB, CHANNEL, "game start")
+    sent = await choose(fake, ANN, await open_choices(fake, ANN, start), "artillery to HQ XLVII PzK")
+    assert all(s.pings == set() for s in sent)  # the German allotted: his next prompt comes without a ping
+    sent = await choose(fake, BOB, await open_choices(fake, BOB, start), "artillery to HQ VIII")
+    # Both sides allot at once (1.6): the German's prompt still waits, and he has not been pinged for it.
+    assert any(s.pings == {ANN.id} for s in posts(sent, CHANNEL))
+    sent = await choose(fake, BOB, prompt_to(sent, BOB), "artillery to HQ V")
+    assert all(ANN.id not in s.pings for s in sent)  # once is enough

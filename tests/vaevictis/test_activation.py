@@ -158,7 +158,7 @@ def test_a_seat_without_a_decision_is_refused_and_nothing_changes() -> None:
     table = Table(placements=FRONT)
     # The Allies could play Nuts! now (an optional prompt), but the activation decision is the German's.
     assert table.game.prompts(table.state)["allied"].optional
-    error = table.refused("allied", "activate_general", None, "the other player is acting")
+    error = table.refused("allied", "activate_general", "2.1", "the other side is acting; you may only play an event")
     assert isinstance(error, NotYourTurnError)
 
 

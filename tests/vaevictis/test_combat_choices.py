@@ -151,4 +151,4 @@ def test_7_7_1_the_result_line_counts_the_steps_lost_in_retreat() -> None:
     assert "step lost" not in retreat.text and "a step to lose" in retreat.text
     act(DATA, state, "take_loss", unit="us-2-id")
     prompt = combat.pending_prompt(DATA, state)
-    assert prompt.seat == "allied" and "1 step(s) lost" in prompt.text, prompt.text
+    assert prompt.seat == "allied" and "1 step lost so far" in prompt.text, prompt.text

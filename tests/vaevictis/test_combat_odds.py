@@ -226,10 +226,12 @@ def test_1_3_german_hq_supports_only_its_own_formation_in_command_range() -> Non
     state = new_state(data, {"de-vg": 403, "hq-de-67": 503, "hq-de-1ss": 106, "us-b": 303})
     state.units["hq-de-67"].supports = ["nebelwerfer"]
     state.units["hq-de-1ss"].supports = ["nebelwerfer"]
-    assert refusal(data, state, germans_attack(303, "de-vg", supports=(("hq-de-67", "nebelwerfer"),))).rule == "1.3"
+    error = refusal(data, state, germans_attack(303, "de-vg", supports=(("hq-de-67", "nebelwerfer"),)))
+    assert error.rule == "1.3" and "another formation" in error.reason  # the refusal says which condition fails
     state.units["de-vg"].hex = 203  # 6 hexes from the HQ at 0805: beyond the German command range of 4
     state.units["hq-de-1ss"].hex = 805
-    assert refusal(data, state, germans_attack(303, "de-vg", supports=(("hq-de-1ss", "nebelwerfer"),))).rule == "1.3"
+    error = refusal(data, state, germans_attack(303, "de-vg", supports=(("hq-de-1ss", "nebelwerfer"),)))
+    assert error.rule == "1.3" and "out of its command range" in error.reason
 
 
 def test_17_1_on_turn_1_american_units_receive_support_however_far_their_hq() -> None:

@@ -59,7 +59,7 @@ def test_15_3_the_german_may_not_take_the_allied_decision_while_only_reacting() 
     table.refused("german", "pass", None, "waiting for: allied")  # nothing to react to yet
     table.act("allied", "move", units="us-cca", to="0105")
     assert table.game.prompts(table.state)["german"].optional  # Greif may be played now
-    table.refused("german", "pass", None, "the other player is acting")
+    table.refused("german", "pass", "2.1", "the other side is acting; you may only play an event")
 
 
 def test_15_3_air_supply_is_offered_in_the_supply_phase_of_a_clear_turn() -> None:

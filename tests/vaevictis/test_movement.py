@@ -560,3 +560,27 @@ def test_4_3_westwall_attack_is_not_optional_for_an_allied_unit() -> None:
     route = check_move(data, state, ["us-393"], [204, 304, 404])
     apply_move(data, state, ["us-393"], route)
     assert state.units["us-393"].must_attack
+
+
+# --- Why a hex cannot be reached (6.1) ----------------------------------------------------------------------
+
+
+def test_6_1_an_unreachable_hex_is_refused_with_what_stops_the_unit() -> None:
+    from engine.vaevictis.movement import unreachable_reason
+
+    data = build()
+    state = position(data, {"us-393": ("0104", 1)})
+    why, rule = unreachable_reason(data, state, ["us-393"], 1104)
+    assert rule == "6.1" and "too far: 10 hexes away, with 4 MP" in why
+    forest = build({f"{c:02d}{r:02d}": "f" for c in range(2, 5) for r in range(1, 11)})
+    why, rule = unreachable_reason(forest, position(forest, {"us-393": ("0104", 1)}), ["us-393"], 404)
+    assert rule == "6.1" and "terrain" in why
+    rivers = river_map()
+    why, rule = unreachable_reason(rivers, position(rivers, {"us-ccb": ("0305", 1)}), ["us-ccb"], 407)
+    assert rule == "13.1" and "rivers" in why
+    state = position(data, {"us-ccb": ("0104", 1), "de-116": ("0504", 0)})
+    why, rule = unreachable_reason(data, state, ["us-ccb"], 704)
+    assert rule == "4.2" and "zones of control" in why
+    state = position(data, {"us-393": ("0104", 1), "us-394": ("0304", 1), "us-ccb": ("0106", 1)})
+    why, rule = unreachable_reason(data, state, ["us-393"], 304)
+    assert rule == "5" and "stacking limit" in why
