@@ -407,8 +407,8 @@ async def play(
 ) -> Console:
     """Play a game at the terminal (or from ``script`` lines); returns the console when done."""
     store = await Store.open(db)
+    service = GameService(store, systems)
     try:
-        service = GameService(store, systems)
         layer = CommandLayer(service, system, pictures=pictures)
         out = out or sys.stdout
         channel = CHANNEL
@@ -432,4 +432,5 @@ async def play(
                 break
         return console
     finally:
+        await service.renderer.aclose()
         await store.close()

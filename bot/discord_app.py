@@ -75,6 +75,11 @@ class UmpireBot(commands.Bot):
         self.run_background_tasks = run_background_tasks
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
 
+    async def close(self) -> None:
+        """Close the connection to Discord, then stop the picture thread (a picture being drawn is finished)."""
+        await super().close()
+        await self.service.renderer.aclose()
+
     async def setup_hook(self) -> None:
         """Register the persistent buttons, add the commands, and sync them (to the test server if set)."""
         self.add_dynamic_items(PromptButton, PromptSelect)

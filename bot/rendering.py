@@ -57,3 +57,7 @@ class Renderer:
     def close(self) -> None:
         """Stop the worker thread (pictures already asked for are finished first)."""
         self._executor.shutdown(wait=True)
+
+    async def aclose(self) -> None:
+        """:meth:`close` from the event loop, waiting for a picture being drawn in another thread."""
+        await asyncio.to_thread(self.close)
