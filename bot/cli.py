@@ -97,6 +97,8 @@ def add_bot_commands(commands: Any) -> None:
     )
     replay.add_argument("game", type=int, help="the game number (shown at its creation)")
     replay.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
+    replay.add_argument("--pictures", type=Path, help="write the picture of every activation to this folder")
+    replay.add_argument("--seat", help="with --pictures: the side whose view to draw (default: the public view)")
 
     verify = commands.add_parser(
         "verify",
@@ -280,6 +282,8 @@ def run_replay(args: argparse.Namespace) -> int:
             print(status)
             if game.result:
                 print(f"Result: {game.result.get('text')}")
+            if args.pictures:
+                return await write_pictures(service, game, args.pictures, args.seat)
             return 0
         except StoreError as error:
             print(f"umpire: {error}", file=sys.stderr)
@@ -288,6 +292,33 @@ def run_replay(args: argparse.Namespace) -> int:
             await store.close()
 
     return asyncio.run(replay())
+
+
+async def write_pictures(service: Any, game: Any, folder: Path, seat: str | None) -> int:
+    """``umpire replay GAME --pictures DIR``: every activation's picture, rebuilt from the log, as ``seat`` saw
+    it (``None``: what both sides saw), one PNG each."""
+    system = service.system(game.system)
+    draw = getattr(system, "activation_pictures", None)
+    if draw is None:
+        print(f"umpire: {system.name} draws no pictures of activations", file=sys.stderr)
+        return 1
+    if seat is not None and seat not in system.seats:
+        print(f"umpire: there is no seat {seat!r}; the seats are {', '.join(system.seats)}", file=sys.stderr)
+        return 1
+    state = await service.state(game)
+    log = await service.seat_log(game, seat)
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def write_all() -> int:
+        count = 0
+        for name, png in draw(state, seat, log):
+            (folder / name).write_bytes(png)
+            count += 1
+        return count
+
+    written = await asyncio.to_thread(write_all)
+    print(f"{written} activation picture(s) written to {folder}")
+    return 0
 
 
 def run_verify(args: argparse.Namespace) -> int:

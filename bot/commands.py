@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from bot import info
 from bot.service import Caller, GameService, Outcome, Preview, Refusal, Table
 from bot.store import StoreBusyError
 from engine.contract import Prompt, RulesError
@@ -239,17 +240,62 @@ COMMANDS: tuple[CommandDef, ...] = (
         "map",
         "The map as your side sees it, with an overlay or a close-up if you like.",
         (
-            _opt("overlay", "reachable, zoc, command, supply or victory", "overlay", False),
+            _opt("overlay", "reachable, zoc, command, supply, victory or combats", "overlay", False),
             _opt("unit", "for the reachable overlay: your unit", "own_unit", False),
             _opt("hex", "a close-up round this hex", "any_hex", False),
+            OptionDef("turns", "for the combats overlay: how many turns (default 1)", "integer", False, None, 1, 99),
         ),
         private=True,
         slow=True,
     ),
-    CommandDef("hex", "What you can see in a hex.", (_opt("hex", "the hex", "any_hex"),), private=True),
-    CommandDef("unit", "A unit's state.", (_opt("unit", "the unit", "any_unit"),), private=True),
+    # Handlers of hex, unit, hq, oob, victory, brief, stats, replay and reports: bot/info.py.
+    CommandDef(
+        "hex",
+        "A hex: terrain, rivers and roads, costs, column shifts, who holds it, ZoC, stack, markers, combats.",
+        (_opt("hex", "the hex", "any_hex"),),
+        private=True,
+        slow=True,
+    ),
+    CommandDef(
+        "unit",
+        "A unit: formation, command, supply, AP and MP left, what it may do now.",
+        (_opt("unit", "the unit", "any_unit"),),
+        private=True,
+        slow=True,
+    ),
+    CommandDef(
+        "hq",
+        "An HQ: support rating, markers held, C3I, command range, units in and out of command.",
+        (_opt("hq", "the HQ", "any_hq"),),
+        private=True,
+    ),
     CommandDef("stack", "The stack in a hex.", (_opt("hex", "the hex", "any_hex"),), private=True),
-    CommandDef("oob", "Your order of battle.", private=True),
+    CommandDef(
+        "oob",
+        "Your order of battle: armies, formations, units, reinforcements to come, losses.",
+        (_opt("formation", "only this formation", "own_formation", False),),
+        private=True,
+    ),
+    CommandDef("victory", "The victory conditions as they stand, and the result if the game ended now.", private=True),
+    CommandDef("brief", "The scenario: turns, dates, special rules, victory conditions, options.", private=True),
+    CommandDef("stats", "Losses per side and turn, attacks by odds column, supports, dice luck.", private=True),
+    CommandDef(
+        "replay",
+        "The picture of a past activation, rebuilt from the log, as your side saw it.",
+        (
+            OptionDef("turn", "the turn", "integer", True, None, 1, 99),
+            OptionDef("activation", "the activation of that turn (default: the first)", "integer", False, None, 1, 99),
+            _opt("seat", "after the game: the side whose view to show", "seat", False),
+        ),
+        private=True,
+        slow=True,
+    ),
+    CommandDef(
+        "reports",
+        "Your turn-start reports by DM: on or off.",
+        (OptionDef("on", "whether to receive them", "boolean"),),
+        private=True,
+    ),
     CommandDef("log", "The game log.", private=True),
     CommandDef("dice", "Every die rolled so far.", private=True),
     # --- Campaign games (ASL) -----------------------------------------------------------------------------
@@ -561,10 +607,7 @@ class CommandLayer:
             "choose": self._choose,
             "act": self._act_generic,
             "map": self._map,
-            "hex": self._info("hex", "hex"),
-            "unit": self._info("unit", "unit"),
             "stack": self._info("stack", "hex"),
-            "oob": self._info("oob", None),
             "log": self._log,
             "dice": self._dice,
         }
@@ -572,6 +615,7 @@ class CommandLayer:
             if command.verb is not None:
                 self._handlers[command.name] = self._play(command)
         self._handlers.update(_campaign_handlers(self))  # Campaign games (ASL): bot/campaign.py
+        self._handlers.update(info.handlers(self))  # Information commands: bot/info.py
         missing = {c.name for c in COMMANDS} - set(self._handlers)
         assert not missing, missing
 
@@ -606,6 +650,8 @@ class CommandLayer:
             if game is None:
                 raise Refusal("this button belongs to a game that no longer exists")
             ctx = Context(ctx.caller, game.channel, ctx.guild)
+            if match["verb"] in info.PRESS_VERBS:  # Information buttons: bot/info.py
+                return await info.press(self, ctx, match["verb"], match["arg"], int(match["state"]), values)
             if not game.live:
                 raise Refusal("this game is over; nothing changed")
             state, verb, arg = int(match["state"]), match["verb"], match["arg"]
@@ -760,6 +806,7 @@ class CommandLayer:
         if outcome.picture_due:  # Discord draws and posts it after everything else (UmpireBot.deliver_pictures)
             caption = "The map after that activation." if outcome.action is not None else "The map at the start."
             replies.append(await self._picture_reply(ctx, outcome.picture_events, caption))
+        replies += await info.turn_reports(self, ctx, outcome)  # Turn-start reports: bot/info.py
         return replies + [r for _, r in asked]
 
     async def _picture_reply(self, ctx: Context, events: Sequence[Mapping[str, Any]], text: str) -> Reply:
@@ -1008,7 +1055,10 @@ class CommandLayer:
 
     async def _start(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         outcome = await self.service.start(ctx.channel, ctx.caller)
-        return await self._outcome_replies(ctx, outcome, "Game started.")
+        replies = await self._outcome_replies(ctx, outcome, "Game started.")
+        briefing = await info.brief_at_start(self, ctx)  # bot/info.py
+        reports = await info.turn_reports(self, ctx, outcome, at_start=True)
+        return replies[:1] + briefing + reports + replies[1:]
 
     async def _status(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.table(ctx.channel, live=False)
@@ -1224,6 +1274,8 @@ class CommandLayer:
         return handler
 
     async def _map(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        if o.get("overlay") == "combats":  # the combats of the last turns: bot/info.py
+            return await info.map_combats(self, ctx, int(o.get("turns", 1)))
         png = await self.service.picture(
             ctx.channel, ctx.caller, overlay=o.get("overlay"), unit=o.get("unit"), around=o.get("hex")
         )

@@ -224,8 +224,10 @@ class UmpireBot(commands.Bot):
             fallback = reply.dm_fallback
             if fallback is None:
                 return
-            buttons: tuple[Button, ...] = ()
-            if reply.buttons or reply.selects:
+            buttons: tuple[Button, ...] = fallback.buttons
+            if buttons:
+                text = fallback.text
+            elif reply.buttons or reply.selects:
                 first = (reply.buttons[0].custom_id if reply.buttons else reply.selects[0].custom_id).split(":")
                 seat = first[4].split(".")[0]
                 buttons = (Button("Answer privately", custom_id(int(first[1]), int(first[2]), "dm", seat), "primary"),)

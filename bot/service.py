@@ -220,6 +220,21 @@ class Preview:
 
 
 @dataclass(frozen=True)
+class Info:
+    """An answer to an information command (``hex``, ``unit``, ``stats`` ...) from a system's ``inform``: its
+    text (any length: the command layer pages it), a picture, and the next steps it offers."""
+
+    text: str
+    picture: bytes | None = None
+    buttons: tuple[tuple[str, str, str], ...] = ()
+    """(label, press verb, argument) of each button (see :mod:`bot.info`)."""
+    menu: tuple[tuple[str, str], ...] = ()
+    """(label, value) entries of one select menu, pressed with ``menu_verb``."""
+    menu_verb: str = ""
+    menu_placeholder: str = ""
+
+
+@dataclass(frozen=True)
 class LogEntry:
     """One line of a game's log as a seat sees it."""
 
@@ -909,6 +924,50 @@ class GameService:
         state = await self.state(table.game)
         seat = self._viewer(table, caller)
         return await asyncio.to_thread(system.describe, state, seat, topic, key)
+
+    async def info(self, channel: int, caller: Caller, topic: str, key: str = "", seat: str | None = None) -> Info:
+        """An information answer as the caller's seat sees it (``seat``: one of the caller's seats, or after the
+        game any seat), from the system's optional ``inform(state, seat, topic, key, log, over)``; the log is
+        each action's events the seat may read (sealed ones only to their owner until revealed), with its
+        verb and arguments.
+
+        :raises Refusal: when the system answers no such question, or ``seat`` is not the caller's.
+        :raises RulesError: for an unknown key.
+        """
+        table = await self.table(channel, live=False)
+        system = self.system(table.game.system)
+        inform = getattr(system, "inform", None)
+        if inform is None:
+            raise Refusal(f"{system.name} does not answer `{topic}`")
+        over = not table.game.live
+        if seat is not None and seat not in table.seats_of(caller.user_id) and not over:
+            raise Refusal(f"only the {seat} player may see that side's view while the game is played")
+        if seat is not None and seat not in table.seats:
+            raise Refusal(f"there is no seat {seat!r}; the seats are {', '.join(table.seats)}")
+        viewer = seat or self._viewer(table, caller)
+        state = await self.state(table.game)
+        log = await self.seat_log(table.game, viewer)
+        answer: Info = await asyncio.to_thread(inform, state, viewer, topic, key, log, over)
+        return answer
+
+    async def seat_log(self, game: GameRow, seat: str | None) -> list[dict[str, Any]]:
+        """Each action of the game with the events ``seat`` may read (sealed ones only to their owner until the
+        game ends): ``{"seq", "seat", "verb", "args", "events"}``."""
+        over = not game.live
+
+        def readable(event: Mapping[str, Any]) -> bool:
+            return over or not event.get("secret_to") or (seat is not None and seat in event["secret_to"])
+
+        return [
+            {
+                "seq": row.seq,
+                "seat": row.seat,
+                "verb": row.verb,
+                "args": row.args,
+                "events": [e for e in row.events if readable(e)],
+            }
+            for row in await self.store.actions(game.id)
+        ]
 
     async def picture(
         self,

@@ -344,6 +344,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     """,
     # Version 4: the chain's hashes as 32-byte blobs in a log without rowid; finished games' logs archived.
     _binary_hashes_without_rowid,
+    # Version 5: each user's preferences (turn-start reports on or off).
+    """
+    CREATE TABLE preferences (
+        user_id INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (user_id, key)
+    );
+    """,
 )
 """The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""
 
@@ -1193,6 +1202,20 @@ class Store:
             await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game_id,))
 
     # --- Pending confirmations ------------------------------------------------------------------------
+
+    async def preference(self, user_id: int, key: str) -> str | None:
+        """A user's preference, if set."""
+        row = await self._one("SELECT value FROM preferences WHERE user_id = ? AND key = ?", (user_id, key))
+        return str(row["value"]) if row else None
+
+    async def set_preference(self, user_id: int, key: str, value: str) -> None:
+        """Set a user's preference."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO preferences (user_id, key, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+                (user_id, key, value),
+            )
 
     async def put_pending(self, row: PendingRow) -> None:
         """Keep an action awaiting its player's confirmation (it survives a restart)."""

@@ -214,7 +214,7 @@ def draw_happenings(
             _arrow(
                 draw,
                 [at(source), at(attack.target)],
-                palette.ATTACK_ARROW,
+                palette.EARLIER_ATTACK_ARROW if attack.earlier else palette.ATTACK_ARROW,
                 width + 1,
                 layout.size,
                 dashed=False,
@@ -336,6 +336,8 @@ def _result(draw: ImageDraw.ImageDraw, layout: Layout, attack: AttackMark, at: C
     counter_top = layout.center(attack.target)[1] - layout.counter_box(attack.target)[1]
     x, y = tx, ty - counter_top - half_h + 2
     fill = palette.MAP_MARKS["breakthrough"][1] if attack.breakthrough else palette.ATTACK_ARROW
+    if attack.earlier:
+        fill = palette.EARLIER_ATTACK_ARROW
     draw.rounded_rectangle(
         (x - half_w, y - half_h, x + half_w, y + half_h), radius=size * 0.3, fill=fill, outline=(255, 255, 255), width=2
     )

@@ -146,6 +146,8 @@ SIDE_INK: Final[dict[str, RGB]] = {"german": (30, 30, 30), "allied": (20, 110, 4
 MOVE_ARROW: Final[RGB] = (20, 20, 20)
 """Moves are black with a white casing, apart from the blue rivers and red roads and attacks."""
 ATTACK_ARROW: Final[RGB] = (220, 20, 20)
+EARLIER_ATTACK_ARROW: Final[RGB] = (120, 90, 90)
+"""An earlier combat in the history overlay: the latest stays red."""
 RETREAT_ARROW: Final[RGB] = (230, 120, 0)
 ADVANCE_ARROW: Final[RGB] = (150, 30, 160)
 ELIMINATED: Final[RGB] = (200, 0, 0)

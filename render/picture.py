@@ -120,6 +120,8 @@ class AttackMark:
     result: str = ""
     side: Side | None = None
     breakthrough: bool = False
+    earlier: bool = False
+    """An earlier combat shown for history (``/map overlay:combats``): drawn muted; the latest stays red."""
 
 
 @dataclass(frozen=True)

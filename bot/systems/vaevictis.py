@@ -11,12 +11,13 @@ It decides no rule: every suggestion is checked again by the engine when the act
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
 
 if TYPE_CHECKING:
+    from bot.service import Info
     from engine.vaevictis.data import GameData
     from engine.vaevictis.game import VaeVictisGame
     from engine.vaevictis.state import GameState
@@ -32,6 +33,7 @@ OVERLAYS = {
     "command": "your HQs' command ranges (1.4)",
     "supply": "your supply lines and the units without supply (10)",
     "victory": "the scenario's victory cities (17)",
+    "combats": "the combats of this turn (or of the last `turns`), results at the arrows' heads (7.5)",
 }
 """The overlays a player may ask for with ``map``."""
 
@@ -146,6 +148,10 @@ class VaeVictisAdapter:
             prefix = ",".join(chosen) + "," if chosen else ""
             pairs = [(f"{k}: {v}", prefix + k) for k, v in self.standing_orders.items() if k not in chosen]
             return [("none: clear my standing orders", "none"), *pairs]
+        if source == "any_hq":
+            view = self.game.view(state, seat)  # type: ignore[arg-type]
+            hqs = [u for s in view["stacks"] for u in s["units"] if u["kind"] == "hq"]
+            return [(f"{u['name']} ({u['id']})", u["id"]) for u in hqs]
         if source in ("any_unit", "any_hex"):
             view = self.game.view(state, seat)  # type: ignore[arg-type]
             if source == "any_hex":
@@ -154,6 +160,8 @@ class VaeVictisAdapter:
         if seat is None or seat not in self.seats:
             return []
         side: Any = seat
+        if source == "own_formation":
+            return [(f.name, f.id) for f in data.formations.values() if data.armies[f.army].side == seat]
         if source == "own_unit":
             return unit_pairs([u.id for u in state.on_map() if data.side_of(u.id) == seat])
         if source == "formation":
@@ -401,6 +409,23 @@ class VaeVictisAdapter:
         assert best is not None
         centre, radius = best
         return (centre, max(3, radius + 1)) if radius + 1 <= CLOSE_UP_MAX_RADIUS else None
+
+    def inform(
+        self, state: GameState, seat: str | None, topic: str, key: str, log: Sequence[Mapping[str, Any]], over: bool
+    ) -> Info:
+        """Answers to the information commands (``hex``, ``unit``, ``hq``, ``oob``, ``victory``, ``brief``,
+        ``turn-report``, ``stats``, ``replay``, ``combats``): :func:`bot.systems.vaevictis_reports.inform`."""
+        from bot.systems.vaevictis_reports import inform
+
+        return inform(self.game, state, seat, topic, key, log, over, self._region)  # type: ignore[arg-type]
+
+    def activation_pictures(
+        self, state: GameState, seat: str | None, log: Sequence[Mapping[str, Any]]
+    ) -> Iterator[tuple[str, bytes]]:
+        """Every past activation's picture as ``seat`` saw it, rebuilt from the log: (file name, PNG)."""
+        from bot.systems.vaevictis_reports import replay_pictures
+
+        return replay_pictures(self.game, state, seat, log, self._region)  # type: ignore[arg-type]
 
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         """A picture after an activation ends, a pass, a new turn or the end."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.contract import Action, IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import movement, turn
+from engine.vaevictis import movement, turn, zoc
 from engine.vaevictis.data import Side, other_side
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.rolls import dice_of
@@ -83,7 +83,9 @@ def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> Unit
         unit.id,
         destinations,
         targets,
-        may_dig_in=trial_unit.action_points >= 1 and not trial_unit.improved_position,
+        may_dig_in=trial_unit.action_points >= 1
+        and not trial_unit.improved_position
+        and unit.hex not in zoc.enemy_zoc(pos, side),  # 12.1
         may_recover=trial_unit.fatigued and trial_unit.activations == 1,
     )
 

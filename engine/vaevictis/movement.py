@@ -231,6 +231,25 @@ def crossing_class(unit: UnitDef) -> MobilityClass:
     return "mechanized" if unit.is_mechanized else "infantry"
 
 
+MOBILITY_CLASSES: tuple[MobilityClass, ...] = ("infantry", "mechanized")
+
+
+def entry_cost(data: GameData, hex_: Hex, mobility: MobilityClass) -> float:
+    """[6.2] The MPs a unit of that class pays to enter the hex off road (``PROHIBITED`` where it may not)."""
+    return _tables(data).cost[mobility][hex_]
+
+
+def road_cost(data: GameData, mobility: MobilityClass) -> float:
+    """[6.2] The MPs a unit of that class alone pays per hex along a road."""
+    return _tables(data).road[mobility]
+
+
+def is_shelter(data: GameData, hex_: Hex, side: Side) -> bool:
+    """[4.2, 4.3] Whether a unit of ``side`` entering an enemy zone of control in this hex (a city, village or
+    forest; the Westwall for the German) need not attack, and so may enter it without the AP an attack costs."""
+    return hex_ in _tables(data).shelter[side]
+
+
 # --- The moving group --------------------------------------------------------------------------------------
 
 # Why a step fails; the search only needs to know that it does, check_move says why.

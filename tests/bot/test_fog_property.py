@@ -213,7 +213,7 @@ class Watcher:
         for audience, caller in (("german", ANN), ("allied", BOB), (None, EVE)):
             never = on_map - self.ever_seen[audience]
             ctx = Context(caller, CHANNEL, 1)
-            for name in ("log", "dice", "game status", "oob"):
+            for name in ("log", "dice", "game status", "oob", "stats", "victory"):
                 for reply in await self.run(name, ctx, {}):
                     self.check_text(reply.text, never, f"{name} for {audience}")
             asked = dict(given)

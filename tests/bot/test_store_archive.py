@@ -112,7 +112,7 @@ async def test_a_version_3_database_upgrades_in_place(tmp_path: Path) -> None:
     assert raw_rows(path, "PRAGMA user_version") == [(3,)] and all(isinstance(h[2], str) for h in hashes)
     store = await Store.open(path)
     try:
-        assert await store.schema_version() == len(MIGRATIONS) == 4
+        assert await store.schema_version() == len(MIGRATIONS) >= 4
         blobs = raw_rows(path, "SELECT game, seq, events_hash, chain FROM actions ORDER BY game, seq")
         assert [(g, s, bytes(e).hex(), bytes(c).hex()) for g, s, e, c in blobs] == hashes  # type: ignore[arg-type]
         assert raw_rows(path, "SELECT id, chain_head FROM games ORDER BY id") == heads

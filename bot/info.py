@@ -1,0 +1,174 @@
+"""The information commands a commander asks during play: ``hex``, ``unit``, ``hq``, ``oob``, ``victory``,
+``brief``, ``stats``, ``replay``, ``map overlay:combats``, the turn-start report and ``reports`` (its setting).
+
+The command layer (:mod:`bot.commands`) registers these handlers and passes the presses of their buttons
+here. Each answer comes from the game system's ``inform`` (:meth:`bot.service.GameService.info`) as the
+asking seat sees the game, and is sent privately as one message (a long one goes whole as an attached file:
+:func:`bot.paging.fit`, which the transport applies to every reply).
+
+Buttons and menus (custom id verbs): ``ia`` attack a hex (with one unit, or every unit able to): the odds
+preview; ``ix`` a unit's action (dig in, recover); ``im`` where a unit may move (the reachable overlay);
+``io`` one formation of the order of battle; ``ip`` one past activation; ``ir`` the turn report, for a player
+whose direct messages are closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot.service import Caller, Info, Outcome, Refusal
+
+if TYPE_CHECKING:
+    from bot.commands import CommandLayer, Context, Handler, Reply
+
+PRESS_VERBS = frozenset({"ia", "ix", "im", "io", "ip", "ir"})
+"""Custom id verbs of the information buttons and menus."""
+
+UNIT_ACTIONS = {"enter_ip": "dig-in", "recover": "recover"}
+"""Unit actions a button may take: engine verb to command."""
+
+TURN_REPORTS = "turn_reports"
+"""The preference key of the turn-start reports (on unless turned off)."""
+
+
+def handlers(layer: CommandLayer) -> dict[str, Handler]:
+    """The handlers of the information commands."""
+
+    def topic(name: str, key: str | None = None) -> Handler:
+        async def handler(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+            answer = await layer.service.info(ctx.channel, ctx.caller, name, str(o.get(key, "")) if key else "")
+            return await answer_replies(layer, ctx, answer, name)
+
+        return handler
+
+    async def replay(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        key = f"{int(o['turn'])}.{int(o.get('activation', 1))}"
+        answer = await layer.service.info(ctx.channel, ctx.caller, "replay", key, seat=o.get("seat"))
+        return await answer_replies(layer, ctx, answer, "replay")
+
+    async def oob(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        answer = await layer.service.info(ctx.channel, ctx.caller, "oob", str(o.get("formation", "")))
+        return await answer_replies(layer, ctx, answer, "oob")
+
+    async def reports(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        from bot.commands import Reply
+
+        on = bool(o["on"])
+        await layer.service.store.set_preference(ctx.caller.user_id, TURN_REPORTS, "on" if on else "off")
+        return [Reply("Turn-start reports: " + ("on, by DM (or here if DMs are closed)." if on else "off."))]
+
+    return {
+        "hex": topic("hex", "hex"),
+        "unit": topic("unit", "unit"),
+        "hq": topic("hq", "hq"),
+        "oob": oob,
+        "victory": topic("victory"),
+        "brief": topic("brief"),
+        "stats": topic("stats"),
+        "replay": replay,
+        "reports": reports,
+    }
+
+
+async def answer_replies(layer: CommandLayer, ctx: Context, answer: Info, name: str) -> list[Reply]:
+    """An answer as a private message, with its picture, buttons and menu."""
+    from bot.commands import Attachment, Button, Reply, Select, custom_id
+
+    table = await layer.service.table(ctx.channel, live=False)
+    game, state = table.game.id, table.game.revision
+    buttons = tuple(Button(label[:80], custom_id(game, state, verb, arg)) for label, verb, arg in answer.buttons)
+    selects: tuple[Select, ...] = ()
+    if answer.menu:
+        selects = (Select(custom_id(game, state, answer.menu_verb, "m"), answer.menu_placeholder, answer.menu),)
+    files = (Attachment(f"{name}.png", answer.picture),) if answer.picture else ()
+    return [Reply(answer.text, files=files, buttons=buttons[:20], selects=selects)]
+
+
+async def press(
+    layer: CommandLayer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]
+) -> list[Reply]:
+    """A press on an information button or menu."""
+    if verb == "ia":
+        target, _, unit = arg.partition(".")
+        attackers = [unit] if unit else await _able_attackers(layer, ctx, target)
+        if not attackers:
+            raise Refusal(f"none of your units may attack {target} now")
+        return await layer.run("attack", ctx, {"target": target, "attackers": ",".join(attackers)})
+    if verb == "ix":
+        action, _, unit = arg.partition(".")
+        if action not in UNIT_ACTIONS:
+            raise Refusal("this button is not one of mine")
+        return await layer.run(UNIT_ACTIONS[action], ctx, {"unit": unit})
+    if verb == "im":
+        return await layer.run("map", ctx, {"overlay": "reachable", "unit": arg})
+    if verb == "io":
+        formation = values[0] if values else ""
+        answer = await layer.service.info(ctx.channel, ctx.caller, "oob", formation)
+        return await answer_replies(layer, ctx, answer, "oob")
+    if verb == "ip":
+        answer = await layer.service.info(ctx.channel, ctx.caller, "replay", arg)
+        return await answer_replies(layer, ctx, answer, "replay")
+    if verb == "ir":
+        answer = await layer.service.info(ctx.channel, ctx.caller, "turn-report", seat=arg)
+        return await answer_replies(layer, ctx, answer, "report")
+    raise Refusal("this button is not one of mine")
+
+
+async def _able_attackers(layer: CommandLayer, ctx: Context, target: str) -> list[str]:
+    """The units that would attack ``target`` together (the system chooses them: ``attack-group``)."""
+    answer = await layer.service.info(ctx.channel, ctx.caller, "attack-group", target)
+    return [u for u in answer.text.split(",") if u]
+
+
+async def map_combats(layer: CommandLayer, ctx: Context, turns: int) -> list[Reply]:
+    """``map overlay:combats``: the combats of the last ``turns`` turns."""
+    answer = await layer.service.info(ctx.channel, ctx.caller, "combats", str(turns))
+    return await answer_replies(layer, ctx, answer, "combats")
+
+
+# --- Posted by the bot ---------------------------------------------------------------------------------------
+
+
+async def brief_at_start(layer: CommandLayer, ctx: Context) -> list[Reply]:
+    """The scenario's briefing, posted once in the channel when the game starts."""
+    from bot.commands import Reply
+
+    try:
+        answer = await layer.service.info(ctx.channel, Caller(0), "brief")
+    except Refusal:
+        return []
+    return [Reply(answer.text, to="channel", ephemeral=False, channel=ctx.channel)]
+
+
+async def turn_reports(layer: CommandLayer, ctx: Context, outcome: Outcome, at_start: bool = False) -> list[Reply]:
+    """[2.1] Each player's report of the turn just begun, by DM (with a button in the channel for a player
+    whose DMs are closed), unless he turned the reports off; at a new turn, or at the start of the game."""
+    from bot.commands import Button, Reply, custom_id
+
+    began = at_start or any(e.get("kind") == "turn" for e in outcome.events)
+    if outcome.result is not None or not began:
+        return []
+    table = outcome.table
+    replies = []
+    for seat, row in table.seats.items():
+        user = row.user_id
+        if user is None or await layer.service.store.preference(user, TURN_REPORTS) == "off":
+            continue
+        try:
+            answer = await layer.service.info(ctx.channel, Caller(user), "turn-report", seat=seat)
+        except Refusal:
+            return []  # the system writes no turn report
+        button = Button("Show my turn report", custom_id(table.game.id, table.game.revision, "ir", seat))
+        fallback = Reply(
+            f"<@{user}>: I cannot send you direct messages (they are closed). "
+            "Use the button to see your turn report here, visible only to you.",
+            to="channel",
+            ephemeral=False,
+            mentions=(user,),
+            buttons=(button,),
+            channel=ctx.channel,
+        )
+        report = Reply(answer.text, to="dm", ephemeral=False, user=user, channel=ctx.channel, dm_fallback=fallback)
+        replies.append(report)
+    return replies
