@@ -1,125 +1,26 @@
 """How many messages a whole Initial Assault leaves in its channel: the bot played as two players would.
 
 ``python bench/bench_messages.py`` (a few minutes; ``UMPIRE_BENCH_ACTIONS`` caps the actions, default: the
-whole game). The bot is the real :class:`bot.discord_app.UmpireBot` with its real command tree, fed
-interactions by the test suite's fake Discord (no network). The dice seed is pinned and the players choose by
-seeded random legal play (``engine.vaevictis.legal.candidate_actions``), as ``bench/midgame.py`` does, each
-through the command a player would use: a prompt's choice by its number (`/choose`, what its button does), a
-move with `/move`, an attack with `/attack` and its **Confirm** button, and so on. So the same engine gives
-the same game each run, and two versions of the bot can be compared on it.
+whole game). The game is played by ``tests/bot/scripted_game.py``: the real bot through the test suite's fake
+Discord, a pinned dice seed, seeded random legal play through the commands a player would use, so two versions
+of the bot can be compared on the same game.
 
-Counted: the messages posted in the game's channel, the DMs, and the private answers (ephemeral), and how
-many channel messages ping somebody.
+Counted: the messages posted in the game's channel, the DMs, and the private answers (ephemeral), how many
+channel messages ping somebody, and how many times the bot edited its last channel message to fold a seat's
+next action into it instead of posting a new one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import random
 import sys
 import tempfile
-import time
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import service as service_module
-from bot.config import Settings
-from bot.discord_app import UmpireBot
-from bot.store import Store
-from bot.systems import systems
-from engine.contract import Action
-from engine.vaevictis.legal import candidate_actions
-from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent
-
-SEED = 11
-SCENARIO = "initial-assault"
-PASS_WEIGHT = 0.6
-CHANNEL = 700
-PLAYERS = {"german": FakeUser(11, "ann"), "allied": FakeUser(22, "bob")}
-COMMAND_OF = {"move": "move", "attack": "attack", "enter_ip": "dig-in", "recover": "recover", "enter": "enter"}
-
-
-async def perform(fake: FakeDiscord, action: Action, choice: int | None) -> list[Sent]:
-    """Send ``action`` the way a player would, confirming when the bot asks (an attack's odds, a
-    reactivation); what the bot sent meanwhile."""
-    user = PLAYERS[action.seat]
-    args = {k: str(v) for k, v in action.args.items()}
-    if choice is not None:
-        sent = await fake.command(user, CHANNEL, "choose", number=choice, seat=action.seat)
-    elif action.verb in COMMAND_OF:
-        sent = await fake.command(user, CHANNEL, COMMAND_OF[action.verb], **args)
-    else:
-        sent = await fake.command(
-            user, CHANNEL, "act", verb=action.verb, args=" ".join(f"{k}={v}" for k, v in args.items())
-        )
-    question = next((s for s in sent if s.buttons and s.buttons[0][0] == "Confirm"), None)
-    if question is None:
-        return sent
-    return sent + await fake.click(user, question, "Confirm")
-
-
-async def play(folder: Path, limit: int | None) -> tuple[Counter[str], int, int, float]:
-    """Play the game; (messages by kind, actions applied, turn reached, seconds)."""
-    service_module.new_seed = lambda: bytes([SEED]) * 32  # type: ignore[attr-defined]
-    db = str(folder / "bench.sqlite3")
-    store = await Store.open(db)
-    umpire = UmpireBot(Settings(token=None, db=db), store, systems(), sync_commands=False, run_background_tasks=False)
-    fake = FakeDiscord(umpire)
-    await fake.start()
-    began = time.perf_counter()
-    try:
-        ann, bob = PLAYERS["german"], PLAYERS["allied"]
-        await fake.command(ann, CHANNEL, "game create", scenario=SCENARIO)
-        await fake.command(ann, CHANNEL, "game join", seat="german")
-        await fake.command(bob, CHANNEL, "game join", seat="allied")
-        await fake.command(bob, CHANNEL, "game start")
-        service = umpire.service
-        adapter: Any = service.system("ardennes44")
-        game = adapter.game
-        rng = random.Random(SEED)
-        applied = 0
-        while limit is None or applied < limit:
-            table = await service.table(CHANNEL, live=False)
-            if table.game.status != "active":
-                break
-            state = await service.state(table.game)
-            prompts = game.prompts(state)
-            required = sorted(s for s, p in prompts.items() if not p.optional) or sorted(prompts)
-            side = rng.choice(required)
-            choices = [(c.verb, dict(c.args)) for c in prompts[side].choices]
-
-            def key(action: Action) -> float:
-                weight = PASS_WEIGHT if action.verb in ("pass", "end_activation", "end_support") else 1.0
-                return rng.random() ** (1 / weight)
-
-            for action in sorted(candidate_actions(game, state, side), key=key, reverse=True):
-                listed = (action.verb, dict(action.args))
-                number = choices.index(listed) + 1 if listed in choices else None
-                await perform(fake, action, number)
-                if (await service.table(CHANNEL, live=False)).game.revision != table.game.revision:
-                    applied += 1
-                    break
-            else:
-                raise RuntimeError(f"dead end for {side}")
-        turn = int((await service.state((await service.table(CHANNEL, live=False)).game)).turn)
-    finally:
-        await fake.stop()
-        await store.close()
-    counts: Counter[str] = Counter()
-    for sent in fake.sent:
-        if sent.kind == "channel" and sent.channel == CHANNEL:
-            counts["channel"] += 1
-            counts["channel with a ping"] += bool(sent.pings)
-            counts["channel pictures"] += bool(sent.files)
-        elif sent.kind == "dm":
-            counts["dm"] += 1
-        elif sent.kind in ("followup", "edit") or (sent.kind == "callback" and sent.content):
-            counts["private answers"] += 1
-    return counts, applied, turn, time.perf_counter() - began
+from tests.bot.scripted_game import SCENARIO, SEED, play
 
 
 def main() -> None:
@@ -127,7 +28,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         counts, applied, turn, seconds = asyncio.run(play(Path(folder), limit))
     print(f"{SCENARIO}, seed {SEED}: {applied} actions applied, turn {turn} reached, {seconds:.0f} s")
-    for kind in ("channel", "channel with a ping", "channel pictures", "dm", "private answers"):
+    for kind in ("channel", "channel with a ping", "channel pictures", "channel edits", "dm", "private answers"):
         print(f"  {kind}: {counts[kind]}")
     print(f"  channel messages per action: {counts['channel'] / max(1, applied):.2f}")
 

@@ -29,7 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Load a bundled game (by id) or a folder of game data and report every problem found, "
         "each with its file and entry. Exit status 0 when the data is sound.",
     )
-    validate.add_argument("game", help="a bundled game id (ardennes44) or the path of a game folder")
+    validate.add_argument(
+        "game",
+        help="a bundled game id (ardennes44, wargame-commander), the path of a game folder, or a Wargame Commander "
+        "board file (.toml)",
+    )
 
     render = commands.add_parser(
         "render",
@@ -124,7 +128,10 @@ def load(game: str) -> GameData:
 
 def run_validate(args: argparse.Namespace) -> int:
     from engine.vaevictis.loader import ScenarioError
+    from scenarios.wargame_commander import BOARDS
 
+    if args.game in BOARDS or args.game.endswith(".toml"):
+        return validate_wargame_commander(args.game)
     try:
         data = load(args.game)
     except ScenarioError as error:
@@ -144,6 +151,33 @@ def run_validate(args: argparse.Namespace) -> int:
         f"and {len(data.units) - len(printed)} detachment markers "
         f"(German {steps['german']} steps, Allied {steps['allied']} steps); "
         f"scenarios: {', '.join(s.name for s in data.scenarios.values())}."
+    )
+    return 0
+
+
+def validate_wargame_commander(game: str) -> int:
+    """``umpire validate`` for a Wargame Commander board: a bundled id or a league's board file."""
+    import tomllib
+
+    from engine.wargame_commander.board import BoardError, parse_board
+    from scenarios.wargame_commander import BOARDS, board_document, board_document_from_file
+
+    try:
+        raw = board_document(game) if game in BOARDS else board_document_from_file(game)
+        board = parse_board(raw)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        print(f"umpire: cannot read {game}: {error}", file=sys.stderr)
+        return 1
+    except BoardError as error:
+        print(f"{game}: {len(error.problems)} problem(s)", file=sys.stderr)
+        for problem in error.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 1
+    corps = [u for u in board.units.values() if u.type != "hq"]
+    print(
+        f"{board.title}: sound. {len(board.grid.hexes)} hexes, {len(board.depots)} supply depots, "
+        f"{len(board.airfields)} airfields, {len(board.squads)} squads, {len(board.aircraft)} aircraft types; "
+        f"{len(board.units) - len(corps)} Army HQs and {len(corps)} corps; {board.frames} frames."
     )
     return 0
 

@@ -526,6 +526,82 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef("league export", "The standings and every result, as CSV files.", private=True),
     CommandDef("league log", "The league's log: every organiser decision.", private=True),
+    # --- The Ardennes Wargame Commander (own handlers in bot/frames.py; the rest are play commands) ------
+    CommandDef(
+        "frame report",
+        "Campaign manager: enter or correct a flown frame's report (CSV or JSON file posted here, or a text).",
+        (
+            _opt("url", "the link of a .csv or .json file posted in this channel", None, False),
+            _opt("text", "or a short report, with \\n for new lines", None, False),
+        ),
+        slow=True,
+    ),
+    CommandDef("frame accept", "Frame CO: accept the frame report.", verb="accept", slow=True),
+    CommandDef("frame dispute", "Frame CO: dispute the frame report.", (_opt("reason", "what is wrong"),), "dispute"),
+    CommandDef("frame close", "Campaign manager: close the dispute window and apply the report.", verb="close"),
+    CommandDef(
+        "frame basing",
+        "Seal your basing plan: squad@airfield=steps, ... (1.3).",
+        (_opt("plan", "e.g. 366fg@A92=2,366fg@Y29=1"),),
+        verb="basing",
+        private=True,
+        slow=True,
+    ),
+    CommandDef("frame battles", "The battles your side could fight now, with the exact odds (2.4e).", private=True),
+    CommandDef(
+        "frame designate",
+        "Seal up to four battles: defender:attacker+attacker; ... (4.2i).",
+        (_opt("battles", "e.g. de-66:us-8+us-5; ss-1:us-18 (empty: none)", None, False),),
+        verb="designate",
+        private=True,
+        slow=True,
+    ),
+    CommandDef(
+        "frame advance",
+        "Breakthrough movement: a corps of a won battle advances one hex (2.46).",
+        (UNIT, _opt("to", "the hex", "destination")),
+        verb="advance",
+        slow=True,
+    ),
+    CommandDef(
+        "frame blitz",
+        "German: the Panzer/SS corps that Blitz, comma-separated (empty: none) (3.4).",
+        (_opt("units", "the corps", None, False),),
+        verb="blitz",
+        slow=True,
+    ),
+    CommandDef(
+        "frame declare",
+        "German: declare bodenplatte, bigblow or none (3.3).",
+        (_opt("operation", "bodenplatte, bigblow or none"),),
+        verb="declare",
+        slow=True,
+    ),
+    CommandDef(
+        "frame redeploy",
+        "Move aircraft steps from the force pool (or to a captured field) (1.5c).",
+        (
+            _opt("type", "the aircraft type"),
+            OptionDef("count", "how many steps", "integer", True, None, 1, 20),
+            _opt("to", "the airfield id"),
+            _opt("source", "pool (default) or the airfield id they leave", None, False),
+        ),
+        verb="redeploy",
+    ),
+    CommandDef(
+        "frame rebase",
+        "Move squad steps to another airfield, within its cap and aircraft types (1.5d).",
+        (
+            _opt("squad", "the squad id"),
+            OptionDef("steps", "how many squad steps", "integer", True, None, 1, 10),
+            _opt("to", "the airfield id"),
+            _opt("source", "the airfield they leave", None, False),
+        ),
+        verb="rebase",
+    ),
+    CommandDef("frame done", "Finish this step: movement, breakthrough or redeployment.", verb="done", slow=True),
+    CommandDef("frame plan", "A side's plan sheet for the next frame.", (_opt("side", "the side", "seat", False),)),
+    CommandDef("score", "The score ledger, line by line, and the totals (5.1)."),
 )
 """Every command of the bot."""
 
@@ -572,6 +648,17 @@ class Select:
 
 
 @dataclass(frozen=True)
+class Fold:
+    """How a channel message that tells a seat's action and asks that seat again may be folded into the bot's
+    previous message in the channel (edited, not posted anew) when that message has the same ``key`` and is
+    still the channel's last: a seat's run of actions then reads as one message. ``account`` is the part of
+    the text that stays when the next action of the run is folded in (the prompt after it is replaced)."""
+
+    key: str
+    account: str
+
+
+@dataclass(frozen=True)
 class Reply:
     """One message the bot sends.
 
@@ -595,6 +682,8 @@ class Reply:
     """The game's channel (for DMs and button presses from a DM)."""
     picture: PictureJob | None = None
     """A picture to draw and attach once every answer is sent (:func:`draw_picture`): the message follows."""
+    fold: Fold | None = None
+    """Set on an acting seat's account merged with its own next prompt, pinging nobody (see :class:`Fold`)."""
 
 
 @dataclass(frozen=True)
@@ -704,6 +793,7 @@ class CommandLayer:
         self.open_thread: Callable[[int, str], Awaitable[int]] | None = None
         """Opens a thread under a channel and returns its id, when the transport has threads (Discord)."""
         self._handlers.update(_league_handlers(self))  # Leagues: bot/leagues/commands.py
+        self._handlers.update(_frame_handlers(self))  # The Ardennes Wargame Commander: bot/frames.py
         missing = {c.name for c in COMMANDS} - set(self._handlers)
         assert not missing, missing
 
@@ -888,7 +978,10 @@ class CommandLayer:
         )
         if account and ranked:
             seat, merged = asked.pop(ranked[0])
-            asked.insert(0, (seat, replace(merged, text=f"{account}\n{merged.text}", files=(*files, *merged.files))))
+            runs_on = seat == outcome.seat and not outcome.prompts[seat].optional and not merged.mentions and not files
+            fold = Fold(f"{table.game.id}.{seat}", account) if runs_on else None
+            merged = replace(merged, text=f"{account}\n{merged.text}", files=(*files, *merged.files), fold=fold)
+            asked.insert(0, (seat, merged))
         elif account:
             replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel, files=files))
         if outcome.picture_due:  # Discord draws and posts it after everything else (UmpireBot.deliver_pictures)
@@ -1560,3 +1653,9 @@ def _league_handlers(layer: CommandLayer) -> dict[str, Handler]:
     from bot.leagues import commands
 
     return commands.handlers(layer)
+
+
+def _frame_handlers(layer: CommandLayer) -> dict[str, Handler]:
+    from bot import frames
+
+    return frames.handlers(layer)

@@ -18,6 +18,7 @@ import io
 import logging
 import re
 import sys
+from dataclasses import dataclass, replace
 from typing import Any
 
 import aiohttp
@@ -52,6 +53,21 @@ log = logging.getLogger("umpire")
 DM_CLOSED = 50007
 """Discord's error code for "Cannot send messages to this user"."""
 
+FOLD_LIMIT = 1900
+"""A run of one seat's actions is folded into one message only while its text stays under Discord's 2,000."""
+FOLDS_KEPT = 4096
+"""How many channels' last folded messages are remembered (the oldest is forgotten first)."""
+
+
+@dataclass(frozen=True)
+class _Folded:
+    """The bot's last message in a channel, when later actions of the same run may be folded into it."""
+
+    key: str
+    message_id: int
+    kept: str
+    """The accounts it tells so far (without the prompt that ends it)."""
+
 
 class UmpireBot(commands.Bot):
     """The Umpire bot over one store."""
@@ -75,6 +91,7 @@ class UmpireBot(commands.Bot):
         self.sync_commands = sync_commands
         self.run_background_tasks = run_background_tasks
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+        self._folds: dict[int, _Folded] = {}  # by channel; in memory only: after a restart a run starts anew
 
     async def close(self) -> None:
         """Close the connection to Discord, then stop the picture thread (a picture being drawn is finished)."""
@@ -199,8 +216,7 @@ class UmpireBot(commands.Bot):
                     await interaction.followup.send(**self._message(reply), ephemeral=True)
                     answered = True
                 elif reply.to in ("channel", "caller"):  # a public answer is posted in the channel
-                    channel = reply.channel or interaction.channel_id or 0
-                    await self.get_partial_messageable(channel).send(**self._message(reply))
+                    await self.post(reply.channel or interaction.channel_id or 0, reply)
                 else:
                     await self._send_dm(interaction, reply)
             except discord.HTTPException:
@@ -241,8 +257,33 @@ class UmpireBot(commands.Bot):
             else:
                 text = fallback.text.replace("Use the button to see your private message here", "Use `/log`")
             notice = Reply(text, to="channel", ephemeral=False, mentions=fallback.mentions, buttons=buttons)
-            channel_id = reply.channel or interaction.channel_id or 0
-            await self.get_partial_messageable(channel_id).send(**self._message(notice))
+            await self.post(reply.channel or interaction.channel_id or 0, notice)
+
+    async def post(self, channel: int, reply: Reply) -> None:
+        """Post ``reply`` in the channel; or, when it continues the run of actions told by the bot's last message
+        there (:class:`bot.commands.Fold`), edit that message instead: its accounts so far, then this one."""
+        last = self._folds.pop(channel, None)
+        fold = reply.fold
+        if fold is not None and last is not None and last.key == fold.key and not reply.files:
+            text = f"{last.kept}\n{reply.text}"
+            if len(text) <= FOLD_LIMIT:
+                message = self._message(replace(reply, text=text))
+                message.setdefault("view", None)  # the old prompt's buttons go when the new prompt has none
+                await self.get_partial_messageable(channel).get_partial_message(last.message_id).edit(**message)
+                self._remember_fold(channel, replace(last, kept=f"{last.kept}\n{fold.account}"))
+                return
+        sent = await self.get_partial_messageable(channel).send(**self._message(reply))
+        if fold is not None:
+            self._remember_fold(channel, _Folded(fold.key, sent.id, fold.account))
+
+    def _remember_fold(self, channel: int, folded: _Folded) -> None:
+        self._folds[channel] = folded
+        if len(self._folds) > FOLDS_KEPT:
+            self._folds.pop(next(iter(self._folds)))
+
+    def forget_fold(self, channel: int) -> None:
+        """Something else was posted in the channel: the next action starts a new message."""
+        self._folds.pop(channel, None)
 
     @staticmethod
     def _message(reply: Reply) -> dict[str, Any]:

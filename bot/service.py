@@ -54,6 +54,8 @@ HOUR = 3600.0
 
 LOCK_IDLE_SECONDS = 600.0
 """A channel's lock is forgotten after ten idle minutes (it is made again on the next request)."""
+RECENT_PAGE = 60
+"""How many actions back the picture of the last activation reads first (the store reads from the end)."""
 
 
 class Refusal(RulesError):
@@ -1080,14 +1082,21 @@ class GameService:
         return drawn
 
     async def _recent_events(self, game: GameRow, seat: str | None) -> list[dict[str, Any]]:
-        """The events of the last activation (from the last ``activation`` event on) that ``seat`` may read."""
-        found: list[dict[str, Any]] = []
-        for row in reversed(await self.store.last_actions(game.id, 60)):
-            visible = [e for e in row.events if not e.get("secret_to") or (seat and seat in e["secret_to"])]
-            found[:0] = visible
-            if any(e.get("kind") == "activation" for e in visible):
-                break
-        return found
+        """The events of the last activation (from the last ``activation`` event on) that ``seat`` may read,
+        however long it was: the log is read from its end, a page of :data:`RECENT_PAGE` actions first and
+        four times more each time the activation began earlier still."""
+        count = RECENT_PAGE
+        while True:
+            rows = await self.store.last_actions(game.id, count)
+            found: list[dict[str, Any]] = []
+            for row in reversed(rows):
+                visible = [e for e in row.events if not e.get("secret_to") or (seat and seat in e["secret_to"])]
+                found[:0] = visible
+                if any(e.get("kind") == "activation" for e in visible):
+                    return found
+            if len(rows) < count:
+                return found
+            count *= 4
 
     @staticmethod
     def redact(

@@ -31,7 +31,15 @@ BAND_OVERLAP = 8
 """Rows drawn past each band's edges, beyond the reach of the reduction filter, then cut off: the bands join
 without a seam."""
 
-TERRAIN_FILL: dict[str, palette.RGB] = {"clear": palette.CLEAR, "rough": palette.ROUGH, "forest": palette.FOREST}
+TERRAIN_FILL: dict[str, palette.RGB] = {
+    "clear": palette.CLEAR,
+    "rough": palette.ROUGH,
+    "forest": palette.FOREST,
+    "difficult": palette.DIFFICULT,
+    "mountain": palette.MOUNTAIN,
+    "switzerland": palette.NO_ENTRY,
+}
+HATCHED_TERRAIN = ("rough", "difficult", "mountain")
 
 
 class BaseLayerCache:
@@ -135,6 +143,7 @@ def _shapes(
     _roads(draw, game_map, big)
     _settlements(draw, game_map, big)
     _westwall(draw, game_map, big)
+    _forts_and_factories(draw, game_map, big)
     _rivers(draw, game_map, big)
     _edges(draw, game_map, big)
     _entries(draw, game_map, big)
@@ -157,13 +166,13 @@ def _terrain(
         fill = TERRAIN_FILL.get(game_map.terrain.get(hex_, "clear"), palette.CLEAR)
         draw.polygon(layout.corners(hex_), fill=fill)
     tiles = {} if tiles is None else tiles
-    for terrain, texture in (("rough", _hatching), ("forest", _trees)):
-        hexes = [h for h in shown if game_map.terrain.get(h) == terrain]
+    for terrains, texture in ((HATCHED_TERRAIN, _hatching), (("forest",), _trees)):
+        hexes = [h for h in shown if game_map.terrain.get(h) in terrains]
         if not hexes:
             continue
-        if terrain not in tiles:
-            tiles[terrain] = texture(layout), _hex_mask(layout)
-        tile, mask = tiles[terrain]
+        if terrains[0] not in tiles:
+            tiles[terrains[0]] = texture(layout), _hex_mask(layout)
+        tile, mask = tiles[terrains[0]]
         for hex_ in hexes:
             x, y = layout.center(hex_)
             image.paste(tile, (round(x - tile.width / 2), round(y - tile.height / 2)), mask)
@@ -222,14 +231,14 @@ def _outlines(draw: ImageDraw.ImageDraw, grid: Grid, layout: Layout) -> None:
 
 
 def _settlement_grounds(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
-    for place in game_map.settlements.values():
+    for hex_, place in game_map.settlements.items():
         if place.kind == "city":
-            draw.polygon(layout.corners(place.hex, 0.82), fill=palette.CITY_GROUND)
+            draw.polygon(layout.corners(hex_, 0.82), fill=palette.CITY_GROUND)
 
 
 def _settlements(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
-    for place in game_map.settlements.values():
-        center = layout.center(place.hex)
+    for hex_, place in game_map.settlements.items():
+        center = layout.center(hex_)
         if place.kind == "city":
             symbols.city(draw, center, layout.size)
         else:
@@ -256,14 +265,30 @@ def _westwall(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> N
             symbols.dragon_teeth(draw, inner[side], inner[(side + 1) % 6], tooth)
 
 
+def _forts_and_factories(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
+    """A bastion outline round a fort hex; a small works with a chimney in a factory hex's corner."""
+    for hex_ in sorted(game_map.overlays.get("fort", ())):
+        corners = layout.corners(hex_, 0.9)
+        draw.line([*corners, corners[0]], fill=palette.FORT, width=max(2, round(layout.size * 0.07)))
+    unit = layout.size * 0.1
+    for hex_ in sorted(game_map.overlays.get("factory", ())):
+        x, y = layout.center(hex_)
+        left, bottom = x + layout.size * 0.35, y - layout.height * 0.12
+        draw.rectangle((left, bottom - 2 * unit, left + 3 * unit, bottom), fill=palette.FACTORY)
+        draw.rectangle((left + 2 * unit, bottom - 4 * unit, left + 2.8 * unit, bottom), fill=palette.FACTORY)
+
+
 def _rivers(draw: ImageDraw.ImageDraw, game_map: GameMap, layout: Layout) -> None:
-    width = max(3, round(layout.size * 0.13))
     for river in game_map.rivers:
+        # The uncrossable river (the Rhine in Alsace 1944) is drawn broader and darker.
+        broad = river.kind == "uncrossable"
+        width = max(3, round(layout.size * (0.24 if broad else 0.13)))
+        colour = palette.UNCROSSABLE_RIVER if broad else palette.RIVER
         for a, b in sorted(river.hexsides):
             start, end = layout.hexside_points(a, b)
-            draw.line((start, end), fill=palette.RIVER, width=width)
+            draw.line((start, end), fill=colour, width=width)
             for x, y in (start, end):
-                draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=palette.RIVER)
+                draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=colour)
     bar = max(3, round(layout.size * 0.11))
     for a, b in sorted(game_map.bridges):
         (ax, ay), (bx, by) = layout.center(a), layout.center(b)

@@ -87,7 +87,7 @@ def game_status(data: GameData, view: Mapping[str, Any]) -> GameStatus:
     events_left.sort(key=lambda e: (e[0] != "german", e[1]))
     air = view.get("air_missions") or {}
     return GameStatus(
-        turns=tuple(TurnBox(t.number, t.date, t.weather) for t in data.turns),
+        turns=tuple(TurnBox(t.number, t.date, t.weather or "") for t in data.turns),
         turn=int(view.get("turn", 1)),
         weather=str(view.get("weather", "")),
         phase=str(view.get("phase", "")),

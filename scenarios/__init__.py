@@ -16,7 +16,7 @@ from engine.vaevictis.loader import ScenarioError, build_game
 
 ROOT = Path(__file__).resolve().parent
 
-VAE_VICTIS_GAMES = ("ardennes44",)
+VAE_VICTIS_GAMES = ("ardennes44", "alsace44")
 """The Vae Victis games bundled with Umpire."""
 
 

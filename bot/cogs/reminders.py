@@ -39,6 +39,7 @@ class Reminders(commands.Cog):
             if reserve < 0:
                 text += " The reserve is used up: a moderator may adjudicate."
             try:
+                self.bot.forget_fold(table.game.channel)
                 await self.bot.get_partial_messageable(table.game.channel).send(
                     text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)])
                 )

@@ -23,6 +23,7 @@ GROUPS = {
     "mod": "Moderators: fix a game (logged).",
     "campaign": "ASL campaign games: report, rosters, purchases, receipts.",
     "league": "Leagues: registration, rounds, standings, ratings.",
+    "frame": "The Ardennes Wargame Commander: frame reports, basing, battles, Blitz, declarations.",
 }
 
 

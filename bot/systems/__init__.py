@@ -5,7 +5,8 @@ it). A factory imports its system only when called, so the bot starts, and the o
 even when one system's code is missing or broken; the service builds each adapter once, on first use.
 
 - ``ardennes44``: Ardennes 1944 on the Vae Victis operational system (:mod:`bot.systems.vaevictis`);
-- ``asl``: the ASL campaign-game refit phase (:mod:`bot.systems.asl`).
+- ``asl``: the ASL campaign-game refit phase (:mod:`bot.systems.asl`);
+- ``wargame-commander``: the Ardennes Wargame Commander (:mod:`bot.systems.wargame_commander`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ def _asl() -> SystemAdapter:
     return adapter
 
 
+def _wargame_commander() -> SystemAdapter:
+    from bot.systems.wargame_commander import WargameCommanderAdapter
+
+    return WargameCommanderAdapter()
+
+
 def systems() -> dict[str, SystemFactory]:
     """The game systems of this bot: system id to adapter factory (the first is the default)."""
-    return {"ardennes44": _ardennes44, "asl": _asl}
+    return {"ardennes44": _ardennes44, "asl": _asl, "wargame-commander": _wargame_commander}

@@ -817,8 +817,10 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
                 Position(data, state), [state.units[u] for u in _alive(state, record["defenders"])], alone=False
             )
             text += f", choose the unit whose quality you use (now {_name(data, best)}, 7.4)"
-        if attack_reactions(data, state, seat):
-            text += ", or play Nuts! (15.3)"
+        reactions = attack_reactions(data, state, seat)
+        if reactions:
+            names = sorted({data.events[str(c.args["event"])].name for c in reactions})
+            text += f", or play {' or '.join(names)} (15.3)"
         return seat, text + "?", options, "7.5"
     if stage == "snafu_choice":
         return (
@@ -1180,14 +1182,16 @@ def _retreat_step(
 def _leave_hex(data: GameData, state: GameState, hex_: Hex, units: Sequence[str]) -> list[Event]:
     """[15.3] Nuts! helps only while its stack does not retreat: the marker goes when the stack leaves."""
     events = []
+    auras = data.events_with_effect("quality-aura")
     for marker in list(state.markers):
-        if marker.kind == "nuts" and marker.hex == hex_ and any(data.side_of(u) == marker.side for u in units):
+        if marker.kind in auras and marker.hex == hex_ and any(data.side_of(u) == marker.side for u in units):
             state.markers.remove(marker)
+            name = data.events[marker.kind].name
             events.append(
                 Event(
                     "marker",
-                    f"The Nuts! stack at {hex_name(hex_)} retreated: the marker is removed (15.3)",
-                    {"kind": "nuts", "hex": hex_},
+                    f"The {name} stack at {hex_name(hex_)} retreated: the marker is removed (15.3)",
+                    {"kind": marker.kind, "hex": hex_},
                 )
             )
     return events

@@ -15,11 +15,15 @@ from typing import Any, Literal
 from engine.hexgrid import Grid, Hex, Hexside, hexside
 
 Side = Literal["allied", "german"]
-Nationality = Literal["us", "british", "german"]
-UnitKind = Literal["infantry", "mechanized", "armored", "hq"]
-Terrain = Literal["clear", "rough", "forest"]
+Nationality = Literal["us", "british", "french", "german"]
+UnitKind = Literal["infantry", "mechanized", "armored", "hq", "strongpoint", "garrison"]
+Terrain = str
+"""A base terrain of the map, as the map's letter table names it ("clear", "forest", ...); the game's
+Terrain Effects Chart has a ``[terrain.<name>]`` entry for each."""
 PlaceKind = Literal["city", "village", "locality"]
 Weather = Literal["clear", "overcast"]
+RiverKind = Literal["river", "canal", "uncrossable"]
+"""A river or canal is crossed at a cost and bridged; an uncrossable river (the Rhine in Alsace 1944) is not."""
 
 SIDES: tuple[Side, Side] = ("german", "allied")
 
@@ -38,16 +42,25 @@ class Place:
 
     name: str
     hex: Hex
+    """The place's hex, or the first of them for a city that covers several."""
     kind: PlaceKind
+    more_hexes: tuple[Hex, ...] = ()
+    """The further hexes of a city that covers several (Belfort and Mulhouse in Alsace 1944)."""
+
+    @property
+    def hexes(self) -> tuple[Hex, ...]:
+        """Every hex of the place."""
+        return (self.hex, *self.more_hexes)
 
 
 @dataclass(frozen=True)
 class River:
-    """A river, as the hexsides it runs along, with the bridges over it."""
+    """A river or canal, as the hexsides it runs along, with the bridges over it."""
 
     name: str
     hexsides: frozenset[Hexside]
     bridges: frozenset[Hexside]
+    kind: RiverKind = "river"
 
 
 @dataclass(frozen=True)
@@ -77,12 +90,21 @@ class GameMap:
     friendly_edges: Mapping[Side, frozenset[Hex]]
     """Each side's friendly board edge hexes (10.2)."""
     entry_hexes: Mapping[Side, frozenset[Hex]]
-    """Each side's reinforcement entry hexes (16.1)."""
+    """Each side's reinforcement entry hexes (16.1), on an edge or, where the rules say so, inside the map."""
+    overlays: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
+    """Terrain printed over a hex's base terrain, by kind (Westwall, fort, factory), each with its own
+    Terrain Effects Chart entry."""
+    regions: Mapping[str, tuple[Hex, ...]] = field(default_factory=dict)
+    """Named groups of hexes the rules place units in, enter by or score (a front line, a river bank)."""
 
     @cached_property
     def settlements(self) -> dict[Hex, Place]:
-        """The city or village in each hex that has one."""
-        return {p.hex: p for p in self.places if p.kind != "locality"}
+        """The city or village in each hex that has one (every hex of a city that covers several)."""
+        return {h: p for p in self.places if p.kind != "locality" for h in p.hexes}
+
+    def overlays_at(self, hex_: Hex) -> tuple[str, ...]:
+        """The overlay kinds printed on a hex."""
+        return tuple(kind for kind, hexes in self.overlays.items() if hex_ in hexes)
 
     @cached_property
     def river_at(self) -> dict[Hexside, River]:
@@ -184,8 +206,15 @@ class UnitDef:
     size: str
     steps: int
     strength: int
-    """Full combat strength; each step lost costs ``step_strength`` points (1.2)."""
+    """Full combat strength; unless ``reduced_strength`` is printed, each step lost costs ``step_strength``
+    points (1.2)."""
     quality: int
+    reduced_strength: int | None = None
+    """The strength printed on the back of a two-step counter (Alsace 1944 1.2), when the game has them."""
+    armored_superiority: bool = False
+    """The dot (or asterisk) after the strength: a bonus against tanks (Alsace 1944 1.1, 7.4)."""
+    combat_command: str | None = None
+    """The Combat Command of a French armoured division this counter is one of three of (0.4, 9.2)."""
     support: int = 0
     """HQ support rating (1.3): markers it may receive in the support phase."""
     c3i: str | None = None
@@ -219,14 +248,18 @@ class DetachmentTemplate:
 class TurnDef:
     number: int
     date: str
-    weather: Weather
+    weather: Weather | None
+    """The turn's weather, for games that have weather (Ardennes 1944); None for those that do not."""
 
 
 @dataclass(frozen=True)
 class Placement:
     unit: str
     hex: Hex
+    """The set-up hex; for a unit the owner places, the suggested hex used when nobody places it."""
     improved_position: bool
+    choices: frozenset[Hex] = frozenset()
+    """For a unit its owner places: the hexes allowed (empty for a fixed set-up)."""
 
 
 @dataclass(frozen=True)
@@ -237,6 +270,8 @@ class Reinforcement:
     units: tuple[str, ...]
     hexes: tuple[Hex, ...]
     trucks: bool
+    action_points: int | None = None
+    """A cap on the units' APs on their entry turn ("1 AP remaining"), when the list gives one."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +283,18 @@ class SupportGrant:
     markers: Mapping[str, int]
 
 
+EVENT_EFFECTS = (
+    "blocks-hex-on-roll",
+    "blocks-hex",
+    "enemy-stack-loses-ap",
+    "zoc-infiltration",
+    "stack-gains-ap",
+    "quality-aura",
+    "supply-drop",
+)
+"""The event handlers the engine has (engine/vaevictis/events.py); a game's events name theirs."""
+
+
 @dataclass(frozen=True)
 class EventDef:
     """A historical event marker (15)."""
@@ -257,19 +304,41 @@ class EventDef:
     name: str
     count: int
     rule: str
+    effect: str = ""
+    """The engine's handler for it, one of :data:`EVENT_EFFECTS`; empty for an event the engine cannot play."""
+
+
+VICTORY_KINDS = ("cross-meuse", "hold-cities", "hold-places", "hold-overlay", "reached-region", "exit-units", "all")
+"""The kinds of victory condition a game's scenarios may use (docs/scenario-format.md)."""
 
 
 @dataclass(frozen=True)
 class VictoryCondition:
-    """One way for a side to win (17)."""
+    """One way for a side to win (Ardennes 17, Alsace 19)."""
 
-    kind: Literal["cross-meuse", "hold-cities"]
+    kind: str
+    """One of :data:`VICTORY_KINDS`."""
     side: Side
     when: Literal["any-time", "end-of-turn", "end"]
     result: str
     supplied: bool = False
     cities: tuple[str, ...] = ()
     count: int = 0
+    river: str = ""
+    """``cross-meuse``: the river to cross."""
+    places: tuple[str, ...] = ()
+    """``hold-places``: the named places, ``count`` of which must be held."""
+    city_hexes: Literal["any", "all"] = "any"
+    """``hold-places``: whether one hex of a multi-hex city holds it, or only all of them."""
+    overlay: str = ""
+    """``hold-overlay``: the overlay kind whose every hex must be held."""
+    region: str = ""
+    """``reached-region`` and ``exit-units``: the map region."""
+    hq: int = 0
+    combat_commands: int = 0
+    """``exit-units``: how many HQs and whole Combat Commands of one formation must leave the map."""
+    of: tuple[VictoryCondition, ...] = ()
+    """``all``: the conditions that must all hold."""
 
 
 @dataclass(frozen=True)
@@ -283,6 +352,8 @@ class ScenarioDef:
     victory: tuple[VictoryCondition, ...]
     default_result: str
     special_rules: tuple[str, ...]
+    variant: bool = False
+    """Whether the scenario uses the game's variant set-up and reinforcements (Alsace 1944 19.4)."""
 
 
 # --- The tables ------------------------------------------------------------------------------------------
@@ -315,9 +386,10 @@ class Tables:
     crt: tuple[tuple[CrtCell, ...], ...]
     """``crt[row][column]``; row 0 is a modified roll of 0 or less."""
     c3i: Mapping[str, tuple[bool, ...]]
-    """Per rating, whether each die face (index 0 = a roll of 1) calls for the SNAFU table."""
+    """Per rating, whether each die face (index 0 = a roll of 1) calls for the SNAFU table; empty for a game
+    without that table."""
     snafu: Mapping[int, str]
-    """Effect code per 2d6 total."""
+    """Effect code per 2d6 total; empty for a game without that table."""
 
 
 # --- Everything ------------------------------------------------------------------------------------------
@@ -343,6 +415,10 @@ class GameData:
     tables: Tables
     extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """Further setup sections (air, fuel shortage, Christmas presents) as parsed, for the rules modules."""
+
+    def events_with_effect(self, *effects: str) -> frozenset[str]:
+        """The ids of the game's events that have one of these effects."""
+        return frozenset(e.id for e in self.events.values() if e.effect in effects)
 
     def side_of(self, unit_id: str) -> Side:
         """The side a unit fights for."""

@@ -1,5 +1,11 @@
-"""[15] Historical events: the German Stosser, Greif, 150 Pz Brigade and US Fuel Dumps (15.2), the American
-Roadblocks, Nuts! and Air Supply (15.3).
+"""[15] Historical events: the effects the engine can play, each named by a game's events in its data.
+
+A game's ``[[event]]`` entries name their ``effect`` (:data:`engine.vaevictis.data.EVENT_EFFECTS`); this
+module keys every rule on the effect, never on an event's id, so a second game reuses an effect under its own
+event and a game's own events need their own handlers. The effects are those of Ardennes 1944's events,
+described here by the event that uses them there: the German Stosser, Greif, 150 Pz Brigade and US Fuel
+Dumps (15.2), the American Roadblocks, Nuts! and Air Supply (15.3). A marker on the map is named by its
+event's id (``MapMarker.kind``), as before.
 
 [15.1] Each counter is played once and then removed from the game, except Air Supply, which stays until a 6
 is rolled. An event is played during an activation of either side, under the conditions of the event itself:
@@ -35,26 +41,35 @@ from typing import Any
 
 from engine.contract import ArgValue, Choice, Event, IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex, hex_name, parse_hex
-from engine.vaevictis.data import GameData, Side
+from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.rolls import roll
 from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
 from engine.vaevictis.supply import SupplyNet, command_range
 
 EventId = str
+Effect = str
 
-STOSSER: EventId = "stosser"
-GREIF: EventId = "greif"
-PZ_BRIGADE_150: EventId = "skorzeny-150-pz-bde"
-US_FUEL_DUMP: EventId = "us-fuel-dump"
-ROADBLOCK: EventId = "roadblock"
-NUTS: EventId = "nuts"
-AIR_SUPPLY: EventId = "air-supply"
+BLOCKS_HEX_ON_ROLL: Effect = "blocks-hex-on-roll"
+"""Ardennes 15.2 Stosser: a marker on an empty hex near a friendly unit, kept on 4-6, closing the hex to the
+enemy's movement and supply until removed or the turn ends."""
+ENEMY_LOSES_AP: Effect = "enemy-stack-loses-ap"
+"""Ardennes 15.2 Greif: each unit of an enemy stack moving in this activation loses 1 AP."""
+ZOC_INFILTRATION: Effect = "zoc-infiltration"
+"""Ardennes 15.2 150 Pz Brigade: an activated stack may ignore enemy zones of control on 5-6."""
+STACK_GAINS_AP: Effect = "stack-gains-ap"
+"""Ardennes 15.2 US Fuel Dump: +1 AP to each unit of an activated friendly stack."""
+BLOCKS_HEX: Effect = "blocks-hex"
+"""Ardennes 15.3 Roadblock: a marker closing an empty hex to the enemy's movement, supply and retreat."""
+QUALITY_AURA: Effect = "quality-aura"
+"""Ardennes 15.3 Nuts!: +1 quality to friendly units in the marker's hex and the six around."""
+SUPPLY_DROP: Effect = "supply-drop"
+"""Ardennes 15.3 Air Supply: supplies a stack and the units near it in a clear-weather supply phase."""
 
 EVENT_RANGE = 6
 """[15.2, 15.3] "Six hexes or less" (official answer): the reach of Stosser, Greif and the Roadblock."""
 AIR_SUPPLY_REACH = 2
 """[15.3] Units with a line of supply of at most 2 hexes to the Air Supply stack are supplied."""
-STOSSER_STAYS = (4, 5, 6)
+BLOCK_STAYS_ON = (4, 5, 6)
 BRIGADE_PASSES = (5, 6)
 AIR_SUPPLY_SHOT_DOWN = 6
 
@@ -62,22 +77,29 @@ _BRIGADE_FLAG = "pz150"
 _FUEL_FLAG = "fuel_dump"
 _AIR_FLAG = "air_supply_played"
 
-_RULE: dict[EventId, str] = {
-    STOSSER: "15.2",
-    GREIF: "15.2",
-    PZ_BRIGADE_150: "15.2",
-    US_FUEL_DUMP: "15.2",
-    ROADBLOCK: "15.3",
-    NUTS: "15.3",
-    AIR_SUPPLY: "15.3",
-}
-
-
 # --- Shared checks ---------------------------------------------------------------------------------------
 
 
 def _name(data: GameData, event_id: EventId) -> str:
     return data.events[event_id].name if event_id in data.events else event_id
+
+
+def effect_of(data: GameData, event_id: EventId) -> Effect:
+    """The effect of one of the game's events ("" for an unknown event or one without a handler)."""
+    definition = data.events.get(event_id)
+    return definition.effect if definition is not None else ""
+
+
+def _rule(data: GameData, event_id: EventId) -> str:
+    """The rule number of an event, as its data gives it."""
+    definition = data.events.get(event_id)
+    return definition.rule if definition is not None and definition.rule else "15"
+
+
+def _event_with(data: GameData, effect: Effect) -> EventId:
+    """The id of the game's event with this effect (the first in id order, if several)."""
+    ids = sorted(data.events_with_effect(effect))
+    return ids[0] if ids else effect
 
 
 def _activation_key(state: GameState) -> list[int]:
@@ -129,7 +151,8 @@ def _range_area(pos: Position, side: Side, reach: int) -> frozenset[Hex]:
 
 def _is_empty(pos: Position, hex_: Hex) -> bool:
     """No unit of either side, and no Roadblock, Stosser or Nuts! marker already there."""
-    return not pos.units_at(hex_) and not any(m.kind in (STOSSER, ROADBLOCK, NUTS) for m in pos.state.markers_at(hex_))
+    taken = pos.data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX, QUALITY_AURA)
+    return not pos.units_at(hex_) and not any(m.kind in taken for m in pos.state.markers_at(hex_))
 
 
 def _active_stack(state: GameState, side: Side, hex_: Hex) -> list[UnitState]:
@@ -144,7 +167,9 @@ def _check_available(data: GameData, state: GameState, side: Side, event_id: Eve
     if event_id not in data.events:
         raise InvalidActionError(f"there is no event {event_id!r} in this game")
     definition = data.events[event_id]
-    rule = _RULE.get(event_id, definition.rule)
+    rule = _rule(data, event_id)
+    if not definition.effect:
+        raise IllegalActionError(f"{definition.name} has no rules in this engine yet", rule)
     if definition.side != side:
         raise IllegalActionError(f"{definition.name} is a {definition.side} event", rule)
     if state.events_left.get(event_id, 0) <= 0:
@@ -190,13 +215,16 @@ def playable(data: GameData, state: GameState, side: Side) -> list[Choice]:
 def attack_reactions(data: GameData, state: GameState, side: Side) -> list[Choice]:
     """[15.3] The events ``side`` may play at the start of an enemy attack: Nuts! (its window must exist
     whether or not the defender has supports to add)."""
-    definition = data.events.get(NUTS)
-    if definition is None or definition.side != side or state.events_left.get(NUTS, 0) <= 0:
-        return []
-    return [
-        Choice("play_event", {"event": NUTS, "hex": hex_name(hex_)}, f"{definition.name} at {hex_name(hex_)}")
-        for hex_ in _targets(data, state, NUTS)
-    ]
+    choices: list[Choice] = []
+    for event_id in sorted(data.events_with_effect(QUALITY_AURA)):
+        definition = data.events[event_id]
+        if definition.side != side or state.events_left.get(event_id, 0) <= 0:
+            continue
+        choices += [
+            Choice("play_event", {"event": event_id, "hex": hex_name(hex_)}, f"{definition.name} at {hex_name(hex_)}")
+            for hex_ in _targets(data, state, event_id)
+        ]
+    return choices
 
 
 def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
@@ -207,19 +235,20 @@ def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
         return []
     pos = Position(data, state)
     candidates: list[Hex] = []
-    if event_id in (STOSSER, ROADBLOCK):
+    effect = effect_of(data, event_id)
+    if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
         near: set[Hex] = set()
-        near_side: Side = "german" if event_id == STOSSER else "allied"
+        near_side: Side = data.events[event_id].side
         for unit in _units_of(pos, near_side):
             assert unit.hex is not None
             near.update(data.map.grid.within(unit.hex, EVENT_RANGE))
         candidates = sorted(near)
-    elif event_id in (GREIF, PZ_BRIGADE_150, US_FUEL_DUMP):
+    elif effect in (ENEMY_LOSES_AP, ZOC_INFILTRATION, STACK_GAINS_AP):
         assert state.activation is not None
         hexes = (state.units[u].hex for u in state.activation.units if state.units[u].on_map)
         candidates = sorted({h for h in hexes if h is not None})
     else:  # Nuts!, Air Supply: any hex holding Allied units
-        candidates = sorted({u.hex for u in _units_of(pos, "allied") if u.hex is not None})
+        candidates = sorted({u.hex for u in _units_of(pos, data.events[event_id].side) if u.hex is not None})
     legal: list[Hex] = []
     for hex_ in candidates:
         try:
@@ -232,67 +261,70 @@ def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
 
 def _check_timing(data: GameData, state: GameState, event_id: EventId) -> None:
     """Raise unless the phase and the activation in progress allow the event now."""
-    rule = _RULE[event_id]
+    rule = _rule(data, event_id)
     name = _name(data, event_id)
+    effect = effect_of(data, event_id)
+    own = data.events[event_id].side
     if state.result is not None:
         raise IllegalActionError("the game is over", "17")
-    if event_id in (STOSSER, PZ_BRIGADE_150, US_FUEL_DUMP):
-        _check_activation_of(state, "german", name, rule)
-    elif event_id == GREIF:
-        _check_activation_of(state, "allied", f"{name} (during an American stack's movement)", rule)
-    elif event_id == ROADBLOCK:
+    if effect in (BLOCKS_HEX_ON_ROLL, ZOC_INFILTRATION, STACK_GAINS_AP):
+        _check_activation_of(state, own, name, rule)
+    elif effect == ENEMY_LOSES_AP:
+        _check_activation_of(state, other_side(own), f"{name} (during an American stack's movement)", rule)
+    elif effect == BLOCKS_HEX:
         if state.activation is None:
             raise IllegalActionError(f"{name} is played during a German movement or an Allied activation", rule)
         if state.pending:
             raise IllegalActionError(f"{name} cannot be played in the middle of a combat", rule)
-    elif event_id == NUTS:
+    elif effect == QUALITY_AURA:
         return  # Nuts! may be played whenever the Allies like, a German attack about to start included
-    elif event_id == AIR_SUPPLY:
+    elif effect == SUPPLY_DROP:
         if state.phase != "supply":
             raise IllegalActionError(f"{name} is placed during the supply phase", rule)
         if not is_clear_weather(data, state):
             raise IllegalActionError(f"{name} needs clear weather (turns 5 and 6)", rule)
         if state.flags.get(_AIR_FLAG) == state.turn:
             raise IllegalActionError(f"{name} has already been played this turn", rule)
-    else:  # pragma: no cover - every event id is listed above
-        raise InvalidActionError(f"there is no event {event_id!r} in this game")
+    else:
+        raise IllegalActionError(f"{name} has no rules in this engine yet", rule)
 
 
 def _check_target(data: GameData, state: GameState, pos: Position, event_id: EventId, hex_: Hex) -> None:
     """Raise unless ``hex_`` is a legal place for the event now (timing already checked)."""
-    rule = _RULE[event_id]
+    rule = _rule(data, event_id)
     name = _name(data, event_id)
     where = hex_name(hex_)
-    if event_id in (STOSSER, ROADBLOCK):
+    effect = effect_of(data, event_id)
+    own = data.events[event_id].side
+    if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
         if not _is_empty(pos, hex_):
             raise IllegalActionError(f"{name} goes on an empty hex; {where} is not empty", rule)
-        near_side: Side = "german" if event_id == STOSSER else "allied"
-        if not _within_range_of(pos, hex_, near_side):
-            who = "a German" if near_side == "german" else "an American"
+        if not _within_range_of(pos, hex_, own):
+            who = "a German" if own == "german" else "an American"
             raise IllegalActionError(f"{where} is more than {EVENT_RANGE} hexes from {who} unit", rule)
         return
-    if event_id == GREIF:
-        stack = _active_stack(state, "allied", hex_)
+    if effect == ENEMY_LOSES_AP:
+        stack = _active_stack(state, other_side(own), hex_)
         if not stack:
             raise IllegalActionError(
                 f"{name} goes on an American stack moving in this activation; none at {where}", rule
             )
         if not any(u.action_points > 0 for u in stack):
             raise IllegalActionError(f"the American stack at {where} has no AP left to lose", rule)
-        if not _within_range_of(pos, hex_, "german"):
+        if not _within_range_of(pos, hex_, own):
             raise IllegalActionError(f"{where} is more than {EVENT_RANGE} hexes from a German unit", rule)
         return
-    if event_id == PZ_BRIGADE_150:
-        stack = _active_stack(state, "german", hex_)
+    if effect == ZOC_INFILTRATION:
+        stack = _active_stack(state, own, hex_)
         if not stack:
             raise IllegalActionError(f"{name} goes on a German stack activated now; none at {where}", rule)
         if _brigade_record(state) is not None:
             raise IllegalActionError(f"{name} is already on a stack", rule)  # pragma: no cover - one counter
-        if not _in_hq_command_range(pos, hex_, "german"):
+        if not _in_hq_command_range(pos, hex_, own):
             raise IllegalActionError(f"{where} is not within command range of a German HQ", rule)
         return
-    if event_id == US_FUEL_DUMP:
-        stack = _active_stack(state, "german", hex_)
+    if effect == STACK_GAINS_AP:
+        stack = _active_stack(state, own, hex_)
         if not stack:
             raise IllegalActionError(f"{name} goes on a German stack activated now; none at {where}", rule)
         fuelled = set(_fuelled_units(state))
@@ -302,10 +334,10 @@ def _check_target(data: GameData, state: GameState, pos: Position, event_id: Eve
             )
         return
     # Nuts!, Air Supply
-    allied = [u for u in pos.units_at(hex_) if pos.side_of(u.id) == "allied"]
+    allied = [u for u in pos.units_at(hex_) if pos.side_of(u.id) == own]
     if not allied:
         raise IllegalActionError(f"{name} goes on an American stack; there is none at {where}", rule)
-    if event_id == NUTS and any(m.kind == NUTS for m in state.markers):  # pragma: no cover - one counter
+    if effect == QUALITY_AURA and any(m.kind == event_id for m in state.markers):  # pragma: no cover - one counter
         raise IllegalActionError(f"{name} is already on the map", rule)
 
 
@@ -353,23 +385,24 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
     name = _name(data, event_id)
     where = hex_name(hex_)
     base = {"event": event_id, "hex": hex_, "side": side, "rule": rule}
+    effect = effect_of(data, event_id)
 
-    if event_id == AIR_SUPPLY:
+    if effect == SUPPLY_DROP:
         return _play_air_supply(data, state, hex_, base)
     _spend(data, state, event_id)
-    if event_id in (STOSSER, ROADBLOCK):
+    if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
         events = [Event("event", f"{side.capitalize()} plays {name} at {where}.", base)]
-        if event_id == STOSSER:
+        if effect == BLOCKS_HEX_ON_ROLL:
             die, rolled = roll(state, f"{name} at {where} (stays on 4-6)", rule)
             events.append(rolled)
-            if die not in STOSSER_STAYS:
+            if die not in BLOCK_STAYS_ON:
                 events.append(Event("event-removed", f"{name} fails: the marker is removed.", {**base, "die": die}))
                 return events
         state.markers.append(MapMarker(event_id, hex_, side, state.turn))
         events.append(Event("marker", f"{name} marker placed at {where}.", base))
         return events
-    if event_id == GREIF:
-        stack = _active_stack(state, "allied", hex_)
+    if effect == ENEMY_LOSES_AP:
+        stack = _active_stack(state, other_side(side), hex_)
         for unit in stack:
             unit.action_points = max(0, unit.action_points - 1)
         names = ", ".join(data.units[u.id].name for u in stack)
@@ -380,8 +413,8 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
                 {**base, "units": [u.id for u in stack]},
             )
         ]
-    if event_id == PZ_BRIGADE_150:
-        stack = _active_stack(state, "german", hex_)
+    if effect == ZOC_INFILTRATION:
+        stack = _active_stack(state, side, hex_)
         state.flags[_BRIGADE_FLAG] = {"units": [u.id for u in stack], "activation": _activation_key(state)}
         names = ", ".join(data.units[u.id].name for u in stack)
         return [
@@ -391,8 +424,8 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
                 {**base, "units": [u.id for u in stack]},
             )
         ]
-    if event_id == US_FUEL_DUMP:
-        stack = _active_stack(state, "german", hex_)
+    if effect == STACK_GAINS_AP:
+        stack = _active_stack(state, side, hex_)
         for unit in stack:
             unit.action_points += 1
         record = state.flags.get(_FUEL_FLAG)
@@ -409,7 +442,7 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
             )
         ]
     # Nuts!
-    state.markers.append(MapMarker(NUTS, hex_, side, state.turn))
+    state.markers.append(MapMarker(event_id, hex_, side, state.turn))
     return [
         Event(
             "event",
@@ -421,14 +454,15 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
 
 def _play_air_supply(data: GameData, state: GameState, hex_: Hex, base: dict[str, Any]) -> list[Event]:
     """[15.3] Place Air Supply for this turn's supply check, then roll: on a 6 it leaves the game."""
-    name = _name(data, AIR_SUPPLY)
-    state.markers.append(MapMarker(AIR_SUPPLY, hex_, "allied", state.turn))
+    event_id: EventId = base["event"]
+    name = _name(data, event_id)
+    state.markers.append(MapMarker(event_id, hex_, base["side"], state.turn))
     state.flags[_AIR_FLAG] = state.turn
     events = [Event("event", f"Allied plays {name} at {hex_name(hex_)}.", base)]
     die, rolled = roll(state, f"{name}: German anti-aircraft (removed on a 6)", "15.3")
     events.append(rolled)
     if die == AIR_SUPPLY_SHOT_DOWN:
-        _spend(data, state, AIR_SUPPLY)
+        _spend(data, state, event_id)
         events.append(Event("event-removed", f"{name} is shot down: removed from the game.", {**base, "die": die}))
     else:
         events.append(Event("event", f"{name} may be played again next turn if the weather is clear.", base))
@@ -443,11 +477,11 @@ def removal_choices(data: GameData, state: GameState, side: Side) -> list[Choice
     activation = state.activation
     if activation is None or activation.side != side or state.pending:
         return []
-    kind = _removable_kind(side)
+    kinds = removable_kinds(data, side)
     grid = data.map.grid
     choices: list[Choice] = []
     for marker in state.markers:
-        if marker.kind != kind:
+        if marker.kind not in kinds:
             continue
         for unit_id in activation.units:
             unit = state.units[unit_id]
@@ -461,14 +495,23 @@ def removal_choices(data: GameData, state: GameState, side: Side) -> list[Choice
                     Choice(
                         "remove_marker",
                         {"unit": unit_id, "hex": hex_name(marker.hex)},
-                        f"{data.units[unit_id].name} removes the {_name(data, kind)} at {hex_name(marker.hex)} (1 AP)",
+                        f"{data.units[unit_id].name} removes the {_name(data, marker.kind)}"
+                        f" at {hex_name(marker.hex)} (1 AP)",
                     )
                 )
     return choices
 
 
-def _removable_kind(side: Side) -> EventId:
-    return ROADBLOCK if side == "german" else STOSSER
+def removable_kinds(data: GameData, side: Side) -> frozenset[EventId]:
+    """The enemy's hex-blocking markers ``side`` may remove (15.2, 15.3): its events of those effects."""
+    return frozenset(
+        e for e in data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX) if data.events[e].side == other_side(side)
+    )
+
+
+def blocking_kinds(data: GameData, side: Side) -> frozenset[EventId]:
+    """The markers that close a hex to ``side``'s movement and supply: the enemy's Stosser or Roadblock."""
+    return removable_kinds(data, side)
 
 
 def remove_marker(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex) -> list[Event]:
@@ -478,8 +521,9 @@ def remove_marker(data: GameData, state: GameState, side: Side, unit_id: str, he
     :raises IllegalActionError: if there is no such marker, or the unit is not adjacent, not activated now,
         or has no AP left.
     """
-    kind = _removable_kind(side)
-    rule = _RULE[kind]
+    kinds = removable_kinds(data, side)
+    kind = next((m.kind for m in state.markers_at(hex_) if m.kind in kinds), min(kinds, default=""))
+    rule = _rule(data, kind)
     name = _name(data, kind)
     if unit_id not in state.units or unit_id not in data.units:
         raise InvalidActionError(f"there is no unit {unit_id!r}")
@@ -537,7 +581,8 @@ def brigade_150_allows(data: GameData, state: GameState, unit_ids: list[str]) ->
     carriers = set(brigade_150_units(state))
     if not unit_ids or not carriers or not set(unit_ids) <= carriers:
         return False, []
-    name = _name(data, PZ_BRIGADE_150)
+    brigade = _event_with(data, ZOC_INFILTRATION)
+    name = _name(data, brigade)
     die, rolled = roll(state, f"{name}: ignore the enemy zone of control on 5-6", "15.2")
     if die in BRIGADE_PASSES:
         record = _brigade_record(state)
@@ -553,7 +598,7 @@ def brigade_150_allows(data: GameData, state: GameState, unit_ids: list[str]) ->
         Event(
             "event-removed",
             f"{name} fails: the marker is removed and the stack stops in enemy zones of control.",
-            {"event": PZ_BRIGADE_150, "die": die, "rule": "15.2"},
+            {"event": brigade, "die": die, "rule": "15.2"},
         ),
     ]
 
@@ -572,11 +617,12 @@ def end_of_activation(data: GameData, state: GameState) -> list[Event]:
     """
     events: list[Event] = []
     if _brigade_record(state) is not None:
+        brigade = _event_with(data, ZOC_INFILTRATION)
         events.append(
             Event(
                 "event-removed",
-                f"{_name(data, PZ_BRIGADE_150)} is removed at the end of the stack's activation.",
-                {"event": PZ_BRIGADE_150, "rule": "15.2"},
+                f"{_name(data, brigade)} is removed at the end of the stack's activation.",
+                {"event": brigade, "rule": "15.2"},
             )
         )
     state.flags.pop(_BRIGADE_FLAG, None)
@@ -591,8 +637,9 @@ def nuts_quality_bonus(data: GameData, state: GameState, hex_: Hex) -> int:
     """[15.3] +1 quality for Allied units in ``hex_`` when the Nuts! marker is there or in one of the six
     hexes around (rivers do not matter). The caller applies it to Allied units only."""
     grid = data.map.grid
+    auras = data.events_with_effect(QUALITY_AURA)
     for marker in state.markers:
-        if marker.kind == NUTS and (marker.hex == hex_ or grid.are_adjacent(marker.hex, hex_)):
+        if marker.kind in auras and (marker.hex == hex_ or grid.are_adjacent(marker.hex, hex_)):
             return 1
     return 0
 
@@ -602,13 +649,14 @@ def tidy_markers(data: GameData, state: GameState) -> list[Event]:
     pos = Position(data, state)
     events: list[Event] = []
     kept: list[MapMarker] = []
+    auras = data.events_with_effect(QUALITY_AURA)
     for marker in state.markers:
-        if marker.kind == NUTS and not any(pos.side_of(u.id) == "allied" for u in pos.units_at(marker.hex)):
+        if marker.kind in auras and not any(pos.side_of(u.id) == marker.side for u in pos.units_at(marker.hex)):
             events.append(
                 Event(
                     "event-removed",
-                    f"{_name(data, NUTS)} is removed: no American unit holds {hex_name(marker.hex)} any more.",
-                    {"event": NUTS, "hex": marker.hex, "rule": "15.3"},
+                    f"{_name(data, marker.kind)} is removed: no American unit holds {hex_name(marker.hex)} any more.",
+                    {"event": marker.kind, "hex": marker.hex, "rule": "15.3"},
                 )
             )
             continue
@@ -631,7 +679,8 @@ def air_supplied_units(data: GameData, state: GameState) -> set[str]:
 
     Pass the result to :func:`engine.vaevictis.turn.supply_phase` (``air_supplied``).
     """
-    drops = [m.hex for m in state.markers if m.kind == AIR_SUPPLY and m.turn_placed == state.turn]
+    drop_kinds = data.events_with_effect(SUPPLY_DROP)
+    drops = [m.hex for m in state.markers if m.kind in drop_kinds and m.turn_placed == state.turn]
     if not drops:
         return set()
     pos = Position(data, state)
@@ -668,13 +717,14 @@ def end_of_turn(data: GameData, state: GameState) -> list[Event]:
     (the counter itself stays playable unless it was shot down). Roadblocks and Nuts! stay."""
     events: list[Event] = []
     kept: list[MapMarker] = []
+    passing = data.events_with_effect(BLOCKS_HEX_ON_ROLL, SUPPLY_DROP)
     for marker in state.markers:
-        if marker.kind in (STOSSER, AIR_SUPPLY):
+        if marker.kind in passing:
             events.append(
                 Event(
                     "event-removed",
                     f"{_name(data, marker.kind)} at {hex_name(marker.hex)} is removed at the end of the turn.",
-                    {"event": marker.kind, "hex": marker.hex, "rule": _RULE[marker.kind]},
+                    {"event": marker.kind, "hex": marker.hex, "rule": _rule(data, marker.kind)},
                 )
             )
             continue

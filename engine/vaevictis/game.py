@@ -44,6 +44,32 @@ OPTIONS: dict[str, str] = {
 }
 """The optional rules of the game, each a game option, with the rule that defines it."""
 
+UNSUPPORTED_SETUP_TABLES = (
+    "garrisons",
+    "strongpoint_rules",
+    "activation_limit",
+    "action_point_limit",
+    "forced_event",
+    "trucks",
+    "mines",
+    "raid_commando",
+)
+"""Set-up tables a game's data may hold whose rules this engine does not play yet (Alsace 1944's)."""
+
+
+def unsupported(data: GameData, scenario: str) -> list[str]:
+    """What a scenario's data asks for that the engine cannot play yet: victory kinds, events without a
+    handler, set-up rules; an empty list for a game the engine plays in full."""
+    missing = victory.unsupported(data, scenario)
+    missing += [f"the event '{e.name}'" for e in sorted(data.events.values(), key=lambda e: e.id) if not e.effect]
+    missing += [f"the set-up rules [{table}]" for table in UNSUPPORTED_SETUP_TABLES if table in data.extra]
+    if data.scenarios[scenario].variant:
+        missing.append("the variant set-up and reinforcements")
+    kinds = {u.kind for u in data.units.values()}
+    missing += [f"{kind} counters" for kind in ("strongpoint", "garrison") if kind in kinds]
+    return missing
+
+
 Handler = Callable[[GameState, Side, Mapping[str, Any]], list[Event]]
 
 EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine")
@@ -82,6 +108,13 @@ class VaeVictisGame:
         if unknown:
             raise InvalidActionError(
                 f"unknown option(s) {', '.join(sorted(unknown))}; the options are {', '.join(OPTIONS)}"
+            )
+        if options.get("c3i_snafu") and not self.data.tables.c3i:
+            raise InvalidActionError(f"{self.data.name} has no C3I and SNAFU tables: option c3i_snafu is not offered")
+        missing = unsupported(self.data, scenario)
+        if missing:
+            raise InvalidActionError(
+                f"{self.data.name} cannot be played yet: the engine lacks {'; '.join(missing)} (see its rules notes)"
             )
         state = GameState(
             game=self.data.id,
@@ -125,7 +158,8 @@ class VaeVictisGame:
                 state.phase = "supply"
             elif state.phase == "supply":
                 if "southern-front" not in done:
-                    events += turn.southern_front(self.data, state)
+                    if "southern_front" in self.data.extra:  # a rule of the game's data (Ardennes 16.1)
+                        events += turn.southern_front(self.data, state)
                     done.append("southern-front")
                 if turn.returning_hqs(self.data, state):
                     return events
@@ -177,7 +211,8 @@ class VaeVictisGame:
     def _event_choices(self, state: GameState, side: Side) -> list[Choice]:
         """Events ``side`` may play now, and markers its activated units may remove (15.2, 15.3)."""
         if state.phase == "supply":
-            return [c for c in event_rules.playable(self.data, state, side) if c.args.get("event") == "air-supply"]
+            drops = self.data.events_with_effect(event_rules.SUPPLY_DROP)
+            return [c for c in event_rules.playable(self.data, state, side) if c.args.get("event") in drops]
         return [*event_rules.playable(self.data, state, side), *event_rules.removal_choices(self.data, state, side)]
 
     def _required_prompts(self, state: GameState) -> dict[Side, Prompt]:
@@ -352,7 +387,7 @@ class VaeVictisGame:
         if action.verb == "play_event":
             event_id = text_arg(args, "event")
             played = event_rules.play(self.data, state, side, event_id, args)
-            if event_id == "air-supply":
+            if event_rules.effect_of(self.data, event_id) == event_rules.SUPPLY_DROP:
                 state.flags.setdefault("phase_done", []).append("air-supply-decided")
             return played
         if action.verb == "remove_marker":
@@ -374,7 +409,8 @@ class VaeVictisGame:
         """[15.3] On a clear turn, before statuses are checked, the Allies may air-supply a stack."""
         if "air-supply-decided" in state.flags.get("phase_done", []):
             return None
-        choices = [c for c in event_rules.playable(self.data, state, "allied") if c.args.get("event") == "air-supply"]
+        drops = self.data.events_with_effect(event_rules.SUPPLY_DROP)
+        choices = [c for c in event_rules.playable(self.data, state, "allied") if c.args.get("event") in drops]
         if not choices:
             return None
         return Prompt(
@@ -388,7 +424,7 @@ class VaeVictisGame:
         """Facts to note after any action: the turn an HQ was destroyed (1.3), the first German across the
         Meuse (16.2), event markers whose hex no longer qualifies (15.3 Nuts!)."""
         tidied = event_rules.tidy_markers(self.data, state)
-        if not state.meuse_crossed and turn.german_crossed_meuse(self.data, state):
+        if not state.meuse_crossed and turn.german_crossed_objective_river(self.data, state):
             state.meuse_crossed = True
         for unit_id, unit in state.units.items():
             if unit.eliminated and self.data.units[unit_id].is_hq and unit_id not in state.hq_destroyed:
@@ -401,7 +437,8 @@ class VaeVictisGame:
         args = action.args
         if state.phase == "supply" and action.verb == "decline_air_supply":
             state.flags.setdefault("phase_done", []).append("air-supply-decided")
-            return [Event("air-supply", "The Allies send no air supply this turn.", {"rule": "15.3"})]
+            drop = min(self.data.events_with_effect(event_rules.SUPPLY_DROP), default="event")
+            return [Event(drop, "The Allies send no air supply this turn.", {"rule": "15.3"})]
         if state.phase == "supply" and action.verb == "place_hq":
             return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
         if state.phase == "support" and action.verb == "allot":
@@ -596,7 +633,7 @@ class VaeVictisGame:
     def _check_british_restriction(self, state: GameState, unit_ids: list[str], path: tuple[Hex, ...]) -> None:
         """[16.2] British reinforcements other than the 29th Armoured Brigade (the British independent) stay west
         of the Meuse until a German unit crosses it."""
-        from engine.vaevictis.geography import beyond_meuse
+        from engine.vaevictis.geography import beyond_meuse, objective_river
 
         bound = [
             u
@@ -608,8 +645,10 @@ class VaeVictisGame:
             return
         west = beyond_meuse(self.data)
         if any(h not in west for h in path):
+            river = objective_river(self.data)
             raise IllegalActionError(
-                f"{self.data.units[bound[0]].name} may not cross to the east side of the Meuse until a German unit has",
+                f"{self.data.units[bound[0]].name} may not cross to the east side of the {river}"
+                " until a German unit has",
                 "16.2",
             )
 

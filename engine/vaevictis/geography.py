@@ -1,4 +1,7 @@
-"""Named geography the rules refer to: which hexes lie across the Meuse (17.1, 17.2, 16.2)."""
+"""Named geography the rules refer to: which hexes lie across the objective river (Ardennes 17.1, 17.2, 16.2).
+
+The river is named by the game's data (``[objective_river] name`` in setup.toml), never here.
+"""
 
 from __future__ import annotations
 
@@ -6,21 +9,28 @@ from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData
 from engine.vaevictis.state import UnitState
 
-_BEYOND: dict[int, tuple[GameData, frozenset[Hex]]] = {}
+_BEYOND: dict[tuple[int, str], tuple[GameData, frozenset[Hex]]] = {}
 
 
-def beyond_meuse(data: GameData, river: str = "Meuse") -> frozenset[Hex]:
-    """The hexes on the far bank of the Meuse from the German side: its north and west bank.
+def objective_river(data: GameData) -> str:
+    """The name of the river the German offensive aims to cross, as the data gives it ("" when none)."""
+    table = data.extra.get("objective_river", {})
+    return str(table.get("name", "")) if isinstance(table, dict) else ""
+
+
+def beyond_meuse(data: GameData, river: str | None = None) -> frozenset[Hex]:
+    """The hexes on the far bank of the objective river (Ardennes: the Meuse) from the German side.
 
     They are the hexes a walk from the German board edge cannot reach without crossing a Meuse hexside.
     Computed once per game data.
     """
-    cached = _BEYOND.get(id(data))
+    name = objective_river(data) if river is None else river
+    cached = _BEYOND.get((id(data), name))
     if cached is not None and cached[0] is data:
         return cached[1]
     game_map = data.map
-    meuse = next((r for r in game_map.rivers if r.name == river), None)
-    sides = meuse.hexsides if meuse else frozenset()
+    water = next((r for r in game_map.rivers if r.name == name), None)
+    sides = water.hexsides if water else frozenset()
     start = list(game_map.friendly_edges["german"])
     seen = set(start)
     while start:
@@ -30,7 +40,7 @@ def beyond_meuse(data: GameData, river: str = "Meuse") -> frozenset[Hex]:
                 seen.add(n)
                 start.append(n)
     result = frozenset(h for h in game_map.grid.hexes if h not in seen)
-    _BEYOND[id(data)] = (data, result)
+    _BEYOND[(id(data), name)] = (data, result)
     return result
 
 

@@ -15,6 +15,8 @@ from typing import Any, TypeVar, cast
 
 from engine.hexgrid import Grid, Hex, Hexside, hex_name, hexside, parse_hex
 from engine.vaevictis.data import (
+    EVENT_EFFECTS,
+    VICTORY_KINDS,
     Army,
     CrtCell,
     DetachmentTemplate,
@@ -40,13 +42,13 @@ from engine.vaevictis.detachments import with_detachment_counters
 T = TypeVar("T")
 
 TERRAIN_LETTERS = {".": "clear", "r": "rough", "f": "forest"}
-UNIT_KINDS = ("infantry", "mechanized", "armored", "hq")
+"""The map letters when a map does not give its own ``[terrain] letters`` (Ardennes 1944's)."""
+UNIT_KINDS = ("infantry", "mechanized", "armored", "hq", "strongpoint", "garrison")
+ONE_STEP_KINDS = ("hq", "strongpoint", "garrison")
 SIDES = ("allied", "german")
-NATIONALITIES = ("us", "british", "german")
-SUPPORT_KINDS = {
-    "german": ("nebelwerfer", "artillery", "stug", "hetzer", "tiger"),
-    "allied": ("heavy_artillery", "artillery", "tank"),
-}
+NATIONALITIES = ("us", "british", "french", "german")
+RIVER_KINDS = ("river", "canal", "uncrossable")
+EDGES = ("north", "south", "east", "west")
 COMMENT_KEYS = frozenset({"note", "basis", "source", "reconstructed", "rule"})
 
 
@@ -168,7 +170,7 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
     head = Reader(problems, file, "[map]", doc.get("map", {}))
     head.no_unknown_keys(("name", "columns", "rows", "lower_columns"))
     Reader(problems, file, "(top level)", doc).no_unknown_keys(
-        ("map", "terrain", "place", "river", "road", "edges", "entry")
+        ("map", "terrain", "overlay", "place", "river", "road", "region", "edges", "entry")
     )
     columns = head.get("columns", int)
     rows = head.get("rows", int)
@@ -180,7 +182,11 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
 
     terrain: dict[Hex, Any] = {}
     terrain_table = Reader(problems, file, "[terrain]", doc.get("terrain", {}))
-    terrain_table.no_unknown_keys(("rows", "westwall"))
+    terrain_table.no_unknown_keys(("rows", "westwall", "letters"))
+    letters = terrain_table.get("letters", dict, TERRAIN_LETTERS) or TERRAIN_LETTERS
+    for letter, terrain_name in letters.items():
+        if len(letter) != 1 or letter == " " or not isinstance(terrain_name, str):
+            terrain_table.fail(f"letters maps one character to a terrain name, not {letter!r} = {terrain_name!r}")
     terrain_rows = terrain_table.get("rows", list)
     if terrain_rows is not None:
         if len(terrain_rows) != rows:
@@ -199,10 +205,10 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
                             f"hex {hex_name(hex_)} is off the map: use a space",
                         )
                     continue
-                if letter not in TERRAIN_LETTERS:
+                if letter not in letters:
                     problems.add(file, f"[terrain] hex {hex_name(hex_)}", f"unknown terrain letter {letter!r}")
                     continue
-                terrain[hex_] = TERRAIN_LETTERS[letter]
+                terrain[hex_] = letters[letter]
         missing = [h for h in grid.hexes if h not in terrain]
         if missing and not problems:
             problems.add(file, "[terrain]", f"no terrain for {len(missing)} hexes, e.g. {hex_name(missing[0])}")
@@ -213,18 +219,40 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
         if (h := terrain_table.hex("westwall", grid, text)) is not None
     )
 
+    overlays: dict[str, frozenset[Hex]] = {"westwall": westwall} if westwall else {}
+    for reader in entries(problems, file, doc, "overlay"):
+        reader.no_unknown_keys(("kind", "hexes"))
+        kind = reader.get("kind", str)
+        found_hexes = {h for text in reader.get("hexes", list, []) or [] if (h := reader.hex("hexes", grid, text))}
+        if kind in overlays:
+            reader.fail(f"overlay '{kind}' is listed twice")
+        if kind:
+            overlays[kind] = frozenset(found_hexes)
+
     places = []
     for reader in entries(problems, file, doc, "place"):
-        reader.no_unknown_keys(("name", "hex", "kind"))
-        pname, phex = reader.get("name", str), reader.hex("hex", grid)
+        reader.no_unknown_keys(("name", "hex", "hexes", "kind"))
+        pname = reader.get("name", str)
         kind = reader.choice("kind", ("city", "village", "locality"))
-        if pname and phex is not None and kind:
-            places.append(Place(pname, phex, kind))
+        if "hexes" in reader.table:
+            place_hexes = [reader.hex("hexes", grid, text) for text in reader.get("hexes", list, []) or []]
+            if "hex" in reader.table or not place_hexes:
+                reader.fail("give either 'hex' or a non-empty 'hexes' list")
+            if len(place_hexes) > 1 and kind != "city":
+                reader.fail("only a city may cover several hexes")
+        else:
+            place_hexes = [reader.hex("hex", grid)]
+        if pname and kind and place_hexes and all(h is not None for h in place_hexes):
+            first, *more = cast(list[Hex], place_hexes)
+            for a, b in itertools.pairwise(place_hexes):
+                if not grid.are_adjacent(cast(Hex, a), cast(Hex, b)):
+                    reader.fail(f"the hexes of a city must each touch the previous one, not {a:04d} and {b:04d}")
+            places.append(Place(pname, first, kind, tuple(more)))
     seen_names = Counter(p.name for p in places)
     for pname, count in seen_names.items():
         if count > 1:
             problems.add(file, f"place '{pname}'", f"is named {count} times")
-    settled = Counter(p.hex for p in places if p.kind != "locality")
+    settled = Counter(h for p in places if p.kind != "locality" for h in p.hexes)
     for h, count in settled.items():
         if count > 1:
             problems.add(file, f"hex {hex_name(h)}", f"holds {count} settlements; a hex holds at most one")
@@ -246,11 +274,14 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
 
     rivers = []
     for reader in entries(problems, file, doc, "river"):
-        reader.no_unknown_keys(("name", "hexsides", "bridges"))
+        reader.no_unknown_keys(("name", "kind", "hexsides", "bridges"))
         sides, bridges = sides_of(reader, "hexsides"), sides_of(reader, "bridges")
+        river_kind = reader.choice("kind", RIVER_KINDS, "river")
         for a, b in sorted(bridges - sides):
             reader.fail(f"bridge {hex_name(a)}-{hex_name(b)} is not on this river")
-        rivers.append(River(reader.get("name", str, reader.entry), sides, bridges))
+        if river_kind == "uncrossable" and bridges:
+            reader.fail("an uncrossable river has no bridges")
+        rivers.append(River(reader.get("name", str, reader.entry), sides, bridges, river_kind or "river"))
 
     roads = []
     for reader in entries(problems, file, doc, "road"):
@@ -266,6 +297,18 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
                 reader.fail(f"{hex_name(a)} and {hex_name(b)} are consecutive but not adjacent")
         roads.append(Road(reader.get("name", str, reader.entry), hexes))
 
+    regions: dict[str, tuple[Hex, ...]] = {}
+    for reader in entries(problems, file, doc, "region"):
+        reader.no_unknown_keys(("name", "hexes"))
+        region_name = reader.get("name", str)
+        chain = [reader.hex("hexes", grid, text) for text in reader.get("hexes", list, []) or []]
+        if region_name in regions:
+            reader.fail("duplicate region name")
+        if not chain:
+            reader.fail("a region needs at least one hex")
+        if region_name and all(h is not None for h in chain):
+            regions[region_name] = tuple(cast(list[Hex], chain))
+
     edges_doc = doc.get("edges", {})
     friendly: dict[Side, frozenset[Hex]] = {}
     for side in SIDES:
@@ -273,7 +316,7 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
         edge_hexes: set[Hex] = set()
         for spec in reader.get(side, list, []) or []:
             edge = spec.get("edge") if isinstance(spec, dict) else None
-            if edge not in ("north", "south", "east", "west"):
+            if edge not in EDGES:
                 reader.fail(f"{spec!r} must name an edge: north, south, east or west")
                 continue
             edge_hexes.update(grid.edge_hexes(edge, spec.get("from"), spec.get("to")))
@@ -286,12 +329,23 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
     for side in SIDES:
         reader = Reader(problems, file, f"[entry] {side}", entry_doc)
         found_entry = set()
-        for text in reader.get(side, list, []) or []:
+        for spec in reader.get(side, list, []) or []:
+            # "0105"; { hex = "3103", interior = true } for an entry inside the map; { edge = "west" } for a
+            # whole edge or { edge = "south", from = 1, to = 11 } for part of one.
+            if isinstance(spec, dict) and "edge" in spec:
+                if spec["edge"] not in EDGES:
+                    reader.fail(f"{spec!r} must name an edge: north, south, east or west")
+                    continue
+                found_entry.update(grid.edge_hexes(spec["edge"], spec.get("from"), spec.get("to")))
+                continue
+            text, interior = (spec.get("hex"), bool(spec.get("interior"))) if isinstance(spec, dict) else (spec, False)
             h = reader.hex(side, grid, text)
             if h is None:
                 continue
-            if not grid.is_on_edge(h):
-                reader.fail(f"entry hex {text} is not on a map edge (16.1)")
+            if not interior and not grid.is_on_edge(h):
+                reader.fail(
+                    f"entry hex {text} is not on a map edge (16.1); mark an entry inside the map interior = true"
+                )
             found_entry.add(h)
         entry[cast(Side, side)] = frozenset(found_entry)
 
@@ -305,14 +359,17 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
         roads=tuple(roads),
         friendly_edges=friendly,
         entry_hexes=entry,
+        overlays=overlays,
+        regions=regions,
     )
     for road in roads:
         for a, b in road.links:
-            if game_map.river_between(a, b) and not game_map.is_bridged(a, b):
+            river = game_map.river_between(a, b)
+            if river and not game_map.is_bridged(a, b):
                 problems.add(
                     file,
                     f"road '{road.name}'",
-                    f"crosses the river between {hex_name(a)} and {hex_name(b)} without a bridge",
+                    f"crosses the {river.kind} between {hex_name(a)} and {hex_name(b)} without a bridge",
                 )
     return game_map
 
@@ -374,7 +431,10 @@ def load_counters(
                 "size",
                 "steps",
                 "strength",
+                "reduced_strength",
                 "quality",
+                "armored_superiority",
+                "combat_command",
                 "support",
                 "c3i",
             )
@@ -391,6 +451,9 @@ def load_counters(
             steps=reader.get("steps", int) or 0,
             strength=reader.get("strength", int) or 0,
             quality=reader.get("quality", int) or 0,
+            reduced_strength=reader.get("reduced_strength", int, None),
+            armored_superiority=reader.get("armored_superiority", bool, False) or False,
+            combat_command=reader.get("combat_command", str, None),
             support=reader.get("support", int, 0) or 0,
             c3i=reader.choice("c3i", ("A", "B", "C"), None),
             reconstructed=tuple(reconstructed) if isinstance(reconstructed, list) else (),
@@ -401,10 +464,21 @@ def load_counters(
             reader.fail(f"formation '{unit.formation}' does not exist")
         if unit.steps < 1:
             reader.fail("a unit has at least one step (1.2)")
-        if unit.strength - 3 * (unit.steps - 1) < 1:
+        if unit.reduced_strength is not None:
+            # A counter with a printed back (Alsace 1944 1.2): two steps, the back weaker than the front.
+            if unit.steps != 2:
+                reader.fail("only a two-step counter has a reduced strength (1.2)")
+            elif not 0 <= unit.reduced_strength < unit.strength:
+                reader.fail(f"reduced strength {unit.reduced_strength} must be below the full {unit.strength} (1.2)")
+        elif unit.kind == "garrison":
+            if unit.steps != 1 or unit.strength < 0:
+                reader.fail("a garrison has one step and a strength of 0 or more (16)")
+        elif unit.strength - 3 * (unit.steps - 1) < 1:
             reader.fail(
                 f"strength {unit.strength} leaves nothing on the last of {unit.steps} steps (1.2: 3 points a step)"
             )
+        if unit.kind in ("strongpoint", "garrison") and unit.steps != 1:
+            reader.fail(f"a {unit.kind} has a single step (1.2)")
         if not 1 <= unit.quality <= 6:
             reader.fail(f"quality {unit.quality} is outside 1-6 (9.4 rolls a d6 against it)")
         if unit.kind == "hq":
@@ -425,10 +499,12 @@ def load_counters(
                 problems.add(file, f"formation '{formation.id}'", f"HQ '{formation.hq}' is not an HQ counter")
             elif hq.formation != formation.id:
                 problems.add(file, f"formation '{formation.id}'", f"HQ '{formation.hq}' belongs to '{hq.formation}'")
-    for unit in units.values():
-        owner = formations.get(unit.formation)
-        if owner and owner.independent and unit.kind != "hq" and unit.quality not in (4, 5):
-            problems.add(file, f"unit '{unit.id}'", "an independent needs quality 4 or 5 to have a C3I rating (9.5)")
+    combat_commands = Counter((u.formation, u.combat_command) for u in units.values() if u.combat_command)
+    for (formation_id, cc), count in combat_commands.items():
+        if count != 3:
+            problems.add(
+                file, f"combat command '{cc}' of '{formation_id}'", f"has {count} counters; a CC has three (0.4)"
+            )
 
     detachments = {}
     for reader in entries(problems, file, doc, "detachment"):
@@ -445,13 +521,23 @@ def load_counters(
 # --- Setup and scenarios ---------------------------------------------------------------------------------
 
 
+def support_kinds(tables: Tables) -> dict[str, set[str]]:
+    """The support markers of each side, from the chart's ``[support.*]`` entries (1.6)."""
+    kinds: dict[str, set[str]] = {side: set() for side in SIDES}
+    for entry_name, entry in cast(Mapping[str, Any], tables.raw.get("support", {})).items():
+        if isinstance(entry, dict) and entry.get("side") in kinds:
+            kinds[entry["side"]].add(entry.get("key", entry_name))
+    return kinds
+
+
 def load_setup(
     documents: Documents,
     file: str,
     problems: Problems,
-    grid: Grid,
+    game_map: GameMap,
     armies: Mapping[str, Army],
     units: Mapping[str, UnitDef],
+    tables: Tables,
 ) -> tuple[
     tuple[TurnDef, ...],
     tuple[Placement, ...],
@@ -461,6 +547,7 @@ def load_setup(
     dict[str, Any],
 ]:
     doc = document(documents, file, problems)
+    grid = game_map.grid
     turns = []
     for reader in entries(problems, file, doc, "turn"):
         reader.no_unknown_keys(("number", "date", "weather"))
@@ -468,9 +555,11 @@ def load_setup(
             TurnDef(
                 reader.get("number", int) or 0,
                 reader.get("date", str, ""),
-                reader.choice("weather", ("clear", "overcast")),
+                reader.choice("weather", ("clear", "overcast"), None),
             )
         )
+    if len({t.weather is None for t in turns}) > 1:
+        problems.add(file, "[[turn]]", "give every turn a weather, or none (a game without weather)")
     if [t.number for t in turns] != list(range(1, len(turns) + 1)):
         problems.add(file, "[[turn]]", "turns must be numbered 1, 2, 3... in order")
 
@@ -480,18 +569,35 @@ def load_setup(
             return None
         return unit_id
 
+    def region_hexes(reader: Reader, key: str = "region") -> tuple[Hex, ...]:
+        name = reader.get(key, str)
+        if name not in game_map.regions:
+            reader.fail(f"region {name!r} is not in the map")
+            return ()
+        return game_map.regions[name]
+
     placements = []
     for reader in entries(problems, file, doc, "setup"):
-        reader.no_unknown_keys(("unit", "hex", "improved_position"))
+        reader.no_unknown_keys(("unit", "hex", "improved_position", "region", "choices"))
         unit_id, h = unit_ref(reader, reader.table.get("unit")), reader.hex("hex", grid)
+        choices: set[Hex] = set()
+        if "region" in reader.table:
+            choices.update(region_hexes(reader))
+        for text in reader.get("choices", list, []) or []:
+            if (choice := reader.hex("choices", grid, text)) is not None:
+                choices.add(choice)
+        if choices and h not in choices:
+            reader.fail("the suggested hex is not one of the hexes the unit may be placed in")
         if unit_id and h is not None:
-            placements.append(Placement(unit_id, h, reader.get("improved_position", bool, False)))
+            placements.append(Placement(unit_id, h, reader.get("improved_position", bool, False), frozenset(choices)))
 
     reinforcements = []
     for reader in entries(problems, file, doc, "reinforcement"):
-        reader.no_unknown_keys(("turn", "units", "hexes", "trucks"))
+        reader.no_unknown_keys(("turn", "units", "hexes", "region", "trucks", "action_points"))
         ids = [unit_ref(reader, u) for u in reader.get("units", list, []) or []]
-        hexes = [reader.hex("hexes", grid, text) for text in reader.get("hexes", list, []) or []]
+        hexes: list[Hex | None] = [reader.hex("hexes", grid, text) for text in reader.get("hexes", list, []) or []]
+        if "region" in reader.table:
+            hexes.extend(region_hexes(reader))
         turn = reader.get("turn", int) or 0
         if not 1 <= turn <= max(len(turns), 1):
             reader.fail(f"turn {turn} is not a turn of the game")
@@ -504,6 +610,7 @@ def load_setup(
                     tuple(cast(list[str], ids)),
                     tuple(cast(list[Hex], hexes)),
                     reader.get("trucks", bool, False),
+                    reader.get("action_points", int, None),
                 )
             )
 
@@ -516,7 +623,7 @@ def load_setup(
         if army is None:
             reader.fail(f"army {army_id!r} does not exist")
             continue
-        allowed = SUPPORT_KINDS[army.side]
+        allowed = sorted(support_kinds(tables)[army.side])
         for kind, count in markers.items():
             if kind not in allowed:
                 reader.fail(f"'{kind}' is not a {army.side} support marker; expected one of {', '.join(allowed)}")
@@ -526,42 +633,60 @@ def load_setup(
 
     events = {}
     for reader in entries(problems, file, doc, "event"):
-        reader.no_unknown_keys(("id", "side", "name", "count", "rule"))
+        reader.no_unknown_keys(("id", "side", "name", "count", "rule", "effect"))
         event = EventDef(
             reader.get("id", str),
             reader.choice("side", SIDES),
             reader.get("name", str),
             reader.get("count", int, 1),
             str(reader.table.get("rule", "")),
+            reader.choice("effect", EVENT_EFFECTS, "") or "",
         )
         events[event.id] = event
 
     extra = {
         key: value for key, value in doc.items() if key not in ("turn", "setup", "reinforcement", "support", "event")
     }
+    check_unit_mentions(problems, file, extra, units)
     return tuple(turns), tuple(placements), tuple(reinforcements), tuple(support), events, extra
+
+
+UNIT_LIST_KEYS = frozenset(
+    {"units", "only_units", "except_units", "trucked_units", "reserve_units", "pool", "regiments"}
+)
+
+
+def check_unit_mentions(problems: Problems, file: str, tables: Mapping[str, Any], units: Mapping[str, UnitDef]) -> None:
+    """Every unit id named in the further set-up tables (opening-turn limits, garrisons, variant groups) exists."""
+
+    def walk(value: Any, where: str) -> None:
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                if key in UNIT_LIST_KEYS and isinstance(sub, list):
+                    # A list of unit ids, or of such lists (the regiments of 19.4).
+                    flat = [u for item in sub for u in (item if isinstance(item, list) else [item])]
+                    for unit_id in flat:
+                        if unit_id not in units:
+                            problems.add(file, where, f"unit {unit_id!r} is not in the counters file")
+                else:
+                    walk(sub, f"{where} {key}")
+        elif isinstance(value, list):
+            for index, item in enumerate(value, start=1):
+                walk(item, f"{where} #{index}")
+
+    for key, value in tables.items():
+        walk(value, f"[{key}]")
 
 
 def load_scenarios(documents: Documents, file: str, problems: Problems, turns: int) -> dict[str, ScenarioDef]:
     doc = document(documents, file, problems)
     scenarios = {}
     for reader in entries(problems, file, doc, "scenario"):
-        reader.no_unknown_keys(("id", "name", "turns", "victory", "default_result", "special_rules"))
-        conditions = []
-        for index, raw in enumerate(reader.get("victory", list, []) or [], start=1):
-            sub = Reader(problems, file, f"{reader.entry} victory #{index}", raw if isinstance(raw, dict) else {})
-            sub.no_unknown_keys(("kind", "side", "when", "result", "supplied", "cities", "count"))
-            conditions.append(
-                VictoryCondition(
-                    kind=sub.choice("kind", ("cross-meuse", "hold-cities")),
-                    side=sub.choice("side", SIDES),
-                    when=sub.choice("when", ("any-time", "end-of-turn", "end")),
-                    result=sub.get("result", str),
-                    supplied=sub.get("supplied", bool, False),
-                    cities=tuple(sub.get("cities", list, []) or []),
-                    count=sub.get("count", int, 0) or 0,
-                )
-            )
+        reader.no_unknown_keys(("id", "name", "turns", "victory", "default_result", "special_rules", "variant"))
+        conditions = [
+            victory_condition(problems, file, f"{reader.entry} victory #{index}", raw, None)
+            for index, raw in enumerate(reader.get("victory", list, []) or [], start=1)
+        ]
         scenario = ScenarioDef(
             id=reader.get("id", str),
             name=reader.get("name", str),
@@ -570,6 +695,7 @@ def load_scenarios(documents: Documents, file: str, problems: Problems, turns: i
             victory=tuple(conditions),
             default_result=reader.get("default_result", str),
             special_rules=tuple(reader.get("special_rules", list, []) or []),
+            variant=reader.get("variant", bool, False) or False,
         )
         if not 1 <= scenario.turns <= turns:
             reader.fail(f"lasts {scenario.turns} turns but the turn track has {turns}")
@@ -577,6 +703,54 @@ def load_scenarios(documents: Documents, file: str, problems: Problems, turns: i
     if not scenarios:
         problems.add(file, "[[scenario]]", "no scenario defined")
     return scenarios
+
+
+VICTORY_KEYS = (
+    "kind", "side", "when", "result", "supplied", "cities", "count", "river", "places", "city_hexes", "overlay",
+    "region", "hq", "combat_commands", "of",
+)  # fmt: skip
+
+
+def victory_condition(
+    problems: Problems, file: str, entry: str, raw: Any, parent: VictoryCondition | None
+) -> VictoryCondition:
+    """One victory condition; the parts of an ``all`` take their side, timing and result from it."""
+    sub = Reader(problems, file, entry, raw if isinstance(raw, dict) else {})
+    sub.no_unknown_keys(VICTORY_KEYS)
+    if parent is None:
+        side, when, result = (
+            sub.choice("side", SIDES),
+            sub.choice("when", ("any-time", "end-of-turn", "end")),
+            sub.get("result", str),
+        )
+    else:
+        side, when, result = parent.side, parent.when, parent.result
+    condition = VictoryCondition(
+        kind=sub.choice("kind", VICTORY_KINDS),
+        side=side,
+        when=when,
+        result=result,
+        supplied=sub.get("supplied", bool, False),
+        cities=tuple(sub.get("cities", list, []) or []),
+        count=sub.get("count", int, 0) or 0,
+        river=sub.get("river", str, ""),
+        places=tuple(sub.get("places", list, []) or []),
+        city_hexes=sub.choice("city_hexes", ("any", "all"), "any"),
+        overlay=sub.get("overlay", str, ""),
+        region=sub.get("region", str, ""),
+        hq=sub.get("hq", int, 0) or 0,
+        combat_commands=sub.get("combat_commands", int, 0) or 0,
+    )
+    if condition.kind == "all":
+        parts = sub.get("of", list, []) or []
+        if not parts:
+            sub.fail("an 'all' condition lists its parts in 'of'")
+        of = tuple(
+            victory_condition(problems, file, f"{entry} part #{i}", part, condition)
+            for i, part in enumerate(parts, start=1)
+        )
+        condition = VictoryCondition(**{**condition.__dict__, "of": of})
+    return condition
 
 
 def load_tables(documents: Documents, file: str, problems: Problems) -> Tables:
@@ -603,13 +777,14 @@ def load_tables(documents: Documents, file: str, problems: Problems) -> Tables:
             parsed.append(cell)
         cells.append(tuple(parsed))
 
+    # The C3I and SNAFU tables (Ardennes 1944 9.5) are optional: a game without them has none of that rule.
     c3i: dict[str, tuple[bool, ...]] = {}
     for rating, faces in doc.get("c3i", {}).items():
         if not (isinstance(faces, list) and len(faces) == 6 and all(f in ("S", "-") for f in faces)):
             problems.add(file, f"[c3i] {rating}", "needs six entries, 'S' or '-' (9.5)")
             continue
         c3i[rating] = tuple(f == "S" for f in faces)
-    if set(c3i) != {"A", "B", "C"}:
+    if "c3i" in doc and set(c3i) != {"A", "B", "C"}:
         problems.add(file, "[c3i]", "needs ratings A, B and C (9.5)")
 
     snafu: dict[int, str] = {}
@@ -618,7 +793,7 @@ def load_tables(documents: Documents, file: str, problems: Problems) -> Tables:
             if total in snafu:
                 sub.fail(f"the roll {total} appears twice")
             snafu[total] = sub.get("effect", str, "none")
-    if set(snafu) != set(range(2, 13)):
+    if ("snafu" in doc or "c3i" in doc) and set(snafu) != set(range(2, 13)):
         problems.add(file, "[[snafu]]", f"must cover every 2d6 total from 2 to 12, has {sorted(snafu)}")
 
     for section in (
@@ -668,11 +843,14 @@ def check_cross_references(data: GameData, problems: Problems, files: Mapping[st
     setup_file, scenario_file = files["setup"], files["scenarios"]
     placed = Counter(p.unit for p in data.setup)
     arriving = Counter(u for r in data.reinforcements for u in r.units)
+    garrisons = cast(Mapping[str, Any], data.extra.get("garrisons", {}))
+    pool = set(garrisons.get("pool", []))
+    variant_only = mentioned_units(data.extra.get("variant", {}))
     for unit_id in data.units:
         total = placed[unit_id] + arriving[unit_id]
         if total > 1:
             problems.add(setup_file, f"unit '{unit_id}'", f"is set up or arrives {total} times")
-        if total == 0:
+        if total == 0 and unit_id not in pool and unit_id not in variant_only:
             problems.add(setup_file, f"unit '{unit_id}'", "neither sets up nor arrives")
 
     steps_in: Counter[Hex] = Counter()
@@ -680,6 +858,24 @@ def check_cross_references(data: GameData, problems: Problems, files: Mapping[st
     for placement in data.setup:
         steps_in[placement.hex] += data.units[placement.unit].steps
         sides_in.setdefault(placement.hex, set()).add(data.side_of(placement.unit))
+    # [16] Each hidden garrison slot holds one face-down, one-step counter drawn from the pool.
+    slots = []
+    for text in garrisons.get("hexes", []):
+        try:
+            slot = parse_hex(text)
+        except (TypeError, ValueError):
+            slot = 0
+        if not data.map.grid.contains(slot):
+            problems.add(setup_file, "[garrisons]", f"hex {text!r} is not on the map")
+            continue
+        slots.append(slot)
+        steps_in[slot] += 1
+        sides_in.setdefault(slot, set()).add("german")
+    if len(pool) < len(slots):
+        problems.add(setup_file, "[garrisons]", f"{len(slots)} places but only {len(pool)} counters in the pool")
+    for unit_id in pool:
+        if unit_id in data.units and data.units[unit_id].kind != "garrison":
+            problems.add(setup_file, "[garrisons]", f"'{unit_id}' is not a garrison counter (16)")
     limit = int(cast(Mapping[str, Any], data.tables.raw.get("stacking", {})).get("max_steps", 6))
     for h, steps in steps_in.items():
         if steps > limit:
@@ -701,7 +897,22 @@ def check_cross_references(data: GameData, problems: Problems, files: Mapping[st
                 )
 
     for scenario in data.scenarios.values():
-        for condition in scenario.victory:
+        for condition in flat_conditions(scenario.victory):
+            entry = f"scenario '{scenario.id}'"
+            for place_name in condition.places:
+                if not any(p.name == place_name for p in data.map.places):
+                    problems.add(scenario_file, entry, f"victory place {place_name!r} is not on the map")
+            if condition.kind == "hold-places" and not 1 <= condition.count <= len(condition.places):
+                problems.add(scenario_file, entry, "hold-places needs a count between 1 and the number of places")
+            if condition.region and condition.region not in data.map.regions:
+                problems.add(scenario_file, entry, f"region {condition.region!r} is not in the map")
+            if condition.kind in ("reached-region", "exit-units") and not condition.region:
+                problems.add(scenario_file, entry, f"{condition.kind} needs a region")
+            if condition.kind == "hold-overlay" and condition.overlay not in data.map.overlays:
+                problems.add(scenario_file, entry, f"overlay {condition.overlay!r} is not on the map")
+            if condition.kind == "cross-meuse" and not any(r.name == condition.river for r in data.map.rivers):
+                # The river to cross is named in the data ("river"), never assumed.
+                problems.add(scenario_file, entry, f"river {condition.river!r} is not on the map")
             for city in condition.cities:
                 try:
                     place = data.map.place(city)
@@ -725,6 +936,54 @@ def check_cross_references(data: GameData, problems: Problems, files: Mapping[st
         if army_id not in data.armies:
             problems.add(setup_file, f"support for '{army_id}'", "army does not exist")
 
+    if data.tables.c3i:
+        # [9.5, Ardennes 1944] An independent's C3I rating comes from its quality: A for 5, B for 4.
+        for unit in data.units.values():
+            owner = data.formations.get(unit.formation)
+            if owner and owner.independent and unit.kind != "hq" and unit.quality not in (4, 5):
+                problems.add(
+                    files["counters"],
+                    f"unit '{unit.id}'",
+                    "an independent needs quality 4 or 5 to have a C3I rating (9.5)",
+                )
+    check_chart_covers_map(data, problems, files["tables"])
+
+
+def flat_conditions(conditions: Iterable[VictoryCondition]) -> list[VictoryCondition]:
+    """Every condition, the parts of ``all`` conditions included."""
+    return [c for condition in conditions for c in (condition, *flat_conditions(condition.of))]
+
+
+def mentioned_units(value: Any) -> set[str]:
+    """Every unit id listed under a unit-list key anywhere in a set-up table."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            if key in UNIT_LIST_KEYS and isinstance(sub, list):
+                found.update(u for item in sub for u in (item if isinstance(item, list) else [item]))
+            else:
+                found |= mentioned_units(sub)
+    elif isinstance(value, list):
+        for item in value:
+            found |= mentioned_units(item)
+    return found
+
+
+def check_chart_covers_map(data: GameData, problems: Problems, tables_file: str) -> None:
+    """The Terrain Effects Chart has an entry for every terrain, overlay and water on the map."""
+    terrain_chart = cast(Mapping[str, Any], data.tables.raw.get("terrain", {}))
+    crossing_chart = cast(Mapping[str, Any], data.tables.raw.get("crossing", {}))
+    needed = set(data.map.terrain.values()) | set(data.map.overlays) | {"road"}
+    needed |= {p.kind for p in data.map.places if p.kind != "locality"}
+    for name in sorted(needed - set(terrain_chart)):
+        problems.add(tables_file, f"[terrain.{name}]", "missing: the map uses this terrain")
+    kinds: set[str] = {river.kind for river in data.map.rivers}
+    if any(river.bridges for river in data.map.rivers):
+        kinds.add("bridge")
+    for kind in sorted(kinds):
+        if kind not in crossing_chart:
+            problems.add(tables_file, f"[crossing.{kind}]", "missing: the map has this kind of water")
+
 
 def build_game(documents: Documents, default_id: str = "game") -> GameData:
     """Build and validate a game from its parsed files (``{"game.toml": {...}, "map.toml": {...}, ...}``).
@@ -743,7 +1002,7 @@ def build_game(documents: Documents, default_id: str = "game") -> GameData:
     if game_map is None:
         raise ScenarioError(problems.items or [f"{files['map']}: (file): no map"])
     turns, setup, reinforcements, support, events, extra = load_setup(
-        documents, files["setup"], problems, game_map.grid, armies, units
+        documents, files["setup"], problems, game_map, armies, units, tables
     )
     scenarios = load_scenarios(documents, files["scenarios"], problems, len(turns))
     data = GameData(

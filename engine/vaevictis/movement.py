@@ -73,7 +73,9 @@ class Route:
 
 # --- Per-map tables (cached on the game data) --------------------------------------------------------------
 
-_NO_RIVER, _RIVER, _BRIDGE = 0, 1, 2
+_NO_RIVER, _RIVER, _BRIDGE, _CANAL, _UNCROSSABLE = 0, 1, 2, 3, 4
+_CROSSING_KEYS = {_RIVER: "river", _BRIDGE: "bridge", _CANAL: "canal", _UNCROSSABLE: "uncrossable"}
+"""The crossing chart entry of each kind of hexside water (a bridge on a canal is a bridge)."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,10 @@ class _MapTables:
     """Per moving side, the hexes where attack is optional: city, village and forest, entered in an enemy ZoC
     without AP to attack (4.2, 4.3), and the Westwall for the Germans (Terrain Effects Chart)."""
     crossing: Mapping[tuple[bool, MobilityClass, int], tuple[float, int]]
-    """(German?, class, river or bridge) -> (MP, AP) to cross and enter the hex beyond (13.1)."""
+    """(German?, class, kind of water) -> (MP, AP) to cross, and enter the hex beyond unless ``additive`` (13.1)."""
+    additive: bool
+    """Whether the crossing MPs are added to the cost of the hex entered (Alsace 1944 TEC) rather than
+    replacing it (Ardennes 1944 13.1)."""
     allowance: Mapping[str, float]
     """Movement allowance per unit kind (6.1)."""
     max_steps: int
@@ -131,7 +136,13 @@ def _build_tables(data: GameData) -> _MapTables:
             side = hexside(h, n)
             river = _NO_RIVER
             if side in game_map.river_at:
-                river = _BRIDGE if side in game_map.bridges else _RIVER
+                water = game_map.river_at[side].kind
+                if water == "uncrossable":
+                    river = _UNCROSSABLE
+                elif side in game_map.bridges:
+                    river = _BRIDGE
+                else:
+                    river = _CANAL if water == "canal" and "canal" in raw["crossing"] else _RIVER
             entries.append((n, side in game_map.road_links, river))
         links[h] = tuple(entries)
 
@@ -141,9 +152,7 @@ def _build_tables(data: GameData) -> _MapTables:
         for c in classes:
             # Overlays replace the terrain's cost unless the chart says "other" (OTIH).
             value = _number(terrain_chart[game_map.terrain[h]][c])
-            overlays = []
-            if h in game_map.westwall:
-                overlays.append("westwall")
+            overlays = list(game_map.overlays_at(h))
             if game_map.is_city(h):
                 overlays.append("city")
             elif game_map.is_village(h):
@@ -172,9 +181,18 @@ def _build_tables(data: GameData) -> _MapTables:
         by_side[mover_side] = shelter | game_map.westwall if optional else shelter
 
     crossing: dict[tuple[bool, MobilityClass, int], tuple[float, int]] = {}
-    for river_kind, key in ((_RIVER, "river"), (_BRIDGE, "bridge")):
-        chart = raw["crossing"][key]
+    additive = any(chart.get("mode") == "additive" for chart in raw["crossing"].values())
+    for river_kind, key in _CROSSING_KEYS.items():
+        chart = raw["crossing"].get(key)
+        if chart is None:
+            continue
         for c in classes:
+            if f"{c}_mp" in chart:
+                # The same MPs for both sides (Alsace 1944 TEC).
+                mp = _number(chart[f"{c}_mp"])
+                crossing[(False, c, river_kind)] = crossing[(True, c, river_kind)] = (mp, 0)
+                continue
+            # Ardennes 1944 13.1: the Americans pay MPs, the Germans APs.
             us_mp = _number(chart[f"us_{c}_mp"])
             german_ap = _number(chart[f"german_{c}_ap"])
             crossing[(False, c, river_kind)] = (us_mp, 0)
@@ -187,6 +205,7 @@ def _build_tables(data: GameData) -> _MapTables:
         road_hexes=game_map.road_hexes,
         shelter=by_side,
         crossing=crossing,
+        additive=additive,
         allowance={k: float(v) for k, v in raw["movement_allowance"].items()},
         max_steps=int(raw["stacking"]["max_steps"]),
         attack_ap=int(raw["actions"]["normal_attack"]),
@@ -236,13 +255,13 @@ def is_shelter(data: GameData, hex_: Hex, side: Side) -> bool:
 # Why a step fails; the search only needs to know that it does, check_move says why.
 _OK = 0
 _ENEMY = 1
-_ROADBLOCK = 2
-_STOSSER = 3
+_MARKER = 2
 _RIVER_CLOSED = 4
 _NO_AP_TO_CROSS = 5
 _NO_MP = 6
 _SAME_UNIT_ZOC = 7
 _NO_AP_TO_ATTACK = 8
+_TERRAIN_CLOSED = 9
 
 
 class _Mover:
@@ -298,7 +317,8 @@ class _Mover:
                 max(t.crossing[(self.german, c, kind)][0] for c in crossing_classes),
                 max(t.crossing[(self.german, c, kind)][1] for c in crossing_classes),
             )
-            for kind in (_RIVER, _BRIDGE)
+            for kind in _CROSSING_KEYS
+            if (self.german, crossing_classes[0], kind) in t.crossing
         }
         # [1.3] An HQ's strength serves only in defence: a stack of HQs alone can never attack.
         self.can_attack = not all(d.is_hq for d in self.defs)
@@ -312,6 +332,8 @@ class _Mover:
         enemy = other_side(self.side)
         movers = set(self.ids)
         self.blocked: dict[Hex, int] = {}
+        self.blocking_marker: dict[Hex, str] = {}
+        """The event marker that blocks a hex, for the refusal's wording."""
         self.other_units: set[Hex] = set()
         self.friendly_steps: dict[Hex, int] = {}
         enemy_hexes = []
@@ -325,11 +347,12 @@ class _Mover:
             if others:
                 self.other_units.add(hex_)
                 self.friendly_steps[hex_] = sum(u.steps for u in others)
+        # [15.2, 15.3] The enemy's hex-blocking event markers (Ardennes: Roadblock, Stosser).
+        blocking = data.events_with_effect("blocks-hex", "blocks-hex-on-roll")
         for marker in state.markers:
-            if marker.kind == "roadblock" and self.german:
-                self.blocked.setdefault(marker.hex, _ROADBLOCK)
-            elif marker.kind == "stosser" and not self.german:
-                self.blocked.setdefault(marker.hex, _STOSSER)
+            if marker.kind in blocking and marker.side != self.side:
+                self.blocked.setdefault(marker.hex, _MARKER)
+                self.blocking_marker[marker.hex] = marker.kind
         self.zoc: dict[Hex, set[str]] = {} if ignore_zoc else enemy_zoc(pos, self.side)
         self.near_enemy: set[Hex] = set()
         if self.trucks:
@@ -378,13 +401,15 @@ class _Mover:
             return 0.0, 0, why
         ap_cost = 0
         if river:
-            mp_cost, ap_cost = self.crossing[river]
+            mp_cost, ap_cost = self.crossing.get(river, (PROHIBITED, 0))
             if mp_cost == PROHIBITED:
                 return 0.0, 0, _RIVER_CLOSED
+            if self.tables.additive:
+                mp_cost += self.hex_cost(from_, to, road)
         else:
-            mp_cost = self.cost[to]
-            if road and self.alone and to not in self.other_units and (from_ is None or from_ not in self.other_units):
-                mp_cost = min(mp_cost, 0.5 if self.trucks and to not in self.near_enemy else self.road_rate)
+            mp_cost = self.hex_cost(from_, to, road)
+        if mp_cost == PROHIBITED:
+            return 0.0, 0, _TERRAIN_CLOSED  # a terrain the class may not enter (off road), or a no-entry country
         if from_ is None:
             mp_cost += self.entered_already
         elif from_ in self.zoc:
@@ -396,6 +421,13 @@ class _Mover:
             else:
                 mp_cost += 1
         return mp_cost, ap_cost, _OK
+
+    def hex_cost(self, from_: Hex | None, to: Hex, road: bool) -> float:
+        """[6.2, TEC] The MPs to enter ``to``: its terrain, or the road rate along a road for a unit alone."""
+        mp_cost = self.cost[to]
+        if road and self.alone and to not in self.other_units and (from_ is None or from_ not in self.other_units):
+            mp_cost = min(mp_cost, 0.5 if self.trucks and to not in self.near_enemy else self.road_rate)
+        return mp_cost
 
     def pay(self, ap: int, mp: float, mp_cost: float, ap_cost: int, to: Hex) -> tuple[int, float, int]:
         """The APs and MPs left after paying for a step, buying move actions as needed (6.1), or why not."""
@@ -772,12 +804,22 @@ def _refusal(
         return IllegalActionError(
             f"{names} may not enter {target}: it holds enemy units ({_unit_names(data, enemies)})", rule="4.1"
         )
-    if why == _ROADBLOCK:
-        return IllegalActionError(f"{names} may not enter {target}: a US Roadblock blocks it", rule="15.3")
-    if why == _STOSSER:
-        return IllegalActionError(f"{names} may not enter {target}: the Stosser marker holds it", rule="15.2")
+    if why == _MARKER:
+        event = data.events.get(mover.blocking_marker.get(to, ""))
+        name, rule = (event.name, event.rule) if event else ("event", "15")
+        return IllegalActionError(f"{names} may not enter {target}: the enemy's {name} marker holds it", rule=rule)
     river = data.map.river_between(here, to) if here is not None else None
     river_name = river.name if river else "river"
+    if why == _TERRAIN_CLOSED:
+        terrain = data.map.terrain.get(to, "clear")
+        road_only = mover.classes[-1] in data.tables.raw["terrain"].get(terrain, {}).get("road_only", ())
+        return IllegalActionError(
+            f"{names} may not enter {target} ({terrain}): the Terrain Effects Chart closes it to them"
+            + (" except along a road, moving alone (6.2)" if road_only else ""),
+            rule="0.2",
+        )
+    if why == _RIVER_CLOSED and river is not None and river.kind == "uncrossable":
+        return IllegalActionError(f"{names} may not cross the {river_name}: no unit may cross it (TEC)", rule="0.2")
     if why == _RIVER_CLOSED:
         return IllegalActionError(
             f"{names} may not cross the {river_name} between {hex_name(here or to)} and {target}: "

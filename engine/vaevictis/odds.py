@@ -472,14 +472,20 @@ def quality_of(pos: Position, unit: UnitState) -> int:
     quality = data.units[unit.id].quality
     if data.units[unit.id].is_hq:
         quality = int(data.tables.raw["stacking"]["hq_alone_quality"])
-    return quality + nuts_bonus(pos, unit)
+    return quality + aura_bonus(pos, unit)
 
 
-def nuts_bonus(pos: Position, unit: UnitState) -> int:
+def aura_bonus(pos: Position, unit: UnitState) -> int:
     """[15.3] +1 quality for allied units with the Nuts! marker or in the six hexes around it."""
     if pos.side_of(unit.id) != "allied" or unit.hex is None:
         return 0
     return nuts_quality_bonus(pos.data, pos.state, unit.hex)
+
+
+def tables_no_attack_across(data: GameData, kind: str) -> bool:
+    """[TEC] Whether the crossing chart forbids any attack across this kind of water (Alsace 1944's Rhine)."""
+    chart = data.tables.raw["crossing"].get(kind, {})
+    return bool(chart.get("no_attack_across"))
 
 
 def crossing_of(data: GameData, a: Hex, b: Hex) -> str | None:
@@ -520,10 +526,15 @@ def defender_terrain_shifts(data: GameData, hex_: Hex, defender: Side) -> list[M
         shift = int(tables["terrain"][settlement.kind].get("column_shift", 0))
         if shift:
             shifts.append(Modifier(shift, f"defender in the {settlement.kind} of {settlement.name}", "0.2, 7.4"))
-    if hex_ in data.map.westwall:
-        ww = tables["terrain"]["westwall"]
-        if ww.get("column_shift_only_for", defender) == defender:
-            shifts.append(Modifier(int(ww["column_shift"]), "German defender in the Westwall", "0.2"))
+    for overlay in data.map.overlays_at(hex_):
+        # Terrain printed over the hex (Westwall, fort, factory), some for one side only.
+        chart = tables["terrain"][overlay]
+        shift = int(chart.get("column_shift", 0))
+        if shift and chart.get("column_shift_only_for", defender) == defender:
+            where = f"the {overlay.capitalize()}"
+            shifts.append(
+                Modifier(shift, f"{defender.capitalize()} defender in {where}", str(chart.get("rule", "0.2")))
+            )
     return shifts
 
 
@@ -558,14 +569,25 @@ def _contribution(pos: Position, unit: UnitState, halvings: list[str], zeroed: b
     return Contribution(unit.id, pos.unit_def(unit.id).name, pos.strength(unit), tuple(halvings), zeroed, unit.hex)
 
 
-def sum_strengths(details: Iterable[Contribution]) -> int:
-    """[0.3] Add strengths per group halved the same number of times, then halve each group once."""
+def sum_strengths(details: Iterable[Contribution], rounding: str = "up") -> int:
+    """[0.3] Add strengths per group halved the same number of times, then halve each group once.
+
+    ``rounding`` is the game's (``[rounding] mode``): "up" (Ardennes 1944: 5 halved is 3) or "nearest", a half
+    going up (Alsace 1944: 7/3 is 2, 3/2 is 2). The two differ only once a value is quartered or more.
+    """
     groups: dict[int, int] = {}
     for c in details:
         if c.zeroed:
             continue
         groups[c.divisor] = groups.get(c.divisor, 0) + c.strength
+    if rounding == "nearest":
+        return sum((2 * total + divisor) // (2 * divisor) for divisor, total in groups.items())
     return sum(-(-total // divisor) for divisor, total in groups.items())
+
+
+def rounding_mode(data: GameData) -> str:
+    """[0.3] How the game rounds a divided value: "up" unless its tables say otherwise."""
+    return str(data.tables.raw.get("rounding", {}).get("mode", "up"))
 
 
 def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: bool = False) -> Assessment:
@@ -618,6 +640,9 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             where = f"any of the target hexes {targets_text}" if several else targets_text
             raise _refuse(f"{name} at {hex_name(unit.hex)} is not adjacent to {where}", "7.1")
         for h in reach:
+            water = data.map.river_between(unit.hex, h)
+            if water is not None and tables_no_attack_across(data, water.kind):
+                raise _refuse(f"{name} cannot attack across the {water.name}: no attack is allowed across it", "0.2")
             if crossing_of(data, unit.hex, h) == "river" and data.units[unit_id].kind != "infantry":
                 into = f" (into {hex_name(h)})" if several else ""
                 raise _refuse(f"{name} cannot attack across an unbridged river{into}: only infantry may", "0.2")
@@ -717,8 +742,8 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         if city_halves_armor and in_city and data.units[unit.id].kind == "armored":
             halvings.append("armor in a city (0.2)")
         defence_details.append(_contribution(pos, unit, halvings))
-    attack_total = sum_strengths(attack_details)
-    defence_total = sum_strengths(defence_details)
+    attack_total = sum_strengths(attack_details, rounding_mode(data))
+    defence_total = sum_strengths(defence_details, rounding_mode(data))
     ratio = round_ratio(attack_total, defence_total)
     ratio_text = f"{ratio[0]}:{ratio[1]}"
     base = ratio_column(data, ratio)
@@ -767,7 +792,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
                 shifts.append(Modifier(sign * int(definition["column_shift"]), label, "1.6"))
             if "die_modifier" in definition:
                 drm.append(Modifier(sign * int(definition["die_modifier"]), label, "1.6"))
-    air_def = tables["support"]["air"]
+    air_def = tables["support"].get("air", {"column_shift": 0})  # a game without air power has no such row
     for owner_air, sign in ((plan.air, 1), (plan.defender_air, -1)):
         for _ in range(owner_air):
             if sign > 0 and cancels("air"):

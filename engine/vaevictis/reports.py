@@ -491,7 +491,7 @@ def describe_condition(condition: VictoryCondition) -> str:
     supplied = " supplied" if condition.supplied else ""
     if condition.kind == "cross-meuse":
         when = {"any-time": "at any time", "end-of-turn": "and stay there to the end of a turn"}.get(condition.when, "")
-        return f"{who}: a{supplied} unit across the Meuse {when}".strip()
+        return f"{who}: a{supplied} unit across the {condition.river} {when}".strip()
     count = "all of" if condition.count >= len(condition.cities) else f"{condition.count} of"
     with_ = " with supplied units" if condition.supplied else ""
     return f"{who}: hold{with_} {count} {', '.join(condition.cities)} at the end"
@@ -517,13 +517,13 @@ def victory_status(data: GameData, state: GameState, seat: Side | None) -> Victo
             supplied = [u for u in across if victory.is_supplied(u)]
             known = all(u.id in seen or data.side_of(u.id) == seat for u in across)
             if not across:
-                detail = "the Meuse is not crossed"
+                detail = f"the {condition.river} is not crossed"
             else:
                 hexes = ", ".join(sorted({hex_name(u.hex) for u in across if u.hex is not None}))
                 state_words = (
                     ("supplied" if supplied else "not supplied") if known else "supply hidden by the fog of war (11)"
                 )
-                detail = f"{condition.side} units across the Meuse at {hexes}, {state_words}"
+                detail = f"{condition.side} units across the {condition.river} at {hexes}, {state_words}"
             statuses.append(ConditionStatus(describe_condition(condition), bool(supplied) and known, detail))
             continue
         parts = []
@@ -595,7 +595,7 @@ def briefing(data: GameData, scenario_id: str, options: Mapping[str, bool]) -> B
         game=data.name,
         scenario=scenario.name,
         rule=scenario.rule,
-        turns=tuple((t.number, t.date, t.weather) for t in data.turns[: scenario.turns]),
+        turns=tuple((t.number, t.date, t.weather or "") for t in data.turns[: scenario.turns]),
         special_rules=tuple(SPECIAL_RULES.get(r, r.replace("-", " ")) for r in scenario.special_rules),
         victory=tuple(describe_condition(c) for c in scenario.victory),
         default_result=scenario.default_result.replace("-", " "),
@@ -643,7 +643,7 @@ def turn_report(data: GameData, state: GameState, side: Side, events: Sequence[M
         side=side,
         turn=state.turn,
         date=turn.date,
-        weather=turn.weather,
+        weather=turn.weather or "",
         changes=tuple(changes),
         out_of_command=tuple(data.units[u.id].name for u in mine if u.out_of_command),
         isolated=tuple(data.units[u.id].name for u in mine if u.isolated),

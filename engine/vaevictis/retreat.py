@@ -37,8 +37,12 @@ def mobility(data: GameData, unit_id: str) -> str:
 
 
 def can_cross(data: GameData, a: Hex, b: Hex, unit_id: str) -> bool:
-    """[13.1, 7.7.1] Whether a unit may cross from ``a`` to ``b``: only infantry crosses an unbridged river."""
-    if data.map.river_between(a, b) is None or data.map.is_bridged(a, b):
+    """[13.1, 7.7.1] Whether a unit may cross from ``a`` to ``b``: only infantry crosses an unbridged river,
+    and nobody an uncrossable one (Alsace 1944's Rhine)."""
+    river = data.map.river_between(a, b)
+    if river is not None and river.kind == "uncrossable":
+        return False
+    if river is None or data.map.is_bridged(a, b):
         return True
     return data.units[unit_id].kind == "infantry"
 
@@ -53,7 +57,8 @@ def entry_cost(data: GameData, a: Hex, b: Hex, unit_id: str) -> float:
     table = data.tables.raw
     klass = mobility(data, unit_id)
     terrain = table["terrain"]
-    cost = float(terrain[data.map.terrain.get(b, "clear")][klass])
+    base = terrain[data.map.terrain.get(b, "clear")][klass]
+    cost = IMPASSABLE if base == "prohibited" else float(base)
     settlement = data.map.settlements.get(b)
     if settlement is not None and settlement.kind in ("city", "village"):
         value = terrain[settlement.kind][klass]
@@ -63,6 +68,9 @@ def entry_cost(data: GameData, a: Hex, b: Hex, unit_id: str) -> float:
         cost = min(cost, float(terrain["road"][klass]))
     if data.map.river_between(a, b) is not None:
         crossing = table["crossing"]["bridge" if data.map.is_bridged(a, b) else "river"]
+        if f"{klass}_mp" in crossing:  # the same MPs for both sides, added to the hex's (Alsace 1944 TEC)
+            value = crossing[f"{klass}_mp"]
+            return IMPASSABLE if value == "prohibited" else cost + float(value)
         nationality = "german" if data.side_of(unit_id) == "german" else "us"
         key = f"{nationality}_{klass}_{'ap' if nationality == 'german' else 'mp'}"
         value = crossing.get(key, 2)
@@ -105,7 +113,13 @@ def is_blocked(pos: Position, side: Side, hex_: Hex) -> bool:
     holder = pos.side_at(hex_)
     if holder is not None and holder != side:
         return True
-    return any(m.kind == "roadblock" and m.side != side for m in pos.state.markers_at(hex_))
+    blocking = pos.data.events_with_effect("blocks-hex")  # [15.3] the Roadblock also closes retreats
+    return any(m.kind in blocking and m.side != side for m in pos.state.markers_at(hex_))
+
+
+def _terrain_flag(data: GameData, hex_: Hex, flag: str) -> bool:
+    """Whether the Terrain Effects Chart sets ``flag`` for the hex's terrain (no_entry, retreat_eliminates)."""
+    return bool(data.tables.raw["terrain"].get(data.map.terrain.get(hex_, "clear"), {}).get(flag))
 
 
 def vacated_hexes(vacated: Hex | Collection[Hex]) -> frozenset[Hex]:
@@ -128,7 +142,8 @@ class RetreatOptions:
     priority: str
     """The last priority that narrowed the choice, in words."""
     off_map: bool
-    """No hex is open and the group stands on the map's edge: it retreats off the map and is eliminated."""
+    """No hex is open and the group stands on the map's edge, or next to a country whose entry eliminates
+    (Alsace 1944's Switzerland): it retreats off the map, or into that country, and is eliminated."""
 
 
 def retreat_options(
@@ -142,7 +157,7 @@ def retreat_options(
     limit = stacking_limit(data)
     legal = []
     for n in grid.neighbours(here):
-        if n in path or is_blocked(pos, side, n):
+        if n in path or is_blocked(pos, side, n) or _terrain_flag(data, n, "no_entry"):
             continue
         if any(not can_cross(data, here, n, u) for u in units):
             continue
@@ -151,7 +166,9 @@ def retreat_options(
             continue
         legal.append(n)
     if not legal:
-        return RetreatOptions((), (), "no hex is open", grid.is_on_edge(here))
+        # [7.7.1] Off the map, or (Alsace 1944 TEC) into a country whose entry eliminates: the group is lost.
+        lost = grid.is_on_edge(here) or any(_terrain_flag(data, n, "retreat_eliminates") for n in grid.neighbours(here))
+        return RetreatOptions((), (), "no hex is open", lost)
     control = zoc.enemy_zoc(pos, side) if control is None else control
     choice = list(legal)
     priority = "any open hex"

@@ -257,11 +257,16 @@ class Position:
         return sum(u.steps for u in self.units_at(hex_))
 
     def strength(self, unit: UnitState) -> int:
-        """Current combat strength before any halving: full strength less 3 points per step lost (1.2)."""
+        """Current combat strength before any halving: the back's printed value once reduced, when the counter
+        has one (Alsace 1944 1.2), else full strength less 3 points per step lost (Ardennes 1944 1.2)."""
         definition = self.unit_def(unit.id)
+        if definition.reduced_strength is not None:
+            return definition.strength if unit.steps >= definition.steps else definition.reduced_strength
         if unit.parent is not None:
             template = self.data.detachments[self.data.nationality_of(unit.id)]
             return template.strength_per_step * unit.steps
+        if unit.steps >= definition.steps:
+            return definition.strength
         step_strength = int(self.data.tables.raw["stacking"]["step_strength"])
         return max(0, definition.strength - step_strength * (definition.steps - unit.steps))
 

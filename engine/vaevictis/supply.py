@@ -38,10 +38,12 @@ class SupplyNet:
         self.data = pos.data
         self.grid = pos.data.map.grid
         self.enemy_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
-        self.blocked_by_markers = {m.hex for m in pos.state.markers if m.kind in blocking_markers(side)}
+        blocking = blocking_markers(pos.data, side)
+        self.blocked_by_markers = {m.hex for m in pos.state.markers if m.kind in blocking}
         zone = enemy_zoc(pos, side)
         friendly_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) == side}
         self.supply_closed = self.enemy_hexes | self.blocked_by_markers | {h for h in zone if h not in friendly_hexes}
+        self.supply_closed |= no_entry_hexes(pos.data)
         self.edge = frozenset(h for h in pos.data.map.friendly_edges[side] if h not in self.supply_closed)
         self.road_to_edge = self._roads_reaching_edge()
         self._hq_supplied: dict[str, bool] = {}
@@ -53,7 +55,7 @@ class SupplyNet:
         formation = self.data.formations[self.data.units[unit.id].formation]
         if formation.independent:
             return True  # 16.3: independents are always in command
-        if self._british_west_of_meuse(unit):
+        if self._british_beyond_the_river(unit):
             return True  # 16.2
         if formation.hq is None:
             return False
@@ -82,7 +84,7 @@ class SupplyNet:
         """[10.2] Whether the unit traces a line of supply now."""
         if unit.hex is None:
             return False
-        if self._british_west_of_meuse(unit):
+        if self._british_beyond_the_river(unit):
             return True
         if self.data.units[unit.id].is_hq:
             return self.hq_supplied(unit.id)
@@ -187,14 +189,31 @@ class SupplyNet:
                 queue.append(n)
         return False
 
-    def _british_west_of_meuse(self, unit: UnitState) -> bool:
+    def _british_beyond_the_river(self, unit: UnitState) -> bool:
         """[16.2] British units west of the Meuse are always in command and supplied."""
         return is_british_west_of_meuse(self.data, unit)
 
 
-def blocking_markers(side: Side) -> tuple[str, ...]:
-    """Event markers that close a hex to a side's lines of supply: the Roadblock to the German (15.3)."""
-    return ("roadblock",) if side == "german" else ("stosser",)
+_NO_ENTRY: dict[int, tuple[GameData, frozenset[Hex]]] = {}
+
+
+def no_entry_hexes(data: GameData) -> frozenset[Hex]:
+    """Hexes of a terrain no unit and no line may enter (Alsace 1944: Switzerland, TEC); once per game data."""
+    cached = _NO_ENTRY.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    chart = data.tables.raw["terrain"]
+    found = frozenset(h for h, t in data.map.terrain.items() if chart.get(t, {}).get("no_entry"))
+    _NO_ENTRY[id(data)] = (data, found)
+    return found
+
+
+def blocking_markers(data: GameData, side: Side) -> frozenset[str]:
+    """Event markers that close a hex to a side's lines of supply: the enemy's hex-blocking events
+    (Ardennes: the Roadblock to the German, 15.3; the Stosser to the Allies, 15.2)."""
+    return frozenset(
+        e for e in data.events_with_effect("blocks-hex", "blocks-hex-on-roll") if data.events[e].side != side
+    )
 
 
 def update_statuses(pos: Position, side: Side, all_in_command: bool = False) -> list[tuple[str, str]]:

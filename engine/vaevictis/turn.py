@@ -50,10 +50,9 @@ def start_turn(data: GameData, state: GameState) -> list[Event]:
     state.activation = None
     state.consecutive_passes = 0
     state.sequences_this_turn = 0
-    weather = data.turns[state.turn - 1].weather
-    return [
-        Event("turn", f"Turn {state.turn} ({data.turns[state.turn - 1].date}, {weather}) begins.", {"turn": state.turn})
-    ]
+    track = data.turns[state.turn - 1]
+    when = ", ".join(part for part in (track.date, track.weather) if part)  # a game may have no weather
+    return [Event("turn", f"Turn {state.turn} ({when}) begins.", {"turn": state.turn})]
 
 
 def rules(data: GameData, state: GameState) -> tuple[str, ...]:
@@ -360,7 +359,7 @@ def administrative_phase(data: GameData, state: GameState) -> list[Event]:
     return [Event("phase", f"Turn {state.turn}: administrative phase.", {"turn": state.turn})]
 
 
-def german_crossed_meuse(data: GameData, state: GameState) -> bool:
+def german_crossed_objective_river(data: GameData, state: GameState) -> bool:
     """Whether any German combat unit (not an HQ, as for victory, 17.1) stands beyond the Meuse: it lifts the
     British restriction of 16.2."""
     area = beyond_meuse(data)

@@ -65,6 +65,8 @@ class Sent:
     user: int | None = None
     """For a DM: the addressee."""
     callback_type: int | None = None
+    edit_of: int | None = None
+    """For a channel message edited by the bot (``kind`` stays ``channel``): the id of the message edited."""
 
 
 @dataclass(frozen=True)
@@ -294,6 +296,12 @@ class FakeDiscord:
             self.threads[thread] = parent
             self._record("thread", parent, {"content": payload.get("name", "")}, []).payload["thread"] = thread
             return self._thread_json(thread, parent, str(payload.get("name", "")))
+        if path == "/channels/{channel_id}/messages/{message_id}" and route.method == "PATCH":
+            channel, edited = int(route.channel_id or 0), int(route.url.rsplit("/", 1)[1])
+            sent = self._record("channel", channel, payload, files)
+            sent.edit_of = edited
+            sent.message = {**self._message(channel, payload, files), "id": str(edited)}
+            return sent.message
         if route.method == "PUT" and "/commands" in path:
             return []
         self._record("other", None, payload, files).payload["route"] = f"{route.method} {path}"

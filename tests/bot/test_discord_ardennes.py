@@ -362,9 +362,12 @@ def drawn_maps(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, Any]
     yield drawn
 
 
+@pytest.mark.parametrize("page", [60, 1], ids=["one-page", "read-back-page-by-page"])
 async def test_the_picture_after_an_activation_is_a_close_up_of_everything_it_did(
-    fake: FakeDiscord, drawn_maps: list[tuple[Any, Any]]
+    fake: FakeDiscord, drawn_maps: list[tuple[Any, Any]], monkeypatch: pytest.MonkeyPatch, page: int
 ) -> None:
+    # With a page of one action, the activation's start lies several pages back: it must still be drawn whole.
+    monkeypatch.setattr(bot.service, "RECENT_PAGE", page)
     sent = await to_operations(fake)
     sent = await fake.click(ANN, prompt_to(sent, ANN), "1. Activate XLVII Panzerkorps")
     hexes = await fake.autocomplete(ANN, CHANNEL, "move", "to", units="de-2-pz-cochenhausen", to="")
@@ -388,6 +391,26 @@ async def test_the_picture_after_an_activation_is_a_close_up_of_everything_it_di
     assert [a.target for a in happened.attacks] == [2515] and happened.attacks[0].result, "the attack and result"
     assert happened.attacks[0].sources, "the attack's arrow from the attacker's hex"
     assert happened.retreats, "the retreat's arrow"
+
+
+async def test_a_seats_run_of_moves_is_one_message_edited_until_someone_else_posts(fake: FakeDiscord) -> None:
+    sent = await to_operations(fake)
+    sent = await fake.click(ANN, prompt_to(sent, ANN), "1. Activate XLVII Panzerkorps")
+    activation = prompt_to(sent, ANN)
+    moves = []
+    for unit in ("de-2-pz-cochenhausen", "de-2-pz-boehm", "de-2-pz-boehm"):
+        hexes = await fake.autocomplete(ANN, CHANNEL, "move", "to", units=unit, to="")
+        sent = await fake.command(ANN, CHANNEL, "move", units=unit, to=hexes[-1]["value"])
+        (post,) = posts(sent, CHANNEL)
+        moves.append(post)
+    assert activation.edit_of is None and {m.edit_of for m in moves} == {int(activation.message["id"])}
+    last = moves[-1].content
+    assert last.startswith("**german** (<@11>) /activate") and last.count("**german** (<@11>) /move") == 3
+    assert last.count(f"<@{ANN.id}> (**german**):") == 1
+    assert not moves[-1].pings and moves[-1].buttons, "one prompt, the latest, with its buttons"
+    await fake.command(ANN, CHANNEL, "end-activation")  # the picture is posted: the next run starts anew
+    sent = await fake.command(BOB, CHANNEL, "pass")
+    assert all(p.edit_of is None for p in posts(sent, CHANNEL))
 
 
 async def test_names_work_as_ids_and_choices_that_cost_or_surprise_ask_first(fake: FakeDiscord) -> None:

@@ -10,7 +10,7 @@ from PIL import Image, ImageChops, ImageStat
 from engine.vaevictis.data import GameData
 from render import basemap, palette
 from render.counters import chip_boxes
-from render.picture import CounterFace, HiddenStack, MapPicture, counter_face, setup_picture
+from render.picture import CounterFace, HiddenStack, MapMark, MapPicture, counter_face, setup_picture
 from render.snapshot import CLOSE_UP_ZOOM, frame, render_map, to_png
 
 RGB = tuple[int, int, int]
@@ -229,3 +229,26 @@ def test_the_ardennes_setup_map_renders_under_two_megabytes() -> None:
     where = frame(picture, region=(bastogne, 4))
     assert close.width < where.layout.pixel_size[0]
     assert near(pixel(close, where.pixel(bastogne)), pixel(render_map(picture), frame(picture).pixel(bastogne)), 0)
+
+
+def _name_ink(picture: MapPicture, hex_: int) -> int:
+    """How many pixels of place-name ink the strip just under ``hex_``'s counter holds, where its name goes."""
+    image = render_map(picture)
+    where = frame(picture)
+    layout = where.layout
+    x, _ = where.pixel(hex_)
+    bottom = layout.counter_box(hex_)[3] + where.origin[1]
+    strip = (x - layout.size, bottom, x + layout.size, bottom + layout.size * 0.5)
+    return count_colour(image, strip, palette.PLACE_NAME, 12)
+
+
+def test_a_place_name_is_drawn_above_a_stack_and_a_map_marker_on_its_hex(game: GameData) -> None:
+    (alpha,) = (p for p in game.map.places if p.name == "Alpha")
+    bare = _name_ink(MapPicture(game_map=game.map), alpha.hex)
+    assert bare > 20
+    faces = tuple(counter_face(game, unit) for unit in ("de-peiper", "hq-de-1ss", "us-2-id"))
+    stacked = _name_ink(MapPicture(game_map=game.map, counters={alpha.hex: faces}), alpha.hex)
+    marks = (MapMark("roadblock", alpha.hex), MapMark("breakthrough", alpha.hex, "german"))
+    marked = _name_ink(MapPicture(game_map=game.map, map_marks=marks), alpha.hex)
+    assert stacked >= bare * 0.9
+    assert marked >= bare * 0.9

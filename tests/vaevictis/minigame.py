@@ -112,7 +112,20 @@ _SETUP: dict[str, Any] = {
         {"army": "us-1st", "turn": 0, "markers": {"artillery": 1, "tank": 1}},
         {"army": "de-6pz", "turn": 0, "markers": {"nebelwerfer": 1, "tiger": 1}},
     ],
-    "event": [{"id": "nuts", "side": "allied", "name": "Nuts!", "count": 1, "rule": "15.3"}],
+    "southern_front": {"rule": "16.1"},
+    "event": [
+        {"id": "nuts", "effect": "quality-aura", "side": "allied", "name": "Nuts!", "count": 1, "rule": "15.3"},
+        # Known but without counters (count 0): tests put their markers on the map directly.
+        {"id": "roadblock", "effect": "blocks-hex", "side": "allied", "name": "Roadblock", "count": 0, "rule": "15.3"},
+        {
+            "id": "stosser",
+            "effect": "blocks-hex-on-roll",
+            "side": "german",
+            "name": "Stosser",
+            "count": 0,
+            "rule": "15.2",
+        },
+    ],
 }
 
 _SCENARIOS: dict[str, Any] = {

@@ -12,10 +12,24 @@ from tests.vaevictis.positions import mini_data
 
 def with_events(docs: dict[str, Any]) -> None:
     docs["setup.toml"]["event"] = [
-        {"id": "greif", "side": "german", "name": "Greif", "count": 1, "rule": "15.2"},
-        {"id": "roadblock", "side": "allied", "name": "Roadblock", "count": 2, "rule": "15.3"},
-        {"id": "air-supply", "side": "allied", "name": "Air Supply", "count": 1, "rule": "15.3"},
-        {"id": "nuts", "side": "allied", "name": "Nuts!", "count": 1, "rule": "15.3"},
+        {
+            "id": "greif",
+            "effect": "enemy-stack-loses-ap",
+            "side": "german",
+            "name": "Greif",
+            "count": 1,
+            "rule": "15.2",
+        },
+        {"id": "roadblock", "effect": "blocks-hex", "side": "allied", "name": "Roadblock", "count": 2, "rule": "15.3"},
+        {
+            "id": "air-supply",
+            "effect": "supply-drop",
+            "side": "allied",
+            "name": "Air Supply",
+            "count": 1,
+            "rule": "15.3",
+        },
+        {"id": "nuts", "effect": "quality-aura", "side": "allied", "name": "Nuts!", "count": 1, "rule": "15.3"},
     ]
     docs["setup.toml"]["christmas_presents"] = {"turn": 2, "optional": True}
 

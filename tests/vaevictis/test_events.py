@@ -21,13 +21,41 @@ from engine.vaevictis.zoc import enemy_zoc
 from tests.vaevictis.positions import mini_data, position
 
 EVENT_COUNTERS: list[dict[str, Any]] = [
-    {"id": "stosser", "side": "german", "name": "Operation Stosser", "count": 1, "rule": "15.2"},
-    {"id": "greif", "side": "german", "name": "Greif Commandos", "count": 1, "rule": "15.2"},
-    {"id": "skorzeny-150-pz-bde", "side": "german", "name": "150 Pz. Brigade", "count": 1, "rule": "15.2"},
-    {"id": "us-fuel-dump", "side": "german", "name": "US Fuel Dump", "count": 2, "rule": "15.2"},
-    {"id": "roadblock", "side": "allied", "name": "Roadblock", "count": 2, "rule": "15.3"},
-    {"id": "nuts", "side": "allied", "name": "Nuts!", "count": 1, "rule": "15.3"},
-    {"id": "air-supply", "side": "allied", "name": "Air Supply", "count": 1, "rule": "15.3"},
+    {
+        "id": "stosser",
+        "effect": "blocks-hex-on-roll",
+        "side": "german",
+        "name": "Operation Stosser",
+        "count": 1,
+        "rule": "15.2",
+    },
+    {
+        "id": "greif",
+        "effect": "enemy-stack-loses-ap",
+        "side": "german",
+        "name": "Greif Commandos",
+        "count": 1,
+        "rule": "15.2",
+    },
+    {
+        "id": "skorzeny-150-pz-bde",
+        "effect": "zoc-infiltration",
+        "side": "german",
+        "name": "150 Pz. Brigade",
+        "count": 1,
+        "rule": "15.2",
+    },
+    {
+        "id": "us-fuel-dump",
+        "effect": "stack-gains-ap",
+        "side": "german",
+        "name": "US Fuel Dump",
+        "count": 2,
+        "rule": "15.2",
+    },
+    {"id": "roadblock", "effect": "blocks-hex", "side": "allied", "name": "Roadblock", "count": 2, "rule": "15.3"},
+    {"id": "nuts", "effect": "quality-aura", "side": "allied", "name": "Nuts!", "count": 1, "rule": "15.3"},
+    {"id": "air-supply", "effect": "supply-drop", "side": "allied", "name": "Air Supply", "count": 1, "rule": "15.3"},
 ]
 
 

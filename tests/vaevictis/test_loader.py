@@ -131,3 +131,122 @@ def test_every_problem_is_reported_at_once() -> None:
 
 def test_a_missing_file_is_named() -> None:
     assert any(p.startswith("setup.toml: (file): missing file") for p in problems_after(lambda d: d.pop("setup.toml")))
+
+
+# --- What a second game of the system needs (issue 14) -----------------------------------------------------
+
+
+def test_a_map_may_name_its_own_terrain_letters_overlays_regions_and_multi_hex_cities() -> None:
+    docs = documents()
+    game_map = docs["map.toml"]
+    game_map["terrain"]["letters"] = {".": "clear", "r": "rough", "f": "forest"}
+    game_map["overlay"] = [{"kind": "fort", "hexes": ["0304"]}]
+    game_map["region"] = [{"name": "front", "hexes": ["0402", "0403"]}]
+    game_map["place"][0] = {"name": "Alpha", "hexes": ["0203", "0204"], "kind": "city"}
+    game_map["entry"]["german"].append({"hex": "0604", "interior": True})
+    game_map["entry"]["allied"].append({"edge": "west", "from": 1, "to": 2})
+    game_map["river"][0]["kind"] = "canal"
+    docs["tables.toml"]["terrain"]["fort"] = {"infantry": "other", "mechanized": "other", "column_shift": -2}
+    docs["tables.toml"]["crossing"]["canal"] = dict(docs["tables.toml"]["crossing"]["river"])
+    data = build_game(docs)
+    assert data.map.overlays["fort"] == {304} and data.map.overlays["westwall"] == {803}
+    assert data.map.regions["front"] == (402, 403)
+    assert data.map.is_city(203) and data.map.is_city(204) and data.map.place("Alpha").hexes == (203, 204)
+    assert 604 in data.map.entry_hexes["german"] and {101, 102} <= data.map.entry_hexes["allied"]
+    assert data.map.rivers[0].kind == "canal"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            lambda d: d["map.toml"]["place"].__setitem__(
+                0, {"name": "Alpha", "hexes": ["0203", "0205"], "kind": "city"}
+            ),
+            "the hexes of a city must each touch the previous one",
+        ),
+        (
+            lambda d: d["map.toml"]["place"].__setitem__(
+                1, {"name": "Bravo", "hexes": ["0603", "0604"], "kind": "village"}
+            ),
+            "only a city may cover several hexes",
+        ),
+        (
+            lambda d: d["map.toml"]["river"][0].__setitem__("kind", "uncrossable"),
+            "an uncrossable river has no bridges",
+        ),
+        (lambda d: d["map.toml"]["river"][0].__setitem__("kind", "stream"), "'kind' is 'stream'"),
+        (
+            lambda d: d["map.toml"]["terrain"].__setitem__("letters", {".": "clear", "f": "forest"}),
+            "unknown terrain letter 'r'",
+        ),
+        (
+            lambda d: unit(d, "us-2-id").update(steps=2, strength=6, reduced_strength=6),
+            "reduced strength 6 must be below the full 6",
+        ),
+        (
+            lambda d: unit(d, "us-2-id").__setitem__("reduced_strength", 2),
+            "only a two-step counter has a reduced strength",
+        ),
+        (lambda d: unit(d, "us-2-id").__setitem__("combat_command", "cc1"), "has 1 counters; a CC has three"),
+        (
+            lambda d: d["setup.toml"]["turn"][1].pop("weather"),
+            "give every turn a weather, or none",
+        ),
+        (
+            lambda d: d["setup.toml"]["setup"][1].__setitem__("region", "nowhere"),
+            "region 'nowhere' is not in the map",
+        ),
+        (
+            lambda d: d["setup.toml"].__setitem__("activation_limit", [{"units": ["us-9-id"]}]),
+            "unit 'us-9-id' is not in the counters file",
+        ),
+        (
+            lambda d: d["scenarios.toml"]["scenario"][0]["victory"].append(
+                {"kind": "reached-region", "side": "allied", "when": "end", "result": "allied", "region": "nowhere"}
+            ),
+            "region 'nowhere' is not in the map",
+        ),
+        (
+            lambda d: d["scenarios.toml"]["scenario"][0]["victory"].append(
+                {
+                    "kind": "hold-places",
+                    "side": "allied",
+                    "when": "end",
+                    "result": "allied",
+                    "places": ["Zulu"],
+                    "count": 1,
+                }
+            ),
+            "victory place 'Zulu' is not on the map",
+        ),
+        (
+            lambda d: d["scenarios.toml"]["scenario"][0]["victory"].append(
+                {"kind": "hold-overlay", "side": "allied", "when": "end", "result": "allied", "overlay": "fort"}
+            ),
+            "overlay 'fort' is not on the map",
+        ),
+        (lambda d: d["tables.toml"]["terrain"].pop("forest"), "[terrain.forest]: missing: the map uses this terrain"),
+        (lambda d: d["tables.toml"]["c3i"].pop("C"), "[c3i]: needs ratings A, B and C"),
+    ],
+)
+def test_the_new_entries_are_checked(change: Callable[[Docs], None], expected: str) -> None:
+    found = problems_after(change)
+    assert any(expected in problem for problem in found), found
+
+
+def test_a_game_without_weather_c3i_or_snafu_tables_loads() -> None:
+    docs = documents()
+    for turn in docs["setup.toml"]["turn"]:
+        turn.pop("weather")
+    docs["tables.toml"].pop("c3i")
+    docs["tables.toml"].pop("snafu")
+    data = build_game(docs)
+    assert all(t.weather is None for t in data.turns) and not data.tables.c3i and not data.tables.snafu
+
+
+def test_support_markers_are_those_of_the_charts() -> None:
+    docs = documents()
+    docs["tables.toml"]["support"]["flak88"] = {"side": "german", "column_shift": 2, "kept_on": [1], "category": "x"}
+    docs["setup.toml"]["support"][1]["markers"]["flak88"] = 1
+    assert build_game(docs).support[1].markers["flak88"] == 1

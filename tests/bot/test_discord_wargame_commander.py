@@ -1,0 +1,215 @@
+"""A whole Wargame Commander series through the real discord.py command tree against the fake Discord.
+
+The campaign manager (a moderator in the ``cm`` seat) enters each frame's report, the German Frame CO disputes
+one and the CM corrects it; basing plans and attack designations are sealed with receipts and revealed
+together; the Germans Blitz with the I SS-Panzerkorps before frame 2 and declare The Big Blow before frame 4.
+After every command the test checks that no sealed content reached the channel before its reveal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.campaign
+import bot.service
+from bot.config import Settings
+from bot.discord_app import UmpireBot
+from bot.service import Refusal, SystemFactory
+from bot.store import Store
+from bot.systems.wargame_commander import WargameCommanderAdapter
+from engine.asl.secrets import salt_for, verify_receipt
+from engine.wargame_commander import series
+from engine.wargame_commander.state import SeriesState, board_of
+from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, posts
+from tests.wargame_commander.play import greedy_basing, random_designation
+
+ANN = FakeUser(11, "ann")  # the Allied Frame CO
+BOB = FakeUser(22, "bob")  # the German Frame CO
+MOD = FakeUser(99, "mod", moderator=True)  # the campaign manager
+CHANNEL = 801
+USERS = {"allied": ANN, "german": BOB, "cm": MOD}
+REPORT_URL = "https://cdn.discordapp.com/attachments/1/2/frame.csv"
+REPORT = (
+    "kind,a,b,c,d\n"
+    "shot_down,german,Bf 109G,3\n"
+    "shot_down,allied,P-47D,1\n"
+    "airfield,Y29,moderate\n"
+    "depot,cologne\n"
+    "corps,us-8,damage\n"
+    "pilot,Hartmann,4,1,0\n"
+    "pilot,Rall,2,0,0\n"
+)
+
+
+def systems() -> dict[str, SystemFactory]:
+    return {"wargame-commander": WargameCommanderAdapter}
+
+
+@pytest.fixture(autouse=True)
+def posted_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = {REPORT_URL: REPORT}
+
+    async def fetch(url: str) -> tuple[str, str]:
+        if url not in files:
+            raise Refusal("Discord answered 404 for that file")
+        return url.rsplit("/", 1)[-1], files[url]
+
+    monkeypatch.setattr(bot.campaign, "FETCH", fetch)
+    monkeypatch.setattr(bot.service, "new_seed", lambda: b"\x17" * 32)  # pinned dice: the same series every run
+
+
+@pytest.fixture
+async def fake(db_path: Path) -> AsyncIterator[FakeDiscord]:
+    store = await Store.open(db_path)
+    bot_ = UmpireBot(Settings(token=None, db=str(db_path)), store, systems(), sync_commands=False,
+                     run_background_tasks=False)  # fmt: skip
+    opened = FakeDiscord(bot_)
+    await opened.start()
+    yield opened
+    await opened.stop()
+    await opened.bot.service.store.close()
+
+
+async def state_of(fake: FakeDiscord) -> SeriesState:
+    table = await fake.bot.service.table(CHANNEL, live=False)
+    state: SeriesState = await fake.bot.service.state(table.game)
+    return state
+
+
+SEALED_AT: dict[str, int] = {}
+"""Each sealed decision's id: how many channel posts there were before the command that sealed it."""
+
+
+async def assert_no_leak(fake: FakeDiscord, before: int) -> None:
+    """No sealed content (a basing plan, a designation) in any channel message since it was sealed."""
+    state = await state_of(fake)
+    channel = posts(fake.sent, CHANNEL)
+    for secret in state.secrets:
+        SEALED_AT.setdefault(secret["id"], before)
+        text = "\n".join(s.content for s in channel[SEALED_AT[secret["id"]] :])
+        if not secret["revealed"]:
+            assert json.dumps(secret["content"]) not in text
+            if secret["kind"] == "attack designation":
+                for defender, attackers in secret["content"]:
+                    assert f"{defender}:{'+'.join(attackers)}" not in text
+
+
+async def run(fake: FakeDiscord, seat: str, name: str, **options: Any) -> list[Sent]:
+    before = len(posts(fake.sent, CHANNEL))
+    sent = await fake.command(USERS[seat], CHANNEL, name, **options)
+    await assert_no_leak(fake, before)
+    errors = [s.content for s in sent if "refused" in s.content.lower() or "cannot" in s.content.lower()]
+    assert not errors, (name, options, errors)
+    return sent
+
+
+async def test_a_whole_series_through_discord(fake: FakeDiscord) -> None:
+    SEALED_AT.clear()
+    sent = await fake.command(MOD, CHANNEL, "game create", scenario="wargame-commander", system="wargame-commander")
+    assert posts(sent, CHANNEL), [s.content for s in sent]
+    for seat, user in USERS.items():
+        await fake.command(user, CHANNEL, "game join", seat=seat)
+    await fake.command(MOD, CHANNEL, "game start")
+    state = await state_of(fake)
+    board = board_of(state)
+    assert state.phase == "basing"
+
+    # Sealed basing plans: a receipt in the channel, the plan only for its side, both revealed together.
+    sent = await run(fake, "allied", "frame basing", plan=greedy_basing(board, "allied"))
+    assert "receipt" in "\n".join(s.content for s in posts(sent, CHANNEL))
+    await run(fake, "german", "frame basing", plan=greedy_basing(board, "german"))
+    state = await state_of(fake)
+    assert state.phase == "offensive_corps" and all(s["revealed"] for s in state.secrets)
+
+    # The German Ardennes Offensive: the Allies may not move.
+    sent = await fake.command(ANN, CHANNEL, "move", units="us-8", to="1412")
+    assert "nothing to decide" in "\n".join(s.content for s in sent)
+    assert (await state_of(fake)).units["us-8"].hex == 1512
+    await run(fake, "german", "move", units="ss-2", to="1712")
+    assert (await state_of(fake)).units["ss-2"].hex == 1712
+    rng = random.Random(7)
+    disputed = blitzed = False
+    for _ in range(400):
+        state = await state_of(fake)
+        if state.phase == "over":
+            break
+        prompts = series.prompts(state)
+        phase = state.phase
+        if phase == "report":
+            if not disputed:
+                await run(fake, "cm", "frame report", url=REPORT_URL)
+            else:
+                await run(fake, "cm", "frame report", text="shot_down,german,Fw 190D-9,2\\npilot,Barkhorn,3,2,1")
+        elif phase == "dispute":
+            if not disputed:
+                await run(fake, "german", "frame dispute", reason="Cologne was not hit: the log shows no depot kill")
+                corrected = REPORT.replace("depot,cologne\n", "").replace("kind,a,b,c,d\n", "").replace("\n", "\\n")
+                sent = await run(fake, "cm", "frame report", text=corrected)
+                assert any("corrected" in s.content for s in posts(sent, CHANNEL))
+                disputed = True
+            for side in ("allied", "german"):
+                if side in series.prompts(await state_of(fake)):
+                    await run(fake, side, "frame accept")
+        elif phase == "designate":
+            for side in ("allied", "german"):
+                current = await state_of(fake)
+                battles = random_designation(current, board, side, rng)
+                sent = await run(fake, side, "frame designate", battles=battles)
+        elif phase == "blitz":
+            units = "" if blitzed or state.units["ss-1"].hex is None else "ss-1"
+            await run(fake, "german", "frame blitz", units=units)
+            blitzed = blitzed or bool(units)
+        elif phase == "declare":
+            operation = "bigblow" if state.frame == 4 else "none"
+            sent = await run(fake, "german", "frame declare", operation=operation)
+            if operation == "bigblow":
+                text = "\n".join(s.content for s in posts(sent, CHANNEL))
+                assert "Big Blow" in text and "Hartmann" in text
+        elif phase == "retreat":
+            seat = next(iter(prompts))
+            await run(fake, seat, "choose", number=1)
+        else:
+            seat = next(s for s in prompts if not prompts[s].optional)
+            await run(fake, seat, "frame done")
+    state = await state_of(fake)
+    assert state.phase == "over" and disputed and blitzed
+    assert state.declaration == {"operation": "bigblow", "frame": 4}
+    assert next(r["answers"] for r in state.reports) == {"allied": "accepted", "german": "accepted"}
+    assert any(r["report"]["depots"] == [] for r in state.reports)
+    for secret in state.secrets:  # every receipt checks out against the revealed content
+        salt = salt_for(bytes.fromhex(state.seed), f"wc:{secret['id']}")
+        assert secret["revealed"] and verify_receipt(secret["content"], salt, secret["receipt"])
+    sent = await fake.command(ANN, CHANNEL, "score")
+    text = "\n".join(s.content for s in sent)
+    assert "Score ledger" in text and "Result:" in text
+    assert f"Allied {points(state, 'allied'):g}, German {points(state, 'german'):g}" in text
+    pictures = [s for s in posts(fake.sent, CHANNEL) if s.files]
+    assert pictures, "the channel got map pictures"
+
+
+def points(state: SeriesState, side: str) -> float:
+    return sum(line["points"] for line in state.ledger if line["side"] == side)
+
+
+async def test_redeploy_and_rebase_commands(fake: FakeDiscord) -> None:
+    await fake.command(MOD, CHANNEL, "game create", scenario="wargame-commander", system="wargame-commander")
+    for seat, user in USERS.items():
+        await fake.command(user, CHANNEL, "game join", seat=seat)
+    await fake.command(MOD, CHANNEL, "game start")
+    board = board_of(await state_of(fake))
+    await run(fake, "allied", "frame basing", plan=greedy_basing(board, "allied"))
+    await run(fake, "german", "frame basing", plan=greedy_basing(board, "german"))
+    await run(fake, "german", "frame done")
+    await run(fake, "german", "frame done")
+    assert (await state_of(fake)).phase == "redeploy"
+    sent = await fake.command(ANN, CHANNEL, "frame redeploy", type="P-47D", count=1, to="A92")
+    assert "force pool holds 0" in "\n".join(s.content for s in sent)
+    await run(fake, "allied", "frame rebase", squad="366fg", steps=1, source="A78", to="A92")
+    state = await state_of(fake)
+    assert state.basing["allied"]["366fg"] == {"A78": 2, "A92": 1}

@@ -1,0 +1,170 @@
+"""2.4 Ground combat: designation, odds, the CRT, cumulative results, retreat, breakthrough, Engaged."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.asl.secrets import verify_receipt
+from engine.contract import IllegalActionError
+from engine.wargame_commander import combat
+from engine.wargame_commander.board import Board
+from engine.wargame_commander.state import SeriesState
+from tests.wargame_commander.conftest import act, position
+
+
+def test_2_42_crt_cells_as_read() -> None:
+    assert combat.CRT[1][0] == "A3" and combat.CRT[13][8] == "DS"
+    assert combat.CRT[2][6] == "C"  # a blank cell is Contact
+    assert combat.CRT[7][4] == "ADE"
+    assert combat.crt_row(-3) == 1 and combat.crt_row(17) == 13
+    assert combat.COLUMNS[combat.column_of(4, 4)] == "1:1"
+    assert combat.COLUMNS[combat.column_of(11, 2)] == "6:1"  # 5.5 to 1 rounds down to 5:1, printed with 6:1
+    assert combat.COLUMNS[combat.column_of(2, 5)] == "1:4"  # 1 to 2.5 rounds to 1:3, printed with 1:4
+
+
+def test_2_41_strength_less_tac_air_damage_and_out_of_army_control(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907)
+    assert combat.strength(state, board, "us-7") == 4
+    state.units["us-7"].damage = 2
+    assert combat.strength(state, board, "us-7") == 2
+    state.units["us-7"].hex = 1507  # six hexes from its HQ
+    assert combat.strength(state, board, "us-7") == 1
+    state.units["us-7"].damage = 0
+    assert combat.strength(state, board, "us-7") == 3
+
+
+def test_2_44_dice_roll_modifiers(fresh: SeriesState, board: Board) -> None:
+    # The German corps in the Hurtgen woods (1608), attacked from the Roer river hex (1708) and the plain.
+    state = position(fresh, "designate", pz_6=1809, de_74=1709, us_1=1410, us_7=1708, us_5=1609)
+    drms = dict(combat.modifiers(state, board, "de-74", ("us-7", "us-5")))
+    assert board.terrain[1709] == "hills"
+    assert drms["defender in hills hex"] == -2
+    assert drms["attacking from river hex"] == -1
+    state.depots["liege"].damaged = True
+    state.depots["cologne"].damaged = True
+    drms = dict(combat.modifiers(state, board, "de-74", ("us-7", "us-5")))
+    assert drms["1 damaged depot(s) of the attacking army"] == -1
+    assert drms["1 damaged depot(s) of the defending army"] == 1
+
+
+def test_2_44_a_defender_surrounded_by_four_corps(fresh: SeriesState, board: Board) -> None:
+    around = board.grid.neighbours(1007)
+    corps = ["us-7", "us-5", "us-8", "us-18"]
+    state = position(fresh, "designate", de_15=1006 + 1000, de_81=1007, us_1=807)
+    for unit_id, hex_ in zip(corps, around[:4], strict=True):
+        state.units[unit_id].hex = hex_
+    drms = dict(combat.modifiers(state, board, "de-81", tuple(corps)))
+    assert drms["defender surrounded by 4 corps"] == 2
+
+
+def test_2_4a_at_most_four_battles_and_4_2i_one_attack_per_unit(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907, us_5=1008, de_81=1007, de_15=1809)
+    with pytest.raises(IllegalActionError, match=r"2.4c"):
+        act(state, "allied", "designate", battles="de-81:us-7+us-7")
+    with pytest.raises(IllegalActionError, match=r"2.4a"):
+        combat.check_designation(state, board, "allied", [("de-81", ("us-7",))] * 5)
+    with pytest.raises(IllegalActionError, match=r"4.2i"):
+        combat.check_designation(state, board, "allied", [("de-81", ("us-7",)), ("de-81", ("us-5",))])
+
+
+def test_2_4b_army_hqs_only_defend(fresh: SeriesState) -> None:
+    state = position(fresh, "designate", us_1=907, us_7=1008, de_81=1007, de_15=1809)
+    with pytest.raises(IllegalActionError, match=r"2.4b"):
+        act(state, "allied", "designate", battles="de-81:us-1")
+
+
+def test_2_4f_only_the_side_with_the_higher_cs_attacks(fresh: SeriesState) -> None:
+    # One German corps (3) against an Allied corps (4): the Germans are not the attacker there.
+    state = position(fresh, "designate", de_15=1809, de_81=1007, us_7=907, us_1=807)
+    with pytest.raises(IllegalActionError, match=r"2.4f"):
+        act(state, "german", "designate", battles="us-7:de-81")
+
+
+def test_2_4h_sealed_designations_then_every_die_before_any_result(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907, us_5=1008, de_15=1306, de_81=1007, pz_6=1309, ss_1=1108)
+    state, events = act(state, "allied", "designate", battles="de-81:us-7+us-5")
+    sealed = [e for e in events if e.kind == "sealed"]
+    assert sealed and sealed[0].secret_to == () and "content" not in sealed[0].data
+    assert all(e.secret_to == ("allied",) for e in events if "content" in e.data)
+    rolls_before = state.rolls_made
+    state, events = act(state, "german", "designate", battles="us-5:ss-1")
+    reveals = [e for e in events if e.kind == "reveal"]
+    assert len(reveals) == 2
+    for reveal in reveals:
+        assert verify_receipt(reveal.data["content"], reveal.data["salt"], reveal.data["receipt"])
+    kinds = [e.kind for e in events]
+    battles = [e for e in events if e.kind == "combat"]
+    assert len(battles) == 2 and state.rolls_made == rolls_before + 4
+    moved = [i for i, k in enumerate(kinds) if k in ("surrender", "retreat", "blitz_loss", "phase")]
+    assert all(i > max(i for i, k in enumerate(kinds) if k == "combat") for i in moved)
+    # Cumulative: us-5 attacked in one battle and defended in the other; both results stand.
+    assert {b["id"] for b in state.battles} == {"A1", "G1"}
+
+
+def test_2_45_retreat_goes_toward_the_army_hq_never_into_enemy_zoc_unless_closer(
+    fresh: SeriesState, board: Board
+) -> None:
+    state = position(fresh, "retreat", us_1=707, us_7=1007, de_81=1107)
+    options = combat.retreat_options(state, board, "us-7", [1007])
+    assert options
+    for hex_ in options:
+        assert board.grid.distance(hex_, 707) <= board.grid.distance(1007, 707)
+    assert 1107 not in options
+
+
+def test_2_45_a_unit_with_no_retreat_hex_surrenders(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=707, us_7=1007, de_15=1807)
+    others = ["de-81", "de-74", "de-67", "de-66", "de-85", "de-80"]
+    for unit_id, hex_ in zip(others, board.grid.neighbours(1007), strict=False):
+        state.units[unit_id].hex = hex_
+    assert combat.retreat_options(state, board, "us-7", [1007]) == []
+    state.retreats = [{"unit": "us-7", "left": 1, "path": [1007]}]
+    from engine.wargame_commander.series import _next_retreat, _Run
+
+    run = _Run(state)
+    run.state.phase = "retreat"
+    _next_retreat(run)
+    assert run.state.units["us-7"].hex is None
+    assert any(line["points"] == 5 and line["side"] == "german" for line in run.state.ledger)
+
+
+def test_2_46_breakthrough_first_into_the_vacated_hex(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "breakthrough_allied", us_1=807, us_7=907, de_15=1809)
+    state.breakthroughs = [
+        {"side": "allied", "battle": "A1", "units": ["us-7"], "left": 2, "vacated": [1007], "used": False}
+    ]
+    state.units["us-7"].hex = 907
+    # A frontline is needed (2.2c): stand in for one with a column of corps in column 5.
+    for unit_id, row in zip(["br-1", "cdn-2", "br-8", "br-12", "br-30", "us-13"], (2, 5, 8, 11, 14, 17), strict=True):
+        state.units[unit_id].hex = 600 + row
+    with pytest.raises(IllegalActionError, match=r"2.46"):
+        act(state, "allied", "advance", unit="us-7", to="0906")
+    state, _ = act(state, "allied", "advance", unit="us-7", to="1007")
+    state, _ = act(state, "allied", "advance", unit="us-7", to="1107")
+    with pytest.raises(IllegalActionError, match=r"2.46"):
+        act(state, "allied", "advance", unit="us-7", to="1207")
+
+
+def test_2_2c_no_breakthrough_while_the_frontline_is_broken(fresh: SeriesState) -> None:
+    state = position(fresh, "breakthrough_allied", us_1=807, us_7=907, de_15=1809)
+    state.breakthroughs = [
+        {"side": "allied", "battle": "A1", "units": ["us-7"], "left": 1, "vacated": [1007], "used": False}
+    ]
+    with pytest.raises(IllegalActionError, match=r"2.2c"):
+        act(state, "allied", "advance", unit="us-7", to="1007")
+
+
+def test_2_47_engaged_corps_make_no_breakthrough(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "breakthrough_allied", us_1=807, us_7=907)
+    state.units["us-7"].engaged = True
+    with pytest.raises(IllegalActionError, match=r"2.47"):
+        combat.check_advance(state, board, "allied", "us-7", 1007)
+
+
+def test_2_43_results_and_5_1_battle_points() -> None:
+    assert combat.result_effects("A2") == ("attacker", 2, False, False)
+    assert combat.result_effects("D3") == ("defender", 3, False, False)
+    assert combat.result_effects("AE") == ("", 0, True, False)
+    assert combat.result_effects("DE") == ("", 0, False, True)
+    assert combat.result_effects("ADE") == ("", 0, True, True)
+    assert combat.result_effects("C") == ("", 0, False, False)
