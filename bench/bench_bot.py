@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.bench_store import write_log
 from bench.midgame import random_game
 from bot import service as service_module
-from bot.config import Settings
+from bot.config import Limits, Settings
 from bot.discord_app import UmpireBot
 from bot.service import Caller
 from bot.store import Store
@@ -65,6 +65,9 @@ CONFIRM_BURST_TARGET = 0.5
 END_BURST_TARGET = 1.0
 PICTURE_TARGET = 5.0
 """50 activations ended at once: every answer within 1 s, every picture posted within 5 s (issue 12)."""
+
+NO_LIMITS = Limits(games_per_user=0, games_per_server=0, creations_per_hour=0)
+"""The bench seats one user in 50 games: a public bot's limits would refuse the 11th."""
 
 
 class TimedDiscord(FakeDiscord):
@@ -108,7 +111,9 @@ async def seed_games(store: Store, log: list[Action], rows: list[tuple[list[dict
     """``count`` games at the mid-game position, each in its own channel, written as the bot writes them."""
     seed_bytes = SEED.to_bytes(32, "big")
     service_module.new_seed = lambda: seed_bytes  # type: ignore[attr-defined]
-    umpire = UmpireBot(Settings(token=None), store, systems(), sync_commands=False, run_background_tasks=False)
+    umpire = UmpireBot(
+        Settings(token=None, limits=NO_LIMITS), store, systems(), sync_commands=False, run_background_tasks=False
+    )
     service = umpire.service
     german, allied = Caller(GERMAN.id, "ann"), Caller(ALLIED.id, "bob")
     for index in range(count):
@@ -275,7 +280,9 @@ async def bench_store(
 ) -> list[tuple[str, float, float, float]]:
     """The measures on a store holding ``count`` games at the position."""
     figures: list[tuple[str, float, float, float]] = []
-    umpire = UmpireBot(Settings(token=None), store, systems(), sync_commands=False, run_background_tasks=False)
+    umpire = UmpireBot(
+        Settings(token=None, limits=NO_LIMITS), store, systems(), sync_commands=False, run_background_tasks=False
+    )
     fake = TimedDiscord(umpire)
     await fake.start()
     try:
