@@ -22,7 +22,6 @@ and to each picture posted. Between runs a moderator correction takes the action
 from __future__ import annotations
 
 import asyncio
-import os
 import statistics
 import sys
 import tempfile
@@ -34,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_store import write_log
 from bench.midgame import random_game
+from bench.timing import print_load
 from bot import service as service_module
 from bot.config import Limits, Settings
 from bot.discord_app import UmpireBot
@@ -323,7 +323,7 @@ async def bench_store(
 
 
 def main() -> None:
-    print(f"load: {os.getloadavg()[0]:.2f} (1-minute average, 2 cores)")
+    print_load()
     with tempfile.TemporaryDirectory() as folder:
         figures = asyncio.run(bench(Path(folder)))
     print("| measure | median | worst | target | ratio (median) |")

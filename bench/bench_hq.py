@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.midgame import SCENARIO, random_game
-from bench.timing import median_ms
+from bench.timing import median_ms, print_load
 from engine.vaevictis.game import VaeVictisGame
 from scenarios import load_game
 
@@ -61,7 +61,7 @@ def main() -> None:
         replay()
         cpu.append((time.process_time() - start) * 1000)
     rows.append((f"the same, CPU time of the process ({len(log)} actions)", statistics.median(cpu), REPLAY_TARGET_MS))
-    print(f"load: {os.getloadavg()[0]:.2f} (1-minute average, 2 cores)")
+    print_load()
     print("| measure | median | target | ratio |")
     print("|---|---|---|---|")
     for name, value, target in rows:

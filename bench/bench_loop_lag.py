@@ -9,7 +9,6 @@ machine's own lag. A picture that held the GIL would delay the loop by its whole
 from __future__ import annotations
 
 import asyncio
-import os
 import statistics
 import sys
 import tempfile
@@ -20,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_store import logged, new_game, write_log
 from bench.midgame import random_game
+from bench.timing import print_figures, print_load
 from bot.service import GameService
 from bot.store import Store
 from bot.systems import systems
@@ -75,13 +75,10 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
 
 
 def main() -> None:
-    print(f"load: {os.getloadavg()[0]:.2f} (1-minute average, 2 cores)")
+    print_load()
     with tempfile.TemporaryDirectory() as folder:
         figures = asyncio.run(bench(Path(folder)))
-    print("| measure | figure |")
-    print("|---|---|")
-    for name, figure in figures:
-        print(f"| {name} | {figure} |")
+    print_figures(figures)
 
 
 if __name__ == "__main__":

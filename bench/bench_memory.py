@@ -12,7 +12,6 @@ the first close-up, and all 50 games; the state cache's size against its bound.
 from __future__ import annotations
 
 import asyncio
-import os
 import resource
 import sys
 import tempfile
@@ -22,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_store import GERMAN, logged, new_game, write_log
 from bench.midgame import random_game
+from bench.timing import print_load
 from bot import discord_app  # noqa: F401 (the bot's own modules, discord.py included, count in its memory)
 from bot.config import DEFAULT_STATE_CACHE
 from bot.service import GameService
@@ -84,7 +84,7 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
 
 
 def main() -> None:
-    print(f"load: {os.getloadavg()[0]:.2f} (1-minute average, 2 cores)")
+    print_load()
     with tempfile.TemporaryDirectory() as folder:
         figures = asyncio.run(bench(Path(folder)))
     print("| measure | peak RSS |")

@@ -34,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.midgame import SCENARIO, random_game
-from bench.timing import median_ms
+from bench.timing import median_ms, print_figures, print_load
 from bot import store as store_module
 from bot.commands import CommandLayer, Context
 from bot.service import Caller, GameService
@@ -270,13 +270,10 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
 
 
 def main() -> None:
-    print(f"load: {os.getloadavg()[0]:.2f} (1-minute average, 2 cores)")
+    print_load()
     with tempfile.TemporaryDirectory() as folder:
         figures = asyncio.run(bench(Path(folder)))
-    print("| measure | figure |")
-    print("|---|---|")
-    for name, figure in figures:
-        print(f"| {name} | {figure} |")
+    print_figures(figures)
 
 
 if __name__ == "__main__":
