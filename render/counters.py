@@ -255,6 +255,9 @@ def _bottom_line(draw: ImageDraw.ImageDraw, face: CounterFace, size: int) -> Non
         draw_text(draw, (size * 0.8, y), face.c3i or "", text_size, ink)
         return
     half = size * 0.12
+    if face.face_down:  # [Alsace 16] a garrison's values are unknown until it is flipped
+        draw_text(draw, (size / 2, y), "?", text_size, ink)
+        return
     draw_text(draw, (size / 2, y), str(face.steps), text_size, (255, 255, 255))
     draw_text(draw, (size / 2 - half - 1, y), f"{face.strength}-", text_size, ink, anchor="rm")
     draw_text(draw, (size / 2 + half + 1, y), f"-{face.quality}", text_size, ink, anchor="lm")

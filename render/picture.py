@@ -48,6 +48,8 @@ class CounterFace:
     name gets a grey chip with its first letters."""
     supports: tuple[str, ...] = ()
     """Support markers allotted to an HQ (1.3, 1.6): ``"artillery"``, ``"tank"``, ... in allotment order."""
+    face_down: bool = False
+    """A counter whose values nobody knows yet (Alsace 1944 16: a hidden garrison): drawn with a "?"."""
 
     @property
     def is_hq(self) -> bool:

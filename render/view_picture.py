@@ -48,6 +48,7 @@ def face_from_view(data: GameData, unit: Mapping[str, Any]) -> CounterFace:
     activated = "activated" in statuses
     unit_id = str(unit["id"])
     face = counter_face(data, unit_id, steps=int(unit.get("steps", data.units[unit_id].steps)))
+    hidden = bool(unit.get("face_down", False))  # [Alsace 16] no printed value may show
     markers = tuple(
         STATUS_MARKERS.get(s, s.replace("_", "-")) for s in statuses if not (s == "activated" and face.is_hq)
     )
@@ -58,15 +59,16 @@ def face_from_view(data: GameData, unit: Mapping[str, Any]) -> CounterFace:
         kind=face.kind,
         size=face.size,
         bar_color=face.bar_color,
-        strength=int(unit.get("strength", face.strength)),
+        strength=0 if hidden else int(unit.get("strength", face.strength)),
         steps=face.steps,
         max_steps=int(unit.get("max_steps", face.max_steps)),
-        quality=int(unit.get("quality", face.quality)),
+        quality=0 if hidden else int(unit.get("quality", face.quality)),
         support=face.support,
         c3i=face.c3i,
         activated=activated and face.is_hq,
         markers=markers,
         supports=tuple(str(s) for s in unit.get("supports", [])),
+        face_down=hidden,
     )
 
 

@@ -80,6 +80,9 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState, arriving: 
         raise IllegalActionError(f"{definition.name} has not arrived yet", "16.1")
     if unit.eliminated:
         raise IllegalActionError(f"{definition.name} has been eliminated", "1.2")
+    if int(data.tables.raw["status"]["normal"]["action_points"].get(definition.kind, 1)) == 0:
+        rule = "16" if definition.kind == "garrison" else "12.2"
+        raise IllegalActionError(f"{definition.name} is static: it has no AP and is never activated", rule)
     if unit.activations >= 1 and unit.fatigued:
         raise IllegalActionError(
             f"{definition.name} is fatigued and must recover before it can be activated again this turn", "3.5.2"

@@ -28,7 +28,7 @@ from engine.contract import (
 )
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import activation as act
-from engine.vaevictis import christmas, combat, detachments, movement, stacking, turn, victory, zoc
+from engine.vaevictis import christmas, combat, detachments, garrisons, movement, stacking, turn, victory, zoc
 from engine.vaevictis import events as event_rules
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
@@ -45,7 +45,6 @@ OPTIONS: dict[str, str] = {
 """The optional rules of the game, each a game option, with the rule that defines it."""
 
 UNSUPPORTED_SETUP_TABLES = (
-    "garrisons",
     "strongpoint_rules",
     "activation_limit",
     "action_point_limit",
@@ -66,7 +65,7 @@ def unsupported(data: GameData, scenario: str) -> list[str]:
     if data.scenarios[scenario].variant:
         missing.append("the variant set-up and reinforcements")
     kinds = {u.kind for u in data.units.values()}
-    missing += [f"{kind} counters" for kind in ("strongpoint", "garrison") if kind in kinds]
+    missing += [f"{kind} counters" for kind in ("strongpoint",) if kind in kinds]
     return missing
 
 
@@ -131,6 +130,7 @@ class VaeVictisGame:
             unit.hex = placement.hex
             unit.arrived = True
             unit.improved_position = placement.improved_position
+        garrisons.place(self.data, state)
         for army_id in self.data.armies:
             state.pools[army_id] = {}
             state.returning[army_id] = {}
@@ -260,7 +260,14 @@ class VaeVictisGame:
         if owing:
             names = ", ".join(self.data.units[u.id].name for u in owing)
             text += f" {names} must attack before the activation ends (4.2)."
-        choices = [*detachments.choices(self.data, state, side), Choice("end_activation", {}, "End activation")]
+        flips = [
+            Choice("reveal_garrison", {"hex": hex_name(h)}, label) for h, label in garrisons.reveal_choices(state, side)
+        ]
+        choices = [
+            *detachments.choices(self.data, state, side),
+            *flips,
+            Choice("end_activation", {}, "End activation"),
+        ]
         return {side: Prompt(side, text, tuple(choices), verbs, rule="3.4")}
 
     def _formation_can_activate(self, state: GameState, formation_id: str, side: Side) -> bool:
@@ -499,6 +506,7 @@ class VaeVictisGame:
             "recover": self._recover,
             "end_activation": self._end_activation,
             "put_on_top": self._put_on_top,
+            "reveal_garrison": self._reveal_garrison,
         }
 
     def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
@@ -716,7 +724,15 @@ class VaeVictisGame:
             unit, joined = self._activated_unit(state, side, unit_id)
             unit.movement_points = 0.0
             events += joined
+        # [16] The attack is declared with its supports: the face-down garrisons it targets are flipped first.
+        events += garrisons.reveal_attacked(self.data, state, plan)
+        if all(not state.units_at(h) for h in plan.targets):
+            return events + garrisons.attack_on_emptied_hex(self.data, state, plan)
         return events + combat.begin_attack(self.data, state, plan)
+
+    def _reveal_garrison(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[16] The German player flips a face-down garrison during one of his activations."""
+        return garrisons.reveal_by_choice(self.data, state, side, hex_arg(self.data, args, "hex"))
 
     def attack_plan(self, state: GameState, side: Side, args: Mapping[str, Any]) -> AttackPlan:
         """Read an attack's arguments into a plan (shared by the attack and its odds preview)."""
@@ -747,9 +763,11 @@ class VaeVictisGame:
         Changes nothing and rolls nothing.
         """
         plan = self.attack_plan(state, side, args)
-        if state.options.get("fog_of_war"):
+        # [16] A face-down garrison's values are nobody's to know: it counts as unseen, fog of war or not.
+        hidden = set(garrisons.face_down(state))
+        if state.options.get("fog_of_war") or hidden:
             # [11.1] Defenders the attacker may not inspect count, unseen, until the attack is declared.
-            unseen = unseen_preview(self.data, state, plan, unseen_units(self.data, state)[side])
+            unseen = unseen_preview(self.data, state, plan, unseen_units(self.data, state)[side] | hidden)
             if unseen is not None:
                 return unseen
         return preview(self.data, state, plan)
@@ -819,7 +837,7 @@ class VaeVictisGame:
     def _has_activated_everything(self, state: GameState, side: Side) -> bool:
         """[2.2] Whether every unit of a side on the map (or due to arrive) has been activated this turn."""
         for unit_id, unit in state.units.items():
-            if self.data.side_of(unit_id) != side or unit.eliminated:
+            if self.data.side_of(unit_id) != side or unit.eliminated or garrisons.is_static(self.data, unit_id):
                 continue
             if unit.on_map and unit.activations == 0:
                 return False

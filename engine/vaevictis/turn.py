@@ -16,7 +16,7 @@ from engine.vaevictis.activation import is_waiting_to_enter
 from engine.vaevictis.data import SIDES, GameData, Side
 from engine.vaevictis.geography import beyond_meuse
 from engine.vaevictis.rolls import dice_of, roll
-from engine.vaevictis.state import GameState, Position
+from engine.vaevictis.state import LASTING_FLAGS, GameState, Position
 from engine.vaevictis.supply import SupplyNet, update_statuses
 from engine.vaevictis.zoc import enemy_zoc
 
@@ -28,7 +28,7 @@ PHASES = ("air", "supply", "support", "initiative", "operations", "administrativ
 
 def start_turn(data: GameData, state: GameState) -> list[Event]:
     """Reset the per-turn facts and enter the air phase."""
-    state.flags = {"phase_done": []}
+    state.flags = {"phase_done": [], **{k: v for k, v in state.flags.items() if k in LASTING_FLAGS}}
     for unit in state.units.values():
         unit.activations = 0
         unit.action_points = 0

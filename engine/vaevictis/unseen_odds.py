@@ -116,9 +116,12 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     seen = tuple(c for c in exact.defenders_detail if c.unit not in unseen)
     seen_units = [state.units[c.unit] for c in seen]
     printed = [d for d in data.units.values() if data.side_of(d.id) == enemy]
-    step_strength = int(data.tables.raw["stacking"]["step_strength"])
+    step_strength = int(data.tables.raw["stacking"].get("step_strength", 0))
     weakest = min(
-        [max(0, d.strength - step_strength * (d.steps - 1)) for d in printed]
+        [
+            d.reduced_strength if d.reduced_strength is not None else max(0, d.strength - step_strength * (d.steps - 1))
+            for d in printed
+        ]
         + [
             t.strength_per_step
             for n, t in data.detachments.items()

@@ -92,8 +92,19 @@ def stack_order(state: GameState, units: list[UnitState]) -> list[UnitState]:
 
 
 def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:
-    """A counter as a player sees it."""
+    """A counter as a player sees it; [16] a face-down garrison shows neither its values nor its name."""
     definition = pos.unit_def(unit.id)
+    if unit.id in pos.state.flags.get("face_down", ()):
+        return {
+            "id": unit.id,
+            "name": "Garrison (face down)",
+            "kind": definition.kind,
+            "steps": unit.steps,
+            "max_steps": definition.steps,
+            "face_down": True,
+            "status": [],
+            "supports": [],
+        }
     return {
         "id": unit.id,
         "name": definition.name,

@@ -14,7 +14,10 @@ from engine.vaevictis.state import Position, UnitState
 
 
 def exerts_zoc_beyond_own_hex(pos: Position, unit: UnitState) -> bool:
-    """[4.1] Whether a unit's zone reaches the adjacent hexes (not an HQ, strength above 1)."""
+    """[4.1] Whether a unit's zone reaches the adjacent hexes (not an HQ, strength above 1; [16] a face-down
+    garrison, whose strength nobody knows, always)."""
+    if unit.id in pos.state.flags.get("face_down", ()):
+        return True
     return not pos.unit_def(unit.id).is_hq and pos.strength(unit) > 1
 
 

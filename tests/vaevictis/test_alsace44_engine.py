@@ -36,7 +36,7 @@ def core_documents() -> dict[str, Any]:
         setup.pop(table, None)
     setup["event"] = []
     counters = docs["counters.toml"]
-    gone = {u["id"] for u in counters["unit"] if u["kind"] in ("strongpoint", "garrison")}
+    gone = {u["id"] for u in counters["unit"] if u["kind"] == "strongpoint"}
     counters["unit"] = [u for u in counters["unit"] if u["id"] not in gone]
     setup["setup"] = [p for p in setup["setup"] if p["unit"] not in gone]
     scenarios = docs["scenarios.toml"]["scenario"]
