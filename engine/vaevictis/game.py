@@ -28,7 +28,18 @@ from engine.contract import (
 )
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import activation as act
-from engine.vaevictis import christmas, combat, detachments, garrisons, movement, stacking, turn, victory, zoc
+from engine.vaevictis import (
+    christmas,
+    combat,
+    detachments,
+    exits,
+    garrisons,
+    movement,
+    stacking,
+    turn,
+    victory,
+    zoc,
+)
 from engine.vaevictis import events as event_rules
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
@@ -266,6 +277,7 @@ class VaeVictisGame:
         choices = [
             *detachments.choices(self.data, state, side),
             *flips,
+            *exits.choices(self.data, state, side),
             Choice("end_activation", {}, "End activation"),
         ]
         return {side: Prompt(side, text, tuple(choices), verbs, rule="3.4")}
@@ -507,6 +519,7 @@ class VaeVictisGame:
             "end_activation": self._end_activation,
             "put_on_top": self._put_on_top,
             "reveal_garrison": self._reveal_garrison,
+            "exit_map": self._exit_map,
         }
 
     def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
@@ -729,6 +742,13 @@ class VaeVictisGame:
         if all(not state.units_at(h) for h in plan.targets):
             return events + garrisons.attack_on_emptied_hex(self.data, state, plan)
         return events + combat.begin_attack(self.data, state, plan)
+
+    def _exit_map(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[Alsace 19.2] Activated units on an exit hex leave the map (a move action)."""
+        unit_ids = list_arg(args, "units")
+        for unit_id in unit_ids:
+            self._unit(state, {"unit": unit_id}, "unit", side)
+        return exits.exit_map(self.data, state, side, unit_ids)
 
     def _reveal_garrison(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[16] The German player flips a face-down garrison during one of his activations."""

@@ -129,6 +129,25 @@ def _reached_region(data: GameData, state: GameState, condition: VictoryConditio
     return f"has reached the {condition.region}" if f"{condition.side}:{condition.region}" in reached else None
 
 
+def _exited_units(data: GameData, state: GameState, condition: VictoryCondition) -> str | None:
+    """[Alsace 19.2] The side has taken off the map, by the region's exits, ``hq`` HQs and ``combat_commands``
+    whole Combat Commands (all three counters of each) of one formation: "an entire armoured division"."""
+    gone = set(state.flags.get("exited", []))
+    for formation_id, formation in sorted(data.formations.items()):
+        if data.armies[formation.army].side != condition.side:
+            continue
+        members = [u for u in data.units.values() if u.formation == formation_id]
+        hqs = [u for u in members if u.is_hq and u.id in gone]
+        commands: dict[str, list[str]] = {}
+        for unit in members:
+            if unit.combat_command is not None:
+                commands.setdefault(unit.combat_command, []).append(unit.id)
+        whole = sorted(cc for cc, ids in commands.items() if all(u in gone for u in ids))
+        if len(hqs) >= condition.hq and len(whole) >= condition.combat_commands and (hqs or whole):
+            return f"{formation.name} has left the map by the {condition.region} ({', '.join(whole)} and its HQ)"
+    return None
+
+
 def _all_of(data: GameData, state: GameState, condition: VictoryCondition) -> str | None:
     reasons = [holds(data, state, part) for part in condition.of]
     return "; ".join(r for r in reasons if r) if all(reasons) else None
@@ -139,6 +158,7 @@ CHECKS: dict[str, Check] = {
     "hold-places": _hold_places,
     "hold-overlay": _hold_overlay,
     "reached-region": _reached_region,
+    "exit-units": _exited_units,
     "all": _all_of,
 }
 """The condition kinds judged on the position; ``cross-meuse`` is judged by :func:`after_action` and
