@@ -70,8 +70,8 @@ def exit_map(data: GameData, state: GameState, side: Side, unit_ids: list[str]) 
         if unit_id not in activation.units:
             raise IllegalActionError(f"{name} is not activated in this sequence", "3.1")
         if not unit.on_map or unit.hex not in exits:
-            where = ", ".join(hex_name(h) for h in sorted(exits))
-            raise IllegalActionError(f"{name} must stand on an exit hex ({where}) to leave the map", RULE)
+            listed = ", ".join(hex_name(h) for h in sorted(exits))
+            raise IllegalActionError(f"{name} must stand on an exit hex ({listed}) to leave the map", RULE)
         if unit.action_points < EXIT_COST:
             raise IllegalActionError(f"{name} has no AP left: leaving the map is a move action", "3.4.1")
     events = []
