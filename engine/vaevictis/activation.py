@@ -13,6 +13,7 @@ from engine.contract import Event, IllegalActionError
 from engine.dice import Dice
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.state import Activation, GameState, Position, UnitState
+from engine.vaevictis.stratagems import may_join as may_join_combined
 from engine.vaevictis.zoc import enemy_zoc
 
 
@@ -88,6 +89,11 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState, arriving: 
             f"{definition.name} is fatigued and must recover before it can be activated again this turn", "3.5.2"
         )
     if activation.kind == "formation":
+        combined = may_join_combined(data, state, unit.id)  # [Alsace 15.2] a corps HQ's combined activation
+        if combined is not None:
+            if not combined:
+                raise IllegalActionError(f"{definition.name} may not join this combined activation", "15.2")
+            return
         if definition.formation != activation.formation:
             raise IllegalActionError(
                 f"{definition.name} is not in {data.formations[activation.formation or ''].name}, "

@@ -291,8 +291,17 @@ EVENT_EFFECTS = (
     "stack-gains-ap",
     "quality-aura",
     "supply-drop",
+    "initiative-combined-activation",
+    "initiative-successive-activations",
+    "ap-toll-on-road",
+    "blocks-armor",
+    "blocks-hex-in-town",
+    "no-reactivation",
+    "cancels-bridge-halving",
+    "raid-on-fort",
 )
-"""The event handlers the engine has (engine/vaevictis/events.py); a game's events name theirs."""
+"""The event handlers the engine has (engine/vaevictis/events.py, engine/vaevictis/stratagems.py); a game's
+events name theirs."""
 
 
 @dataclass(frozen=True)
@@ -306,6 +315,8 @@ class EventDef:
     rule: str
     effect: str = ""
     """The engine's handler for it, one of :data:`EVENT_EFFECTS`; empty for an event the engine cannot play."""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    """The figures of its effect (e.g. ``hqs = 2``), as the effect's handler documents them."""
 
 
 VICTORY_KINDS = ("cross-meuse", "hold-cities", "hold-places", "hold-overlay", "reached-region", "exit-units", "all")

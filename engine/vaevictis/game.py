@@ -34,6 +34,7 @@ from engine.vaevictis import (
     detachments,
     exits,
     garrisons,
+    stratagems,
     movement,
     stacking,
     turn,
@@ -59,7 +60,6 @@ UNSUPPORTED_SETUP_TABLES = (
     "strongpoint_rules",
     "activation_limit",
     "action_point_limit",
-    "forced_event",
     "trucks",
     "mines",
     "raid_commando",
@@ -186,7 +186,13 @@ class VaeVictisGame:
                     return events
                 state.phase = "initiative"
             elif state.phase == "initiative":
-                events += turn.initiative_phase(self.data, state)
+                # [Alsace 2.1 step 3] The initiative stratagems: a sealed choice of each side holding one.
+                if stratagems.initiative_prompts(self.data, state):
+                    return events
+                if not stratagems.initiative_decided(state):
+                    events += stratagems.resolve_initiative(self.data, state)
+                if state.phase == "initiative":
+                    events += turn.initiative_phase(self.data, state)
             else:
                 return events
         return events
@@ -236,14 +242,17 @@ class VaeVictisGame:
             return self._hq_return_prompts(state) or self._air_supply_prompts(state)
         if state.phase == "support":
             return {side: p for side in SIDES if (p := self._support_prompt(state, side))}
+        if state.phase == "initiative":
+            return stratagems.initiative_prompts(self.data, state)
         side = state.active
         assert side is not None
         if state.activation is None:
+            able = [fid for fid in self.data.formations if self._formation_can_activate(state, fid, side)]
             choices = [
-                Choice("activate_formation", {"formation": fid}, f"Activate {f.name}")
-                for fid, f in self.data.formations.items()
-                if self._formation_can_activate(state, fid, side)
+                Choice("activate_formation", {"formation": fid}, f"Activate {self.data.formations[fid].name}")
+                for fid in able
             ]
+            choices += stratagems.combined_choices(self.data, state, side, able)
             choices.append(Choice("activate_general", {}, "General activation"))
             choices.append(Choice("pass", {}, "Pass"))
             return {
@@ -462,6 +471,8 @@ class VaeVictisGame:
             return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
         if state.phase == "support" and action.verb == "allot":
             return turn.allot(self.data, state, side, text_arg(args, "hq"), text_arg(args, "marker"))
+        if state.phase == "initiative" and action.verb == "initiative_stratagem":
+            return stratagems.decide(self.data, state, side, bool_arg(args, "play"))
         if state.phase == "support" and action.verb == "end_support":
             state.flags.setdefault("support_done", []).append(side)
             return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
@@ -543,7 +554,22 @@ class VaeVictisGame:
     def _activate_formation(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         self._no_activation(state)
         formation_id = text_arg(args, "formation")
+        also = text_arg(args, "also") if args.get("also") else None
+        if also is not None:
+            # [Alsace 15.2] The corps HQ stratagem's first activation takes a second formation along.
+            if also == formation_id or not self._formation_can_activate(state, also, side):
+                raise IllegalActionError(f"{also!r} cannot be activated with {formation_id!r} now", "15.2")
+            stratagems.start_combined(self.data, state, side, also)
         events = act.start_formation_activation(state, self.data, formation_id)
+        events += stratagems.activation_started(state, "formation")
+        if also is not None:
+            second = self.data.formations[also]
+            assert second.hq is not None and state.activation is not None
+            state.activation.units.append(second.hq)
+            hq = state.units[second.hq]
+            hq.activations += 1
+            hq.action_points = Position(self.data, state).base_action_points(hq)
+            events.append(Event("activation", f"{side.capitalize()} activates {second.name} too.", {"formation": also}))
         if side == "german" and act.in_german_opening_run(state, self.data):
             state.flags.setdefault("turn1_german_armies", []).append(self.data.formations[formation_id].army)
         return events
@@ -551,7 +577,8 @@ class VaeVictisGame:
     def _activate_general(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         self._no_activation(state)
         state.flags["turn1_run_over"] = True  # 17.1: the run of three formation activations ends here
-        return act.start_general_activation(state, self.data)
+        events = act.start_general_activation(state, self.data)
+        return events + stratagems.activation_started(state, "general")
 
     def _no_activation(self, state: GameState) -> None:
         if state.activation is not None:
@@ -560,6 +587,7 @@ class VaeVictisGame:
     def _pass(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         self._no_activation(state)
         state.flags["turn1_run_over"] = True
+        stratagems.run_over(state)
         state.consecutive_passes += 1
         events = [Event("pass", f"The {side} player passes.", {"side": side})]
         if state.consecutive_passes >= 2 or self._has_activated_everything(state, other_side(side)):
@@ -843,11 +871,12 @@ class VaeVictisGame:
             unit.movement_points = 0.0
             unit.must_attack = False
         ended = event_rules.end_of_activation(self.data, state)
+        keeps = stratagems.keeps_the_hand(state, side, state.activation.kind)
         state.activation = None
         state.consecutive_passes = 0
         state.sequences_this_turn += 1
         state.flags.pop("entered_at", None)
-        if self._german_turn1_run(state, side):
+        if self._german_turn1_run(state, side) or keeps:
             return ended
         if self._has_activated_everything(state, other_side(side)):
             return ended + self._series_roll(state, side)
@@ -980,6 +1009,15 @@ def list_arg(args: Mapping[str, Any], key: str, required: bool = True) -> list[s
     else:
         raise InvalidActionError(f"argument '{key}' must be a comma-separated list, not {value!r}")
     return [i for i in items if i]
+
+
+def bool_arg(args: Mapping[str, Any], key: str) -> bool:
+    value = args.get(key)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "false", "no", "0"):
+        return value.strip().lower() in ("true", "yes", "1")
+    raise InvalidActionError(f"argument '{key}' must be true or false, not {value!r}")
 
 
 def int_arg(args: Mapping[str, Any], key: str, default: int) -> int:

@@ -633,7 +633,7 @@ def load_setup(
 
     events = {}
     for reader in entries(problems, file, doc, "event"):
-        reader.no_unknown_keys(("id", "side", "name", "count", "rule", "effect"))
+        reader.no_unknown_keys(("id", "side", "name", "count", "rule", "effect", "params"))
         event = EventDef(
             reader.get("id", str),
             reader.choice("side", SIDES),
@@ -641,6 +641,7 @@ def load_setup(
             reader.get("count", int, 1),
             str(reader.table.get("rule", "")),
             reader.choice("effect", EVENT_EFFECTS, "") or "",
+            dict(reader.get("params", dict, {}) or {}),
         )
         events[event.id] = event
 

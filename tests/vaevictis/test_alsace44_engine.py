@@ -34,7 +34,7 @@ def core_documents() -> dict[str, Any]:
     setup = docs["setup.toml"]
     for table in UNSUPPORTED_SETUP_TABLES:
         setup.pop(table, None)
-    setup["event"] = []
+    setup["event"] = [e for e in setup["event"] if e.get("effect")]  # the stratagems the engine plays
     counters = docs["counters.toml"]
     gone = {u["id"] for u in counters["unit"] if u["kind"] == "strongpoint"}
     counters["unit"] = [u for u in counters["unit"] if u["id"] not in gone]
