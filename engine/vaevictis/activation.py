@@ -14,6 +14,7 @@ from engine.dice import Dice
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.state import Activation, GameState, Position, UnitState
 from engine.vaevictis.stratagems import may_join as may_join_combined
+from engine.vaevictis.stratagems import reactivation_barred
 from engine.vaevictis.zoc import enemy_zoc
 
 
@@ -84,6 +85,8 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState, arriving: 
     if int(data.tables.raw["status"]["normal"]["action_points"].get(definition.kind, 1)) == 0:
         rule = "16" if definition.kind == "garrison" else "12.2"
         raise IllegalActionError(f"{definition.name} is static: it has no AP and is never activated", rule)
+    if unit.activations >= 1 and reactivation_barred(data, state, unit.id):
+        raise IllegalActionError(f"{definition.name} may not be reactivated this turn (Lack of elan)", "15.3")
     if unit.activations >= 1 and unit.fatigued:
         raise IllegalActionError(
             f"{definition.name} is fatigued and must recover before it can be activated again this turn", "3.5.2"

@@ -41,6 +41,7 @@ from typing import Any
 
 from engine.contract import ArgValue, Choice, Event, IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex, hex_name, parse_hex
+from engine.vaevictis import stratagems
 from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.rolls import roll
 from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
@@ -209,7 +210,7 @@ def playable(data: GameData, state: GameState, side: Side) -> list[Choice]:
         for hex_ in _targets(data, state, event_id):
             args: dict[str, ArgValue] = {"event": event_id, "hex": hex_name(hex_)}
             choices.append(Choice("play_event", args, f"{definition.name} at {hex_name(hex_)}"))
-    return choices
+    return choices + stratagems.choices(data, state, side)  # [Alsace 15] the stratagems of their own module
 
 
 def attack_reactions(data: GameData, state: GameState, side: Side) -> list[Choice]:
@@ -377,6 +378,9 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
     :raises IllegalActionError: when the event is spent, out of its moment, or the hex is not allowed; the
         state is then unchanged.
     """
+    if effect_of(data, event_id) in stratagems.OPERATIONS_EFFECTS:
+        spot = parse_hex_arg(data, args) if args.get("hex") not in (None, "") else None
+        return stratagems.play(data, state, side, event_id, spot)
     rule = _check_available(data, state, side, event_id)
     hex_ = parse_hex_arg(data, args)
     _check_timing(data, state, event_id)
@@ -505,13 +509,17 @@ def removal_choices(data: GameData, state: GameState, side: Side) -> list[Choice
 def removable_kinds(data: GameData, side: Side) -> frozenset[EventId]:
     """The enemy's hex-blocking markers ``side`` may remove (15.2, 15.3): its events of those effects."""
     return frozenset(
-        e for e in data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX) if data.events[e].side == other_side(side)
+        e
+        for e in data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX, *stratagems.ENTER_ON_REMOVAL)
+        if data.events[e].side == other_side(side)
     )
 
 
 def blocking_kinds(data: GameData, side: Side) -> frozenset[EventId]:
     """The markers that close a hex to ``side``'s movement and supply: the enemy's Stosser or Roadblock."""
-    return removable_kinds(data, side)
+    return frozenset(
+        e for e in data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX) if data.events[e].side == other_side(side)
+    )
 
 
 def remove_marker(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex) -> list[Event]:
@@ -545,13 +553,19 @@ def remove_marker(data: GameData, state: GameState, side: Side, unit_id: str, he
         raise IllegalActionError(f"{unit_name} has no AP left: removing the {name} costs 1 AP", rule)
     unit.action_points -= 1
     state.markers.remove(markers[0])
-    return [
+    removed = [
         Event(
             "event-removed",
             f"{unit_name} spends 1 AP and removes the {name} at {hex_name(hex_)}.",
             {"event": kind, "hex": hex_, "unit": unit_id, "rule": rule},
         )
     ]
+    if effect_of(data, kind) in stratagems.ENTER_ON_REMOVAL and not state.units_at(hex_):
+        # [Alsace 15.2 errata] The unit that removes it enters its hex for free.
+        unit.hex = hex_
+        unit.improved_position = False
+        removed.append(Event("move", f"{unit_name} enters {hex_name(hex_)} for free.", {"unit": unit_id, "to": hex_}))
+    return removed
 
 
 # --- 150 Pz Brigade and Fuel Dumps during an activation --------------------------------------------------
@@ -732,4 +746,4 @@ def end_of_turn(data: GameData, state: GameState) -> list[Event]:
     state.markers = kept
     state.flags.pop(_BRIGADE_FLAG, None)
     state.flags.pop(_FUEL_FLAG, None)
-    return events
+    return events + stratagems.end_of_turn(data, state)

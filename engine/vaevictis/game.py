@@ -34,16 +34,16 @@ from engine.vaevictis import (
     detachments,
     exits,
     garrisons,
-    stratagems,
     movement,
     stacking,
+    stratagems,
     turn,
     victory,
     zoc,
 )
 from engine.vaevictis import events as event_rules
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
-from engine.vaevictis.odds import AttackPlan, preview
+from engine.vaevictis.odds import AttackPlan, action_cost, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.unseen_odds import unseen_preview
@@ -62,7 +62,6 @@ UNSUPPORTED_SETUP_TABLES = (
     "action_point_limit",
     "trucks",
     "mines",
-    "raid_commando",
 )
 """Set-up tables a game's data may hold whose rules this engine does not play yet (Alsace 1944's)."""
 
@@ -643,6 +642,7 @@ class VaeVictisGame:
                 )
             route = destinations[target]
         self._check_british_restriction(state, unit_ids, route.path)
+        stratagems.note_passage(self.data, state, side, unit_ids, route.path)
         # The route was just found or checked on this state: applying it needs no second check.
         return events + movement.apply_move(self.data, state, unit_ids, route, fresh=True)
 
@@ -747,6 +747,7 @@ class VaeVictisGame:
             raise IllegalActionError(f"{hex_name(target)} cannot be reached on entry this activation", "16.1")
         entered[str(entry)] = already + 1
         self._check_british_restriction(state, [unit_id], destinations[target].path)
+        stratagems.note_passage(self.data, state, side, [unit_id], destinations[target].path)
         return events + movement.apply_move(
             self.data,
             state,
@@ -765,11 +766,37 @@ class VaeVictisGame:
             unit, joined = self._activated_unit(state, side, unit_id)
             unit.movement_points = 0.0
             events += joined
+        self._check_duty_kept(state, plan)
         # [16] The attack is declared with its supports: the face-down garrisons it targets are flipped first.
         events += garrisons.reveal_attacked(self.data, state, plan)
+        stratagems.attack_declared(state, side, plan.target)  # [Alsace 15.3] the FFI's bridge serves one combat
         if all(not state.units_at(h) for h in plan.targets):
-            return events + garrisons.attack_on_emptied_hex(self.data, state, plan)
-        return events + combat.begin_attack(self.data, state, plan)
+            events += garrisons.attack_on_emptied_hex(self.data, state, plan)
+        else:
+            events += combat.begin_attack(self.data, state, plan)
+        stratagems.attack_begun(state)
+        return events
+
+    def _check_duty_kept(self, state: GameState, plan: AttackPlan) -> None:
+        """[4.2, 7.1] A unit that must attack may not spend its last APs on a hex that does not hold it in its
+        zone: it would be left owing an attack it can no longer make."""
+        pos = Position(self.data, state)
+        holding = {u.id for t in plan.targets for u in pos.units_at(t)}
+        cost = action_cost(self.data, plan.kind)
+        for unit_id in plan.attackers:
+            unit = state.units[unit_id]
+            if (
+                not unit.must_attack
+                or unit.hex is None
+                or unit.action_points - cost >= action_cost(self.data, "normal")
+            ):
+                continue
+            holders = zoc.enemy_zoc(pos, plan.side).get(unit.hex, set())
+            if holders and holding.isdisjoint(holders):
+                raise IllegalActionError(
+                    f"{self.data.units[unit_id].name} must attack a hex whose units hold it in their zone of control",
+                    "7.1",
+                )
 
     def _exit_map(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[Alsace 19.2] Activated units on an exit hex leave the map (a move action)."""

@@ -23,14 +23,16 @@ down) and ``set_aside`` (the counters never placed, face down off the map).
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.contract import Event, IllegalActionError
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis.data import GameData, Side
-from engine.vaevictis.odds import AttackPlan, action_cost, assess
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
+
+if TYPE_CHECKING:
+    from engine.vaevictis.odds import AttackPlan
 
 FACE_DOWN = "face_down"
 SET_ASIDE = "set_aside"
@@ -164,6 +166,8 @@ def reveal_attacked(data: GameData, state: GameState, plan: AttackPlan) -> list[
 
     :raises IllegalActionError: if the attack breaks a rule (nothing is flipped then).
     """
+    from engine.vaevictis.odds import action_cost, assess  # odds reads the events, which read this module
+
     hidden = [u for h in plan.targets for u in face_down_at(state, h)]
     if not hidden:
         return []
@@ -184,6 +188,8 @@ def attack_on_emptied_hex(data: GameData, state: GameState, plan: AttackPlan) ->
     """[16] The attacked garrison was flipped at 0 and is gone: the attack is spent (its APs paid, the duty
     to attack met, the supports unused and kept by their HQs) and the attackers may advance into the empty
     hex as after an "E" (7.7.2; reading in docs/rules/alsace44.md)."""
+    from engine.vaevictis.odds import action_cost
+
     cost = action_cost(data, plan.kind)
     for unit_id in plan.attackers:
         unit = state.units[unit_id]

@@ -38,6 +38,7 @@ from engine.vaevictis.data import (
     VictoryCondition,
 )
 from engine.vaevictis.detachments import with_detachment_counters
+from engine.vaevictis.stratagems import with_commando_counters
 
 T = TypeVar("T")
 
@@ -1027,5 +1028,6 @@ def build_game(documents: Documents, default_id: str = "game") -> GameData:
         check_cross_references(data, problems, files)
     if problems:
         raise ScenarioError(problems.items)
-    # [18] Each corps' detachment markers become counters the rules can look up once they are created.
-    return with_detachment_counters(data)
+    # [18] Each corps' detachment markers become counters the rules can look up once they are created;
+    # [Alsace 15.3] so do the Raid's commandos.
+    return with_commando_counters(with_detachment_counters(data))

@@ -42,6 +42,7 @@ from typing import Any
 
 from engine.contract import Event, IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex, hex_name, hexside
+from engine.vaevictis import stratagems
 from engine.vaevictis.data import SIDES, GameData, Side, UnitDef, other_side
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.zoc import enemy_zoc
@@ -353,6 +354,13 @@ class _Mover:
             if marker.kind in blocking and marker.side != self.side:
                 self.blocked.setdefault(marker.hex, _MARKER)
                 self.blocking_marker[marker.hex] = marker.kind
+        # [Alsace 15.2] Alarm Battalions close a hex, Antitank Ditches to armour; a Bottleneck costs mechanised APs.
+        armored = any(d.kind == "armored" for d in self.defs)
+        for hex_, kind in stratagems.blocked_hexes(data, state, self.side, armored).items():
+            self.blocked.setdefault(hex_, _MARKER)
+            self.blocking_marker[hex_] = kind
+        mechanised = any(d.is_mechanized for d in self.defs)
+        self.tolls = stratagems.toll_hexes(data, state, self.side) if mechanised else {}
         self.zoc: dict[Hex, set[str]] = {} if ignore_zoc else enemy_zoc(pos, self.side)
         self.near_enemy: set[Hex] = set()
         if self.trucks:
@@ -408,6 +416,7 @@ class _Mover:
                 mp_cost += self.hex_cost(from_, to, road)
         else:
             mp_cost = self.hex_cost(from_, to, road)
+        ap_cost += self.tolls.get(to, 0)
         if mp_cost == PROHIBITED:
             return 0.0, 0, _TERRAIN_CLOSED  # a terrain the class may not enter (off road), or a no-entry country
         if from_ is None:

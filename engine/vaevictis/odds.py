@@ -46,6 +46,7 @@ from engine.vaevictis.data import CrtCell, GameData, Side, other_side
 from engine.vaevictis.events import nuts_quality_bonus
 from engine.vaevictis.geography import is_british_west_of_meuse
 from engine.vaevictis.state import GameState, Position, UnitState
+from engine.vaevictis.stratagems import bridge_halving_cancelled
 
 AttackKind = Literal["normal", "prepared"]
 SupportUse = tuple[str, str]
@@ -722,6 +723,8 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         crossing = next(
             (c for c in ("river", "bridge") if c in crossings and crossing_table[c].get("attack_halved")), None
         )
+        if crossing == "bridge" and bridge_halving_cancelled(pos.state, plan.side):
+            crossing = None  # [Alsace 15.3] Bridge captured by the FFI
         if crossing is not None:
             halvings.append(f"attacking across a {'bridge' if crossing == 'bridge' else 'river'} (0.2)")
         if unit.id == halved_by_snafu:

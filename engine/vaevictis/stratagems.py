@@ -277,3 +277,390 @@ def keeps_the_hand(state: GameState, side: Side, kind: str) -> bool:
 def run_over(state: GameState) -> None:
     """A pass ends the run of activations."""
     state.flags.pop(RUN, None)
+
+
+# --- Facts the operations-phase stratagems read -------------------------------------------------------------
+
+PASSED = "mechanised_passed"
+"""Per-turn flag: hexes an armoured or mechanised unit has moved through this turn, by side."""
+NO_REACTIVATION_FLAG = "no_reactivation"
+"""Per-turn flag: the formations whose units may not be reactivated (3.5) for the rest of the turn."""
+BRIDGE_FLAG = "bridge_captured"
+"""Per-turn flag: ``{"side", "sequence", "target"}``: the side whose next attack in that activation sequence
+is not halved across a bridge, and that attack's target once declared."""
+
+
+def note_passage(data: GameData, state: GameState, side: Side, unit_ids: list[str], path: tuple[Hex, ...]) -> None:
+    """Record the hexes a move went through: every hex a side has entered this game (15.2 Alarm Battalion:
+    "through which no French unit has passed"), and this turn's hexes crossed by its armoured or mechanised
+    units (15.2 Bottleneck). Only for a game with such stratagems."""
+    if not data.events_with_effect(AP_TOLL, BLOCKS_TOWN):
+        return
+    lasting = state.flags.setdefault(LASTING, {})
+    entered = lasting.setdefault("entered", {}).setdefault(side, [])
+    entered.extend(h for h in path if h not in entered)
+    if any(data.units[u].is_mechanized for u in unit_ids):
+        passed = state.flags.setdefault(PASSED, {}).setdefault(side, [])
+        passed.extend(h for h in path if h not in passed)
+
+
+def entered_by(state: GameState, side: Side) -> frozenset[Hex]:
+    return frozenset(state.flags.get(LASTING, {}).get("entered", {}).get(side, ()))
+
+
+def reactivation_barred(data: GameData, state: GameState, unit_id: str) -> bool:
+    """[15.3 Lack of SS Elan] Whether the unit's formation may not be reactivated this turn."""
+    return data.units[unit_id].formation in state.flags.get(NO_REACTIVATION_FLAG, ())
+
+
+def bridge_halving_cancelled(state: GameState, side: Side) -> bool:
+    """[15.3 Bridge captured by the FFI] Whether ``side``'s attack being declared or resolved now is not
+    halved across a bridge: the first attack of the activation after the play, until its combat is over."""
+    record = state.flags.get(BRIDGE_FLAG)
+    if not isinstance(record, dict) or record["side"] != side or record["sequence"] != state.sequences_this_turn:
+        return False
+    target = record.get("target")
+    if target is None or record.get("declaring"):
+        return True
+    return any(r.get("kind") == "combat" and r.get("target") == target for r in state.pending)
+
+
+def attack_declared(state: GameState, side: Side, target: Hex) -> None:
+    """The Bridge captured by the FFI serves one combat: the attack being declared (call before it)."""
+    record = state.flags.get(BRIDGE_FLAG)
+    if bridge_halving_cancelled(state, side) and isinstance(record, dict) and record.get("target") is None:
+        record["target"] = target
+        record["declaring"] = True
+
+
+def attack_begun(state: GameState) -> None:
+    """The declared attack is under way (its combat pending or over): the FFI's bridge stays with it only."""
+    record = state.flags.get(BRIDGE_FLAG)
+    if isinstance(record, dict):
+        record.pop("declaring", None)
+
+
+def toll_hexes(data: GameData, state: GameState, side: Side) -> dict[Hex, int]:
+    """[15.2 Bottleneck] The hexes where ``side``'s mechanised-class units pay more APs, and how many."""
+    tolls = {e: int(_params(data, e).get("ap", 1)) for e in data.events_with_effect(AP_TOLL)}
+    return {m.hex: tolls[m.kind] for m in state.markers if m.kind in tolls and m.side != side}
+
+
+def blocked_hexes(data: GameData, state: GameState, side: Side, armored: bool) -> dict[Hex, str]:
+    """[15.2 Antitank Ditch, Alarm Battalion] The hexes the enemy's markers close to a moving ``side`` group
+    (an Antitank Ditch only to a group with armoured units), each with the marker's event id."""
+    kinds = set(data.events_with_effect(BLOCKS_TOWN))
+    if armored:
+        kinds |= data.events_with_effect(BLOCKS_ARMOR)
+    return {m.hex: m.kind for m in state.markers if m.kind in kinds and m.side != side}
+
+
+# --- Playing them -------------------------------------------------------------------------------------------
+
+
+def _refuse_timing(data: GameData, state: GameState, side: Side, event_id: str) -> None:
+    """Raise unless the stratagem may be played now by ``side`` (its counter in hand)."""
+    definition = data.events[event_id]
+    rule = definition.rule or "15"
+    effect = definition.effect
+    if state.result is not None:
+        raise IllegalActionError("the game is over", "19")
+    if definition.side != side:
+        raise IllegalActionError(f"{definition.name} is a {definition.side} stratagem", rule)
+    if state.events_left.get(event_id, 0) <= 0:
+        raise IllegalActionError(f"{definition.name} has already been played and removed from the game", "15.1")
+    if state.phase != "operations":
+        raise IllegalActionError(f"{definition.name} is played in the operations phase", rule)
+    if state.pending:
+        raise IllegalActionError(f"{definition.name} cannot be played in the middle of a combat", rule)
+    if effect in (AP_TOLL, BLOCKS_ARMOR, RAID, BRIDGE) and state.activation is None:
+        raise IllegalActionError(f"{definition.name} is played during an activation", rule)
+    if effect in (RAID, BRIDGE) and state.activation is not None and state.activation.side != side:
+        raise IllegalActionError(f"{definition.name} is played during one of your activations", rule)
+
+
+def _check_hex(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex) -> None:
+    """Raise unless ``hex_`` is a legal place for the stratagem now."""
+    definition = data.events[event_id]
+    rule = definition.rule or "15"
+    effect = definition.effect
+    pos = Position(data, state)
+    where = hex_name(hex_)
+    enemy = other_side(side)
+    game_map = data.map
+    if effect in MARKER_EFFECTS and any(m.hex == hex_ and m.kind in _marker_kinds(data) for m in state.markers):
+        raise IllegalActionError(f"there is already a stratagem marker at {where}", rule)
+    if effect == AP_TOLL:
+        roads = sum(1 for road in game_map.roads if hex_ in road.hexes)
+        by_bridge = any(hex_ in side_ for side_ in game_map.bridges)
+        if roads < 2 and not by_bridge:
+            raise IllegalActionError(f"{where} is neither a road intersection nor beside a bridge", rule)
+        if hex_ not in state.flags.get(PASSED, {}).get(enemy, ()):
+            raise IllegalActionError(f"no enemy armoured or mechanised unit has moved through {where} yet", rule)
+        return
+    if effect in (BLOCKS_ARMOR, BLOCKS_TOWN) and pos.units_at(hex_):
+        raise IllegalActionError(f"{definition.name} goes on an empty hex; {where} is not empty", rule)
+    if effect == BLOCKS_ARMOR:
+        near = [
+            u
+            for u in pos.state.on_map()
+            if pos.side_of(u.id) == enemy
+            and data.units[u.id].kind == "armored"
+            and u.hex is not None
+            and game_map.grid.are_adjacent(u.hex, hex_)
+        ]
+        if not near:
+            raise IllegalActionError(f"{definition.name} goes next to an enemy armoured unit; none is by {where}", rule)
+        return
+    if effect == BLOCKS_TOWN:
+        place = game_map.settlements.get(hex_)
+        if place is None or place.kind not in ("city", "village"):
+            raise IllegalActionError(f"{definition.name} goes in a city or village; {where} is neither", rule)
+        if hex_ in entered_by(state, enemy):
+            raise IllegalActionError(f"an enemy unit has passed through {where}: it is not under your control", rule)
+        return
+    if effect == RAID:
+        _check_raid_target(data, state, side, event_id, hex_)
+
+
+def _marker_kinds(data: GameData) -> frozenset[str]:
+    return data.events_with_effect(*MARKER_EFFECTS)
+
+
+def _check_raid_target(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex) -> None:
+    definition = data.events[event_id]
+    params = _params(data, event_id)
+    rule = definition.rule or "15"
+    where = hex_name(hex_)
+    overlay = str(params.get("overlay", "fort"))
+    if hex_ not in data.map.overlays.get(overlay, frozenset()):
+        raise IllegalActionError(f"a raid is made on a {overlay}; {where} is not one", rule)
+    units = state.units_at(hex_)
+    if len(units) != 1 or data.side_of(units[0].id) == side or not garrisons.is_static(data, units[0].id):
+        raise IllegalActionError(f"the {overlay} at {where} must hold a single enemy static unit", rule)
+    reach = int(params.get("reach", 3))
+    grid = data.map.grid
+    if not any(
+        u.hex is not None and grid.distance(u.hex, hex_) <= reach
+        for u in state.on_map()
+        if data.side_of(u.id) == side and not garrisons.is_static(data, u.id)
+    ):
+        raise IllegalActionError(f"{where} is not less than {reach + 1} hexes from one of your units", rule)
+
+
+def choices(data: GameData, state: GameState, side: Side) -> list[Choice]:
+    """[15] The stratagems of these effects ``side`` may play now, each with its hex where it has one."""
+    out: list[Choice] = []
+    for event_id in sorted(data.events_with_effect(*OPERATIONS_EFFECTS)):
+        definition = data.events[event_id]
+        try:
+            _refuse_timing(data, state, side, event_id)
+        except IllegalActionError:
+            continue
+        if definition.effect in (NO_REACTIVATION, BRIDGE):
+            if definition.effect == NO_REACTIVATION and reactivation_barred_already(data, state, event_id):
+                continue
+            out.append(Choice("play_event", {"event": event_id}, f"Play {definition.name}"))
+            continue
+        for hex_ in _candidates(data, state, side, event_id):
+            try:
+                _check_hex(data, state, side, event_id, hex_)
+            except IllegalActionError:
+                continue
+            out.append(
+                Choice(
+                    "play_event", {"event": event_id, "hex": hex_name(hex_)}, f"{definition.name} at {hex_name(hex_)}"
+                )
+            )
+    return out
+
+
+def reactivation_barred_already(data: GameData, state: GameState, event_id: str) -> bool:
+    formations = [str(f) for f in _params(data, event_id).get("formations", [])]
+    return bool(formations) and all(f in state.flags.get(NO_REACTIVATION_FLAG, ()) for f in formations)
+
+
+def _candidates(data: GameData, state: GameState, side: Side, event_id: str) -> list[Hex]:
+    effect = data.events[event_id].effect
+    enemy = other_side(side)
+    if effect == AP_TOLL:
+        return sorted(state.flags.get(PASSED, {}).get(enemy, ()))
+    if effect == BLOCKS_ARMOR:
+        grid = data.map.grid
+        return sorted(
+            {
+                n
+                for u in state.on_map()
+                if data.side_of(u.id) == enemy and data.units[u.id].kind == "armored" and u.hex is not None
+                for n in grid.neighbours(u.hex)
+            }
+        )
+    if effect == BLOCKS_TOWN:
+        return sorted(h for h, p in data.map.settlements.items() if p.kind in ("city", "village"))
+    overlay = str(_params(data, event_id).get("overlay", "fort"))
+    return sorted(data.map.overlays.get(overlay, frozenset()))
+
+
+def play(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex | None) -> list[Event]:
+    """[15] Play one of these stratagems (``hex_`` for those placed on the map).
+
+    :raises IllegalActionError: when the counter is spent, out of its moment, or the hex is not allowed; the
+        state is then unchanged.
+    """
+    _refuse_timing(data, state, side, event_id)
+    definition = data.events[event_id]
+    effect = definition.effect
+    rule = definition.rule or "15"
+    base: dict[str, Any] = {"event": event_id, "side": side, "rule": rule}
+    if effect == NO_REACTIVATION:
+        formations = [str(f) for f in definition.params.get("formations", [])]
+        _spend(state, event_id)
+        barred = state.flags.setdefault(NO_REACTIVATION_FLAG, [])
+        barred.extend(f for f in formations if f not in barred)
+        names = ", ".join(data.formations[f].name for f in formations if f in data.formations)
+        return [
+            Event(
+                "event", f"{side.capitalize()} plays {definition.name}: {names} may not be reactivated this turn.", base
+            )
+        ]
+    if effect == BRIDGE:
+        _spend(state, event_id)
+        state.flags[BRIDGE_FLAG] = {"side": side, "sequence": state.sequences_this_turn, "target": None}
+        return [
+            Event(
+                "event",
+                f"{side.capitalize()} plays {definition.name}: its next attack is not halved across a bridge.",
+                base,
+            )
+        ]
+    if hex_ is None:
+        raise IllegalActionError(f"{definition.name} is played on a hex: name it", rule)
+    _check_hex(data, state, side, event_id, hex_)
+    where = hex_name(hex_)
+    base["hex"] = hex_
+    _spend(state, event_id)
+    if effect == RAID:
+        return _raid(data, state, side, event_id, hex_, base)
+    state.markers.append(MapMarker(event_id, hex_, side, state.turn))
+    return [Event("event", f"{side.capitalize()} plays {definition.name} at {where}.", base)]
+
+
+def _raid(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex, base: dict[str, Any]) -> list[Event]:
+    """[15.3] The garrison is revealed once the raid is declared; at 0, or on a success roll, the fort falls
+    and the commando takes it; otherwise the raid fails and the garrison stays revealed."""
+    definition = data.events[event_id]
+    where = hex_name(hex_)
+    events = [Event("event", f"{side.capitalize()} plays {definition.name} on the {where} fort.", dict(base))]
+    garrison = state.units_at(hex_)[0].id
+    if garrisons.is_face_down(state, garrison):
+        events += garrisons.reveal(data, state, garrison, "by a raid")
+    defenders = state.units_at(hex_)
+    success = not defenders
+    if defenders:
+        succeeds_on = [int(f) for f in definition.params.get("succeeds_on", [1, 2, 3, 4])]
+        die, rolled = roll(
+            state, f"{definition.name} on {where} (succeeds on {succeeds_on[0]}-{succeeds_on[-1]})", "15.3"
+        )
+        events.append(rolled)
+        success = die in succeeds_on
+        if success:
+            for unit in defenders:
+                unit.steps, unit.eliminated, unit.hex = 0, True, None
+                events.append(
+                    Event(
+                        "eliminated",
+                        f"{data.units[unit.id].name} is taken by surprise and destroyed (15.3).",
+                        {"unit": unit.id, "hex": hex_, "rule": "15.3"},
+                    )
+                )
+    if not success:
+        events.append(Event("event", f"The raid on {where} fails: the garrison holds, revealed.", dict(base)))
+        return events
+    commando = next((u for u in commando_ids(data) if not state.units[u].on_map), None)
+    if commando is not None:
+        unit = state.units[commando]
+        unit.hex, unit.arrived, unit.eliminated, unit.steps = hex_, True, False, data.units[commando].steps
+        state.flags.setdefault(COMMANDOS, []).append(commando)
+        events.append(
+            Event(
+                "event",
+                f"The fort at {where} falls: the commando holds it until the end of the turn (15.3).",
+                {**base, "unit": commando},
+            )
+        )
+    return events
+
+
+# --- The raid's commando counters ---------------------------------------------------------------------------
+
+COMMANDOS = "commandos"
+"""Per-turn flag: the commandos on the map (removed at the end of the turn)."""
+
+
+def commando_ids(data: GameData) -> list[str]:
+    """The commando counters a game's ``[raid_commando]`` table makes (one per Raid counter)."""
+    table = data.extra.get("raid_commando")
+    if not table:
+        return []
+    return sorted(u for u, d in data.units.items() if u.startswith(str(table.get("id", "raid-commando"))))
+
+
+def with_commando_counters(data: GameData) -> GameData:
+    """The game data with the commando counters of ``[raid_commando]`` (15.3) added: ``count`` counters of
+    the table's ``formation`` with its strength, quality and steps, of kind ``kind`` (a static kind: no AP)."""
+    import dataclasses
+
+    from engine.vaevictis.data import UnitDef
+
+    table = data.extra.get("raid_commando")
+    if not table:
+        return data
+    prefix = str(table.get("id", "raid-commando"))
+    made = {
+        f"{prefix}-{n}": UnitDef(
+            id=f"{prefix}-{n}",
+            name=f"{table.get('name', 'Commando')} {n}",
+            long_name=str(table.get("long_name", "Raid commando (15.3)")),
+            formation=str(table["formation"]),
+            division=None,
+            kind=table.get("kind", "garrison"),
+            size="",
+            steps=int(table.get("steps", 1)),
+            strength=int(table["strength"]),
+            quality=int(table["quality"]),
+        )
+        for n in range(1, int(table.get("count", 1)) + 1)
+    }
+    return dataclasses.replace(data, units={**data.units, **made})
+
+
+def exerts_no_zoc(state: GameState, unit_id: str) -> bool:
+    """[15.3] A commando "does not exert a ZoC"."""
+    return unit_id in state.flags.get(COMMANDOS, ())
+
+
+def end_of_turn(data: GameData, state: GameState) -> list[Event]:
+    """[15.2, 15.3] The Bottleneck markers and the commandos go at the end of the turn."""
+    events: list[Event] = []
+    tolls = data.events_with_effect(AP_TOLL)
+    for marker in [m for m in state.markers if m.kind in tolls]:
+        state.markers.remove(marker)
+        events.append(
+            Event(
+                "event-removed",
+                f"{data.events[marker.kind].name} at {hex_name(marker.hex)} is removed at the end of the turn.",
+                {"event": marker.kind, "hex": marker.hex, "rule": "15.2"},
+            )
+        )
+    for commando in state.flags.pop(COMMANDOS, []):
+        unit = state.units[commando]
+        if unit.on_map:
+            events.append(
+                Event(
+                    "event-removed",
+                    f"{data.units[commando].name} leaves the game at the end of the turn (15.3).",
+                    {"unit": commando, "hex": unit.hex, "rule": "15.3"},
+                )
+            )
+        unit.hex = None
+    return events

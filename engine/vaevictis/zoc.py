@@ -18,6 +18,8 @@ def exerts_zoc_beyond_own_hex(pos: Position, unit: UnitState) -> bool:
     garrison, whose strength nobody knows, always)."""
     if unit.id in pos.state.flags.get("face_down", ()):
         return True
+    if unit.id in pos.state.flags.get("commandos", ()):
+        return False  # [Alsace 15.3] the raid's commando exerts no ZoC
     return not pos.unit_def(unit.id).is_hq and pos.strength(unit) > 1
 
 
