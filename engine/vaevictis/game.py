@@ -451,6 +451,7 @@ class VaeVictisGame:
         """Facts to note after any action: the turn an HQ was destroyed (1.3), the first German across the
         Meuse (16.2), event markers whose hex no longer qualifies (15.3 Nuts!)."""
         tidied = event_rules.tidy_markers(self.data, state)
+        stratagems.note_positions(self.data, state)
         if not state.meuse_crossed and turn.german_crossed_objective_river(self.data, state):
             state.meuse_crossed = True
         for unit_id, unit in state.units.items():

@@ -304,6 +304,19 @@ def note_passage(data: GameData, state: GameState, side: Side, unit_ids: list[st
         passed.extend(h for h in path if h not in passed)
 
 
+def note_positions(data: GameData, state: GameState) -> None:
+    """After any action: the hexes where each side's units stand count as entered (advances, retreats, free
+    entries after removing a marker), for the Alarm Battalion's "under his control" (15.2)."""
+    if not data.events_with_effect(BLOCKS_TOWN):
+        return
+    entered = state.flags.setdefault(LASTING, {}).setdefault("entered", {})
+    for unit in state.on_map():
+        side = data.side_of(unit.id)
+        seen = entered.setdefault(side, [])
+        if unit.hex not in seen:
+            seen.append(unit.hex)
+
+
 def entered_by(state: GameState, side: Side) -> frozenset[Hex]:
     return frozenset(state.flags.get(LASTING, {}).get("entered", {}).get(side, ()))
 

@@ -16,6 +16,7 @@ from engine.vaevictis import stratagems
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
+from engine.vaevictis.movement import check_move
 from engine.vaevictis.state import GameState
 from tests.vaevictis.test_alsace44_engine import core_documents
 
@@ -166,3 +167,230 @@ def test_15_2_the_lxiii_ak_hq_activates_two_formations_and_three_independents_to
         act.check_can_join(state, data, state.units[third])
     state, _ = game.apply(state, Action("german", "end_activation", {}))
     assert state.active == "allied"  # the combined activation is the stratagem's only one
+
+
+# --- The operations-phase stratagems ------------------------------------------------------------------------
+
+TANK = "fr-a-cc2"
+INFANTRY = "fr-i-4-rtm"
+
+
+def operations(game: VaeVictisGame, side: str) -> GameState:
+    """Turn 2's operations phase, ``side`` in a general activation, every counter still in hand."""
+    state = game.new_game("entire-battle", {}, SEED)
+    state.turn, state.phase, state.active, state.pending = 2, "operations", side, []  # type: ignore[assignment]
+    act.start_general_activation(state, game.data)
+    return state
+
+
+def empty_area(data: GameData, state: GameState, hexes: list[int]) -> None:
+    """Clear every counter from these hexes and the hexes around them."""
+    grid = data.map.grid
+    area = {n for h in hexes for n in (h, *grid.neighbours(h))}
+    for unit in state.on_map():
+        if unit.hex in area:
+            unit.hex = None
+            unit.arrived = True
+
+
+def intersection(data: GameData) -> tuple[int, int]:
+    """A clear road intersection (two roads) with a road neighbour, both clear, unsettled, away from rivers."""
+    game_map = data.map
+    for hex_ in sorted(game_map.terrain):
+        roads = [r for r in game_map.roads if hex_ in r.hexes]
+        if len(roads) < 2 or game_map.terrain[hex_] != "clear" or hex_ in game_map.settlements:
+            continue
+        for n in sorted(game_map.grid.neighbours(hex_)):
+            if (
+                game_map.has_road(hex_, n)
+                and game_map.terrain[n] == "clear"
+                and game_map.river_between(hex_, n) is None
+            ):
+                return hex_, n
+    raise AssertionError("no road intersection")
+
+
+def join(game: VaeVictisGame, state: GameState, unit_id: str, hex_: int) -> None:
+    state.units[unit_id].hex, state.units[unit_id].arrived = hex_, True
+    act.join(state, game.data, state.units[unit_id], dice=None)
+
+
+def test_15_2_the_bottleneck_costs_french_armour_an_ap_where_armour_has_passed(game: VaeVictisGame) -> None:
+    data = game.data
+    crossing, beside = intersection(data)
+    state = operations(game, "allied")
+    empty_area(data, state, [crossing, beside])
+    join(game, state, TANK, beside)
+    refused_before = state.copy()
+    with pytest.raises(IllegalActionError) as refused:  # no French armour has gone through yet
+        game.apply(state, Action("german", "play_event", {"event": "bottleneck", "hex": f"{crossing:04d}"}))
+    assert refused.value.rule == "15.2" and same(state, refused_before)
+    state, _ = game.apply(
+        state,
+        Action("allied", "move", {"units": TANK, "to": f"{crossing:04d}", "path": f"{beside:04d},{crossing:04d}"}),
+    )
+    state, _ = game.apply(
+        state, Action("allied", "move", {"units": TANK, "to": f"{beside:04d}", "path": f"{crossing:04d},{beside:04d}"})
+    )
+    state, _ = game.apply(state, Action("german", "play_event", {"event": "bottleneck", "hex": f"{crossing:04d}"}))
+    assert state.events_left["bottleneck"] == 0
+    second = "fr-b-cc2"
+    join(game, state, second, beside)
+    free = state.copy()
+    free.markers = []
+    paid = check_move(data, state, [second], [beside, crossing]).ap_spent
+    assert paid == check_move(data, free, [second], [beside, crossing]).ap_spent + 1
+    join(game, state, INFANTRY, beside)  # infantry pays nothing more
+    assert check_move(data, state, [INFANTRY], [beside, crossing]).ap_spent == 1
+
+
+def test_15_2_the_antitank_ditch_blocks_french_tanks_and_one_french_unit_removes_it(game: VaeVictisGame) -> None:
+    data = game.data
+    crossing, beside = intersection(data)
+    state = operations(game, "allied")
+    empty_area(data, state, [crossing, beside])
+    join(game, state, TANK, beside)
+    state, _ = game.apply(state, Action("german", "play_event", {"event": "antitank-ditch", "hex": f"{crossing:04d}"}))
+    with pytest.raises(IllegalActionError):
+        check_move(data, state, [TANK], [beside, crossing])
+    join(game, state, INFANTRY, beside)
+    check_move(data, state, [INFANTRY], [beside, crossing])  # only tanks are blocked
+    before = state.units[TANK].action_points
+    state, events = game.apply(state, Action("allied", "remove_marker", {"unit": TANK, "hex": f"{crossing:04d}"}))
+    assert state.units[TANK].hex == crossing and state.units[TANK].action_points == before - 1
+    assert not state.markers
+
+
+def town(data: GameData, state: GameState) -> int:
+    """A village no French unit starts next to, with a free neighbour."""
+    for hex_, place in sorted(data.map.settlements.items()):
+        if place.kind == "village" and data.map.terrain[hex_] == "clear":
+            return hex_
+    raise AssertionError("no village")
+
+
+def test_15_2_an_alarm_battalion_closes_a_town_no_french_unit_has_entered(game: VaeVictisGame) -> None:
+    data = game.data
+    state = operations(game, "allied")
+    village = town(data, state)
+    beside = next(n for n in sorted(data.map.grid.neighbours(village)) if data.map.river_between(village, n) is None)
+    empty_area(data, state, [village])
+    join(game, state, INFANTRY, beside)
+    state, _ = game.apply(state, Action("german", "play_event", {"event": "alarm-battalion", "hex": f"{village:04d}"}))
+    with pytest.raises(IllegalActionError):
+        check_move(data, state, [INFANTRY], [beside, village])
+    state, _ = game.apply(state, Action("allied", "remove_marker", {"unit": INFANTRY, "hex": f"{village:04d}"}))
+    assert state.units[INFANTRY].hex == village and state.events_left["alarm-battalion"] == 1
+    state.units[INFANTRY].hex = beside  # a French unit has now passed through the village
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(state, Action("german", "play_event", {"event": "alarm-battalion", "hex": f"{village:04d}"}))
+    assert refused.value.rule == "15.2"
+
+
+def test_15_3_lack_of_ss_elan_bars_reactivating_the_30th_ss_this_turn(game: VaeVictisGame) -> None:
+    data = game.data
+    state = operations(game, "german")
+    ss = next(u for u, d in data.units.items() if d.formation == "de-30-ss" and not d.is_hq)
+    state.units[ss].hex, state.units[ss].arrived, state.units[ss].activations = 3105, True, 1
+    act.check_can_join(state, data, state.units[ss])  # a reactivation is allowed (3.5)...
+    state, events = game.apply(state, Action("allied", "play_event", {"event": "lack-of-ss-elan"}))
+    assert state.events_left["lack-of-ss-elan"] == 0
+    with pytest.raises(IllegalActionError) as refused:  # ...until the French play it
+        act.check_can_join(state, data, state.units[ss])
+    assert refused.value.rule == "15.3"
+    other = next(u for u, d in data.units.items() if d.formation == "de-189-id" and not d.is_hq)
+    state.units[other].activations = 1
+    act.check_can_join(state, data, state.units[other])  # other formations are not concerned
+
+
+def test_15_3_the_ffi_bridge_cancels_the_bridge_halving_for_one_combat(game: VaeVictisGame) -> None:
+    from engine.vaevictis.odds import AttackPlan, assess
+
+    data = game.data
+    state = operations(game, "allied")
+    a, b = next(sorted(r.bridges)[0] for r in data.map.rivers if r.bridges and r.kind == "river")
+    empty_area(data, state, [a, b])
+    join(game, state, INFANTRY, a)
+    defender = "de-i-1212"
+    state.units[defender].hex = b
+    plan = AttackPlan(side="allied", kind="normal", attackers=(INFANTRY,), targets=(b,))
+    halved = assess(data, state, plan).attackers_detail[0].halvings
+    assert any("bridge" in h for h in halved)
+    state, _ = game.apply(state, Action("allied", "play_event", {"event": "bridge-captured-by-ffi"}))
+    assert not any("bridge" in h for h in assess(data, state, plan).attackers_detail[0].halvings)
+    state, _ = game.apply(state, Action("allied", "attack", {"attackers": INFANTRY, "target": f"{b:04d}"}))
+    while state.pending:  # settle the combat with the first choice offered
+        seat, prompt = next(iter(game.prompts(state).items()))
+        state, _ = game.apply(state, Action(seat, prompt.choices[0].verb, dict(prompt.choices[0].args)))
+    if state.units[defender].on_map and state.units[INFANTRY].on_map and state.units[INFANTRY].hex == a:
+        assert any("bridge" in h for h in assess(data, state, plan).attackers_detail[0].halvings)
+
+
+def fort_garrison(data: GameData, state: GameState) -> tuple[int, str]:
+    """The first face-down garrison's fort, with a French battalion put three hexes from it."""
+    unit_id = sorted(state.flags["face_down"])[0]
+    hex_ = state.units[unit_id].hex
+    assert hex_ is not None
+    grid = data.map.grid
+    state.units[INFANTRY].hex = next(
+        h for h in grid.within(hex_, 3) if grid.distance(h, hex_) == 3 and not state.units_at(h)
+    )
+    return hex_, unit_id
+
+
+def test_15_3_a_raid_flips_the_garrison_and_on_success_the_commando_takes_the_fort(game: VaeVictisGame) -> None:
+    from engine.dice import roll
+
+    data = game.data
+    state = operations(game, "allied")
+    fort, _ = fort_garrison(data, state)
+    assert state.units_at(fort) and len(state.units_at(fort)) == 1
+    # A garrison of strength above 0 and a success roll: the draw and the raid die come one after the other.
+    hidden = sorted([*state.flags["face_down"], *state.flags["set_aside"]])
+    strong = next(i for i, u in enumerate(hidden, 1) if data.units[u].strength > 0)
+    number = state.rolls_made
+    seed = bytes.fromhex(state.seed)
+    while not (roll(seed, number, len(hidden)) == strong and roll(seed, number + 1) <= 4):
+        number += 1
+    state.rolls_made = number
+    state, events = game.apply(state, Action("allied", "play_event", {"event": "raid", "hex": f"{fort:04d}"}))
+    kinds = [e.kind for e in events]
+    assert "garrison-revealed" in kinds
+    commando = state.units_at(fort)[0].id
+    assert commando.startswith("fr-raid-commando") and data.units[commando].strength == 3
+    assert state.events_left["raid"] == 1
+    pos_zoc = __import__("engine.vaevictis.zoc", fromlist=["zoc"])
+    from engine.vaevictis.state import Position
+
+    assert pos_zoc.zoc_hexes(Position(data, state), state.units[commando]) == {fort}  # no ZoC around
+    from engine.vaevictis import stratagems as s
+
+    s.end_of_turn(data, state)
+    assert not state.units[commando].on_map  # removed at the end of the turn
+
+
+def test_15_3_a_failed_raid_leaves_the_garrison_revealed(game: VaeVictisGame) -> None:
+    from engine.dice import roll
+
+    data = game.data
+    state = operations(game, "allied")
+    fort, _ = fort_garrison(data, state)
+    hidden = sorted([*state.flags["face_down"], *state.flags["set_aside"]])
+    strong = next(i for i, u in enumerate(hidden, 1) if data.units[u].strength > 0)
+    number = state.rolls_made
+    seed = bytes.fromhex(state.seed)
+    while not (roll(seed, number, len(hidden)) == strong and roll(seed, number + 1) >= 5):
+        number += 1
+    state.rolls_made = number
+    state, _ = game.apply(state, Action("allied", "play_event", {"event": "raid", "hex": f"{fort:04d}"}))
+    garrison = state.units_at(fort)[0].id
+    assert data.units[garrison].kind == "garrison" and garrison not in state.flags["face_down"]
+
+
+def test_15_3_a_raid_far_from_french_units_is_refused_and_changes_nothing(game: VaeVictisGame) -> None:
+    state = operations(game, "allied")
+    far = 3312  # Huningue holds a garrison but is no fort
+    before = state.copy()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(state, Action("allied", "play_event", {"event": "raid", "hex": f"{far:04d}"}))
+    assert refused.value.rule == "15.3" and same(state, before)
