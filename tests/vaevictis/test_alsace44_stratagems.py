@@ -256,7 +256,7 @@ def test_15_2_the_antitank_ditch_blocks_french_tanks_and_one_french_unit_removes
     join(game, state, INFANTRY, beside)
     check_move(data, state, [INFANTRY], [beside, crossing])  # only tanks are blocked
     before = state.units[TANK].action_points
-    state, events = game.apply(state, Action("allied", "remove_marker", {"unit": TANK, "hex": f"{crossing:04d}"}))
+    state, _ = game.apply(state, Action("allied", "remove_marker", {"unit": TANK, "hex": f"{crossing:04d}"}))
     assert state.units[TANK].hex == crossing and state.units[TANK].action_points == before - 1
     assert not state.markers
 
@@ -293,7 +293,7 @@ def test_15_3_lack_of_ss_elan_bars_reactivating_the_30th_ss_this_turn(game: VaeV
     ss = next(u for u, d in data.units.items() if d.formation == "de-30-ss" and not d.is_hq)
     state.units[ss].hex, state.units[ss].arrived, state.units[ss].activations = 3105, True, 1
     act.check_can_join(state, data, state.units[ss])  # a reactivation is allowed (3.5)...
-    state, events = game.apply(state, Action("allied", "play_event", {"event": "lack-of-ss-elan"}))
+    state, _ = game.apply(state, Action("allied", "play_event", {"event": "lack-of-ss-elan"}))
     assert state.events_left["lack-of-ss-elan"] == 0
     with pytest.raises(IllegalActionError) as refused:  # ...until the French play it
         act.check_can_join(state, data, state.units[ss])
