@@ -15,6 +15,8 @@ from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.state import Activation, GameState, Position, UnitState
 from engine.vaevictis.stratagems import may_join as may_join_combined
 from engine.vaevictis.stratagems import reactivation_barred
+from engine.vaevictis.variant import activation_refusal as variant_refusal
+from engine.vaevictis.variant import joined as variant_joined
 from engine.vaevictis.zoc import enemy_zoc
 
 
@@ -82,6 +84,9 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState, arriving: 
         raise IllegalActionError(f"{definition.name} has not arrived yet", "16.1")
     if unit.eliminated:
         raise IllegalActionError(f"{definition.name} has been eliminated", "1.2")
+    refusal = variant_refusal(data, state, unit.id)  # [Alsace 19.4.1] the offensive's divisions, a budget
+    if refusal is not None:
+        raise refusal
     if int(data.tables.raw["status"]["normal"]["action_points"].get(definition.kind, 1)) == 0:
         rule = "16" if definition.kind == "garrison" else "12.2"
         raise IllegalActionError(f"{definition.name} is static: it has no AP and is never activated", rule)
@@ -148,6 +153,9 @@ def formation_activation_problem(
     if formation.independent or formation.hq is None:
         return IllegalActionError(f"{formation.name} are independents: they act only in general activations", "16.3")
     hq = state.units[formation.hq]
+    refusal = variant_refusal(data, state, formation.hq)
+    if refusal is not None:
+        return refusal
     if not hq.on_map and not is_waiting_to_enter(data, state, formation.hq):
         return IllegalActionError(
             f"the HQ of {formation.name} is not on the map, so the formation cannot be activated", "3.2"
@@ -229,6 +237,7 @@ def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None, a
     pos = Position(data, state)
     unit.action_points = pos.base_action_points(unit)
     unit.movement_points = 0.0
+    variant_joined(data, state, unit.id)
     needs_check = (
         activation.kind == "general"
         and not definition.is_hq

@@ -38,6 +38,7 @@ from engine.vaevictis import (
     stacking,
     stratagems,
     turn,
+    variant,
     victory,
     zoc,
 )
@@ -72,8 +73,6 @@ def unsupported(data: GameData, scenario: str) -> list[str]:
     missing = victory.unsupported(data, scenario)
     missing += [f"the event '{e.name}'" for e in sorted(data.events.values(), key=lambda e: e.id) if not e.effect]
     missing += [f"the set-up rules [{table}]" for table in UNSUPPORTED_SETUP_TABLES if table in data.extra]
-    if data.scenarios[scenario].variant:
-        missing.append("the variant set-up and reinforcements")
     kinds = {u.kind for u in data.units.values()}
     missing += [f"{kind} counters" for kind in ("strongpoint",) if kind in kinds]
     return missing
@@ -151,6 +150,7 @@ class VaeVictisGame:
                     pool[kind] = pool.get(kind, 0) + count
         state.events_left = {event.id: event.count for event in self.data.events.values()}
         turn.start_turn(self.data, state)
+        variant.prepare(self.data, state)  # [Alsace 19.4] the variant opens with the free set-ups
         self.advance(state)
         return state
 
@@ -159,6 +159,8 @@ class VaeVictisGame:
         events: list[Event] = []
         done = state.flags.setdefault("phase_done", [])
         while state.result is None:
+            if state.phase == "setup":
+                return events  # [Alsace 19.4.1] the free set-ups and the offensive effort come first
             if state.phase == "air":
                 if "air" not in done:
                     events += turn.air_phase(self.data, state)
@@ -243,6 +245,8 @@ class VaeVictisGame:
             return {side: p for side in SIDES if (p := self._support_prompt(state, side))}
         if state.phase == "initiative":
             return stratagems.initiative_prompts(self.data, state)
+        if state.phase == "setup":
+            return variant.prompts(self.data, state)
         side = state.active
         assert side is not None
         if state.activation is None:
@@ -353,6 +357,7 @@ class VaeVictisGame:
             if handler is None:
                 raise InvalidActionError(f"unknown action {action.verb!r} in the operations phase")
             events = handler(new, seat, action.args)
+        events += variant.after_action(self.data, new, events)  # [Alsace 19.4.2] groups French moves trigger
         events += self._after_action(new)
         if new.result is None and not new.pending:
             events += victory.after_action(self.data, new)
@@ -471,6 +476,13 @@ class VaeVictisGame:
             return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
         if state.phase == "support" and action.verb == "allot":
             return turn.allot(self.data, state, side, text_arg(args, "hq"), text_arg(args, "marker"))
+        if state.phase == "setup" and action.verb == "place":
+            return variant.place(self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex"))
+        if state.phase == "setup" and action.verb == "setup_done":
+            return variant.setup_done(self.data, state, side)
+        if state.phase == "setup" and action.verb == "offensive_effort":
+            heavy, divisions = variant.effort_args(args)
+            return variant.announce_effort(self.data, state, side, heavy, divisions)
         if state.phase == "initiative" and action.verb == "initiative_stratagem":
             return stratagems.decide(self.data, state, side, bool_arg(args, "play"))
         if state.phase == "support" and action.verb == "end_support":
@@ -717,7 +729,7 @@ class VaeVictisGame:
         entry = hex_arg(self.data, args, "at")
         target = hex_arg(self.data, args, "to") if "to" in args else entry
         unit = self._unit(state, args, "unit", side)
-        arrival = next((r for r in self.data.reinforcements if unit_id in r.units), None)
+        arrival = variant.reinforcement_of(self.data, state, unit_id)
         if arrival is None or unit.arrived:
             raise IllegalActionError(f"{self.data.units[unit_id].name} is not a reinforcement waiting to enter", "16.1")
         due = self._arrival_turn(state, unit_id)
@@ -769,9 +781,10 @@ class VaeVictisGame:
             events += joined
         self._check_duty_kept(state, plan)
         # [16] The attack is declared with its supports: the face-down garrisons it targets are flipped first.
-        events += garrisons.reveal_attacked(self.data, state, plan)
+        flipped = garrisons.reveal_attacked(self.data, state, plan)
+        events += flipped
         stratagems.attack_declared(state, side, plan.target)  # [Alsace 15.3] the FFI's bridge serves one combat
-        if all(not state.units_at(h) for h in plan.targets):
+        if flipped and all(not state.units_at(h) for h in plan.targets):
             events += garrisons.attack_on_emptied_hex(self.data, state, plan)
         else:
             events += combat.begin_attack(self.data, state, plan)
@@ -965,6 +978,7 @@ class VaeVictisGame:
             return events + victory.end_of_game(self.data, state)
         state.turn += 1
         events += turn.start_turn(self.data, state)
+        events += variant.start_of_turn(self.data, state)
         return events + self.advance(state)
 
     # --- Result -----------------------------------------------------------------------------------------

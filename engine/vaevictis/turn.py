@@ -18,6 +18,7 @@ from engine.vaevictis.geography import beyond_meuse
 from engine.vaevictis.rolls import dice_of, roll
 from engine.vaevictis.state import LASTING_FLAGS, GameState, Position
 from engine.vaevictis.supply import SupplyNet, update_statuses
+from engine.vaevictis.variant import reinforcement_of, replaces_grant
 from engine.vaevictis.zoc import enemy_zoc
 
 PHASES = ("air", "supply", "support", "initiative", "operations", "administrative")
@@ -42,7 +43,7 @@ def start_turn(data: GameData, state: GameState) -> list[Event]:
             pool[kind] = pool.get(kind, 0) + count
     state.returning = {army: {} for army in state.returning}
     for grant in data.support:
-        if grant.turn == state.turn:
+        if grant.turn == state.turn and not replaces_grant(data, state, grant.army, grant.turn):
             pool = state.pools.setdefault(grant.army, {})
             for kind, count in grant.markers.items():
                 pool[kind] = pool.get(kind, 0) + count
@@ -197,7 +198,8 @@ def entry_hexes_for(data: GameData, state: GameState, unit_id: str) -> list[Hex]
     held, or lies east of a held one, enters at the next free south-edge entry hex west of the westernmost held
     hex at or west of its own (the example: Germans in 2921, the 5th ID of 3022 enters in 2521).
     """
-    reinforcement = next(r for r in data.reinforcements if unit_id in r.units)
+    reinforcement = reinforcement_of(data, state, unit_id)
+    assert reinforcement is not None
     pos = Position(data, state)
     side = data.side_of(unit_id)
     free = [h for h in reinforcement.hexes if pos.side_at(h) in (None, side)]

@@ -39,8 +39,6 @@ def core_documents() -> dict[str, Any]:
     gone = {u["id"] for u in counters["unit"] if u["kind"] == "strongpoint"}
     counters["unit"] = [u for u in counters["unit"] if u["id"] not in gone]
     setup["setup"] = [p for p in setup["setup"] if p["unit"] not in gone]
-    scenarios = docs["scenarios.toml"]["scenario"]
-    scenarios[:] = [s for s in scenarios if not s.get("variant")]
     return docs
 
 

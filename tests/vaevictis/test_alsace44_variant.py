@@ -1,0 +1,266 @@
+"""[Alsace 1944 19.4] The variant: free set-ups checked, the offensive effort, the 1re DFL's budget, and the
+German groups that French moves trigger (with the Vosges table).
+
+Games start as the other Alsace engine tests do (``core_documents``), on the variant scenarios.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.contract import Action, IllegalActionError
+from engine.hexgrid import Hex, hex_name
+from engine.vaevictis import activation as act
+from engine.vaevictis import variant
+from engine.vaevictis.data import GameData
+from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.loader import build_game
+from engine.vaevictis.state import GameState
+from engine.vaevictis.supply import command_range
+from tests.vaevictis.test_alsace44_engine import core_documents
+
+SEED = bytes(range(32))
+LONG = "entire-battle-variant"
+AREA = "German variant set-up area"
+
+
+@pytest.fixture(scope="module")
+def data() -> GameData:
+    return build_game(core_documents())
+
+
+@pytest.fixture(scope="module")
+def game(data: GameData) -> VaeVictisGame:
+    return VaeVictisGame(data)
+
+
+def same(a: GameState, b: GameState) -> bool:
+    return json.dumps(a.to_json(), sort_keys=True) == json.dumps(b.to_json(), sort_keys=True)
+
+
+def place(game: VaeVictisGame, state: GameState, side: str, unit: str, hex_: Hex) -> GameState:
+    state, _ = game.apply(state, Action(side, "place", {"unit": unit, "hex": hex_name(hex_)}))
+    return state
+
+
+def german_set_up(game: VaeVictisGame, state: GameState) -> GameState:
+    """A German set-up the variant accepts: the historical one, the reserves moved into their region and
+    every front-line hex held by a unit whose HQ is near enough."""
+    data = game.data
+    regions = variant.placeable(data, "german")
+    for unit_id, region in sorted(regions.items()):
+        hex_ = state.units[unit_id].hex
+        if region and hex_ not in data.map.regions[region]:
+            free = [h for h in sorted(data.map.regions[region]) if not state.units_at(h)]
+            state = place(game, state, "german", unit_id, free[len(free) // 2])
+    reach = command_range(data, "german")
+    grid = data.map.grid
+    moved: set[str] = set()
+    for _ in range(40):
+        problem = variant.setup_problem(data, state, "german")
+        if problem is None or "front-line hex" not in problem:
+            break
+        target = int(problem.split("hex ")[1][:4])
+        for unit_id in sorted(regions):
+            definition = data.units[unit_id]
+            hq = data.formations[definition.formation].hq
+            hq_hex = state.units[hq].hex if hq else None
+            if (
+                unit_id in moved
+                or definition.is_hq
+                or hq_hex is None
+                or regions[unit_id] != AREA
+                or grid.distance(hq_hex, target) > reach - 1
+                or state.units[unit_id].hex in data.map.regions["front line"]
+            ):
+                continue
+            if state.units_at(target):
+                continue
+            moved.add(unit_id)
+            state = place(game, state, "german", unit_id, target)
+            break
+        else:
+            raise AssertionError(f"cannot cover {target}")
+    state, _ = game.apply(state, Action("german", "setup_done", {}))
+    return state
+
+
+def both_set_up(game: VaeVictisGame, scenario: str = LONG) -> GameState:
+    state = german_set_up(game, game.new_game(scenario, {}, SEED))
+    state, _ = game.apply(state, Action("allied", "setup_done", {}))
+    return state
+
+
+def effort(game: VaeVictisGame, state: GameState, heavy: int, divisions: str) -> GameState:
+    state, _ = game.apply(
+        state, Action("allied", "offensive_effort", {"heavy_artillery": heavy, "divisions": divisions})
+    )
+    return state
+
+
+def test_19_4_1_the_variant_opens_with_the_german_set_up_then_the_french(game: VaeVictisGame) -> None:
+    state = game.new_game(LONG, {}, SEED)
+    assert state.phase == "setup" and set(game.prompts(state)) == {"german"}
+    assert "place" in game.prompts(state)["german"].free_verbs
+    with pytest.raises(IllegalActionError):
+        game.apply(state, Action("allied", "setup_done", {}))
+    state = german_set_up(game, state)
+    assert set(game.prompts(state)) == {"allied"}
+
+
+def test_19_4_1_a_set_up_that_breaks_a_condition_is_refused_and_changes_nothing(game: VaeVictisGame) -> None:
+    data = game.data
+    state = game.new_game(LONG, {}, SEED)
+    before = state.copy()
+    with pytest.raises(IllegalActionError) as refused:  # the reserves stand outside their region
+        game.apply(state, Action("german", "setup_done", {}))
+    assert refused.value.rule == "19.4.1" and same(state, before)
+    west = sorted(data.map.regions["west of the front line"])[0]
+    with pytest.raises(IllegalActionError) as refused:  # a German unit west of the front line
+        game.apply(state, Action("german", "place", {"unit": "de-i-1212", "hex": hex_name(west)}))
+    assert refused.value.rule == "19.4.1"
+    # Two divisions in one hex.
+    reserve = data.map.regions["east of Belfort, north of the Allaine"]
+    state = place(game, state, "german", "de-ohren", next(h for h in sorted(reserve) if not state.units_at(h)))
+    other = next(u for u, d in data.units.items() if d.formation == "de-338-vgd" and not d.is_hq)
+    stacked = place(game, state, "german", other, state.units["de-i-1212"].hex or 0)
+    assert "two divisions" in (variant.setup_problem(data, stacked, "german") or "")
+
+
+def test_19_4_1_german_units_next_to_the_front_line_start_in_improved_positions(game: VaeVictisGame) -> None:
+    data = game.data
+    state = german_set_up(game, game.new_game(LONG, {}, SEED))
+    grid = data.map.grid
+    front = data.map.regions["front line"]
+    for unit_id in variant.placeable(data, "german"):
+        unit = state.units[unit_id]
+        if unit.hex is not None and not data.units[unit_id].is_hq:
+            near = any(grid.distance(unit.hex, f) <= 1 for f in front)
+            assert unit.improved_position == near, unit_id
+
+
+def test_19_4_1_the_offensive_effort_sets_turn_1_and_the_vosges_artillery(game: VaeVictisGame) -> None:
+    data = game.data
+    state = both_set_up(game)
+    prompt = game.prompts(state)["allied"]
+    assert all(c.verb == "offensive_effort" for c in prompt.choices)
+    army = next(a for a, d in data.armies.items() if d.side == "allied")
+    pool = state.pools[army]["heavy_artillery"]
+    with pytest.raises(IllegalActionError) as refused:
+        effort(game, state, pool + 1, "fr-2-dim")
+    assert refused.value.rule == "19.4.1"
+    state = effort(game, state, 1, "fr-2-dim,fr-9-dic")
+    assert state.pools[army]["heavy_artillery"] == 1
+    assert state.flags["variant"]["effort"]["vosges"] == pool - 1
+    assert state.phase != "setup"
+    # Only the divisions of the offensive are activated on turn 1.
+    dfl = next(u for u, d in data.units.items() if d.formation == "fr-1-dfl" and not d.is_hq)
+    assert variant.activation_refusal(data, state, dfl) is not None
+    dim = next(u for u, d in data.units.items() if d.formation == "fr-2-dim" and not d.is_hq)
+    assert variant.activation_refusal(data, state, dim) is None
+
+
+def german_in_activation(game: VaeVictisGame, state: GameState) -> GameState:
+    state = state.copy()
+    state.phase, state.active, state.pending = "operations", "german", []
+    act.start_general_activation(state, game.data)
+    return state
+
+
+@pytest.mark.parametrize(("divisions", "aps"), [("fr-2-dim", 1), ("fr-2-dim,fr-9-dic,fr-1-dfl", 2)])
+def test_19_4_1_german_units_have_1_or_2_ap_on_turn_1_by_the_divisions_chosen(
+    game: VaeVictisGame, divisions: str, aps: int
+) -> None:
+    data = game.data
+    state = german_in_activation(game, effort(game, both_set_up(game), 1, divisions))
+    unit = next(u for u, d in data.units.items() if d.formation == "de-189-id" and not d.is_hq)
+    act.join(state, data, state.units[unit], dice=None)
+    assert state.units[unit].action_points == aps
+
+
+def test_19_4_1_the_1re_dfl_is_activated_on_its_budget_of_turns_only(game: VaeVictisGame) -> None:
+    data = game.data
+    state = effort(game, both_set_up(game, "initial-assault-variant"), 1, "fr-1-dfl")
+    dfl = next(u for u, d in data.units.items() if d.formation == "fr-1-dfl" and not d.is_hq)
+    budget = data.extra["variant"]["formation_budget"]["turns"]["initial-assault-variant"]
+    for turn in range(1, budget + 1):
+        state.turn = turn
+        assert variant.activation_refusal(data, state, dfl) is None
+        variant.joined(data, state, dfl)
+    state.turn = budget + 1
+    refusal = variant.activation_refusal(data, state, dfl)
+    assert refusal is not None and refusal.rule == "19.4.1"
+
+
+def started(game: VaeVictisGame) -> GameState:
+    state = effort(game, both_set_up(game), 1, "fr-2-dim")
+    state.turn, state.phase, state.active = 2, "operations", "allied"
+    return state
+
+
+def test_19_4_2_the_rhine_group_comes_the_turn_after_a_french_unit_crosses_the_savoureuse(
+    game: VaeVictisGame,
+) -> None:
+    data = game.data
+    state = started(game)
+    group = next(g for g in data.extra["variant"]["group"] if g["id"] == "rhine")
+    assert all(state.arrivals[u] == variant.NEVER for u in group["units"])
+    river = next(r for r in data.map.rivers if r.name == "Savoureuse")
+    a, b = sorted(river.hexsides)[0]
+    from engine.contract import Event
+
+    crossing = Event("move", "", {"units": ["fr-i-4-rtm"], "path": [hex_name(a), hex_name(b)]})
+    events = variant.after_action(data, state, [crossing])
+    assert events and all(state.arrivals[u] == 3 for u in group["units"])
+    assert all(state.arrivals[u] == 4 for w in group["later"] for u in w["units"])
+    assert not variant.after_action(data, state, [crossing])  # it comes once
+
+
+def test_19_4_2_the_mulhouse_group_comes_the_turn_a_french_unit_enters_column_16(game: VaeVictisGame) -> None:
+    from engine.contract import Event
+
+    data = game.data
+    state = started(game)
+    army = next(a for a, d in data.armies.items() if d.side == "german")
+    before = dict(state.pools[army])
+    group = next(g for g in data.extra["variant"]["group"] if g["id"] == "mulhouse")
+    move = Event("move", "", {"units": ["fr-i-4-rtm"], "path": ["1510", "1610"]})
+    variant.after_action(data, state, [move])
+    assert all(state.arrivals[u] == 2 for u in [*group["units"], *group["trucked_units"]])
+    for kind, count in group["markers"].items():
+        assert state.pools[army].get(kind, 0) == before.get(kind, 0) + count
+    unit = group["units"][0]
+    arrival = variant.reinforcement_of(data, state, unit)
+    assert arrival is not None and set(arrival.hexes) == {2201, 2601}
+
+
+@pytest.mark.parametrize("heavy", [1, 3])
+def test_19_4_2_the_vosges_group_follows_the_table_of_heavy_artillery_left(game: VaeVictisGame, heavy: int) -> None:
+    from engine.vaevictis.turn import start_turn
+
+    data = game.data
+    state = effort(game, both_set_up(game), heavy, "fr-2-dim")
+    left = state.flags["variant"]["effort"]["vosges"]
+    state.turn = 3
+    start_turn(data, state)
+    variant.start_of_turn(data, state)
+    for row in data.extra["variant"]["vosges_table"]:
+        for unit in row.get("units", []):
+            expected = 3 if left in row["enters_with"] else variant.NEVER
+            assert state.arrivals[unit] == expected, (unit, left)
+
+
+def test_19_4_2_the_historical_german_schedule_does_not_apply_in_the_variant(game: VaeVictisGame) -> None:
+    from engine.vaevictis.turn import start_turn
+
+    data = game.data
+    state = started(game)
+    army = next(a for a, d in data.armies.items() if d.side == "german")
+    before = dict(state.pools[army])
+    state.turn = 4
+    start_turn(data, state)
+    assert state.pools[army] == before  # the 19.2 German grants of turns 3-4 come with the groups instead
+    historical = game.new_game("entire-battle", {}, SEED)
+    assert not any(v == variant.NEVER for u, v in historical.arrivals.items() if u in data.extra["garrisons"]["pool"])
