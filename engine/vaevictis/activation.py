@@ -91,7 +91,7 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState, arriving: 
         rule = "16" if definition.kind == "garrison" else "12.2"
         raise IllegalActionError(f"{definition.name} is static: it has no AP and is never activated", rule)
     if unit.activations >= 1 and reactivation_barred(data, state, unit.id):
-        raise IllegalActionError(f"{definition.name} may not be reactivated this turn (Lack of elan)", "15.3")
+        raise IllegalActionError(f"{definition.name} may not be reactivated this turn: a stratagem forbids it", "15.3")
     if unit.activations >= 1 and unit.fatigued:
         raise IllegalActionError(
             f"{definition.name} is fatigued and must recover before it can be activated again this turn", "3.5.2"

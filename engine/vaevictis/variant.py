@@ -192,7 +192,6 @@ def place(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex)
             "setup",
             f"{data.units[unit_id].name} placed at {hex_name(hex_)}.",
             {"unit": unit_id, "hex": hex_},
-            secret_to=(side,),
         )
     ]
 

@@ -388,9 +388,16 @@ def test_15_3_a_failed_raid_leaves_the_garrison_revealed(game: VaeVictisGame) ->
 
 
 def test_15_3_a_raid_far_from_french_units_is_refused_and_changes_nothing(game: VaeVictisGame) -> None:
+    data = game.data
     state = operations(game, "allied")
-    far = 3312  # Huningue holds a garrison but is no fort
+    grid = data.map.grid
+    french = [u.hex for u in state.on_map() if data.side_of(u.id) == "allied" and u.hex is not None]
+    forts = sorted(data.map.overlays["fort"])
+    far = next(f for f in forts if state.units_at(f) and all(grid.distance(f, h) > 3 for h in french))
     before = state.copy()
-    with pytest.raises(IllegalActionError) as refused:
+    with pytest.raises(IllegalActionError) as refused:  # four hexes or more from every French unit
         game.apply(state, Action("allied", "play_event", {"event": "raid", "hex": f"{far:04d}"}))
+    assert refused.value.rule == "15.3" and same(state, before)
+    with pytest.raises(IllegalActionError) as refused:  # Huningue holds a garrison but is no fort
+        game.apply(state, Action("allied", "play_event", {"event": "raid", "hex": "3312"}))
     assert refused.value.rule == "15.3" and same(state, before)
