@@ -38,7 +38,9 @@ from engine.vaevictis.data import (
     VictoryCondition,
 )
 from engine.vaevictis.detachments import with_detachment_counters
+from engine.vaevictis.stratagems import data_problems as stratagem_problems
 from engine.vaevictis.stratagems import with_commando_counters
+from engine.vaevictis.variant import data_problems as variant_problems
 
 T = TypeVar("T")
 
@@ -884,6 +886,10 @@ def check_cross_references(data: GameData, problems: Problems, files: Mapping[st
             problems.add(setup_file, f"hex {hex_name(h)}", f"sets up {steps} steps; the limit is {limit} (5)")
         if len(sides_in[h]) > 1:
             problems.add(setup_file, f"hex {hex_name(h)}", "holds units of both sides")
+
+    # [Alsace 15, 19.4] The stratagems' figures and the variant's table.
+    for entry, problem in [*stratagem_problems(data), *variant_problems(data)]:
+        problems.add(setup_file, entry, problem)
 
     for reinforcement in data.reinforcements:
         side = data.side_of(reinforcement.units[0])

@@ -677,3 +677,46 @@ def end_of_turn(data: GameData, state: GameState) -> list[Event]:
             )
         unit.hex = None
     return events
+
+
+# --- The loader's checks ------------------------------------------------------------------------------------
+
+KNOWN_PARAMS: dict[str, frozenset[str]] = {
+    COMBINED: frozenset({"hqs", "independents"}),
+    SUCCESSIVE: frozenset({"hqs"}),
+    AP_TOLL: frozenset({"ap"}),
+    NO_REACTIVATION: frozenset({"formations"}),
+    RAID: frozenset({"overlay", "reach", "succeeds_on"}),
+}
+"""The ``params`` each effect reads (the others take none)."""
+
+
+def data_problems(data: GameData) -> list[tuple[str, str]]:
+    """``(entry, problem)`` for each stratagem figure of the data that cannot be played: unknown params, a
+    formation or overlay that does not exist, a forced event that is not an event, a commando without a
+    formation."""
+    found: list[tuple[str, str]] = []
+    for event in data.events.values():
+        entry = f"event '{event.id}'"
+        unknown = set(event.params) - KNOWN_PARAMS.get(event.effect, frozenset())
+        if unknown:
+            found.append((entry, f"params {', '.join(sorted(unknown))} mean nothing to the effect '{event.effect}'"))
+        for formation in event.params.get("formations", []):
+            if formation not in data.formations:
+                found.append((entry, f"formation {formation!r} does not exist"))
+        overlay = event.params.get("overlay")
+        if overlay is not None and overlay not in data.map.overlays:
+            found.append((entry, f"overlay {overlay!r} is not on the map"))
+    for forced in data.extra.get("forced_event", []):
+        if forced.get("event") not in data.events:
+            found.append(("[[forced_event]]", f"event {forced.get('event')!r} does not exist"))
+        elif not 1 <= int(forced.get("turn", 0)) <= len(data.turns):
+            found.append(("[[forced_event]]", f"turn {forced.get('turn')!r} is not on the turn track"))
+    commando = data.extra.get("raid_commando")
+    if commando:
+        if commando.get("formation") not in data.formations:
+            found.append(("[raid_commando]", f"formation {commando.get('formation')!r} does not exist"))
+        for key in ("strength", "quality"):
+            if not isinstance(commando.get(key), int):
+                found.append(("[raid_commando]", f"'{key}' must be a whole number"))
+    return found

@@ -523,3 +523,42 @@ def reinforcement_of(data: GameData, state: GameState, unit_id: str) -> Reinforc
                         action_points=group.get("action_points") if wave is group else None,
                     )
     return next((r for r in data.reinforcements if unit_id in r.units), None)
+
+
+# --- The loader's checks ------------------------------------------------------------------------------------
+
+TRIGGERS = ("crosses-river", "enters-column", "turn")
+
+
+def data_problems(data: GameData) -> list[tuple[str, str]]:
+    """``(entry, problem)`` for each figure of the ``[variant]`` table that cannot be played: a trigger of an
+    unknown kind, a river or region that is not on the map, a formation that does not exist."""
+    found: list[tuple[str, str]] = []
+    variant = table(data)
+    if not variant:
+        return found
+    rivers = {r.name for r in data.map.rivers}
+    for group in variant.get("group", []):
+        entry = f"[[variant.group]] {group.get('id', '?')}"
+        trigger = group.get("trigger", {})
+        if trigger.get("kind") not in TRIGGERS:
+            found.append((entry, f"trigger kind {trigger.get('kind')!r} is not one of {', '.join(TRIGGERS)}"))
+        for river in trigger.get("rivers", []):
+            if river not in rivers:
+                found.append((entry, f"river {river!r} is not on the map"))
+        for wave in [group, *group.get("later", [])]:
+            region = wave.get("region")
+            if region is not None and region not in data.map.regions:
+                found.append((entry, f"region {region!r} is not in the map"))
+    for key in ("german_setup", "french_setup"):
+        setup = variant.get(key, {})
+        for region in (setup.get("region"), setup.get("reserve_region")):
+            if region is not None and region not in data.map.regions:
+                found.append((f"[variant.{key}]", f"region {region!r} is not in the map"))
+        for formation in setup.get("formations", []):
+            if formation not in data.formations:
+                found.append((f"[variant.{key}]", f"formation {formation!r} does not exist"))
+    budget = variant.get("formation_budget", {})
+    if budget and budget.get("formation") not in data.formations:
+        found.append(("[variant.formation_budget]", f"formation {budget.get('formation')!r} does not exist"))
+    return found

@@ -7,6 +7,7 @@ plays included).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -401,3 +402,43 @@ def test_15_3_a_raid_far_from_french_units_is_refused_and_changes_nothing(game: 
     with pytest.raises(IllegalActionError) as refused:  # Huningue holds a garrison but is no fort
         game.apply(state, Action("allied", "play_event", {"event": "raid", "hex": "3312"}))
     assert refused.value.rule == "15.3" and same(state, before)
+
+
+# --- The loader checks the figures ---------------------------------------------------------------------------
+
+
+def event_entry(docs: dict[str, Any], event_id: str) -> dict[str, Any]:
+    return next(e for e in docs["setup.toml"]["event"] if e["id"] == event_id)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda d: event_entry(d, "raid")["params"].__setitem__("range", 3), "params range mean nothing"),
+        (lambda d: event_entry(d, "lack-of-ss-elan")["params"].__setitem__("formations", ["x"]), "formation 'x'"),
+        (lambda d: event_entry(d, "raid")["params"].__setitem__("overlay", "castle"), "overlay 'castle'"),
+        (lambda d: d["setup.toml"]["forced_event"][0].__setitem__("event", "nope"), "event 'nope' does not exist"),
+        (lambda d: d["setup.toml"]["raid_commando"].__setitem__("formation", "x"), "formation 'x' does not exist"),
+        (
+            lambda d: d["setup.toml"]["variant"]["group"][0]["trigger"].__setitem__("rivers", ["Nile"]),
+            "river 'Nile' is not on the map",
+        ),
+        (
+            lambda d: d["setup.toml"]["variant"]["group"][0]["trigger"].__setitem__("kind", "moon"),
+            "trigger kind 'moon'",
+        ),
+        (
+            lambda d: d["setup.toml"]["variant"]["german_setup"].__setitem__("region", "Atlantis"),
+            "region 'Atlantis' is not in the map",
+        ),
+    ],
+)
+def test_the_stratagem_and_variant_figures_are_checked_by_the_loader(change: Any, expected: str) -> None:
+    from engine.vaevictis.loader import ScenarioError
+    from scenarios import game_folder, read_documents
+
+    docs: dict[str, Any] = read_documents(game_folder("alsace44"))
+    change(docs)
+    with pytest.raises(ScenarioError) as error:
+        build_game(docs)
+    assert any(expected in problem for problem in error.value.problems), error.value.problems
