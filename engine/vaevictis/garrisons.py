@@ -30,6 +30,7 @@ from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
+from engine.vaevictis.view import HIDDEN_GARRISON
 
 if TYPE_CHECKING:
     from engine.vaevictis.odds import AttackPlan
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 FACE_DOWN = "face_down"
 SET_ASIDE = "set_aside"
 RULE = "16"
-HIDDEN_NAME = "Garrison (face down)"
+HIDDEN_NAME = HIDDEN_GARRISON
 """What a face-down garrison is called in views and messages: its label's name would suggest a value."""
 
 

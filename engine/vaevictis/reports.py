@@ -207,10 +207,11 @@ def unit_report(data: GameData, state: GameState, seat: Side | None, unit_id: st
     definition = data.units[unit_id]
     formation = data.formations[definition.formation]
     side = data.side_of(unit_id)
+    hidden = bool(shown.get("face_down"))  # [Alsace 16] a face-down garrison: neither name nor values
     base = UnitReport(
         id=unit_id,
-        name=definition.name,
-        long_name=definition.long_name,
+        name=str(shown["name"]) if hidden else definition.name,
+        long_name="" if hidden else definition.long_name,
         side=side,
         hex=int(stack["hex"]),
         formation=formation.name,

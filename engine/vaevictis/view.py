@@ -91,16 +91,22 @@ def stack_order(state: GameState, units: list[UnitState]) -> list[UnitState]:
     return sorted(units, key=lambda u: rank.get(u.id, len(rank)))
 
 
+HIDDEN_GARRISON = "Garrison (face down)"
+"""[Alsace 16] What a face-down garrison is called: its counter's own name would suggest values."""
+
+
 def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:
     """A counter as a player sees it; [16] a face-down garrison shows neither its values nor its name."""
     definition = pos.unit_def(unit.id)
     if unit.id in pos.state.flags.get("face_down", ()):
         return {
             "id": unit.id,
-            "name": "Garrison (face down)",
+            "name": HIDDEN_GARRISON,
             "kind": definition.kind,
             "steps": unit.steps,
             "max_steps": definition.steps,
+            "strength": "?",
+            "quality": "?",
             "face_down": True,
             "status": [],
             "supports": [],

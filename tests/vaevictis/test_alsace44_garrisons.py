@@ -15,7 +15,7 @@ from engine.contract import Action, IllegalActionError
 from engine.dice import roll
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import garrisons, zoc
+from engine.vaevictis import garrisons, reports, zoc
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
@@ -108,9 +108,11 @@ def test_16_a_face_down_garrison_shows_no_value_to_either_seat_nor_the_channel(g
         assert len(shown) == 12
         for unit in shown:
             assert unit["face_down"] is True
-            assert "strength" not in unit and "quality" not in unit
+            assert unit["strength"] == "?" and unit["quality"] == "?"
             assert unit["name"] == garrisons.HIDDEN_NAME
             assert game.data.units[unit["id"]].name not in json.dumps(view)
+            report = reports.unit_report(game.data, state, seat, unit["id"])  # type: ignore[arg-type]
+            assert report is not None and report.name == garrisons.HIDDEN_NAME and not report.long_name
             face = face_from_view(game.data, unit)
             assert face.face_down and face.strength == 0 and face.quality == 0
 
