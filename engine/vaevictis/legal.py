@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.contract import Action, IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import movement, turn, zoc
+from engine.vaevictis import movement, turn, variant, zoc
 from engine.vaevictis.data import Side, other_side
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.rolls import dice_of
@@ -95,20 +95,25 @@ def reinforcements_due(game: VaeVictisGame, state: GameState, side: Side) -> lis
     if state.activation is None or state.activation.side != side:
         return []
     found = []
-    for reinforcement in game.data.reinforcements:
-        for unit_id in reinforcement.units:
-            unit = state.units[unit_id]
-            due = state.arrivals.get(unit_id, reinforcement.turn)
-            if unit.arrived or unit.eliminated or due > state.turn or game.data.side_of(unit_id) != side:
+    scheduled = [u for r in game.data.reinforcements for u in r.units]
+    # [Alsace 19.4.2] and the units only the variant's groups bring
+    brought = sorted(u for u in state.arrivals if u not in set(scheduled))
+    for unit_id in [*scheduled, *brought]:
+        reinforcement = variant.reinforcement_of(game.data, state, unit_id)
+        unit = state.units[unit_id]
+        due = state.arrivals.get(unit_id, reinforcement.turn if reinforcement else 0)
+        if reinforcement is None or unit.arrived or unit.eliminated or due > state.turn:
+            continue
+        if game.data.side_of(unit_id) != side:
+            continue
+        try:
+            act.check_can_join(state, game.data, unit)
+        except IllegalActionError as error:
+            if error.rule != "16.1":
                 continue
-            try:
-                act.check_can_join(state, game.data, unit)
-            except IllegalActionError as error:
-                if error.rule != "16.1":
-                    continue
-            hexes = turn.entry_hexes_for(game.data, state, unit_id)
-            if hexes:
-                found.append((unit_id, hexes))
+        hexes = turn.entry_hexes_for(game.data, state, unit_id)
+        if hexes:
+            found.append((unit_id, hexes))
     return found
 
 
