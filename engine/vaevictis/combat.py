@@ -44,8 +44,8 @@ from typing import Any, cast
 from engine.contract import Action, Choice, Event, IllegalActionError, InvalidActionError, NotYourTurnError, Prompt
 from engine.dice import Dice
 from engine.hexgrid import Hex, hex_name
+from engine.vaevictis import garrisons, zoc
 from engine.vaevictis import retreat as rt
-from engine.vaevictis import zoc
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
 from engine.vaevictis.events import attack_reactions
 from engine.vaevictis.odds import (
@@ -1145,6 +1145,16 @@ def _retreat_step(
         moving = units
     if group is None or not moving:
         raise _refuse("those units have no retreat left to make together", "7.7.1")
+    # [Alsace 12.2, 16] Static counters (strongpoints, garrisons) do not retreat: they are destroyed.
+    events = [
+        e
+        for u in moving
+        if garrisons.is_static(data, u)
+        for e in _eliminate(data, state, u, "a static counter is destroyed when its stack retreats (16)")
+    ]
+    moving = [u for u in moving if not garrisons.is_static(data, u)]
+    if not moving:
+        return events
     pos = Position(data, state)
     options = rt.retreat_options(pos, side, moving, group["path"])
     if to not in options.hexes:
@@ -1166,7 +1176,7 @@ def _retreat_step(
     came_from = group["path"][-1]
     # [4.3, 7.7.1] A step per hex of enemy ZoC entered, unless a friendly unit is already there.
     entered_zoc = rt.is_in_enemy_zoc(pos, side, to)
-    events = _leave_hex(data, state, came_from, moving)
+    events += _leave_hex(data, state, came_from, moving)
     for u in moving:
         state.units[u].hex = to
         state.units[u].improved_position = False

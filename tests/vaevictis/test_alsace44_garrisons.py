@@ -235,3 +235,39 @@ def test_16_the_odds_preview_of_an_attack_on_a_face_down_garrison_reads_no_value
         previews.append(preview.lines())
     assert previews[0] == previews[1]
     assert "unseen" in " ".join(previews[0])
+
+
+def test_16_a_garrison_whose_stack_retreats_is_destroyed(game: VaeVictisGame) -> None:
+    data = game.data
+    state = french_next_to(game, fresh(game), HUNINGUE)
+    label = garrisons.face_down_at(state, HUNINGUE)[0]
+    state.flags["face_down"] = [u for u in state.flags["face_down"] if u != label]  # flipped already
+    state.flags["set_aside"] = sorted(state.flags["set_aside"])
+    partner = "de-34-fu-335"
+    state.units[partner].hex = HUNINGUE
+    strong = [u for u in ("fr-i-6-rtm", "fr-ii-6-rtm", "fr-iii-6-rtm")]
+    for unit_id in strong:
+        state.units[unit_id].hex = state.units[ATTACKER].hex
+    attackers = ",".join([ATTACKER, *strong[:2]])
+    for number in range(state.rolls_made, state.rolls_made + 200):
+        trial = state.copy()
+        trial.rolls_made = number
+        try:
+            after, _ = game.apply(
+                trial, Action("allied", "attack", {"attackers": attackers, "target": hex_name(HUNINGUE)})
+            )
+        except IllegalActionError:
+            continue
+        prompt = game.prompts(after).get("german")
+        if prompt is not None and any(c.verb == "supports_done" for c in prompt.choices):
+            after, _ = game.apply(after, Action("german", "supports_done", {}))
+            prompt = game.prompts(after).get("german")
+        retreats = [c for c in (prompt.choices if prompt else ()) if c.verb == "retreat"]
+        if retreats and after.units[label].on_map:
+            choice = retreats[0]
+            done, events = game.apply(after, Action("german", "retreat", dict(choice.args)))
+            assert done.units[label].eliminated  # the garrison does not retreat
+            assert any(e.kind == "eliminated" and e.data["unit"] == label for e in events)
+            assert done.units[partner].hex != HUNINGUE or done.units[partner].eliminated
+            return
+    raise AssertionError("no result with a retreat found")
