@@ -238,14 +238,13 @@ def test_16_the_odds_preview_of_an_attack_on_a_face_down_garrison_reads_no_value
 
 
 def test_16_a_garrison_whose_stack_retreats_is_destroyed(game: VaeVictisGame) -> None:
-    data = game.data
     state = french_next_to(game, fresh(game), HUNINGUE)
     label = garrisons.face_down_at(state, HUNINGUE)[0]
     state.flags["face_down"] = [u for u in state.flags["face_down"] if u != label]  # flipped already
     state.flags["set_aside"] = sorted(state.flags["set_aside"])
     partner = "de-34-fu-335"
     state.units[partner].hex = HUNINGUE
-    strong = [u for u in ("fr-i-6-rtm", "fr-ii-6-rtm", "fr-iii-6-rtm")]
+    strong = ["fr-i-6-rtm", "fr-ii-6-rtm", "fr-iii-6-rtm"]
     for unit_id in strong:
         state.units[unit_id].hex = state.units[ATTACKER].hex
     attackers = ",".join([ATTACKER, *strong[:2]])
