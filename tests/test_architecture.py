@@ -42,7 +42,19 @@ def test_render_never_imports_discord_or_the_database() -> None:
 # --- The rooms (docs/architecture.md): no import circles, the engine imports nothing above it ----------------
 
 LAYERS = ("bot", "engine", "render", "scenarios")
-SHARED_LAYER = ("bot/commands", "bot/service.py", "bot/store.py", "bot/discord_app.py", "bot/console.py", "bot/views.py")
+SHARED_LAYER = (
+    "bot/commands",
+    "bot/service.py",
+    "bot/store.py",
+    "bot/discord_app.py",
+    "bot/console.py",
+    "bot/views.py",
+    "bot/replies.py",
+    "bot/definitions.py",
+    "bot/rooms.py",
+    "bot/info.py",
+    "bot/cogs",
+)
 """The shared layer (a module, or a package's folder): it asks the systems' adapters, it names none."""
 SYSTEM_ROOMS = ("bot.systems.",)
 """What the shared layer may not import: a game system's room (``bot.systems`` itself, the registry, and
