@@ -14,18 +14,16 @@ the state id is the game's revision when the button was posted, so a stale or do
 from __future__ import annotations
 
 import difflib
-import hashlib
-import json
 import logging
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from bot import info
+from bot.catalogue import COMMANDS, COMMANDS_BY_NAME, SHARED_COMMANDS
 from bot.definitions import CommandDef, OptionDef
-from bot.definitions import opt as _opt
+from bot.game_life import GameLife
 from bot.replies import (
     CUSTOM_ID,
     INTERNAL_ERROR,
@@ -44,15 +42,12 @@ from bot.replies import (
     parse_args,
     parse_custom_id,
     refusal_text,
-    seats_line,
-    who,
     with_pictures,
 )
 from bot.rooms import all_rooms
-from bot.service import GameService, Outcome, Preview, Refusal, Table
+from bot.service import GameService, Preview, Refusal, Table
 from bot.store import StoreBusyError
 from bot.systems import rooms as system_rooms
-from bot.systems.base import Room
 from engine.contract import Prompt, RulesError
 
 log = logging.getLogger(__name__)
@@ -60,139 +55,9 @@ log = logging.getLogger(__name__)
 ID_LIKE = re.compile(r"[a-z0-9_.:\-]+(,[a-z0-9_.:\-]+)*")
 """Option values written as ids or hexes (``de-2-pz-boehm``, ``2515``): names have capitals, spaces or slashes."""
 
-NO_ROOM = Room()
-"""The room of a game system that brings nothing of its own (e.g. one a test registers)."""
-
-MAX_BUTTONS = 20
-"""Prompts with more choices than this use select menus (25 entries each) instead of buttons."""
 
 
-SHARED_COMMANDS: tuple[CommandDef, ...] = (
-    # --- A game's life ---------------------------------------------------------------------------------
-    CommandDef(
-        "game create",
-        "Create a game in this channel or thread (one game per channel).",
-        (
-            _opt("scenario", "the scenario to play", "scenario"),
-            _opt("options", "optional rules, separated by commas", "option", required=False),
-            OptionDef("days_per_move", "correspondence: days per move (0: live play)", "number", False, None, 0, 60),
-            OptionDef("reserve_days", "correspondence: reserve of days", "number", False, None, 0, 120),
-            _opt("system", "the game system (default: the bundled game)", "system", required=False),
-        ),
-        slow=True,
-    ),
-    CommandDef("game join", "Take a seat in this channel's game.", (_opt("seat", "the seat", "seat", False),)),
-    CommandDef("game leave", "Give up your seat before the game starts."),
-    CommandDef("game start", "Start the game once every seat is taken.", slow=True),
-    CommandDef("game status", "Where the game stands: turn, seats, whose decision it is."),
-    CommandDef("game resign", "Resign the game: your opponent wins."),
-    CommandDef("game undo", "Take back your last action (not past a die roll, a reveal or your opponent's move)."),
-    CommandDef(
-        "game vacation",
-        "Ask for a vacation; your opponent accepts it with `game accept-vacation`.",
-        (OptionDef("days", "how many days", "integer", True, None, 1, 30),),
-    ),
-    CommandDef("game accept-vacation", "Accept your opponent's vacation request."),
-    CommandDef("game verify", "After the end: check the seed, the log's hash chain and every die roll.", private=True),
-    # --- Answering any prompt ------------------------------------------------------------------------
-    CommandDef(
-        "choose",
-        "Answer the prompt with the choice of that number.",
-        (
-            OptionDef("number", "the choice's number", "integer", True, None, 1, 500),
-            _opt("seat", "your seat, if you hold several", "seat", False),
-        ),
-        slow=True,
-    ),
-    CommandDef(
-        "act",
-        "Any action of the game, by its verb and arguments (key=value ...).",
-        (_opt("verb", "the action", "verb"), _opt("args", "arguments as key=value, space separated", None, False)),
-        slow=True,
-    ),
-    # --- Information (private) -------------------------------------------------------------------------
-    CommandDef(
-        "map",
-        "The map as your side sees it, with an overlay or a close-up if you like.",
-        (
-            _opt("overlay", "reachable, zoc, command, supply, victory or combats", "overlay", False),
-            _opt("unit", "for the reachable overlay: your unit", "own_unit", False),
-            _opt("hex", "a close-up round this hex", "any_hex", False),
-            OptionDef("turns", "for the combats overlay: how many turns (default 1)", "integer", False, None, 1, 99),
-        ),
-        private=True,
-        slow=True,
-    ),
-    # Handlers of hex, unit, hq, oob, victory, brief, stats, replay and reports: bot/info.py.
-    CommandDef(
-        "hex",
-        "A hex: terrain, rivers and roads, costs, column shifts, who holds it, ZoC, stack, markers, combats.",
-        (_opt("hex", "the hex", "any_hex"),),
-        private=True,
-        slow=True,
-    ),
-    CommandDef(
-        "unit",
-        "A unit: formation, command, supply, AP and MP left, what it may do now.",
-        (_opt("unit", "the unit", "any_unit"),),
-        private=True,
-        slow=True,
-    ),
-    CommandDef(
-        "hq",
-        "An HQ: support rating, markers held, C3I, command range, units in and out of command.",
-        (_opt("hq", "the HQ", "any_hq"),),
-        private=True,
-    ),
-    CommandDef("stack", "The stack in a hex.", (_opt("hex", "the hex", "any_hex"),), private=True),
-    CommandDef(
-        "oob",
-        "Your order of battle: armies, formations, units, reinforcements to come, losses.",
-        (_opt("formation", "only this formation", "own_formation", False),),
-        private=True,
-    ),
-    CommandDef("victory", "The victory conditions as they stand, and the result if the game ended now.", private=True),
-    CommandDef("brief", "The scenario: turns, dates, special rules, victory conditions, options.", private=True),
-    CommandDef("stats", "Losses per side and turn, attacks by odds column, supports, dice luck.", private=True),
-    CommandDef(
-        "replay",
-        "The picture of a past activation, rebuilt from the log, as your side saw it.",
-        (
-            OptionDef("turn", "the turn", "integer", True, None, 1, 99),
-            OptionDef("activation", "the activation of that turn (default: the first)", "integer", False, None, 1, 99),
-            _opt("seat", "after the game: the side whose view to show", "seat", False),
-        ),
-        private=True,
-        slow=True,
-    ),
-    CommandDef(
-        "reports",
-        "Your turn-start reports by DM: on or off.",
-        (OptionDef("on", "whether to receive them", "boolean"),),
-        private=True,
-    ),
-    CommandDef("log", "The game log.", private=True),
-    CommandDef("dice", "Every die rolled so far.", private=True),
-)
-"""The commands of every game, whatever its system."""
-
-
-def _every_command() -> tuple[CommandDef, ...]:
-    """The shared commands, then each room's (a command two rooms share, e.g. two games on one system, once)."""
-    found: dict[str, CommandDef] = {c.name: c for c in SHARED_COMMANDS}
-    for room in all_rooms():
-        for command in room.commands:
-            assert found.setdefault(command.name, command) == command, f"two rooms define {command.name!r}"
-    return tuple(found.values())
-
-
-COMMANDS: tuple[CommandDef, ...] = _every_command()
-"""Every command of the bot: the shared ones and every room's (Discord registers them all)."""
-
-COMMANDS_BY_NAME: dict[str, CommandDef] = {c.name: c for c in COMMANDS}
-
-
-class CommandLayer:
+class CommandLayer(GameLife):
     """Runs the commands of :data:`COMMANDS` against a :class:`GameService`."""
 
     def __init__(self, service: GameService, default_system: str | None = None, pictures: bool = True) -> None:
@@ -231,19 +96,6 @@ class CommandLayer:
             self._handlers.update(room.handlers(self))
         missing = {c.name for c in COMMANDS} - set(self._handlers)
         assert not missing, missing
-
-    def room_of(self, system_id: str) -> Room:
-        """The command half of a game system (an empty :class:`Room` for a system not registered)."""
-        return self._system_rooms.get(system_id) or NO_ROOM
-
-    # The names these methods had before the rooms (docs/architecture.md), for code written against them.
-    @property
-    def _outcome_replies(self) -> Callable[..., Awaitable[list[Reply]]]:
-        return self.outcome_replies
-
-    @property
-    def _prompt_replies(self) -> Callable[..., Awaitable[list[Reply]]]:
-        return self.prompt_replies
 
     # --- Entry points ---------------------------------------------------------------------------------
 
@@ -293,7 +145,7 @@ class CommandLayer:
                     return [Reply("You did not resign; nothing changed.")]
                 return await self._resign_now(ctx)
             room = next((r for r in self.rooms if verb in r.press_verbs), None)
-            if room is not None:  # a room's own buttons (an ASL campaign's basket ...)
+            if room is not None:  # a room's own buttons (e.g. a sealed purchase's basket)
                 return await room.press(self, ctx, verb, arg, state, values)
             seat, index, fresh = [*arg.split("."), "", ""][:3]
             if verb == "s":
@@ -378,400 +230,6 @@ class CommandLayer:
             values[spec.name] = _coerce(spec, value)
         return values
 
-    # --- Turning outcomes into messages ---------------------------------------------------------------
-
-    async def outcome_replies(self, ctx: Context, outcome: Outcome, note: str = "Done.") -> list[Reply]:
-        table = outcome.table
-        replies = [Reply(note, channel=ctx.channel)]
-        lines = []
-        public = outcome.public_events
-        sealed_only = outcome.events and not public and not outcome.receipt  # e.g. a stack's new top (11.2)
-        if outcome.seat and outcome.action is not None and not sealed_only:
-            command = _command_of(outcome.action.verb, self.room_of(table.game.system))
-            shown = "" if command.startswith("/act ") else f" {command}"
-            lines.append(f"**{outcome.seat}** ({who(table, outcome.seat)}){shown}")
-        lines += [f"- {e['text']}" for e in public]
-        plain = [e["text"] for e in outcome.events if not e.get("secret_to")]
-        if [e["text"] for e in public] != plain and outcome.own_events:
-            own = "\n".join(f"- {e['text']}" for e in outcome.own_events if not e.get("secret_to"))
-            replies.append(Reply(f"What happened, as your side sees it:\n{own}", channel=ctx.channel))
-        if outcome.receipt:
-            lines.append(f"The {outcome.seat} player sealed a decision; receipt `{outcome.receipt[:16]}`.")
-        details = [e["data"]["details"] for e in public if "details" in e.get("data", {})]
-        files = (_details_file(table, details),) if details else ()
-        for seat in sorted({s for e in outcome.events for s in e.get("secret_to", ())}):
-            user = table.user_of(seat)
-            texts = [e["text"] for e in outcome.events if seat in e.get("secret_to", ())]
-            if user is None:
-                continue
-            if user == ctx.caller.user_id and seat == outcome.seat:
-                replies.append(Reply("Only you see this: " + "\n".join(texts), channel=ctx.channel))
-            else:
-                replies.append(self._dm(ctx, user, seat, "\n".join(texts), (), ()))
-        account = "\n".join(lines)
-        if outcome.result is not None:
-            if account:
-                replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel, files=files))
-            if outcome.picture_due:
-                replies.append(await self._picture_reply(ctx, outcome.picture_events, "The map at the end."))
-            replies.append(self.game_over(ctx, table, outcome.result.text))
-            return replies
-        # One message per action: what happened, followed by the decision it leads to (the acting seat's own
-        # next prompt if it has one, else the first seat asked), so a move is one message, not two.
-        asked = await self._seat_prompts(
-            ctx, table, outcome.prompts, outcome.ping, outcome.fresh, outcome.private_prompts, outcome.seat
-        )
-        ranked = sorted(
-            (i for i, (_, r) in enumerate(asked) if r.to == "channel"),
-            key=lambda i: (outcome.prompts[asked[i][0]].optional, asked[i][0] != outcome.seat),
-        )
-        if account and ranked:
-            seat, merged = asked.pop(ranked[0])
-            runs_on = seat == outcome.seat and not outcome.prompts[seat].optional and not merged.mentions and not files
-            fold = Fold(f"{table.game.id}.{seat}", account) if runs_on else None
-            merged = replace(merged, text=f"{account}\n{merged.text}", files=(*files, *merged.files), fold=fold)
-            asked.insert(0, (seat, merged))
-        elif account:
-            replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel, files=files))
-        if outcome.picture_due:  # Discord draws and posts it after everything else (UmpireBot.deliver_pictures)
-            caption = "The map after that activation." if outcome.action is not None else "The map at the start."
-            replies.append(await self._picture_reply(ctx, outcome.picture_events, caption))
-        replies += await info.turn_reports(self, ctx, outcome)  # Turn-start reports: bot/info.py
-        return replies + [r for _, r in asked]
-
-    async def _picture_reply(self, ctx: Context, events: Sequence[Mapping[str, Any]], text: str) -> Reply:
-        if not self.pictures:
-            return Reply(text + " (map pictures are off)", to="channel", ephemeral=False, channel=ctx.channel)
-        try:
-            later = await self.service.picture_job(ctx.channel, None, events)
-        except Refusal:
-            return Reply(text + " (this game has no map picture)", to="channel", ephemeral=False)
-        return Reply(text, to="channel", ephemeral=False, picture=later, channel=ctx.channel)
-
-    def game_over(self, ctx: Context, table: Table, text: str) -> Reply:
-        game = table.game
-        return Reply(
-            f"**Game over**: {text}.\nThe dice seed was `{game.seed}`; its SHA-256 `{game.seed_hash}` was posted "
-            f"at the creation. The log's chain head is `{game.chain_head}`. Anyone can check every roll and "
-            f"every logged action: `umpire verify {game.id}` or `game verify`.",
-            to="channel",
-            ephemeral=False,
-            channel=ctx.channel,
-        )
-
-    async def prompt_replies(
-        self,
-        ctx: Context,
-        table: Table,
-        prompts: Mapping[str, Prompt],
-        ping: Mapping[str, int],
-        fresh: frozenset[str] | None = None,
-        private: bool = False,
-    ) -> list[Reply]:
-        """The messages that ask each seat for its decision (see :meth:`_seat_prompts`)."""
-        return [r for _, r in await self._seat_prompts(ctx, table, prompts, ping, fresh, private)]
-
-    async def _seat_prompts(
-        self,
-        ctx: Context,
-        table: Table,
-        prompts: Mapping[str, Prompt],
-        ping: Mapping[str, int],
-        fresh: frozenset[str] | None = None,
-        private: bool = False,
-        acting: str | None = None,
-    ) -> list[tuple[str, Reply]]:
-        """The messages that ask each seat for its decision, each with its seat.
-
-        A required prompt pings its player when ``ping`` names the seat. With ``fresh`` given, a prompt is
-        posted only when it is in ``fresh`` (new or changed; an optional one, a chance to react, once per
-        window), except the ``acting`` seat's, whose buttons its own action made stale. A secret prompt goes
-        by DM; under fog of war (``private``) the channel only says whose decision it is, with a button that
-        shows the choices to that player alone.
-        """
-        replies: list[tuple[str, Reply]] = []
-        for seat, prompt in prompts.items():
-            user = table.user_of(seat)
-            if fresh is not None and seat not in fresh and seat not in ping and (prompt.optional or seat != acting):
-                continue  # unchanged, and its buttons still work: not posted again
-            rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
-            mention = (user,) if seat in ping and user is not None and not prompt.optional else ()
-            if private and not prompt.secret and user is not None:
-                asked = "may react (an event, 15)" if prompt.optional else "must decide"
-                replies.append(
-                    (
-                        seat,
-                        Reply(
-                            f"<@{user}> (**{seat}**) {asked}. Fog of war (11): the choices are shown only to you.",
-                            to="channel",
-                            ephemeral=False,
-                            mentions=mention,
-                            buttons=(
-                                Button(
-                                    "Show my choices",
-                                    custom_id(table.game.id, table.game.revision, "dm", seat),
-                                    "secondary" if prompt.optional else "primary",
-                                ),
-                            ),
-                            channel=ctx.channel,
-                        ),
-                    )
-                )
-                continue
-            buttons, selects = await self._components(table, seat, prompt)
-            if prompt.secret and user is not None:
-                replies.append((seat, self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects)))
-                notice = f"<@{user}> ({seat}) has a sealed decision to make: it was sent privately."
-                replies.append(
-                    (seat, Reply(notice, to="channel", ephemeral=False, mentions=mention, channel=ctx.channel))
-                )
-                continue
-            free = self._also(table, prompt)
-            listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
-            head = "(optional, no need to answer) " if prompt.optional else ""
-            replies.append(
-                (
-                    seat,
-                    Reply(
-                        f"<@{user}> (**{seat}**): {head}{prompt.text}{rule}{free}\n{listed}".strip(),
-                        to="channel",
-                        ephemeral=False,
-                        mentions=mention,
-                        buttons=buttons,
-                        selects=selects,
-                        channel=ctx.channel,
-                    ),
-                )
-            )
-        return replies
-
-    async def freshness(self, table: Table, seat: str, prompt: Prompt) -> str:
-        """A short hash of the seat's prompt and of how many actions the seat has made: a button stays valid
-        while both are unchanged, even if the other side acted meanwhile (simultaneous secret decisions)."""
-        own = table.game.seat_actions.get(seat, 0)
-        return hashlib.sha256(f"{own}|{prompt!r}".encode()).hexdigest()[:8]
-
-    async def _components(
-        self, table: Table, seat: str, prompt: Prompt
-    ) -> tuple[tuple[Button, ...], tuple[Select, ...]]:
-        if (own := await self.room_of(table.game.system).components(self, table, seat, prompt)) is not None:
-            return own  # the system draws this prompt's components itself (an ASL campaign's basket)
-        game, state = table.game.id, table.game.revision
-        fresh = await self.freshness(table, seat, prompt)
-        choices = prompt.choices
-        if len(choices) <= MAX_BUTTONS:
-            return tuple(
-                Button(
-                    f"{i}. {c.label or c.verb}"[:80],
-                    custom_id(game, state, "c", f"{seat}.{i}.{fresh}"),
-                    "primary" if c.verb not in ("pass", "end_activation", "end_support") else "secondary",
-                )
-                for i, c in enumerate(choices, 1)
-            ), ()
-        selects = []
-        for start in range(0, min(len(choices), 100), 25):
-            entries = tuple(
-                (f"{i}. {c.label or c.verb}"[:100], str(i))
-                for i, c in enumerate(choices[start : start + 25], start + 1)
-            )
-            arg = f"{seat}.{start // 25}.{fresh}"
-            selects.append(
-                Select(custom_id(game, state, "s", arg), f"Choices {start + 1}-{start + len(entries)}", entries)
-            )
-        return (), tuple(selects)
-
-    def _dm(
-        self,
-        ctx: Context,
-        user: int,
-        seat: str,
-        text: str,
-        buttons: tuple[Button, ...],
-        selects: tuple[Select, ...],
-    ) -> Reply:
-        return Reply(
-            text,
-            to="dm",
-            ephemeral=False,
-            user=user,
-            buttons=buttons,
-            selects=selects,
-            channel=ctx.channel,
-            dm_fallback=Reply(
-                f"<@{user}>: I cannot send you direct messages (they are closed). "
-                "Use the button to see your private message here, visible only to you.",
-                to="channel",
-                ephemeral=False,
-                mentions=(user,),
-                channel=ctx.channel,
-            ),
-        )
-
-    def _also(self, table: Table, prompt: Prompt) -> str:
-        """The prompt's "Also:" line: the commands it allows besides its choices."""
-        if not prompt.free_verbs:
-            return ""
-        return f"\nAlso: {', '.join(_commands_of(prompt.free_verbs, self.room_of(table.game.system)))}."
-
-    async def _private_prompt(self, ctx: Context, seat: str, state: int) -> list[Reply]:
-        """The ephemeral way to answer a secret prompt when DMs are closed."""
-        table = await self.service.table(ctx.channel)
-        if seat not in table.seats_of(ctx.caller.user_id):
-            raise Refusal(f"only the {seat} player may open this")
-        prompts = await self.service.prompts(table.game)
-        prompt = prompts.get(seat)
-        if prompt is None:
-            return [Reply("You have nothing to decide now.")]
-        buttons, selects = await self._components(table, seat, prompt)
-        free = self._also(table, prompt)
-        listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
-        text = f"**{seat}**: {prompt.text}{free}\n{listed}".strip()
-        return [Reply(text, buttons=buttons, selects=selects)]
-
-    # --- Game life ------------------------------------------------------------------------------------
-
-    async def _create(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        names = [n.strip() for n in str(o.get("options", "")).split(",") if n.strip()]
-        table = await self.service.create(
-            guild=ctx.guild,
-            channel=ctx.channel,
-            caller=ctx.caller,
-            system_id=str(o.get("system") or self.default_system),
-            scenario=o["scenario"],
-            options=dict.fromkeys(names, True),
-            days_per_move=float(o.get("days_per_move", 0)),
-            reserve_days=float(o.get("reserve_days", 0)),
-        )
-        game = table.game
-        system = self.service.system(game.system)
-        tc = game.time_control
-        clock = f"{tc['days_per_move']:g} days per move, {tc['reserve_days']:g} days reserve" if tc else "live play"
-        text = (
-            f"**Game #{game.id} created**: {system.name}, scenario {game.scenario}; "
-            f"optional rules: {', '.join(names) or 'none'}; time control: {clock}.\n"
-            f"Seats: {', '.join(table.seats)}. Take one with `game join`, then `game start`.\n"
-            f"Dice commitment (SHA-256 of the secret seed, revealed at the end): `{game.seed_hash}`"
-        )
-        return [Reply("Game created.", channel=ctx.channel), Reply(text, to="channel", ephemeral=False)]
-
-    async def _join(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        table = await self.service.join(ctx.channel, ctx.caller, o.get("seat"))
-        seat = ", ".join(table.seats_of(ctx.caller.user_id))
-        return [
-            Reply(f"You hold the {seat} seat."),
-            Reply(
-                f"<@{ctx.caller.user_id}> takes the **{seat}** seat. {seats_line(table)}",
-                to="channel",
-                ephemeral=False,
-            ),
-        ]
-
-    async def _leave(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        table = await self.service.leave(ctx.channel, ctx.caller)
-        return [
-            Reply("You left the game."),
-            Reply(f"<@{ctx.caller.user_id}> left. {seats_line(table)}", to="channel", ephemeral=False),
-        ]
-
-    async def _start(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        outcome = await self.service.start(ctx.channel, ctx.caller)
-        replies = await self.outcome_replies(ctx, outcome, "Game started.")
-        briefing = await info.brief_at_start(self, ctx)  # bot/info.py
-        reports = await info.turn_reports(self, ctx, outcome, at_start=True)
-        return replies[:1] + briefing + reports + replies[1:]
-
-    async def _status(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        table = await self.service.table(ctx.channel, live=False)
-        game = table.game
-        lines = [f"**Game #{game.id}** ({game.system}, {game.scenario}): {game.status}. {seats_line(table)}"]
-        if game.status in ("active", "finished", "abandoned"):
-            lines.append(await self.service.describe(ctx.channel, ctx.caller, "status"))
-        if game.result:
-            lines.append(f"Result: {game.result.get('text')}")
-        prompts = await self.service.prompts(game)
-        private = await self.service.private_prompts(game)
-        for seat, prompt in prompts.items():
-            if prompt.optional:
-                lines.append(f"**{seat}** may react (optional).")
-            else:
-                lines.append(f"Waiting for **{seat}** ({who(table, seat)})" + ("." if private else f": {prompt.text}"))
-        reminders = await self.service.store.reminders(game.id)
-        for seat, row in table.seats.items():
-            if row.vacation_until and row.vacation_until > self.service.clock():
-                lines.append(f"{seat} is on vacation.")
-            if seat in reminders and game.time_control:
-                left = float(game.time_control.get("reserve_days", 0)) - row.reserve_used / 86400
-                lines.append(f"{seat}: reserve left {left:.1f} days.")
-        return [Reply("\n".join(lines), ephemeral=False)]
-
-    async def _resign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        """Asks first: resigning ends the game at once."""
-        table = await self.service.table(ctx.channel)
-        if table.game.status != "active" or not table.seats_of(ctx.caller.user_id):
-            return await self._resign_now(ctx)  # the service says why it cannot be done
-        game, state = table.game.id, table.game.revision
-        return [
-            Reply(
-                "Resign the game? Your opponent wins at once and the dice seed is revealed.",
-                buttons=(
-                    Button("Confirm", custom_id(game, state, "rsy", "0"), "danger"),
-                    Button("Cancel", custom_id(game, state, "rsn", "0")),
-                ),
-            )
-        ]
-
-    async def _resign_now(self, ctx: Context) -> list[Reply]:
-        outcome = await self.service.resign(ctx.channel, ctx.caller)
-        return [
-            Reply("You resigned."),
-            self.game_over(ctx, outcome.table, outcome.result.text if outcome.result else ""),
-        ]
-
-    async def _undo(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        outcome = await self.service.undo(ctx.channel, ctx.caller)
-        row = outcome.undone[-1]
-        full = f"{row.verb} {_args(row.args)}".strip()
-        head = f"<@{ctx.caller.user_id}> (**{row.seat}**) took back their last action"
-        if outcome.private_prompts:  # fog of war (11): the channel reads only what both sides may
-            told = "".join(f"\n- {e['text']}" for e in outcome.public_events)
-            notice = f"{head} ({row.verb}).{told}"[:1900]
-            replies = [Reply(f"Undone: {full}."), Reply(notice, to="channel", ephemeral=False)]
-        else:
-            replies = [Reply("Undone."), Reply(f"{head}: {full}.", to="channel", ephemeral=False)]
-        return replies + await self.prompt_replies(
-            ctx, outcome.table, outcome.prompts, {}, private=outcome.private_prompts
-        )
-
-    async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
-        return [
-            Reply("Asked."),
-            Reply(
-                f"<@{ctx.caller.user_id}> asks for a vacation of {o['days']} day(s); the opponent may accept with "
-                "`game accept-vacation`.",
-                to="channel",
-                ephemeral=False,
-            ),
-        ]
-
-    async def _accept_vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        _, seats = await self.service.accept_vacation(ctx.channel, ctx.caller)
-        text = f"Vacation granted to {', '.join(seats)}: no reminders until it ends."
-        return [Reply("Accepted."), Reply(text, to="channel", ephemeral=False)]
-
-    async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        table = await self.service.table(ctx.channel, live=False)
-        game, rolls, problems = await self.service.verify(table.game.id)
-        head = f"Chain head `{game.chain_head}` (compare it with the one posted at the end)."
-        if problems:
-            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems) + "\n" + head)]
-        return [
-            Reply(
-                f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; the log's hash chain holds; {rolls} roll(s) "
-                f"recomputed: all agree. {head}"
-            )
-        ]
-
     # --- Playing --------------------------------------------------------------------------------------
 
     def _play(self, command: CommandDef) -> Handler:
@@ -779,8 +237,6 @@ class CommandLayer:
         assert verb is not None
 
         async def handler(ctx: Context, o: dict[str, Any]) -> list[Reply]:
-            if verb == "standing_orders" and str(o.get("orders", "")).strip().lower() in ("none", "-"):
-                o = {"orders": ""}
             if command.confirm:
                 preview = await self.service.preview(ctx.channel, ctx.caller, verb, o)
                 if preview is not None:
@@ -933,12 +389,6 @@ def _coerce(spec: OptionDef, value: Any) -> Any:
     return number
 
 
-def _details_file(table: Table, details: Sequence[Any]) -> Attachment:
-    """Machine-readable details some events carry (e.g. what a reveal makes checkable), as one JSON file."""
-    text = json.dumps(list(details), indent=1, ensure_ascii=False)
-    return Attachment(f"details-{table.game.id}-{table.game.revision}.json", text.encode())
-
-
 def _kind_words(spec: OptionDef) -> str:
     words = {
         "text": "short text",
@@ -951,23 +401,6 @@ def _kind_words(spec: OptionDef) -> str:
     if spec.min_value is not None and spec.max_value is not None:
         text += f" from {spec.min_value:g} to {spec.max_value:g}"
     return text
-
-
-def _commands_of(verbs: Sequence[str], room: Room) -> list[str]:
-    """The commands that send these engine verbs (``/move`` for ``move``, ``/act retreat`` for a verb no
-    command names), for a prompt's "Also:" line."""
-    return [_command_of(v, room) for v in verbs if v != "preview"]
-
-
-def _command_of(verb: str, room: Room) -> str:
-    """The command a player types for an engine verb: ``/move`` for ``move``, ``/act retreat`` for a verb
-    without its own command. The game's own ``room`` comes first (two systems may send one verb)."""
-    by_verb = {c.verb: c.name for c in COMMANDS if c.verb}
-    for other in all_rooms():
-        by_verb.update(other.verb_commands)
-    by_verb.update({c.verb: c.name for c in room.commands if c.verb})
-    by_verb.update(room.verb_commands)
-    return f"/{by_verb[verb]}" if verb in by_verb else f"/act {verb}"
 
 
 def _plain(text: str) -> str:
@@ -992,10 +425,6 @@ def _match_name(typed: str, pairs: Sequence[tuple[str, str]]) -> tuple[str, list
     close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=0.6)
     labels = {v: lab for lab, v in pairs}
     return typed, [f"{labels[names[c]]!r}" for c in dict.fromkeys(close)]
-
-
-def _args(args: Mapping[str, Any]) -> str:
-    return " ".join(f"{k}={v}" for k, v in args.items())
 
 
 __all__ = [  # bot.commands keeps the names it had before the rooms (bot.replies, bot.definitions hold them)

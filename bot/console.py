@@ -109,9 +109,9 @@ class Console:
     async def setup(self, scenario: str, options: str = "", system: str | None = None) -> None:
         """Create the game, seat the two players, start it.
 
-        A campaign-game system is created with ``campaign create``: ``options`` are then its settings as
-        ``key=value`` separated by ``;`` (``start=17N; elr=allied=5 german=3; san=allied=3 german=4``), and both
-        players are the organiser too (a terminal has no server roles), so ``mod load-table`` works.
+        The game's system says how (:meth:`bot.systems.base.Room.console_game`): ``game create`` with the
+        optional rules by default; a system may use its own command, read ``options`` as its settings and make
+        the players moderators (a terminal has no server roles).
         """
         system_id = system or self.layer.default_system
         self.system_id = system_id

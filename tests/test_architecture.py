@@ -172,3 +172,35 @@ def test_shared_layer_names_no_game_system() -> None:
         for name in shared
     }
     assert {n: t for n, t in named.items() if t} == {}
+
+
+LAYER_MODULES = ("bot.commands", "bot.catalogue", "bot.prompting", "bot.game_life", "bot.discord_app", "bot.console")
+"""The command layer and the transports: rooms get the layer as ``bot.systems.base.Layer``, never import it."""
+
+
+def test_rooms_never_import_the_command_layer() -> None:
+    graph = import_graph()
+    rooms = [n for n in graph if n.startswith(("bot.systems", "bot.leagues", "bot.moderation"))]
+    found = {name: sorted(t for t in graph[name] if t in LAYER_MODULES) for name in rooms}
+    assert {n: t for n, t in found.items() if t} == {}
+
+
+def test_game_systems_do_not_import_each_other() -> None:
+    graph = import_graph()
+
+    def system_of(module: str) -> str | None:
+        parts = module.split(".")
+        return parts[2] if len(parts) > 2 and parts[:2] == ["bot", "systems"] and parts[2] != "base" else None
+
+    crossing = {
+        name: sorted(t for t in targets if system_of(t) not in (None, system_of(name)))
+        for name, targets in graph.items()
+        if system_of(name) is not None
+    }
+    assert {n: t for n, t in crossing.items() if t} == {}
+
+
+def test_scenarios_import_neither_bot_nor_render() -> None:
+    graph = import_graph()
+    found = {n: sorted(t for t in ts if t.split(".")[0] in ("bot", "render")) for n, ts in graph.items()}
+    assert {n: t for n, t in found.items() if t and n.split(".")[0] == "scenarios"} == {}

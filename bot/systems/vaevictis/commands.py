@@ -1,7 +1,8 @@
 """The Vae Victis room's commands: the play commands of an operational game (``activate``, ``move``,
 ``attack``, ``dig-in`` ... ``end-activation``, ``pass``). Each sends its engine verb through the command
 layer's play handler (an attack is previewed and confirmed first); ``activate`` has its own handler here
-(a formation, or ``general``; a reactivation is confirmed first).
+(a formation, or ``general``; a reactivation is confirmed first), and so has ``standing-orders`` (``none``
+clears them).
 
 Light on purpose (no engine import): the registry (:mod:`bot.systems`) reads it when the bot starts. Every
 game on the system (Ardennes 1944, Alsace 1944) shares these commands.
@@ -131,4 +132,10 @@ class VaeVictisRoom(Room):
             outcome = await layer.service.act(ctx.channel, ctx.caller, verb, args)
             return await layer.outcome_replies(ctx, outcome)
 
-        return {"activate": activate}
+        async def standing_orders(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+            if str(o.get("orders", "")).strip().lower() in ("none", "-"):
+                o = {"orders": ""}  # clears them
+            outcome = await layer.service.act(ctx.channel, ctx.caller, "standing_orders", o)
+            return await layer.outcome_replies(ctx, outcome)
+
+        return {"activate": activate, "standing-orders": standing_orders}
