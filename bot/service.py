@@ -18,14 +18,25 @@ import json
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
-from bot import chain
+from bot.caches import ChannelLocks as ChannelLocks
+from bot.caches import StateCache as StateCache
 from bot.config import Limits
+from bot.game_types import Caller as Caller
+from bot.game_types import GameEndListener as GameEndListener
+from bot.game_types import Info as Info
+from bot.game_types import LogEntry as LogEntry
+from bot.game_types import Outcome as Outcome
+from bot.game_types import Preview as Preview
+from bot.game_types import Refusal as Refusal
+from bot.game_types import StaleError as StaleError
+from bot.game_types import SystemAdapter as SystemAdapter
+from bot.game_types import SystemFactory as SystemFactory
+from bot.game_types import Table as Table
 from bot.rendering import Renderer
 from bot.store import (
     ActionRow,
@@ -35,11 +46,11 @@ from bot.store import (
     NewSecret,
     PendingRow,
     RevisionError,
-    SeatRow,
     Store,
     snapshot_due,
 )
-from engine.contract import Action, Choice, GameSystem, Prompt, Result, RulesError
+from bot.verification import verify_game
+from engine.contract import Action, Choice, Prompt, Result, RulesError
 from engine.dice import commitment, new_seed
 
 BARRIER_KINDS = frozenset({"roll", "reveal", "secret-reveal", "initiative", "sealed"})
@@ -52,236 +63,8 @@ logger = logging.getLogger(__name__)
 DAY = 86400.0
 HOUR = 3600.0
 
-LOCK_IDLE_SECONDS = 600.0
-"""A channel's lock is forgotten after ten idle minutes (it is made again on the next request)."""
 RECENT_PAGE = 60
 """How many actions back the picture of the last activation reads first (the store reads from the end)."""
-
-
-class Refusal(RulesError):
-    """The bot refuses a request; nothing changed. ``str()`` is the sentence shown to the player."""
-
-
-class StaleError(Refusal):
-    """A button or confirmation from an earlier position."""
-
-
-class SystemAdapter(GameSystem, Protocol):
-    """A game system as the bot uses it: the engine contract (:class:`engine.contract.GameSystem`) plus what
-    the bot needs around it: state serialisation, autocomplete, odds previews, information and pictures."""
-
-    id: str
-    name: str
-    scenarios: tuple[str, ...]
-    options: Mapping[str, str]
-    """Optional rules: name to a description with its rule number."""
-
-    def state_to_json(self, state: Any) -> Any: ...
-
-    def state_from_json(self, data: Any) -> Any: ...
-
-    def suggest(
-        self, state: Any, seat: str | None, source: str, typed: str, given: Mapping[str, Any]
-    ) -> list[tuple[str, str]]:
-        """Autocomplete: up to 25 (label, value) pairs legal now for ``source`` (unit, hex, target, ...)."""
-        ...
-
-    def preview(self, state: Any, seat: str, verb: str, args: Mapping[str, Any]) -> str | None:
-        """The text to confirm before ``verb`` is applied (an attack's odds), or ``None`` to apply at once.
-
-        :raises RulesError: if the action is already known to be illegal.
-        """
-        ...
-
-    def describe(self, state: Any, seat: str | None, topic: str, key: str) -> str:
-        """Text for an information command (``hex``, ``unit``, ``stack``, ``oob``, ``status``) as ``seat`` sees it.
-
-        :raises RulesError: for an unknown key.
-        """
-        ...
-
-    def picture(self, state: Any, seat: str | None, events: Sequence[Mapping[str, Any]]) -> bytes | None:
-        """A PNG of the map as ``seat`` sees it (``None``: the public view), highlighting what ``events`` changed.
-
-        Runs in a worker thread. ``None`` when the system has no picture.
-        """
-        ...
-
-    def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
-        """Whether these events close an activation (or a turn), so the channel gets the map picture."""
-        ...
-
-
-SystemFactory = Callable[[], SystemAdapter]
-
-GameEndListener = Callable[[GameRow, str], Awaitable[None]]
-"""Told of every game that ends, with how (``victory``, ``resignation``, ``abandoned``, or a moderator's
-``forfeit`` or ``adjudicated``), and of every ended game a correction reopens (``reopened``). Rooms beside the
-systems (leagues) register one in :attr:`GameService.end_listeners`."""
-
-
-class ChannelLocks:
-    """One :class:`asyncio.Lock` per channel, forgotten once idle so that a bot serving thousands of channels
-    keeps only the busy ones.
-
-    A lock is dropped only while nobody holds it or waits for it, and the sweep runs inside :meth:`get`,
-    which never yields to the event loop: a caller that got a lock acquires it before any sweep can run.
-    """
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic, idle: float = LOCK_IDLE_SECONDS) -> None:
-        self._locks: dict[int, tuple[asyncio.Lock, float]] = {}
-        self._clock = clock
-        self._idle = idle
-        self._next_sweep = clock() + idle
-
-    def __len__(self) -> int:
-        return len(self._locks)
-
-    def get(self, channel: int) -> asyncio.Lock:
-        """The lock of a channel (a new one if it was forgotten)."""
-        now = self._clock()
-        if now >= self._next_sweep:
-            self._sweep(now)
-        lock = self._locks[channel][0] if channel in self._locks else asyncio.Lock()
-        self._locks[channel] = (lock, now)
-        return lock
-
-    def _sweep(self, now: float) -> None:
-        self._next_sweep = now + self._idle
-        for channel, (lock, used) in list(self._locks.items()):
-            if now - used >= self._idle and not lock.locked() and not getattr(lock, "_waiters", None):
-                del self._locks[channel]
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who asks: a user id, a name to show, and whether they are a moderator of the server."""
-
-    user_id: int
-    name: str = ""
-    moderator: bool = False
-
-
-@dataclass(frozen=True)
-class Table:
-    """A game with its seats: what every answer about a game starts from."""
-
-    game: GameRow
-    seats: dict[str, SeatRow]
-
-    def user_of(self, seat: str) -> int | None:
-        """The user holding ``seat``, if any."""
-        row = self.seats.get(seat)
-        return row.user_id if row else None
-
-    def seats_of(self, user_id: int) -> list[str]:
-        """The seats ``user_id`` holds."""
-        return [s for s, row in self.seats.items() if row.user_id == user_id]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What an accepted request did, for the transport to post."""
-
-    table: Table
-    seat: str | None = None
-    """The seat that acted."""
-    action: ActionRow | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
-    prompts: dict[str, Prompt] = field(default_factory=dict)
-    """What each seat must or may decide now."""
-    ping: dict[str, int] = field(default_factory=dict)
-    """Seats whose input is needed now and was not before, with their user ids: ping exactly these."""
-    result: Result | None = None
-    picture_due: bool = False
-    """Whether an activation closed: post the map picture of what changed."""
-    picture_events: list[dict[str, Any]] = field(default_factory=list)
-    """What the picture posted after this action shows as just happened (when ``picture_due``): the public
-    events of the whole activation that closed, from its opening action to this one, as the channel may read
-    them (not sealed, redacted under fog of war)."""
-    public_events: list[dict[str, Any]] = field(default_factory=list)
-    """The events the channel may read: not sealed, and under fog of war without the names of hidden units."""
-    fresh: frozenset[str] = frozenset()
-    """Seats whose prompt is new (or, for a required prompt, changed): optional prompts are posted only then."""
-    private_prompts: bool = False
-    """Whether prompts name what the other side may not see (fog of war): shown to their seat only."""
-    own_events: list[dict[str, Any]] = field(default_factory=list)
-    """The events as the acting seat may read them (under fog of war, more than the channel)."""
-    receipt: str | None = None
-    """The receipt hash of a sealed decision."""
-    undone: list[ActionRow] = field(default_factory=list)
-    note: str = ""
-
-    @property
-    def state_id(self) -> int:
-        """The game's revision: buttons and confirmations carry it."""
-        return self.table.game.revision
-
-
-@dataclass(frozen=True)
-class Preview:
-    """An action waiting for its player's confirmation."""
-
-    text: str
-    token: str
-    seat: str
-    verb: str
-    args: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Info:
-    """An answer to an information command (``hex``, ``unit``, ``stats`` ...) from a system's ``inform``: its
-    text (any length: the command layer pages it), a picture, and the next steps it offers."""
-
-    text: str
-    picture: bytes | None = None
-    buttons: tuple[tuple[str, str, str], ...] = ()
-    """(label, press verb, argument) of each button (see :mod:`bot.info`)."""
-    menu: tuple[tuple[str, str], ...] = ()
-    """(label, value) entries of one select menu, pressed with ``menu_verb``."""
-    menu_verb: str = ""
-    menu_placeholder: str = ""
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of a game's log as a seat sees it."""
-
-    seq: int
-    seat: str
-    verb: str
-    texts: list[str]
-    rolls: list[str]
-
-
-class StateCache:
-    """The latest state of the most recently used games, at most ``size`` of them (least recently used dropped).
-
-    Each entry is (the game's revision, its last live action's number, the state).
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = max(1, size)
-        self._entries: OrderedDict[int, tuple[int, int, Any]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def get(self, game_id: int) -> tuple[int, int, Any] | None:
-        entry = self._entries.get(game_id)
-        if entry is not None:
-            self._entries.move_to_end(game_id)
-        return entry
-
-    def __setitem__(self, game_id: int, entry: tuple[int, int, Any]) -> None:
-        self._entries[game_id] = entry
-        self._entries.move_to_end(game_id)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
-
-    def pop(self, game_id: int, default: Any = None) -> Any:
-        return self._entries.pop(game_id, default)
 
 
 class GameService:
@@ -1220,7 +1003,7 @@ class GameService:
             rows = await self.store.actions(game.id, include_undone=True)
         except ValueError as error:  # a row edited by hand into text that is not JSON
             return game, 0, [f"the stored log is not readable: an action's arguments or events are not JSON ({error})"]
-        return await asyncio.to_thread(_verify, system, game, rows)
+        return await asyncio.to_thread(verify_game, system, game, rows)
 
     # --- Time control, reminders, vacations -----------------------------------------------------------
 
@@ -1329,81 +1112,6 @@ def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool) ->
     prompts = {} if result else system.prompts(new)
     state_json = system.state_to_json(new) if snapshot else None
     return _Applied(new, [e.to_json() for e in events], result, prompts, state_json)
-
-
-def _verify(system: SystemAdapter, game: GameRow, rows: Sequence[ActionRow]) -> tuple[GameRow, int, list[str]]:
-    from engine.dice import verify as verify_rolls
-
-    problems: list[str] = []
-    try:
-        seed = bytes.fromhex(game.seed)
-    except ValueError:
-        return game, 0, ["the revealed seed is not hexadecimal: it cannot be the game's seed"]
-    if commitment(seed) != game.seed_hash:
-        problems.append("the revealed seed does not match the hash published at the game's creation")
-    links = [
-        chain.StoredLink(
-            r.seq, r.seat, r.user_id, r.verb, r.args, r.events, r.events_hash, r.chain, r.undone, r.undone_after
-        )
-        for r in rows
-    ]
-    problems += chain.check(game.seed_hash, links, game.chain_head)
-    try:
-        state = system.new_game(game.scenario, game.options, seed)
-    except Exception as error:  # tampered setup: say so, never crash
-        return game, 0, [*problems, f"the game's setup does not load: {error}"]
-    rolls = 0
-    recorded: list[tuple[int, int, int]] = []
-    for row in rows:
-        if row.undone:
-            continue
-        try:
-            state, events = system.apply(state, Action(row.seat, row.verb, row.args))
-        except Exception as error:  # a refused or broken action: report and stop, the rest cannot replay
-            reason = getattr(error, "reason", str(error))
-            problems.append(
-                f"action #{row.seq} ({row.seat} {row.verb}) is refused by the rules on replay: {reason}; "
-                "the replay stops there"
-            )
-            break
-        again = json.loads(json.dumps([e.to_json() for e in events]))
-        rolls += sum(1 for e in again if e["kind"] == "roll" or {"die", "dice"} & set(e["data"]))
-        recorded += [
-            (int(e["data"]["number"]), int(e["data"].get("sides", 6)), int(e["data"]["die"]))
-            for e in (row.events if isinstance(row.events, list) else [])
-            if isinstance(e, dict)
-            and e.get("kind") == "roll"
-            and isinstance(e.get("data"), dict)
-            and {"number", "die"} <= set(e["data"])
-            and all(isinstance(e["data"].get(k, 6), int) for k in ("number", "die", "sides"))
-        ]
-        if again != row.events:
-            problems.append(_difference(row, again))
-    try:
-        problems += verify_rolls(game.seed, game.seed_hash, recorded)
-    except (ValueError, TypeError) as error:
-        problems.append(f"the recorded rolls cannot be checked: {error}")
-    return game, rolls, list(dict.fromkeys(problems))
-
-
-def _difference(row: ActionRow, again: list[dict[str, Any]]) -> str:
-    """What differs between an action's recorded events and the replay's, in one sentence."""
-    head = f"action #{row.seq} ({row.seat} {row.verb})"
-    if not isinstance(row.events, list):
-        return f"{head}: the events announced are not a list of events"
-    for index, (told, replayed) in enumerate(zip(row.events, again, strict=False), 1):
-        if told == replayed:
-            continue
-        data = told.get("data") if isinstance(told, dict) else None
-        was = (data or {}).get("die", (data or {}).get("dice")) if isinstance(data, dict) else None
-        now = replayed["data"].get("die", replayed["data"].get("dice"))
-        if now is not None and was is not None and was != now:
-            rule = replayed["data"].get("rule") or replayed.get("rule") or ""
-            about = f" ({rule})" if rule else ""
-            return f"{head}: a die{about} was announced as {was} but the seed gives {now}"
-        text = str(told.get("text", told) if isinstance(told, dict) else told)[:80]
-        return f"{head}: event {index} was announced as {text!r} but the replay gives {replayed['text'][:80]!r}"
-    return f"{head}: {len(row.events)} event(s) were announced but the replay gives {len(again)}"
 
 
 def _allows(prompt: Prompt, verb: str) -> bool:
