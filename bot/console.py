@@ -30,6 +30,7 @@ from bot.commands import (
     refusal_text,
     with_pictures,
 )
+from bot.info import INFORM_COMMANDS
 from bot.rooms import cross_system_rooms
 from bot.service import Caller, GameService, Refusal, SystemFactory
 from bot.store import Store
@@ -242,11 +243,14 @@ class Console:
         return Context(caller, self.channel, None)
 
     def commands(self) -> list[CommandDef]:
-        """The commands of this console's game: the shared ones, the moderators' and leagues', and its
-        system's own (not every system's)."""
-        own = {c.name for c in self.layer.room_of(self.system_id or self.layer.default_system).commands}
+        """The commands of this console's game: the shared ones (without the information commands when its
+        system answers none), the moderators' and leagues', and its system's own (not every system's)."""
+        system_id = self.system_id or self.layer.default_system
+        own = {c.name for c in self.layer.room_of(system_id).commands}
         own |= {c.name for room in cross_system_rooms() for c in room.commands}
         own |= {c.name for c in SHARED_COMMANDS}
+        if getattr(self.service.system(system_id), "inform", None) is None:
+            own -= INFORM_COMMANDS  # the system answers none of them
         return [c for c in COMMANDS if c.name in own]
 
     def help_text(self) -> str:

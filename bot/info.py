@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 PRESS_VERBS = frozenset({"ia", "ix", "im", "io", "ip", "ir"})
 """Custom id verbs of the information buttons and menus."""
 
+INFORM_COMMANDS = frozenset({"hex", "unit", "hq", "oob", "victory", "brief", "stats", "replay", "reports"})
+"""The commands answered through the system's ``inform`` (a system without it answers none of them)."""
+
 UNIT_ACTIONS = {"enter_ip": "dig-in", "recover": "recover"}
 """Unit actions a button may take: engine verb to command."""
 
