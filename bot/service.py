@@ -58,6 +58,9 @@ from bot.verification import verify_game
 from engine.contract import Action, Choice, Prompt, Result
 from engine.dice import commitment, new_seed
 
+RECENT_PAGE = 60
+"""How many actions back the picture of the last activation reads first (the store reads from the end)."""
+
 BARRIER_KINDS = frozenset({"roll", "reveal", "secret-reveal", "initiative", "sealed"})
 """Events undo never goes back over: a die rolled, hidden information revealed, the initiative decided, and a
 sealed decision whose receipt the channel has seen."""
@@ -69,6 +72,9 @@ class GameService(Reading, Correspondence):
     """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`;
     ``limits`` are the limits on creating games; ``state_cache`` is how many games' states stay in memory (the
     ``UMPIRE_STATE_CACHE`` setting)."""
+
+    def _recent_page(self) -> int:
+        return RECENT_PAGE
 
     # --- Creation and seats ---------------------------------------------------------------------------
 

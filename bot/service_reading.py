@@ -17,12 +17,14 @@ from bot.service_core import ServiceCore
 from bot.store import ActionRow, GameRow
 from engine.contract import RulesError
 
-RECENT_PAGE = 60
-"""How many actions back the picture of the last activation reads first (the store reads from the end)."""
-
 
 class Reading(ServiceCore):
     """What a seat may read of a game (a part of :class:`bot.service.GameService`)."""
+
+    def _recent_page(self) -> int:
+        """How many actions back the picture of the last activation reads first (``bot.service.RECENT_PAGE``,
+        read where it is set, so that a test may change it there)."""
+        raise NotImplementedError
 
     async def describe(self, channel: int, caller: Caller, topic: str, key: str = "") -> str:
         """An information answer as the caller's seat sees it (public view for a spectator).
@@ -147,9 +149,9 @@ class Reading(ServiceCore):
 
     async def _recent_events(self, game: GameRow, seat: str | None) -> list[dict[str, Any]]:
         """The events of the last activation (from the last ``activation`` event on) that ``seat`` may read,
-        however long it was: the log is read from its end, a page of :data:`RECENT_PAGE` actions first and
+        however long it was: the log is read from its end, a page of :meth:`_recent_page` actions first and
         four times more each time the activation began earlier still."""
-        count = RECENT_PAGE
+        count = self._recent_page()
         while True:
             rows = await self.store.last_actions(game.id, count)
             found: list[dict[str, Any]] = []
