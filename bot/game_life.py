@@ -121,7 +121,7 @@ class GameLife(Prompting):
         row = outcome.undone[-1]
         full = f"{row.verb} {_args(row.args)}".strip()
         head = f"<@{ctx.caller.user_id}> (**{row.seat}**) took back their last action"
-        if outcome.private_prompts:  # fog of war (11): the channel reads only what both sides may
+        if outcome.private_prompts:  # fog of war: the channel reads only what both sides may
             told = "".join(f"\n- {e['text']}" for e in outcome.public_events)
             notice = f"{head} ({row.verb}).{told}"[:1900]
             replies = [Reply(f"Undone: {full}."), Reply(notice, to="channel", ephemeral=False)]

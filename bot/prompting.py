@@ -63,7 +63,7 @@ class Prompting:
         replies = [Reply(note, channel=ctx.channel)]
         lines = []
         public = outcome.public_events
-        sealed_only = outcome.events and not public and not outcome.receipt  # e.g. a stack's new top (11.2)
+        sealed_only = outcome.events and not public and not outcome.receipt  # e.g. a stack's new top
         if outcome.seat and outcome.action is not None and not sealed_only:
             command = _command_of(outcome.action.verb, self.room_of(table.game.system))
             shown = "" if command.startswith("/act ") else f" {command}"
@@ -175,12 +175,13 @@ class Prompting:
             rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
             mention = (user,) if seat in ping and user is not None and not prompt.optional else ()
             if private and not prompt.secret and user is not None:
-                asked = "may react (an event, 15)" if prompt.optional else "must decide"
+                words = self.room_of(table.game.system)
+                asked = words.may_react if prompt.optional else "must decide"
                 replies.append(
                     (
                         seat,
                         Reply(
-                            f"<@{user}> (**{seat}**) {asked}. Fog of war (11): the choices are shown only to you.",
+                            f"<@{user}> (**{seat}**) {asked}. {words.fog_of_war}: the choices are shown only to you.",
                             to="channel",
                             ephemeral=False,
                             mentions=mention,

@@ -56,6 +56,7 @@ from bot.store import (
 )
 from bot.verification import verify_game
 from engine.contract import Action, Choice, Prompt, Result
+from engine.contract import RulesError as RulesError
 from engine.dice import commitment, new_seed
 
 RECENT_PAGE = 60

@@ -99,6 +99,11 @@ class Room:
     """Engine verbs a command sends without naming them (``activate_formation`` -> ``activate``): how an
     account names the command of an action."""
 
+    may_react: str = "may react"
+    """How the channel says, under fog of war, that a seat may answer an optional prompt (a chance to react)."""
+    fog_of_war: str = "Fog of war"
+    """How the channel names fog of war (with its rule number) when it hides a seat's choices."""
+
     def handlers(self, layer: Layer) -> dict[str, Handler]:
         """The handlers of those of :attr:`commands` that are not a plain verb (called once per layer)."""
         return {}

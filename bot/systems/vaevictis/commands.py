@@ -114,6 +114,8 @@ class VaeVictisRoom(Room):
     """The command half of a Vae Victis game."""
 
     commands = COMMANDS
+    may_react = "may react (an event, 15)"
+    fog_of_war = "Fog of war (11)"
     verb_commands: ClassVar[Mapping[str, str]] = {
         "activate_formation": "activate",
         "activate_general": "activate general",
