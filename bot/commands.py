@@ -9,6 +9,12 @@ delivered), with buttons, select menus and pictures.
 
 Buttons and select menus carry a custom id ``wg:<game>:<state_id>:<verb>:<arg>`` (at most 100 characters):
 the state id is the game's revision when the button was posted, so a stale or doubled click is refused.
+
+The layer names no game system: it runs the shared commands (:data:`bot.catalogue.SHARED_COMMANDS`; the
+``game`` ones in :mod:`bot.game_life`), sends a plain play command's verb to the game, and asks the rooms
+(:mod:`bot.rooms`: the moderators, the leagues, each system's :class:`bot.systems.base.Room`) for their
+handlers, their buttons and their prompts' components. Outcomes become messages in :mod:`bot.prompting`.
+See docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -54,7 +60,6 @@ log = logging.getLogger(__name__)
 
 ID_LIKE = re.compile(r"[a-z0-9_.:\-]+(,[a-z0-9_.:\-]+)*")
 """Option values written as ids or hexes (``de-2-pz-boehm``, ``2515``): names have capitals, spaces or slashes."""
-
 
 
 class CommandLayer(GameLife):

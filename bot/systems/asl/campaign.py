@@ -18,6 +18,8 @@ to add an item, one to take one out, and Commit. The basket lives in the custom 
 (``wg:<game>:<state>:bk?:<seat>.<counts>.<freshness>.<page>``, one base-36 digit per item), so nothing is stored
 until the commit and a basket survives a restart. Only the commit reaches the engine, sealed: the channel sees
 the receipt, never the content.
+
+About 620 lines: the campaign commands and the basket they share (the basket's codes are its custom ids).
 """
 
 from __future__ import annotations
