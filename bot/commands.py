@@ -323,6 +323,7 @@ class CommandLayer(GameLife):
 
     def info_handler(self, topic: str, key: str | None) -> Handler:
         """A handler answering privately with the system's ``describe(topic, option key)``."""
+
         async def handler(ctx: Context, o: dict[str, Any]) -> list[Reply]:
             text = await self.service.describe(ctx.channel, ctx.caller, topic, str(o.get(key, "")) if key else "")
             return [Reply(text)]

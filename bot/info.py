@@ -87,9 +87,7 @@ async def answer_replies(layer: Layer, ctx: Context, answer: Info, name: str) ->
     return [Reply(answer.text, files=files, buttons=buttons[:20], selects=selects)]
 
 
-async def press(
-    layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]
-) -> list[Reply]:
+async def press(layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]) -> list[Reply]:
     """A press on an information button or menu."""
     if verb == "ia":
         target, _, unit = arg.partition(".")

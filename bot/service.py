@@ -68,7 +68,6 @@ sealed decision whose receipt the channel has seen."""
 """Events after which an action can no longer be undone: a die roll or information revealed."""
 
 
-
 class GameService(Reading, Correspondence):
     """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`;
     ``limits`` are the limits on creating games; ``state_cache`` is how many games' states stay in memory (the
@@ -666,6 +665,7 @@ class GameService(Reading, Correspondence):
         except ValueError as error:  # a row edited by hand into text that is not JSON
             return game, 0, [f"the stored log is not readable: an action's arguments or events are not JSON ({error})"]
         return await asyncio.to_thread(verify_game, system, game, rows)
+
 
 @dataclass(frozen=True)
 class _Applied:

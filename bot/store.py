@@ -74,6 +74,7 @@ WRITE_WAIT_MS = 1000
 READ_WAIT_MS = 1000
 """How long a read waits (only a checkpoint or a rollback by another program makes a WAL reader wait)."""
 
+
 class StoreError(Exception):
     """The store refused a write (a second live game in a channel, a revision that moved on)."""
 
