@@ -44,7 +44,7 @@ from engine.vaevictis import (
 )
 from engine.vaevictis import events as event_rules
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
-from engine.vaevictis.odds import AttackPlan, action_cost, preview
+from engine.vaevictis.odds import AttackPlan, action_cost, assess, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.unseen_odds import unseen_preview
@@ -576,12 +576,10 @@ class VaeVictisGame:
         events += stratagems.activation_started(state, "formation")
         if also is not None:
             second = self.data.formations[also]
-            assert second.hq is not None and state.activation is not None
-            state.activation.units.append(second.hq)
+            assert second.hq is not None
             hq = state.units[second.hq]
-            hq.activations += 1
-            hq.action_points = Position(self.data, state).base_action_points(hq)
             events.append(Event("activation", f"{side.capitalize()} activates {second.name} too.", {"formation": also}))
+            events += act.join(state, self.data, hq, dice=None, arriving=not hq.on_map)
         if side == "german" and act.in_german_opening_run(state, self.data):
             state.flags.setdefault("turn1_german_armies", []).append(self.data.formations[formation_id].army)
         return events
@@ -781,15 +779,28 @@ class VaeVictisGame:
             events += joined
         self._check_duty_kept(state, plan)
         # [16] The attack is declared with its supports: the face-down garrisons it targets are flipped first.
-        flipped = garrisons.reveal_attacked(self.data, state, plan)
+        flipped: list[Event] = []
+        if any(garrisons.face_down_at(state, h) for h in plan.targets):
+            self._check_attack(state, plan)  # nothing is flipped for an attack the rules forbid
+            flipped = garrisons.reveal_attacked(self.data, state, plan.targets)
         events += flipped
         stratagems.attack_declared(state, side, plan.target)  # [Alsace 15.3] the FFI's bridge serves one combat
         if flipped and all(not state.units_at(h) for h in plan.targets):
-            events += garrisons.attack_on_emptied_hex(self.data, state, plan)
+            events += garrisons.attack_on_emptied_hex(self.data, state, plan, action_cost(self.data, plan.kind))
         else:
             events += combat.begin_attack(self.data, state, plan)
         stratagems.attack_begun(state)
         return events
+
+    def _check_attack(self, state: GameState, plan: AttackPlan) -> None:
+        """[7.1, 3.4.1] Raise unless the attack is legal and every attacker has the APs for it."""
+        assess(self.data, state, plan)
+        cost = action_cost(self.data, plan.kind)
+        for unit_id in plan.attackers:
+            left = state.units[unit_id].action_points
+            if left < cost:
+                name = self.data.units[unit_id].name
+                raise IllegalActionError(f"{name} has {left} AP left; a {plan.kind} attack costs {cost}", "3.4.1")
 
     def _check_duty_kept(self, state: GameState, plan: AttackPlan) -> None:
         """[4.2, 7.1] A unit that must attack may not spend its last APs on a hex that does not hold it in its

@@ -23,7 +23,7 @@ down) and ``set_aside`` (the counters never placed, face down off the map).
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.contract import Event, IllegalActionError
 from engine.hexgrid import Hex, hex_name, parse_hex
@@ -32,12 +32,32 @@ from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.view import HIDDEN_GARRISON
 
-if TYPE_CHECKING:
-    from engine.vaevictis.odds import AttackPlan
-
 FACE_DOWN = "face_down"
 SET_ASIDE = "set_aside"
 RULE = "16"
+
+
+class AttackLike(Protocol):
+    """What this module reads of an attack plan (:class:`engine.vaevictis.odds.AttackPlan`)."""
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def attackers(self) -> tuple[str, ...]: ...
+
+    @property
+    def targets(self) -> tuple[Hex, ...]: ...
+
+    @property
+    def target(self) -> Hex: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
 HIDDEN_NAME = HIDDEN_GARRISON
 """What a face-down garrison is called in views and messages: its label's name would suggest a value."""
 
@@ -161,37 +181,19 @@ def reveal_by_choice(data: GameData, state: GameState, side: Side, hex_: Hex) ->
     return reveal(data, state, hidden[0], "at the German player's choice")
 
 
-def reveal_attacked(data: GameData, state: GameState, plan: AttackPlan) -> list[Event]:
-    """[16] An attack has been declared and its supports committed: every face-down garrison it targets
-    is flipped, once the attack is known to be legal (its odds are not read: the values are unknown yet).
-
-    :raises IllegalActionError: if the attack breaks a rule (nothing is flipped then).
-    """
-    from engine.vaevictis.odds import action_cost, assess  # odds reads the events, which read this module
-
-    hidden = [u for h in plan.targets for u in face_down_at(state, h)]
-    if not hidden:
-        return []
-    assess(data, state, plan)  # raises for an attack the rules forbid
-    cost = action_cost(data, plan.kind)
-    for unit_id in plan.attackers:
-        if state.units[unit_id].action_points < cost:
-            name = data.units[unit_id].name
-            left = state.units[unit_id].action_points
-            raise IllegalActionError(f"{name} has {left} AP left; a {plan.kind} attack costs {cost}", "3.4.1")
+def reveal_attacked(data: GameData, state: GameState, targets: tuple[Hex, ...]) -> list[Event]:
+    """[16] An attack has been declared and its supports committed (the caller has checked it is legal): every
+    face-down garrison it targets is flipped."""
     events: list[Event] = []
-    for unit_id in hidden:
+    for unit_id in [u for h in targets for u in face_down_at(state, h)]:
         events += reveal(data, state, unit_id, "it is attacked")
     return events
 
 
-def attack_on_emptied_hex(data: GameData, state: GameState, plan: AttackPlan) -> list[Event]:
+def attack_on_emptied_hex(data: GameData, state: GameState, plan: AttackLike, cost: int) -> list[Event]:
     """[16] The attacked garrison was flipped at 0 and is gone: the attack is spent (its APs paid, the duty
     to attack met, the supports unused and kept by their HQs) and the attackers may advance into the empty
     hex as after an "E" (7.7.2; reading in docs/rules/alsace44.md)."""
-    from engine.vaevictis.odds import action_cost
-
-    cost = action_cost(data, plan.kind)
     for unit_id in plan.attackers:
         unit = state.units[unit_id]
         unit.action_points -= cost
