@@ -104,6 +104,12 @@ COMMANDS: tuple[CommandDef, ...] = (
         (opt("unit", "the unit to show on top", "top_unit"),),
         verb="put_on_top",
     ),
+    CommandDef(
+        "place",
+        "Variant set-up: put one of your units on a hex of its set-up area (Alsace 19.4.1).",
+        (UNIT, opt("hex", "the hex", None)),
+        verb="place",
+    ),
     CommandDef("end-activation", "End the activation in progress.", verb="end_activation", slow=True),
     CommandDef("pass", "Pass instead of activating.", verb="pass", slow=True),
 )
