@@ -299,6 +299,8 @@ class VaeVictisGame:
 
     def _pending_prompt(self, state: GameState) -> Prompt:
         record = state.pending[-1]
+        if record["kind"] == stratagems.REACTION:
+            return stratagems.reaction_prompt(self.data, state)
         if record["kind"] == "stacking":
             side = record["side"]
             hexes = ", ".join(hex_name(h) for h in record["hexes"])
@@ -356,7 +358,13 @@ class VaeVictisGame:
             handler = self._handlers().get(action.verb)
             if handler is None:
                 raise InvalidActionError(f"unknown action {action.verb!r} in the operations phase")
-            events = handler(new, seat, action.args)
+            # [Alsace 15.3] A reactivation the enemy may stop with a stratagem waits for his answer.
+            held = stratagems.reactivations(self.data, new, seat, action.verb, action.args)
+            if held:
+                self._check_held_action(new, seat, action)
+                events = stratagems.open_window(self.data, new, seat, action.verb, action.args, held)
+            else:
+                events = handler(new, seat, action.args)
         events += variant.after_action(self.data, new, events)  # [Alsace 19.4.2] groups French moves trigger
         events += self._after_action(new)
         if new.result is None and not new.pending:
@@ -547,6 +555,13 @@ class VaeVictisGame:
 
     def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
         record = state.pending[-1]
+        if record["kind"] == stratagems.REACTION:
+            if action.verb != "react":
+                raise IllegalActionError("answer first: play the stratagem or let the reactivation happen", "15.3")
+            events, held = stratagems.answer_reaction(self.data, state, seat_of(action), bool_arg(action.args, "play"))
+            if held is not None:
+                events += self._handlers()[held["verb"]](state, held["side"], held["args"])
+            return events
         if record["kind"] == "stacking":
             if action.verb != "eliminate":
                 raise IllegalActionError("first bring your overstacked hexes down to 6 steps", "5")
@@ -791,6 +806,12 @@ class VaeVictisGame:
             events += combat.begin_attack(self.data, state, plan)
         stratagems.attack_begun(state)
         return events
+
+    def _check_held_action(self, state: GameState, seat: Side, action: Action) -> None:
+        """The action a reactivation window holds must be legal now: it is tried on a copy first (a refusal
+        names its rule and nothing is held)."""
+        trial = state.copy()
+        self._handlers()[action.verb](trial, seat, action.args)
 
     def _check_attack(self, state: GameState, plan: AttackPlan) -> None:
         """[7.1, 3.4.1] Raise unless the attack is legal and every attacker has the APs for it."""
@@ -1062,6 +1083,13 @@ def list_arg(args: Mapping[str, Any], key: str, required: bool = True) -> list[s
     else:
         raise InvalidActionError(f"argument '{key}' must be a comma-separated list, not {value!r}")
     return [i for i in items if i]
+
+
+def seat_of(action: Action) -> Side:
+    """The side of an action's seat (checked on entry to :meth:`VaeVictisGame.apply`)."""
+    if action.seat not in SIDES:
+        raise InvalidActionError(f"unknown seat {action.seat!r}")
+    return "german" if action.seat == "german" else "allied"
 
 
 def bool_arg(args: Mapping[str, Any], key: str) -> bool:

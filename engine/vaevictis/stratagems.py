@@ -24,8 +24,9 @@ During the operations phase (the other effects):
 - ``blocks-hex-in-town`` (Alarm Battalion): at any time outside a combat, on an empty city or village hex no
   enemy unit has entered this game; it closes the hex to enemy movement, has no zone of control, and one enemy
   unit adjacent spends 1 AP to remove it and enters the hex for free.
-- ``no-reactivation`` (Lack of SS Elan): the units of the ``formations`` named may not be reactivated (3.5)
-  for the rest of the turn.
+- ``no-reactivation`` (Lack of SS Elan): at the moment an enemy action would reactivate (3.5) a unit of the
+  ``formations`` named, the action is held and the side is asked; played, the action is dropped and those
+  formations may not be reactivated for the rest of the turn; declined, the action goes ahead.
 - ``cancels-bridge-halving`` (Bridge captured by the FFI): the side's next attack of this activation is not
   halved for attacking across a bridge.
 - ``raid-on-fort`` (Raid): on a hex of the ``overlay`` (the forts) holding only one enemy static garrison, at
@@ -470,9 +471,9 @@ def choices(data: GameData, state: GameState, side: Side) -> list[Choice]:
             _refuse_timing(data, state, side, event_id)
         except IllegalActionError:
             continue
-        if definition.effect in (NO_REACTIVATION, BRIDGE):
-            if definition.effect == NO_REACTIVATION and reactivation_barred_already(data, state, event_id):
-                continue
+        if definition.effect == NO_REACTIVATION:
+            continue  # offered at the moment of a reactivation (reaction_prompt)
+        if definition.effect == BRIDGE:
             out.append(Choice("play_event", {"event": event_id}, f"Play {definition.name}"))
             continue
         for hex_ in _candidates(data, state, side, event_id):
@@ -486,11 +487,6 @@ def choices(data: GameData, state: GameState, side: Side) -> list[Choice]:
                 )
             )
     return out
-
-
-def reactivation_barred_already(data: GameData, state: GameState, event_id: str) -> bool:
-    formations = [str(f) for f in _params(data, event_id).get("formations", [])]
-    return bool(formations) and all(f in state.flags.get(NO_REACTIVATION_FLAG, ()) for f in formations)
 
 
 def _candidates(data: GameData, state: GameState, side: Side, event_id: str) -> list[Hex]:
@@ -526,16 +522,10 @@ def play(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex 
     rule = definition.rule or "15"
     base: dict[str, Any] = {"event": event_id, "side": side, "rule": rule}
     if effect == NO_REACTIVATION:
-        formations = [str(f) for f in definition.params.get("formations", [])]
-        _spend(state, event_id)
-        barred = state.flags.setdefault(NO_REACTIVATION_FLAG, [])
-        barred.extend(f for f in formations if f not in barred)
-        names = ", ".join(data.formations[f].name for f in formations if f in data.formations)
-        return [
-            Event(
-                "event", f"{side.capitalize()} plays {definition.name}: {names} may not be reactivated this turn.", base
-            )
-        ]
+        raise IllegalActionError(
+            f"{definition.name} is played at the moment a unit it names is reactivated: the engine asks you then",
+            rule,
+        )
     if effect == BRIDGE:
         _spend(state, event_id)
         state.flags[BRIDGE_FLAG] = {"side": side, "sequence": state.sequences_this_turn, "target": None}
@@ -720,3 +710,107 @@ def data_problems(data: GameData) -> list[tuple[str, str]]:
             if not isinstance(commando.get(key), int):
                 found.append(("[raid_commando]", f"'{key}' must be a whole number"))
     return found
+
+
+# --- Lack of SS Elan: the window at the moment of a reactivation ------------------------------------------
+
+REACTION = "reaction"
+"""The kind of the pending record of a reactivation window (15.3 Lack of SS Elan)."""
+_UNIT_KEYS = ("units", "unit", "attackers")
+
+
+def reactivations(data: GameData, state: GameState, side: Side, verb: str, args: Mapping[str, Any]) -> list[str]:
+    """[15.3] The units an action of ``side`` would reactivate (3.5) that an enemy no-reactivation stratagem
+    in hand could stop now; empty when there is no such moment."""
+    if state.pending or state.phase != "operations":
+        return []
+    held = _held(data, state, other_side(side), NO_REACTIVATION)
+    formations = {str(f) for e in held for f in _params(data, e).get("formations", [])}
+    if not formations:
+        return []
+    named: list[str] = []
+    if verb == "activate_formation":
+        for key in ("formation", "also"):
+            formation = data.formations.get(str(args.get(key, "")))
+            if formation is not None and formation.hq is not None:
+                named.append(formation.hq)
+    elif state.activation is not None and state.activation.side == side:
+        for key in _UNIT_KEYS:
+            named += [u.strip() for u in str(args.get(key, "") or "").split(",") if u.strip()]
+    current = set(state.activation.units) if state.activation is not None else set()
+    return [
+        u
+        for u in dict.fromkeys(named)
+        if u in data.units
+        and data.side_of(u) == side
+        and data.units[u].formation in formations
+        and state.units[u].activations >= 1
+        and u not in current
+        and not reactivation_barred(data, state, u)
+    ]
+
+
+def open_window(
+    data: GameData, state: GameState, side: Side, verb: str, args: Mapping[str, Any], units: list[str]
+) -> list[Event]:
+    """[15.3] Hold the action that reactivates ``units`` and ask the enemy whether it plays its stratagem."""
+    event_id = _held(data, state, other_side(side), NO_REACTIVATION)[0]
+    state.pending.append(
+        {"kind": REACTION, "event": event_id, "side": side, "verb": verb, "args": dict(args), "units": units}
+    )
+    names = ", ".join(data.units[u].name for u in units)
+    return [
+        Event(
+            "reaction",
+            f"The {side} player reactivates {names}: the {other_side(side)} player may play "
+            f"{data.events[event_id].name} (15.3).",
+            {"units": units, "event": event_id, "rule": "15.3"},
+        )
+    ]
+
+
+def reaction_prompt(data: GameData, state: GameState) -> Prompt:
+    record = state.pending[-1]
+    enemy = other_side(record["side"])
+    name = data.events[record["event"]].name
+    names = ", ".join(data.units[u].name for u in record["units"])
+    return Prompt(
+        enemy,
+        f"The {record['side']} player reactivates {names}: play {name} to stop it (15.3)?",
+        (Choice("react", {"play": True}, f"Play {name}"), Choice("react", {"play": False}, "Let it happen")),
+        rule="15.3",
+    )
+
+
+def answer_reaction(
+    data: GameData, state: GameState, side: Side, play: bool
+) -> tuple[list[Event], dict[str, Any] | None]:
+    """[15.3] The enemy's answer: played, the reactivation is stopped (the held action is dropped) and no
+    unit of those formations may be reactivated this turn; declined, the held action goes ahead (returned
+    as ``{"side", "verb", "args"}`` for the caller to apply)."""
+    record = state.pending.pop()
+    if side != other_side(record["side"]):  # pragma: no cover - the prompt is the enemy's
+        state.pending.append(record)
+        raise IllegalActionError("the other player answers this", "15.3")
+    if not play:
+        event = Event("reaction", f"The {side} player lets the reactivation happen.", {"rule": "15.3"})
+        return [event], {"side": record["side"], "verb": record["verb"], "args": record["args"]}
+    events = play_no_reactivation(data, state, side, str(record["event"]))
+    names = ", ".join(data.units[u].name for u in record["units"])
+    events.append(
+        Event("event", f"The reactivation of {names} is stopped.", {"units": record["units"], "rule": "15.3"})
+    )
+    return events, None
+
+
+def play_no_reactivation(data: GameData, state: GameState, side: Side, event_id: str) -> list[Event]:
+    definition = data.events[event_id]
+    formations = [str(f) for f in definition.params.get("formations", [])]
+    _spend(state, event_id)
+    barred = state.flags.setdefault(NO_REACTIVATION_FLAG, [])
+    barred.extend(f for f in formations if f not in barred)
+    names = ", ".join(data.formations[f].name for f in formations if f in data.formations)
+    base = {"event": event_id, "side": side, "rule": definition.rule or "15"}
+    return [
+        Event("event", f"{side.capitalize()} plays {definition.name}: {names} may not be reactivated this turn.", base)
+    ]

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engine.contract import Action, IllegalActionError
+from engine.hexgrid import hex_name
 from engine.vaevictis import activation as act
 from engine.vaevictis import stratagems
 from engine.vaevictis.data import GameData
@@ -288,20 +289,52 @@ def test_15_2_an_alarm_battalion_closes_a_town_no_french_unit_has_entered(game: 
     assert refused.value.rule == "15.2"
 
 
-def test_15_3_lack_of_ss_elan_bars_reactivating_the_30th_ss_this_turn(game: VaeVictisGame) -> None:
+def ss_reactivation(game: VaeVictisGame) -> tuple[GameState, str, Action]:
+    """A German general activation about to move a unit of the 30th SS activated once already this turn."""
     data = game.data
     state = operations(game, "german")
     ss = next(u for u, d in data.units.items() if d.formation == "de-30-ss" and not d.is_hq)
-    state.units[ss].hex, state.units[ss].arrived, state.units[ss].activations = 3105, True, 1
-    act.check_can_join(state, data, state.units[ss])  # a reactivation is allowed (3.5)...
-    state, _ = game.apply(state, Action("allied", "play_event", {"event": "lack-of-ss-elan"}))
-    assert state.events_left["lack-of-ss-elan"] == 0
-    with pytest.raises(IllegalActionError) as refused:  # ...until the French play it
-        act.check_can_join(state, data, state.units[ss])
+    start, goal = 3105, 3106
+    empty_area(data, state, [start, goal])
+    state.units[ss].hex, state.units[ss].arrived, state.units[ss].activations = start, True, 1
+    return state, ss, Action("german", "move", {"units": ss, "to": hex_name(goal)})
+
+
+def test_15_3_lack_of_ss_elan_is_offered_at_the_moment_of_a_reactivation_and_stops_it(game: VaeVictisGame) -> None:
+    data = game.data
+    state, ss, move = ss_reactivation(game)
+    held, events = game.apply(state, move)
+    assert any(e.kind == "reaction" for e in events)
+    assert held.units[ss].hex == state.units[ss].hex and held.units[ss].activations == 1  # the move waits
+    prompt = game.prompts(held)["allied"]
+    assert {c.verb for c in prompt.choices} == {"react"} and "german" not in game.prompts(held)
+    stopped, _ = game.apply(held, Action("allied", "react", {"play": True}))
+    assert stopped.events_left["lack-of-ss-elan"] == 0 and not stopped.pending
+    assert stopped.units[ss].hex == state.units[ss].hex  # the reactivation never happened
+    with pytest.raises(IllegalActionError) as refused:  # nor may it for the rest of the turn
+        game.apply(stopped, move)
     assert refused.value.rule == "15.3"
-    other = next(u for u, d in data.units.items() if d.formation == "de-189-id" and not d.is_hq)
-    state.units[other].activations = 1
-    act.check_can_join(state, data, state.units[other])  # other formations are not concerned
+    other = next(
+        u for u, d in data.units.items() if d.formation == "de-189-id" and not d.is_hq and stopped.units[u].on_map
+    )
+    stopped.units[other].activations = 1
+    act.check_can_join(stopped, data, stopped.units[other])  # other formations are not concerned
+
+
+def test_15_3_lack_of_ss_elan_declined_lets_the_reactivation_happen(game: VaeVictisGame) -> None:
+    state, ss, move = ss_reactivation(game)
+    held, _ = game.apply(state, move)
+    done, _ = game.apply(held, Action("allied", "react", {"play": False}))
+    assert done.units[ss].hex == 3106 and done.units[ss].fatigued and done.units[ss].activations == 2
+    assert done.events_left["lack-of-ss-elan"] == 1
+
+
+def test_15_3_lack_of_ss_elan_is_not_played_at_any_other_moment(game: VaeVictisGame) -> None:
+    state = operations(game, "german")
+    before = state.copy()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(state, Action("allied", "play_event", {"event": "lack-of-ss-elan"}))
+    assert refused.value.rule == "15.3" and same(state, before)
 
 
 def test_15_3_the_ffi_bridge_cancels_the_bridge_halving_for_one_combat(game: VaeVictisGame) -> None:
