@@ -12,8 +12,8 @@ from __future__ import annotations
 from engine.contract import Event, IllegalActionError
 from engine.dice import Dice
 from engine.vaevictis.data import GameData, Side
+from engine.vaevictis.initiative_stratagems import may_join as may_join_combined
 from engine.vaevictis.state import Activation, GameState, Position, UnitState
-from engine.vaevictis.stratagems import may_join as may_join_combined
 from engine.vaevictis.stratagems import reactivation_barred
 from engine.vaevictis.variant import activation_refusal as variant_refusal
 from engine.vaevictis.variant import joined as variant_joined

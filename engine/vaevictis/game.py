@@ -43,6 +43,7 @@ from engine.vaevictis import (
     zoc,
 )
 from engine.vaevictis import events as event_rules
+from engine.vaevictis import initiative_stratagems as initiative
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, action_cost, assess, preview
 from engine.vaevictis.rolls import dice_of
@@ -188,10 +189,10 @@ class VaeVictisGame:
                 state.phase = "initiative"
             elif state.phase == "initiative":
                 # [Alsace 2.1 step 3] The initiative stratagems: a sealed choice of each side holding one.
-                if stratagems.initiative_prompts(self.data, state):
+                if initiative.initiative_prompts(self.data, state):
                     return events
-                if not stratagems.initiative_decided(state):
-                    events += stratagems.resolve_initiative(self.data, state)
+                if not initiative.initiative_decided(state):
+                    events += initiative.resolve_initiative(self.data, state)
                 if state.phase == "initiative":
                     events += turn.initiative_phase(self.data, state)
             else:
@@ -244,7 +245,7 @@ class VaeVictisGame:
         if state.phase == "support":
             return {side: p for side in SIDES if (p := self._support_prompt(state, side))}
         if state.phase == "initiative":
-            return stratagems.initiative_prompts(self.data, state)
+            return initiative.initiative_prompts(self.data, state)
         if state.phase == "setup":
             return variant.prompts(self.data, state)
         side = state.active
@@ -255,7 +256,7 @@ class VaeVictisGame:
                 Choice("activate_formation", {"formation": fid}, f"Activate {self.data.formations[fid].name}")
                 for fid in able
             ]
-            choices += stratagems.combined_choices(self.data, state, side, able)
+            choices += initiative.combined_choices(self.data, state, side, able)
             choices.append(Choice("activate_general", {}, "General activation"))
             choices.append(Choice("pass", {}, "Pass"))
             return {
@@ -492,7 +493,7 @@ class VaeVictisGame:
             heavy, divisions = variant.effort_args(args)
             return variant.announce_effort(self.data, state, side, heavy, divisions)
         if state.phase == "initiative" and action.verb == "initiative_stratagem":
-            return stratagems.decide(self.data, state, side, bool_arg(args, "play"))
+            return initiative.decide(self.data, state, side, bool_arg(args, "play"))
         if state.phase == "support" and action.verb == "end_support":
             state.flags.setdefault("support_done", []).append(side)
             return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
@@ -586,9 +587,9 @@ class VaeVictisGame:
             # [Alsace 15.2] The corps HQ stratagem's first activation takes a second formation along.
             if also == formation_id or not self._formation_can_activate(state, also, side):
                 raise IllegalActionError(f"{also!r} cannot be activated with {formation_id!r} now", "15.2")
-            stratagems.start_combined(self.data, state, side, also)
+            initiative.start_combined(self.data, state, side, also)
         events = act.start_formation_activation(state, self.data, formation_id)
-        events += stratagems.activation_started(state, "formation")
+        events += initiative.activation_started(state, "formation")
         if also is not None:
             second = self.data.formations[also]
             assert second.hq is not None
@@ -603,7 +604,7 @@ class VaeVictisGame:
         self._no_activation(state)
         state.flags["turn1_run_over"] = True  # 17.1: the run of three formation activations ends here
         events = act.start_general_activation(state, self.data)
-        return events + stratagems.activation_started(state, "general")
+        return events + initiative.activation_started(state, "general")
 
     def _no_activation(self, state: GameState) -> None:
         if state.activation is not None:
@@ -612,7 +613,7 @@ class VaeVictisGame:
     def _pass(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         self._no_activation(state)
         state.flags["turn1_run_over"] = True
-        stratagems.run_over(state)
+        initiative.run_over(state)
         state.consecutive_passes += 1
         events = [Event("pass", f"The {side} player passes.", {"side": side})]
         if state.consecutive_passes >= 2 or self._has_activated_everything(state, other_side(side)):
@@ -944,7 +945,7 @@ class VaeVictisGame:
             unit.movement_points = 0.0
             unit.must_attack = False
         ended = event_rules.end_of_activation(self.data, state)
-        keeps = stratagems.keeps_the_hand(state, side, state.activation.kind)
+        keeps = initiative.keeps_the_hand(state, side, state.activation.kind)
         state.activation = None
         state.consecutive_passes = 0
         state.sequences_this_turn += 1

@@ -14,7 +14,7 @@ import pytest
 from engine.contract import Action, IllegalActionError
 from engine.hexgrid import hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import stratagems
+from engine.vaevictis import initiative_stratagems as initiative
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
@@ -84,7 +84,7 @@ def test_2_1_if_both_play_both_are_spent_and_the_initiative_is_rolled(game: VaeV
     state, events = game.apply(state, Action("german", "initiative_stratagem", {"play": True}))
     assert state.events_left[LXIII] == 0 and state.events_left[FIRST_CA] == 0
     assert any(e.kind == "roll" and e.data.get("rule") == "2.1" for e in events)
-    assert state.phase == "operations" and stratagems.RUN not in state.flags
+    assert state.phase == "operations" and initiative.RUN not in state.flags
 
 
 def test_2_1_a_decision_out_of_its_phase_is_refused_and_changes_nothing(game: VaeVictisGame) -> None:
@@ -97,7 +97,7 @@ def test_2_1_a_decision_out_of_its_phase_is_refused_and_changes_nothing(game: Va
     state, _ = game.apply(state, Action("allied", "initiative_stratagem", {"play": False}))
     assert state.phase == "operations"
     with pytest.raises(IllegalActionError) as refused:
-        stratagems.decide(game.data, state.copy(), "allied", True)
+        initiative.decide(game.data, state.copy(), "allied", True)
     assert refused.value.rule == "2.1"
 
 
