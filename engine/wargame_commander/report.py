@@ -113,6 +113,19 @@ def _whole(value: str, what: str) -> int:
     return int(value)
 
 
+def _check_field(board: Board, field_id: str, what: str) -> None:
+    """An airfield the report may name: on the board, and not one of the 8th AF's fields in England."""
+    if field_id not in board.airfields:
+        raise ValueError(f"no airfield {field_id!r}")
+    spec = board.airfields[field_id]
+    if not board.areas[spec.area].mainland:
+        raise ValueError(
+            f"{spec.name} is an 8th AF field in England and cannot be {what}: the 8th AF is left out of the "
+            "board's airfield losses and closures (1.5a, 1.5d exceptions), and the German raids on airfields "
+            "are on the mainland (3.3a)"
+        )
+
+
 def _add(report: dict[str, list[Any]], row: list[str], board: Board) -> None:
     kind, args = row[0].lower(), row[1:]
     sizes = {
@@ -138,14 +151,12 @@ def _add(report: dict[str, list[Any]], row: list[str], board: Board) -> None:
         report["shot_down"].append({"side": side, "type": type_, "count": _whole(count, "the count")})
     elif kind == "airfield":
         field, level = args
-        if field not in board.airfields:
-            raise ValueError(f"no airfield {field!r}")
+        _check_field(board, field, "damaged")
         if level not in DAMAGE_LEVELS:
             raise ValueError(f"the damage level is one of {', '.join(DAMAGE_LEVELS)}, not {level!r}")
         report["airfields"].append({"airfield": field, "damage": level})
     elif kind == "closed":
-        if args[0] not in board.airfields:
-            raise ValueError(f"no airfield {args[0]!r}")
+        _check_field(board, args[0], "closed")
         report["closed"].append(args[0])
     elif kind == "depot":
         if args[0] not in board.depots:

@@ -15,6 +15,9 @@ Phases (``state.phase``):
 - ``move_allied_corps``, ``blitz`` (3.4, 4.2l), ``move_german_corps``, ``move_allied_hq``, ``move_german_hq``
   (2.3l-m, 4.2k-o): ``move {unit, to}`` then ``done``; the frontline is checked after each (2.2c);
 - ``declare`` (3.3, 4.2q): the Germans ``declare {operation}`` (bodenplatte, bigblow or none);
+- ``operation_basing`` (1.4, 3.3b): after a Big Blow or Bodenplatte whose rebasing the Allied plan does not
+  already meet, the Allies base the squads that must move for that frame (``basing {plan}``, those squads only);
+  the frame's report puts them back;
 - ``over``: after the last frame's report, the final score and band (5.1).
 """
 
@@ -84,6 +87,7 @@ PHASE_NAMES = {
     "move_allied_hq": "Allied Army HQ movement (4.2n)",
     "move_german_hq": "German Army HQ movement (4.2o)",
     "declare": "Bodenplatte / Big Blow declaration (4.2q)",
+    "operation_basing": "Allied basing for the declared operation (1.4, 3.3b)",
     "over": "the series is over (5.1)",
 }
 
@@ -352,6 +356,20 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
             free_verbs=("blitz",),
             rule="3.4a",
         )
+    elif phase == "operation_basing":
+        operation = (state.declaration or {}).get("operation", "")
+        rule = "1.4" if operation == "bigblow" else "3.3b"
+        must = (
+            "every strike and bomber squad at the heavy bomber fields in England"
+            if operation == "bigblow"
+            else "every squad on the mainland"
+        )
+        found["allied"] = Prompt(
+            "allied",
+            f"Base the squads that must move for this frame ({must}): squad@airfield=steps, ... ({rule}).",
+            free_verbs=("basing",),
+            rule=rule,
+        )
     elif phase == "declare":
         allowed = special.declarable(state, board)
         found["german"] = Prompt(
@@ -407,6 +425,9 @@ def _hex_arg(run: _Run, action: Action, key: str = "to") -> int:
 
 
 def _basing(run: _Run, action: Action) -> None:
+    if run.state.phase == "operation_basing":
+        _operation_basing(run, action)
+        return
     plan = air.parse_basing(_arg(action, "plan"))
     air.check_basing(run.state, run.board, action.seat, plan)
     run.seal(action.seat, "basing plan", plan, "1.3")
@@ -486,6 +507,11 @@ def _rebase(run: _Run, action: Action) -> None:
     squad_id, to = _arg(action, "squad"), _arg(action, "to")
     source = str(action.args.get("from") or action.args.get("source") or "unbased")
     steps = int(_arg(action, "steps"))
+    if squad_id not in run.board.squads or run.board.squads[squad_id].side != action.seat:
+        raise IllegalActionError(f"no {action.seat} squad {squad_id!r}", "1.5d")
+    if to not in run.board.airfields:
+        raise IllegalActionError(f"no airfield {to!r}", "1.5d")
+    air.check_rebase(run.board, source, to)
     plan = copy.deepcopy(run.state.basing.get(action.seat, {}))
     placed = plan.get(squad_id, {})
     if placed.get(source, 0) < steps and source != "unbased":
@@ -614,6 +640,10 @@ def _apply_report(run: _Run) -> None:
         for key in ("kills", "assists", "losses"):
             totals[key] += pilot[key]
     state.report = None
+    if state.home_basing is not None:
+        state.basing["allied"] = state.home_basing
+        state.home_basing = None
+        run.say("rebase", "The operation's frame is flown: the Allied squads return to their home fields (1.4, 3.3b).")
     if state.frame >= board.frames:
         winner, text = scoring.final_result(state, board)
         state.phase = "over"
@@ -828,8 +858,37 @@ def _declare(run: _Run, action: Action) -> None:
         special.check_declaration(run.state, run.board, operation)
         run.state.declaration = {"operation": operation, "frame": run.state.frame}
         run.say("declare", special.declaration_text(run.state, run.board), operation=operation)
+        try:
+            air.check_basing(run.state, run.board, "allied", run.state.basing.get("allied", {}), operation)
+        except IllegalActionError as error:
+            run.say(
+                "operation_basing",
+                f"The Allied basing must change for this frame: {error.reason} ({error.rule}).",
+                rule=error.rule,
+            )
+            run.goto("operation_basing")
+            return
+        run.say("operation_basing", "The Allied basing already meets the operation's demands (1.4, 3.3b).")
     else:
         run.say("declare", f"No German declaration before frame {run.state.frame}.")
+    run.goto("report")
+
+
+def _operation_basing(run: _Run, action: Action) -> None:
+    """1.4, 3.3b: the Allied squads named are based anew for the operation's frame; the others stay."""
+    operation = str((run.state.declaration or {}).get("operation", ""))
+    home = run.state.basing.get("allied", {})
+    plan = copy.deepcopy(home)
+    plan.update(air.parse_basing(_arg(action, "plan")))
+    air.check_basing(run.state, run.board, "allied", plan, operation)
+    run.state.home_basing = copy.deepcopy(home)
+    run.state.basing["allied"] = plan
+    moved = ", ".join(
+        f"{run.board.squads[s].name} to {', '.join(f'{f} {n}' for f, n in plan[s].items())}"
+        for s in plan
+        if plan[s] != home.get(s)
+    )
+    run.say("rebase", f"Allied basing for frame {run.state.frame}: {moved or 'no change'} (1.4, 3.3b).")
     run.goto("report")
 
 

@@ -66,6 +66,8 @@ class SeriesState:
     depots: dict[str, DepotState] = field(default_factory=dict)
     basing: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
     """Side to squad to airfield to squad steps (1.3)."""
+    home_basing: dict[str, dict[str, int]] | None = None
+    """The Allied plan a Big Blow or Bodenplatte set aside for its frame (1.4, 3.3b); restored by its report."""
     pool: dict[str, dict[str, int]] = field(default_factory=dict)
     """1.5c: each side's force pool of aircraft steps by type."""
     secrets: list[dict[str, Any]] = field(default_factory=list)

@@ -6,7 +6,7 @@ import pytest
 
 from engine.asl.secrets import verify_receipt
 from engine.contract import IllegalActionError
-from engine.wargame_commander import combat
+from engine.wargame_commander import combat, ground
 from engine.wargame_commander.board import Board
 from engine.wargame_commander.state import SeriesState
 from tests.wargame_commander.conftest import act, position
@@ -168,3 +168,22 @@ def test_2_43_results_and_5_1_battle_points() -> None:
     assert combat.result_effects("DE") == ("", 0, False, True)
     assert combat.result_effects("ADE") == ("", 0, True, True)
     assert combat.result_effects("C") == ("", 0, False, False)
+
+
+def test_2_44_isolated_attackers_and_defenders(fresh: SeriesState, board: Board) -> None:
+    # Both Allied corps far from First Army's HQ (0807), the German corps far from 15. Armee's (2015).
+    state = position(fresh, "designate", us_1=807, us_7=1507, us_5=1506, de_81=1607, de_15=2015)
+    assert all(board.grid.are_adjacent(state.units[a].hex or 0, 1607) for a in ("us-7", "us-5"))
+    drms = dict(combat.modifiers(state, board, "de-81", ("us-7", "us-5")))
+    assert drms["2 attacker(s) out of Army Control"] == -2  # -1 per attacker isolated
+    assert drms["defender out of Army Control"] == 1
+    # The defender's HQ comes within five hexes: no more +1.
+    state.units["de-15"].hex = 1806
+    drms = dict(combat.modifiers(state, board, "de-81", ("us-7", "us-5")))
+    assert "defender out of Army Control" not in drms
+    # 3.4b: a Blitzing corps is immune to Army Control's CRT modifier.
+    state = position(fresh, "designate", pz_5=2015, pz_58=1507, de_81=1506, us_7=1607, us_1=1410)
+    assert not ground.in_army_control(state, board, "de-81")
+    state.units["pz-58"].blitz_active = True
+    drms = dict(combat.modifiers(state, board, "us-7", ("pz-58", "de-81")))
+    assert drms["1 attacker(s) out of Army Control"] == -1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from engine.contract import IllegalActionError, NotYourTurnError
@@ -141,3 +143,20 @@ def test_2_47_engaged_corps_do_not_move(fresh: SeriesState) -> None:
     state.units["us-7"].engaged = True
     with pytest.raises(IllegalActionError, match=r"2.47"):
         act(state, "allied", "move", unit="us-7", to="1007")
+
+
+def test_2_2c_the_frontline_is_one_chain_of_adjacent_hexes_from_the_north_edge_to_the_south_edge(
+    fresh: SeriesState, board: Board
+) -> None:
+    corps = ["br-1", "cdn-2", "br-8", "br-12", "br-30", "us-13"]
+    state = position(fresh, "move_allied_corps")
+    for unit_id, row in zip(corps, (2, 5, 8, 11, 14, 17), strict=True):
+        state.units[unit_id].hex = 1000 + row
+    state.units["br-8"].hex = None
+    chain, gaps = ground.frontline(state, board, "allied")
+    assert chain[0] in board.north_anchor and chain[-1] in board.south_anchor
+    assert all(board.grid.are_adjacent(a, b) for a, b in itertools.pairwise(chain))
+    assert not any(board.is_sea(h) for h in chain)
+    covered = ground.zoc(state, board, "allied") | {u.hex for u in ground.on_board(state, "allied")}
+    assert gaps == sorted(h for h in chain if h not in covered)
+    assert ground.frontline_breaks(state, board, "allied") == (len(gaps), gaps)
