@@ -146,8 +146,8 @@ class WargameCommanderAdapter:
         ranges = {
             h: sorted(ground.army_control_range(state, board, h)) for h in board.units if board.units[h].type == "hq"
         }
-        gaps = {s: ground.frontline_breaks(state, board, s)[1] for s in board.sides}
-        return draw_map(board, view, ranges, gaps)
+        frontlines = {s: ground.frontline(state, board, s) for s in board.sides}
+        return draw_map(board, view, ranges, frontlines)
 
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         return any(

@@ -27,7 +27,7 @@ from engine.asl.secrets import salt_for, verify_receipt
 from engine.wargame_commander import series
 from engine.wargame_commander.state import SeriesState, board_of
 from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, posts
-from tests.wargame_commander.play import greedy_basing, random_designation
+from tests.wargame_commander.play import greedy_basing, greedy_operation_basing, random_designation
 
 ANN = FakeUser(11, "ann")  # the Allied Frame CO
 BOB = FakeUser(22, "bob")  # the German Frame CO
@@ -171,6 +171,9 @@ async def test_a_whole_series_through_discord(fake: FakeDiscord) -> None:
             if operation == "bigblow":
                 text = "\n".join(s.content for s in posts(sent, CHANNEL))
                 assert "Big Blow" in text and "Hartmann" in text
+        elif phase == "operation_basing":
+            await run(fake, "allied", "frame basing", plan=greedy_operation_basing(state, board))
+            assert (await state_of(fake)).phase == "report"
         elif phase == "retreat":
             seat = next(iter(prompts))
             await run(fake, seat, "choose", number=1)
