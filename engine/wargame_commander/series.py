@@ -6,8 +6,10 @@ Phases (``state.phase``):
 - ``offensive_corps``, ``offensive_hq`` (2.31, 3.2, 4.1a-b): the German Ardennes Offensive, German only;
 - ``redeploy`` (1.5c, 4.1c, 4.2p): both sides may move steps (``redeploy``) and squads (``rebase``), then ``done``;
 - ``report`` (4.2d): the campaign manager (seat ``cm``) enters the flown frame's report (``report {text}``);
-- ``dispute``: both Frame COs ``accept`` or ``dispute {reason}``; the CM may ``correct {text}`` or ``close``;
-  the report is then applied (4.2e-h) and scored;
+- ``dispute``: both Frame COs ``accept`` or ``dispute {reason}`` within the window (:mod:`.window`); the CM may
+  ``correct {text}`` or ``close``; the clock's ``expire`` ends the window: silence is acceptance, an open
+  dispute waits for the CM; the report is then applied (4.2e-h) and scored. The CM sets the window's length
+  with ``window {hours}`` while a report is due or in dispute;
 - ``designate`` (4.2i): both sides seal up to four battles (``designate {battles}``); revealed together, every
   die rolled before any result (2.4h);
 - ``retreat`` (2.45): owners step their retreating units (``retreat {unit, to}``);
@@ -42,7 +44,7 @@ from engine.contract import (
 )
 from engine.dice import Dice
 from engine.hexgrid import hex_name, parse_hex
-from engine.wargame_commander import air, combat, ground, scoring, special
+from engine.wargame_commander import air, combat, ground, scoring, special, window
 from engine.wargame_commander.board import Board, parse_board
 from engine.wargame_commander.report import parse_report
 from engine.wargame_commander.state import DepotState, FieldState, SeriesState, UnitState, board_of
@@ -298,11 +300,14 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
                 )
     elif phase == "report":
         found[CM] = Prompt(
-            CM, f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d).", free_verbs=("report",), rule="4.2d"
+            CM,
+            f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d).",
+            free_verbs=("report", "window"),
+            rule="4.2d",
         )
     elif phase == "dispute":
         for side in board.sides:
-            if side not in state.report_answers:
+            if side not in state.report_answers and not state.window_closed:
                 found[side] = Prompt(
                     side,
                     f"Accept or dispute the report of frame {state.frame} (4.2d).",
@@ -314,9 +319,9 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
             CM,
             "Correct the report, or close the dispute window to apply it.",
             choices=(Choice("close", {}, "close the window"),),
-            free_verbs=("correct",),
+            free_verbs=("correct", "window", "expire"),
             rule="4.2d",
-            optional=any(s not in state.report_answers for s in board.sides),
+            optional=not state.window_closed and any(s not in state.report_answers for s in board.sides),
         )
     elif phase == "designate":
         sealed = {s["owner"] for s in state.secrets if s["kind"] == "attack designation" and s["frame"] == state.frame}
@@ -529,17 +534,58 @@ def _rebase(run: _Run, action: Action) -> None:
 
 def _report(run: _Run, action: Action) -> None:
     run.state.report = parse_report(_arg(action, "text"), run.board)
-    run.state.report_answers = {}
+    _open_window(run, action)
     run.say(
         "report",
         f"Frame {run.state.frame} report entered: {special.report_summary(run.board, run.state.report)}. "
-        "Both Frame COs may accept or dispute it (4.2d).",
+        f"Both Frame COs may accept or dispute it{_until(run.state)} (4.2d).",
         report=run.state.report,
+        deadline=window.deadline(run.state),
     )
     run.goto("dispute")
 
 
+def _open_window(run: _Run, action: Action) -> None:
+    run.state.report_answers = {}
+    run.state.report_at = window.reading(action.args)
+    run.state.window_closed = False
+
+
+def _until(state: SeriesState) -> str:
+    closes = window.deadline(state)
+    return f" until {window.when(closes)}" if closes is not None else ""
+
+
+def _window(run: _Run, action: Action) -> None:
+    run.state.dispute_hours = window.check_hours(_arg(action, "hours"))
+    length = f"{run.state.dispute_hours:g} hours" if run.state.dispute_hours else "open until the CM closes it"
+    run.say(
+        "window",
+        f"The dispute window of frame reports: {length}{_until(run.state)} (4.2d).",
+        deadline=window.deadline(run.state),
+    )
+
+
+def _expire(run: _Run, action: Action) -> None:
+    window.check_expiry(run.state, window.reading(action.args))
+    disputes = {s: a for s, a in run.state.report_answers.items() if a != "accepted"}
+    if not disputes:
+        run.say(
+            "close",
+            f"The dispute window of the frame {run.state.frame} report has run out with no dispute: it stands (4.2d).",
+        )
+        _apply_report(run)
+        return
+    run.state.window_closed = True
+    run.say(
+        "window_closed",
+        f"The dispute window of the frame {run.state.frame} report has run out with a dispute open "
+        f"({'; '.join(f'{s}: {r}' for s, r in disputes.items())}): the campaign manager corrects or closes (4.2d).",
+    )
+
+
 def _accept(run: _Run, action: Action) -> None:
+    window.check_answer_in_time(run.state, window.reading(action.args))
     run.state.report_answers[action.seat] = "accepted"
     run.say("accept", f"The {action.seat.title()} Frame CO accepts the frame {run.state.frame} report.")
     if all(run.state.report_answers.get(s) == "accepted" for s in run.board.sides):
@@ -547,6 +593,7 @@ def _accept(run: _Run, action: Action) -> None:
 
 
 def _dispute(run: _Run, action: Action) -> None:
+    window.check_answer_in_time(run.state, window.reading(action.args))
     reason = _arg(action, "reason")
     run.state.report_answers[action.seat] = reason
     run.say("dispute", f"The {action.seat.title()} Frame CO disputes the frame {run.state.frame} report: {reason}.")
@@ -554,12 +601,13 @@ def _dispute(run: _Run, action: Action) -> None:
 
 def _correct(run: _Run, action: Action) -> None:
     run.state.report = parse_report(_arg(action, "text"), run.board)
-    run.state.report_answers = {}
+    _open_window(run, action)
     run.say(
         "report",
         f"Frame {run.state.frame} report corrected: "
-        f"{special.report_summary(run.board, run.state.report)}. Accept or dispute it again (4.2d).",
+        f"{special.report_summary(run.board, run.state.report)}. Accept or dispute it again{_until(run.state)} (4.2d).",
         report=run.state.report,
+        deadline=window.deadline(run.state),
     )
 
 
@@ -640,6 +688,8 @@ def _apply_report(run: _Run) -> None:
         for key in ("kills", "assists", "losses"):
             totals[key] += pilot[key]
     state.report = None
+    state.report_at = None
+    state.window_closed = False
     if state.home_basing is not None:
         state.basing["allied"] = state.home_basing
         state.home_basing = None
@@ -903,6 +953,8 @@ _HANDLERS = {
     "dispute": _dispute,
     "correct": _correct,
     "close": _close,
+    "window": _window,
+    "expire": _expire,
     "designate": _designate,
     "retreat": _retreat,
     "advance": _advance,
@@ -957,6 +1009,9 @@ def view(state: SeriesState, seat: Seat | None) -> dict[str, Any]:
         "secrets": secrets,
         "report": state.report,
         "report_answers": dict(state.report_answers),
+        "dispute_hours": state.dispute_hours,
+        "dispute_deadline": window.deadline(state),
+        "window_closed": state.window_closed,
         "battles": copy.deepcopy(state.battles),
         "declaration": state.declaration,
         "ledger": copy.deepcopy(state.ledger),

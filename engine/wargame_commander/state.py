@@ -76,6 +76,12 @@ class SeriesState:
     """The frame report awaiting its dispute window."""
     report_answers: dict[str, str] = field(default_factory=dict)
     """Side to ``accepted`` or the dispute's reason."""
+    dispute_hours: float = 24.0
+    """4.2d: how long the Frame COs may dispute a report (a setting of the series; 0: until the CM closes)."""
+    report_at: float | None = None
+    """When the report awaiting its window was entered or last corrected (the bot's clock, seconds)."""
+    window_closed: bool = False
+    """The window's time ran out while a dispute was open: the campaign manager decides."""
     battles: list[dict[str, Any]] = field(default_factory=list)
     """This board phase's battles, with their dice and results once rolled."""
     retreats: list[dict[str, Any]] = field(default_factory=list)
