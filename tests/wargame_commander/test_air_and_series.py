@@ -309,3 +309,25 @@ def test_5_1_frontline_breaks_remaining_after_movement_score_two_each(fresh: Ser
     points = {line["side"]: line["points"] for line in state.ledger}
     assert points == {"german": 2.0 * allied_breaks, "allied": 2.0 * german_breaks}
     assert all(line["rule"] == "5.1" for line in state.ledger)
+
+
+def test_4_2d_the_frame_report_as_a_form_with_every_bad_line_by_field(board: Board) -> None:
+    from engine.wargame_commander.report import form_values, parse_form, report_csv
+
+    fields = {
+        "shot_down": "german, Bf 109G, 3\nallied, P-47D, 1",
+        "airfields": "Y29, moderate\nB78, closed",
+        "targets": "cologne, verviers",
+        "corps": "us-8, damage",
+        "pilots": "Hartmann, 4, 1, 0",
+    }
+    report = parse_form(fields, board)
+    assert report["closed"] == ["B78"] and report["depots"] == ["cologne"] and report["radar"] == ["verviers"]
+    assert parse_report(report_csv(report), board) == report
+    assert parse_form(form_values(report), board) == report
+    bad = dict(fields, shot_down="german, Spitfire IX, 2", airfields="\n\nBASSINGBOURN, heavy", targets="paris")
+    with pytest.raises(ReportError) as caught:
+        parse_form(bad, board)
+    assert caught.value.problems[0].startswith("Aircraft shot down, line 1: no german aircraft type 'Spitfire IX'")
+    assert caught.value.problems[1].startswith("Airfields damaged or closed, line 3: Bassingbourn (8th AF)")
+    assert caught.value.problems[2] == "Depots damaged, radar sites hit, line 1: no supply depot 'paris'"
