@@ -187,3 +187,13 @@ def test_2_44_isolated_attackers_and_defenders(fresh: SeriesState, board: Board)
     state.units["pz-58"].blitz_active = True
     drms = dict(combat.modifiers(state, board, "us-7", ("pz-58", "de-81")))
     assert drms["1 attacker(s) out of Army Control"] == -1
+
+
+def test_2_4e_f_the_battles_a_side_may_designate(fresh: SeriesState, board: Board) -> None:
+    options = combat.designation_options(fresh, board, "german")
+    # Every option passes the designation check on its own; the whole group comes before its parts.
+    for defender, attackers in options:
+        combat.check_designation(fresh, board, "german", [(defender, attackers)])
+    assert options.index(("us-5", ("de-67", "ss-1"))) < options.index(("us-5", ("ss-1",)))
+    # A German corps of 3 alone against an Allied corps of 4 is not the attacker (2.4f).
+    assert ("us-5", ("de-67",)) not in options
