@@ -197,3 +197,23 @@ def test_2_4e_f_the_battles_a_side_may_designate(fresh: SeriesState, board: Boar
     assert options.index(("us-5", ("de-67", "ss-1"))) < options.index(("us-5", ("ss-1",)))
     # A German corps of 3 alone against an Allied corps of 4 is not the attacker (2.4f).
     assert ("us-5", ("de-67",)) not in options
+
+
+def test_2_4g_the_dice_plus_the_modifiers_on_the_odds_column_give_the_result(fresh: SeriesState) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907, us_5=1008, de_15=1306, de_81=1007)
+    state, _ = act(state, "allied", "designate", battles="de-81:us-7+us-5")
+    state, _ = act(state, "german", "designate", battles="")
+    battle = state.battles[0]
+    assert battle["attack"] == 8 and battle["column"] == combat.COLUMNS[combat.column_of(8, battle["defence"])]
+    assert battle["total"] == sum(battle["dice"]) + battle["drm"]
+    assert battle["result"] == combat.CRT[combat.crt_row(battle["total"])][battle["column_index"]]
+
+
+def test_1_6c_and_2_4d_tac_air_damage_from_the_report_lowers_the_corps_cs(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "report", frame=1, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    state, _ = act(state, "cm", "report", text="corps,de-81,heavy\ndepot,cologne")
+    state, _ = act(state, "allied", "accept")
+    state, _ = act(state, "german", "accept")
+    assert combat.strength(state, board, "de-81") == 1  # 3 less 2 (2.41 heavy damage)
+    # 1.6b: the depot ruled damaged scores 1 for the Allies (5.1) and costs its army a DRM (2.44).
+    assert state.depots["cologne"].damaged and state.ledger[-1]["points"] == 1.0

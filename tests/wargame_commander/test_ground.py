@@ -160,3 +160,22 @@ def test_2_2c_the_frontline_is_one_chain_of_adjacent_hexes_from_the_north_edge_t
     covered = ground.zoc(state, board, "allied") | {u.hex for u in ground.on_board(state, "allied")}
     assert gaps == sorted(h for h in chain if h not in covered)
     assert ground.frontline_breaks(state, board, "allied") == (len(gaps), gaps)
+
+
+def test_2_3a_a_unit_has_the_movement_points_of_its_type(fresh: SeriesState, board: Board) -> None:
+    # In an enemy ZOC (so not in reserve): the printed points (2.1).
+    state = position(fresh, "move_german_corps", de_15=1806, de_81=1707, us_7=1607, us_1=1410)
+    assert ground.movement_points(state, board, "de-81") == 4
+    assert ground.movement_points(state, board, "us-7") == 6
+    assert ground.movement_points(state, board, "de-15") == 4  # an Army HQ
+    assert max(ground.reachable(state, board, "de-15").values()) <= 4
+
+
+def test_3_2_after_frame_1_the_allies_move_first(fresh: SeriesState) -> None:
+    state = position(fresh, "move_allied_corps", frame=2, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    with pytest.raises(NotYourTurnError):
+        act(state, "german", "move", unit="de-81", to="1708")
+    state, _ = act(state, "allied", "done")
+    assert state.phase == "blitz"
+    state, _ = act(state, "german", "blitz", units="")
+    assert state.phase == "move_german_corps"
