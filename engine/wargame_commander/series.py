@@ -319,7 +319,7 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
             CM,
             "Correct the report, or close the dispute window to apply it.",
             choices=(Choice("close", {}, "close the window"),),
-            free_verbs=("correct", "window", "expire"),
+            free_verbs=("correct", "window"),
             rule="4.2d",
             optional=not state.window_closed and any(s not in state.report_answers for s in board.sides),
         )
@@ -404,7 +404,8 @@ def apply(state: SeriesState, action: Action) -> tuple[SeriesState, list[Event]]
     prompt = prompts(state).get(action.seat)
     if prompt is None:
         raise NotYourTurnError(f"the {action.seat} seat has nothing to decide now ({PHASE_NAMES[state.phase]})")
-    allowed = {c.verb for c in prompt.choices} | set(prompt.free_verbs)
+    # The clock's verb closes a dispute window: nobody is asked for it, the CM's seat carries it (4.2d).
+    allowed = {c.verb for c in prompt.choices} | set(prompt.free_verbs) | ({"expire"} if action.seat == CM else set())
     if action.verb not in allowed:
         raise NotYourTurnError(f"{action.verb!r} is not asked for now; asked: {', '.join(sorted(allowed))}")
     run = _Run(state)
