@@ -489,11 +489,7 @@ class FakeDiscord:
         text within its length limits, no value for an input the form does not have.
         """
         assert modal.kind == "callback" and modal.callback_type == 9, "not a form the bot opened"
-        inputs: dict[str, dict[str, Any]] = {}
-        for top in modal.payload.get("components", []):
-            inner = [top["component"]] if top.get("type") == 18 else list(top.get("components", []))
-            for component in inner:
-                inputs[str(component["custom_id"])] = component
+        inputs = form_inputs(modal)
         unknown = set(values) - set(inputs)
         assert not unknown, f"the form has no input {sorted(unknown)}"
         answered = []
@@ -523,6 +519,16 @@ class FakeDiscord:
     ) -> list[Sent]:
         """Fill in and send a form the bot opened (see :meth:`submit_payload`)."""
         return await self.interact(self.submit_payload(user, modal, values, channel, dm))
+
+
+def form_inputs(modal: Sent) -> dict[str, dict[str, Any]]:
+    """The inputs of a form the bot opened, by custom id, in order (each in a label, or in an action row)."""
+    inputs: dict[str, dict[str, Any]] = {}
+    for top in modal.payload.get("components", []):
+        inner = [top["component"]] if top.get("type") == 18 else list(top.get("components", []))
+        for component in inner:
+            inputs[str(component["custom_id"])] = component
+    return inputs
 
 
 def forms(sent: list[Sent]) -> list[Sent]:
