@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.hexgrid import hex_name
 from engine.wargame_commander.board import Board
+from engine.wargame_commander.scoring import band
 from render.fonts import Font, font, printable
 
 SIZE = 30
@@ -227,8 +228,10 @@ def _margin(draw: ImageDraw.ImageDraw, board: Board, view: Mapping[str, Any], x:
             draw.text((left + 29, y + 31), word, fill=SIDE_MARK["german"], font=small, anchor="mm")
     y += 50
     score = view["score"]
+    over = view["phase"] == "over"
+    now = view["phase_name"] if over else f"{view['phase_name']}, before frame {view['frame']}"
     lines: list[tuple[str, Font, Any]] = [
-        (f"Now: {view['phase_name']}, before frame {view['frame']}", medium, (0, 0, 0)),
+        (f"Now: {now}", medium, (0, 0, 0)),
         (f"Weather: {view['weather']}", medium, (0, 0, 0)),
         (
             "Declaration: "
@@ -241,6 +244,7 @@ def _margin(draw: ImageDraw.ImageDraw, board: Board, view: Mapping[str, Any], x:
             (0, 0, 0),
         ),
         ("Score: " + ", ".join(f"{side.title()} {points:g}" for side, points in score.items()), large, (0, 0, 0)),
+        *([(f"Result: {_result(board, score)} (5.1)", large, (0, 0, 0))] if over else []),
         (
             "Frontline breaks: "
             + (", ".join(f"{s.title()} {n}" for s, n in view["frontline"].items()) or "not checked yet"),
@@ -268,6 +272,14 @@ def _margin(draw: ImageDraw.ImageDraw, board: Board, view: Mapping[str, Any], x:
             y += 20 if face is large else 15
     y += 8
     _legend(draw, x, y, small)
+
+
+def _result(board: Board, score: Mapping[str, float]) -> str:
+    first, second = board.sides
+    name = band(board, abs(score[first] - score[second]))
+    if name == board.scoring.bands[0][1]:
+        return name
+    return f"{name} for the {(first if score[first] > score[second] else second).title()} side"
 
 
 def _legend(draw: ImageDraw.ImageDraw, x: int, y: int, small: Font) -> None:
