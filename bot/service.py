@@ -258,12 +258,25 @@ class LogEntry:
 class StateCache:
     """The latest state of the most recently used games, at most ``size`` of them (least recently used dropped).
 
-    Each entry is (the game's revision, its last live action's number, the state).
+    Each entry is (the game's revision, its last live action's number, the state). The prompts of a cached
+    state are kept beside it (:meth:`prompts_of`): an action's prompts are worked out once, when it is
+    applied, and serve as the prompts "before" the next action.
     """
 
     def __init__(self, size: int) -> None:
         self.size = max(1, size)
         self._entries: OrderedDict[int, tuple[int, int, Any]] = OrderedDict()
+        self._prompts: dict[int, tuple[Any, dict[str, Prompt]]] = {}
+
+    def prompts_of(self, game_id: int, state: Any) -> dict[str, Prompt] | None:
+        """The prompts kept for this very state of the game, if any (a copy)."""
+        kept = self._prompts.get(game_id)
+        return dict(kept[1]) if kept is not None and kept[0] is state else None
+
+    def keep_prompts(self, game_id: int, state: Any, prompts: Mapping[str, Prompt]) -> None:
+        """Keep the prompts of the game's cached ``state`` (dropped with it)."""
+        if game_id in self._entries:
+            self._prompts[game_id] = (state, dict(prompts))
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -278,9 +291,11 @@ class StateCache:
         self._entries[game_id] = entry
         self._entries.move_to_end(game_id)
         while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
+            dropped, _ = self._entries.popitem(last=False)
+            self._prompts.pop(dropped, None)
 
     def pop(self, game_id: int, default: Any = None) -> Any:
+        self._prompts.pop(game_id, None)
         return self._entries.pop(game_id, default)
 
 
@@ -393,8 +408,15 @@ class GameService:
         """What each seat must or may decide now (nothing unless the game is being played)."""
         if game.status != "active":
             return {}
-        state = await self.state(game)
-        return await asyncio.to_thread(self.system(game.system).prompts, state)
+        return await self._prompts_of(game, await self.state(game))
+
+    async def _prompts_of(self, game: GameRow, state: Any) -> dict[str, Prompt]:
+        """The prompts of a game's state, worked out once per state while it stays cached."""
+        prompts = self._cache.prompts_of(game.id, state)
+        if prompts is None:
+            prompts = await asyncio.to_thread(self.system(game.system).prompts, state)
+            self._cache.keep_prompts(game.id, state, prompts)
+        return prompts
 
     # --- Creation and seats ---------------------------------------------------------------------------
 
@@ -697,7 +719,7 @@ class GameService:
             raise StaleError("that choice belongs to an earlier position (the game has moved on); nothing changed")
         system = self.system(game.system)
         state = await self.state(game)
-        before = await asyncio.to_thread(system.prompts, state)
+        before = await self._prompts_of(game, state)
         acting = self._acting_seat(table, caller, before, verb, seat)
         applied = await asyncio.to_thread(_apply, system, state, Action(acting, verb, args), snapshot_due(game))
         new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
@@ -723,6 +745,7 @@ class GameService:
         except RevisionError:
             raise StaleError("the game changed meanwhile; nothing changed, try again") from None
         self._cache[game.id] = (game.revision, row.seq, new)
+        self._cache.keep_prompts(game.id, new, after)
         if result:
             await self._ended(game, "victory")
         receipt = secret.receipt if secret else None
@@ -852,7 +875,7 @@ class GameService:
                 raise Refusal("the game is not being played")
             system = self.system(table.game.system)
             state = await self.state(table.game)
-            prompts = await asyncio.to_thread(system.prompts, state)
+            prompts = await self._prompts_of(table.game, state)
             acting = self._acting_seat(table, caller, prompts, verb, seat)
             if acting not in prompts:
                 raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
@@ -944,6 +967,7 @@ class GameService:
             correction=correction,
         )
         self._cache[game.id] = (game.revision, actions[-1].seq if actions else after, state)
+        self._cache.keep_prompts(game.id, state, prompts)
         if game.status == "finished":  # a correction may reopen a game that ended
             game = await self.store.set_status(game, "active", None)
             await self._ended(game, "reopened")
