@@ -896,15 +896,19 @@ class GameService:
         """
         async with self.lock(channel):
             table = await self.table(channel)
-            pending = await self.store.pop_pending(token)
+            pending = await self.store.pending(token)  # read only: the action's own transaction removes it
             if pending is None or pending.game != table.game.id:
                 raise StaleError("that confirmation was already used or has expired; nothing changed")
             if pending.user_id != caller.user_id:
-                await self.store.put_pending(pending)
                 raise Refusal("only the player who asked for this preview may confirm it")
             if not go:
+                await self.store.pop_pending(token)
                 return None
-            return await self._act(table, caller, pending.verb, pending.args, pending.seat, pending.revision)
+            try:
+                return await self._act(table, caller, pending.verb, pending.args, pending.seat, pending.revision)
+            except RulesError:
+                await self.store.pop_pending(token)  # a confirmation is used once, refused or not
+                raise
 
     # --- Undo and corrections -------------------------------------------------------------------------
 
