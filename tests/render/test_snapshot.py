@@ -10,8 +10,8 @@ from PIL import Image, ImageChops, ImageStat
 from engine.vaevictis.data import GameData
 from render import basemap, palette
 from render.counters import chip_boxes
-from render.picture import CounterFace, HiddenStack, MapMark, MapPicture, counter_face, setup_picture
 from render.legend import KEYS_KEPT, key_band
+from render.picture import CounterFace, HiddenStack, MapMark, MapPicture, counter_face, setup_picture
 from render.snapshot import CLOSE_UP_ZOOM, frame, render_map, to_png
 
 RGB = tuple[int, int, int]
