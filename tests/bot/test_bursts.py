@@ -1,15 +1,18 @@
 """What one interaction costs when fifty arrive at once (issue 12): the prompts of a position are worked out once,
-and a confirmed attack writes one transaction. Counted, never timed (the figures are bench/bench_bot.py's)."""
+and a confirmed attack writes one transaction; and the allocator's settings for big pictures. Counted, never
+timed (the figures are bench/bench_bot.py's and bench/bench_memory.py's)."""
 
 from __future__ import annotations
 
 import contextlib
+import platform
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
+from bot.allocator import tune_allocator
 from bot.service import GameService
 from bot.store import Store
 from engine.contract import IllegalActionError
@@ -123,3 +126,8 @@ async def test_an_action_removes_the_previews_waiting_in_its_game(service: GameS
     assert preview is not None
     await service.act(CHANNEL, RED, "advance", {"steps": 1})
     assert await service.store.pending(preview.token) is None
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the allocator's settings are glibc's")
+def test_the_bot_maps_big_picture_buffers_on_their_own_and_shares_two_heaps() -> None:
+    assert tune_allocator() is True  # mallopt accepted both settings (docs/performance.md, "Memory")
