@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.allocator import tune_allocator
+from bot.replies import Reply, draw_picture
 from bot.service import GameService
 from bot.store import Store
 from engine.contract import IllegalActionError
@@ -131,3 +132,11 @@ async def test_an_action_removes_the_previews_waiting_in_its_game(service: GameS
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the allocator's settings are glibc's")
 def test_the_bot_maps_big_picture_buffers_on_their_own_and_shares_two_heaps() -> None:
     assert tune_allocator() is True  # mallopt accepted both settings (docs/performance.md, "Memory")
+
+
+async def test_a_picture_the_drawing_refuses_becomes_the_refusal_with_its_rule() -> None:
+    async def refused() -> bytes:
+        raise IllegalActionError("there is no overlay 'fog'", "6")
+
+    drawn = await draw_picture(Reply("The map.", picture=refused))
+    assert drawn.text == "Refused: There is no overlay 'fog' (rule 6)." and not drawn.files and drawn.picture is None
