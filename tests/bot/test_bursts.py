@@ -72,7 +72,7 @@ async def test_an_action_works_out_the_prompts_once_and_the_next_one_reuses_them
     assert len(calls) == 2
 
 
-async def test_the_prompts_kept_go_with_a_correction_and_with_the_cached_state(
+async def test_the_prompts_kept_follow_an_undo_and_go_with_the_cached_state(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await started(service)
