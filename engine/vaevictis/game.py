@@ -29,6 +29,7 @@ from engine.contract import (
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import activation as act
 from engine.vaevictis import christmas, combat, detachments, movement, stacking, turn, victory, zoc
+from engine.vaevictis import combat_command_support as cc_support
 from engine.vaevictis import events as event_rules
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
@@ -443,6 +444,8 @@ class VaeVictisGame:
             return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
         if state.phase == "support" and action.verb == "allot":
             return turn.allot(self.data, state, side, text_arg(args, "hq"), text_arg(args, "marker"))
+        if state.phase == "support" and action.verb == "allot_combat_command":
+            return cc_support.allot(self.data, state, side, text_arg(args, "cc"), text_arg(args, "marker"))
         if state.phase == "support" and action.verb == "end_support":
             state.flags.setdefault("support_done", []).append(side)
             return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
@@ -476,7 +479,7 @@ class VaeVictisGame:
     def _support_prompt(self, state: GameState, side: Side) -> Prompt | None:
         if side in state.flags.get("support_done", []):
             return None
-        choices = turn.support_choices(self.data, state, side)
+        choices = turn.support_choices(self.data, state, side) + cc_support.choices(self.data, state, side)
         if not choices:
             return None
         return Prompt(
