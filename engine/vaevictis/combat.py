@@ -45,7 +45,7 @@ from engine.contract import Action, Choice, Event, IllegalActionError, InvalidAc
 from engine.dice import Dice
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import combat_command_support as cc_support
-from engine.vaevictis import combat_rules, disorganization, zoc
+from engine.vaevictis import combat_rules, disorganization, snafu_vv60, zoc
 from engine.vaevictis import retreat as rt
 from engine.vaevictis.combat_command_support import holder_army, holder_name, is_combat_command
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
@@ -608,6 +608,8 @@ def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
             if state.options.get("c3i_snafu"):
                 # [9.5] The optional C3I check and the SNAFU table.
                 events += _c3i_check(data, state, record, current_plan(record))
+            elif state.options.get(snafu_vv60.OPTION):
+                events += snafu_vv60.roll(data, state, record, current_plan(record))  # [9.5] Alsace 1944, VV60
             continue
         if stage == "roll":
             events += _roll_combat(data, state, record)
@@ -617,7 +619,7 @@ def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
                 return events
             record["stage"] = "c3i"
             continue
-        if stage in ("snafu_choice", "reroll"):
+        if stage in ("snafu_choice", "reroll", snafu_vv60.STAGE):
             return events
         if stage in ("defender", "attacker"):
             role = stage
@@ -870,6 +872,8 @@ def _top_record(state: GameState) -> Record:
 def _seat(record: Record) -> Side:
     stage = record["stage"]
     attacker = cast(Side, record["side"])
+    if stage == snafu_vv60.STAGE:
+        return snafu_vv60.seat(record)
     if stage in ("snafu_choice", "defender", "defender_supports"):
         return other_side(attacker)
     return attacker
@@ -906,6 +910,9 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
             names = sorted({data.events[str(c.args["event"])].name for c in reactions})
             text += f", or play {' or '.join(names)} (15.3)"
         return seat, text + "?", options, "7.5"
+    if stage == snafu_vv60.STAGE:
+        text, options = snafu_vv60.choices(data, state, record)
+        return seat, text, options, "9.5"
     if stage == "snafu_choice":
         return (
             seat,
@@ -1052,6 +1059,8 @@ def apply_pending(data: GameData, state: GameState, action: Action) -> list[Even
     events: list[Event] = []
     if stage == "defender_supports":
         events += _apply_defence_support(data, state, record, verb, args)
+    elif stage == snafu_vv60.STAGE:
+        events += snafu_vv60.apply(data, state, record, verb, args)
     elif stage == "snafu_choice":
         if verb != "choose_snafu_unit":
             raise InvalidActionError("choose the attacking unit the SNAFU strikes (choose_snafu_unit)")
