@@ -15,7 +15,9 @@ from typing import Any
 from engine.contract import Event
 from engine.hexgrid import Hex
 from engine.vaevictis import zoc
+from engine.vaevictis.combat_command_support import FLAG as CC_SUPPORTS
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
+from engine.vaevictis.disorganization import is_disorganized
 from engine.vaevictis.state import GameState, Position, UnitState
 
 
@@ -64,7 +66,7 @@ def seat_view(data: GameData, state: GameState, seat: Side | None) -> dict[str, 
         "air_missions": dict(state.air_missions),
         "events_left": dict(state.events_left),
         "result": state.result,
-    }
+    } | ({"combat_command_supports": held} if (held := state.flags.get(CC_SUPPORTS)) else {})
 
 
 def inspected_hexes(pos: Position) -> dict[Side, set[Hex]]:
@@ -107,7 +109,8 @@ def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:
             for flag in ("improved_position", "fatigued", "out_of_command", "isolated", "unsupplied")
             if getattr(unit, flag)
         ]
-        + (["activated"] if unit.activations else []),
+        + (["activated"] if unit.activations else [])
+        + (["disorganized"] if is_disorganized(pos.state, unit.id) else []),
         "supports": list(unit.supports),
     }
 

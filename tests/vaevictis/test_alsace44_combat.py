@@ -287,6 +287,8 @@ def test_3_6_a_unit_that_retreats_is_disorganised_halved_until_the_end_of_the_tu
     act(DATA, state, "retreat", to=refuge)  # into a friendly stack: no Ardennes halving on top (7.7.1)
     act(DATA, state, "end_advance")
     assert disorganization.is_disorganized(state, GR1) and not state.units[GR1].retreated_into_stack
+    shown = VaeVictisGame(DATA).view(state, "allied")
+    assert any("disorganized" in u["status"] for s in shown["stacks"] for u in s["units"] if u["id"] == GR1)
     near = next(h for h in DATA.map.grid.neighbours(refuge) if h != 2611 and not Position(DATA, state).units_at(h))
     state.units[RTM1].hex, state.units[RTM1].action_points = near, 3
     detail = next(c for c in assess(DATA, state, plan("allied", refuge, RTM1)).defenders_detail if c.unit == GR1)
@@ -333,6 +335,7 @@ def test_1_6_a_combat_command_receives_a_tank_destroyer_even_out_of_its_hqs_rang
     assert ("allot_combat_command", "cc4") in offered  # CC4 arrives on turn 1, its HQ on turn 2
     state, _ = game.apply(state, Action("allied", "allot_combat_command", {"cc": "cc4", "marker": "tank_destroyer"}))
     assert cc_support.held(state, "cc4") == ["tank_destroyer"]
+    assert game.view(state, "german")["combat_command_supports"] == {"cc4": ["tank_destroyer"]}
     with pytest.raises(IllegalActionError) as refused:
         game.apply(state, Action("allied", "allot_combat_command", {"cc": "cc4", "marker": "tank_destroyer"}))
     assert refused.value.rule == "1.6"
