@@ -670,7 +670,7 @@ def _settle(data: GameData, state: GameState, record: Record, role: Role) -> lis
         left = side_record["retreat"] - (len(group["path"]) - 1)
         if left <= 0:
             continue
-        options = rt.retreat_options(pos, side, members, group["path"], control)
+        options = rt.retreat_options(pos, side, _movers(data, members), group["path"], control)
         if options.hexes:
             continue
         if options.off_map:
@@ -980,7 +980,7 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
             left = owed - side_record["losses"] - (len(group["path"]) - 1)
             if not members or group["blocked"] or left <= 0:
                 continue
-            for h in rt.retreat_options(pos, side, members, group["path"]).hexes:
+            for h in rt.retreat_options(pos, side, _movers(data, members), group["path"]).hexes:
                 # [7.7.1] Say what a hex costs before the player chooses it.
                 cost = " (enemy ZoC: costs a step, 7.7.1)" if rt.is_in_enemy_zoc(pos, side, h) else ""
                 out.append(
@@ -1231,7 +1231,11 @@ def _retreat_step(
         # The first group that may enter ``to`` (the stacks of several target hexes retreat apart, 7.2).
         pos = Position(data, state)
         group = next(
-            (g for g in groups if to in rt.retreat_options(pos, side, _alive(state, g["units"]), g["path"]).hexes),
+            (
+                g
+                for g in groups
+                if to in rt.retreat_options(pos, side, _movers(data, _alive(state, g["units"])), g["path"]).hexes
+            ),
             groups[0] if groups else None,
         )
         moving = _alive(state, group["units"]) if group else []
@@ -1241,6 +1245,8 @@ def _retreat_step(
     if group is None or not moving:
         raise _refuse("those units have no retreat left to make together", "7.7.1")
     pos = Position(data, state)
+    destroyed = _staying_units(data, state, group) if len(group["path"]) == 1 else []
+    moving = _movers(data, moving)
     options = rt.retreat_options(pos, side, moving, group["path"])
     if to not in options.hexes:
         if to in options.legal:
@@ -1253,6 +1259,13 @@ def _retreat_step(
             f"cannot retreat into {hex_name(to)}: enemy-held, impassable, already crossed, overstacked or not adjacent",
             "7.7.1",
         )
+    events: list[Event] = []
+    for u in destroyed:
+        # [12.2, 16] Strongpoints and garrisons do not retreat: their stack's retreat destroys them.
+        events += _eliminate(data, state, u, "it cannot retreat and is destroyed when its stack retreats (7.7.1)")
+    moving = [u for u in moving if u not in destroyed]
+    if not moving:
+        return events
     if set(moving) != set(_alive(state, group["units"])):
         # [7.7.1] Units of a stack may retreat into different hexes, the same number of hexes each.
         group["units"] = [u for u in group["units"] if u not in moving]
@@ -1261,7 +1274,7 @@ def _retreat_step(
     came_from = group["path"][-1]
     # [4.3, 7.7.1] A step per hex of enemy ZoC entered, unless a friendly unit is already there.
     entered_zoc = rt.is_in_enemy_zoc(pos, side, to)
-    events = _leave_hex(data, state, came_from, moving)
+    events += _leave_hex(data, state, came_from, moving)
     for u in moving:
         state.units[u].hex = to
         state.units[u].improved_position = False
@@ -1274,6 +1287,20 @@ def _retreat_step(
     if combat_rules.retreat_rules(data).disorganizes:
         events += disorganization.disorganize(data, state, moving)  # [3.6, 7.7.1] attacker or defender
     return events
+
+
+def _staying_units(data: GameData, state: GameState, group: Record) -> list[str]:
+    """[12.2, 16] The units of a group that never retreat (the game's ``[retreat] destroyed_kinds``)."""
+    kinds = combat_rules.retreat_rules(data).destroyed_kinds
+    return [u for u in _alive(state, group["units"]) if data.units[u].kind in kinds]
+
+
+def _movers(data: GameData, members: Sequence[str]) -> list[str]:
+    """The units of a group whose movement limits its retreat: all but those its retreat destroys, unless
+    only those are left (they are offered the same hexes, and are destroyed on taking one)."""
+    kinds = combat_rules.retreat_rules(data).destroyed_kinds
+    moving = [u for u in members if data.units[u].kind not in kinds]
+    return moving or list(members)
 
 
 def _leave_hex(data: GameData, state: GameState, hex_: Hex, units: Sequence[str]) -> list[Event]:

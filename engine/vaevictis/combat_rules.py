@@ -72,6 +72,8 @@ class RetreatRules:
     """Every unit that retreats is Disorganised, halved in attack and defence until the end of the turn (3.6)."""
     into_friendly_stack_halves: bool = True
     """A unit that retreats into a friendly stack defends at half this turn (Ardennes 1944 7.7.1)."""
+    destroyed_kinds: tuple[str, ...] = ()
+    """Kinds of unit that never retreat and are destroyed when their stack retreats (Alsace 1944 12.2, 16)."""
 
 
 def _section(data: GameData, name: str) -> Mapping[str, Any]:
@@ -114,6 +116,7 @@ def retreat_rules(data: GameData) -> RetreatRules:
         priorities=tuple(raw.get("priorities", DEFAULT_PRIORITIES)),
         disorganizes=bool(raw.get("disorganizes", False)),
         into_friendly_stack_halves=bool(raw.get("into_friendly_stack_halves", True)),
+        destroyed_kinds=tuple(raw.get("destroyed_kinds", ())),
     )
 
 
@@ -161,6 +164,9 @@ def check(doc: Mapping[str, Any], complain: Complain) -> None:
             complain("[retreat]", f"priorities must be a list among {', '.join(PRIORITIES)} (7.7.1)")
         if isinstance(retreat, Mapping) and retreat.get("disorganizes") and "disorganized" not in doc.get("status", {}):
             complain("[retreat]", "disorganizes needs a [status.disorganized] entry (3.6)")
+        kinds = retreat.get("destroyed_kinds", []) if isinstance(retreat, Mapping) else []
+        if not isinstance(kinds, list) or any(not isinstance(k, str) for k in kinds):
+            complain("[retreat]", "destroyed_kinds must be a list of unit kinds (12.2, 16)")
     for name, entry in doc.get("support", {}).items():
         _check_support(name, entry, complain)
     snafu = doc.get("snafu_vv60")

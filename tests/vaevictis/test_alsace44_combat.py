@@ -573,3 +573,28 @@ def test_the_core_alsace_game_offers_the_combat_command_choice_only_to_the_frenc
         state, _ = game.apply(state, Action("allied", "end_support", {}))
     german = game.prompts(state).get("german")
     assert german is None or not any(c.verb == "allot_combat_command" for c in german.choices)
+
+
+FULL = load_game("alsace44")
+
+
+def test_7_7_1_a_strongpoint_is_destroyed_when_its_stack_retreats() -> None:
+    state = new_state(FULL, {RTM1: 2610, GR1: 2611, "de-stp-1": 2611})
+    attack_plan = plan("allied", 2611, RTM1)
+    attack(FULL, state, attack_plan, [face_for(FULL, state, attack_plan, "-/1")])
+    events = act(FULL, state, "retreat", to=next(h for v, h in verbs(FULL, state) if v == "retreat"))
+    assert not state.units["de-stp-1"].on_map and state.units[GR1].on_map and state.units[GR1].hex != 2611
+    assert any(e.kind == "eliminated" and e.data["unit"] == "de-stp-1" for e in events)
+
+
+def test_7_6_a_tank_destroyer_marker_does_not_stand_for_the_armoured_loss() -> None:
+    hq = "hq-fr-1-db"
+    tanks = ("de-106-pz", "de-654-pzjg", "de-106-pzgr")
+    state = new_state(DATA, {**dict.fromkeys(tanks, 2610), "fr-a-cc2": 2611, RTM1: 2611, hq: 2612})
+    state.units[hq].supports = ["tank_destroyer"]
+    td = ((hq, "tank_destroyer"),)
+    attack_plan = plan("german", 2611, *tanks, defender_quality=RTM1, defender_supports=td)
+    attack(DATA, state, attack_plan, [face_for(DATA, state, attack_plan, "-/2")])
+    act(DATA, state, "take_loss", unit=RTM1)  # the quality unit's first loss (7.4)
+    second = {v for v in verbs(DATA, state) if v[0] == "take_loss"}
+    assert second == {("take_loss", "fr-a-cc2")}  # 7.6: an armored unit's, and the TD marker is no tank
