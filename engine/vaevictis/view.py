@@ -16,6 +16,7 @@ from engine.contract import Event
 from engine.hexgrid import Hex
 from engine.vaevictis import zoc
 from engine.vaevictis.combat_command_support import FLAG as CC_SUPPORTS
+from engine.vaevictis.combat_command_support import holder_side
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.disorganization import is_disorganized
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -66,7 +67,17 @@ def seat_view(data: GameData, state: GameState, seat: Side | None) -> dict[str, 
         "air_missions": dict(state.air_missions),
         "events_left": dict(state.events_left),
         "result": state.result,
-    } | ({"combat_command_supports": held} if (held := state.flags.get(CC_SUPPORTS)) else {})
+    } | _combat_command_supports(data, state, seat, fog)
+
+
+def _combat_command_supports(data: GameData, state: GameState, seat: Side | None, fog: bool) -> dict[str, Any]:
+    """[1.6] The markers given to Combat Commands; under fog of war (11) only their owner sees them."""
+    held = {
+        cc: list(kinds)
+        for cc, kinds in state.flags.get(CC_SUPPORTS, {}).items()
+        if kinds and (not fog or holder_side(data, cc) == seat)
+    }
+    return {"combat_command_supports": held} if held else {}
 
 
 def inspected_hexes(pos: Position) -> dict[Side, set[Hex]]:

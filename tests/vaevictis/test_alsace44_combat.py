@@ -13,18 +13,21 @@ the face that gives a wanted result, so a test never depends on a hand-computed 
 
 from __future__ import annotations
 
+import os
+import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from engine.contract import Action, IllegalActionError, InvalidActionError
+from engine.contract import Action, IllegalActionError, InvalidActionError, RulesError
 from engine.hexgrid import Hex
 from engine.vaevictis import combat, disorganization, turn
 from engine.vaevictis import combat_command_support as cc_support
 from engine.vaevictis import retreat as rt
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame, game_options
+from engine.vaevictis.legal import candidate_actions
 from engine.vaevictis.loader import ScenarioError, build_game
 from engine.vaevictis.odds import AttackPlan, assess, preview
 from engine.vaevictis.state import GameState, Position
@@ -32,6 +35,7 @@ from engine.vaevictis.unseen_odds import unseen_preview
 from scenarios import load_game
 from tests.vaevictis.test_alsace44_engine import core_documents
 from tests.vaevictis.test_combat_fixtures import act, attack, new_state, verbs
+from tests.vaevictis.test_random_play import check_invariants, weighted_order
 
 Docs = dict[str, Any]
 
@@ -336,6 +340,11 @@ def test_1_6_a_combat_command_receives_a_tank_destroyer_even_out_of_its_hqs_rang
     state, _ = game.apply(state, Action("allied", "allot_combat_command", {"cc": "cc4", "marker": "tank_destroyer"}))
     assert cc_support.held(state, "cc4") == ["tank_destroyer"]
     assert game.view(state, "german")["combat_command_supports"] == {"cc4": ["tank_destroyer"]}
+    state.options["fog_of_war"] = True  # 11: then only the French see it
+    assert "combat_command_supports" not in game.view(state, "german")
+    assert "combat_command_supports" not in game.view(state, None)
+    assert game.view(state, "allied")["combat_command_supports"] == {"cc4": ["tank_destroyer"]}
+    state.options["fog_of_war"] = False
     with pytest.raises(IllegalActionError) as refused:
         game.apply(state, Action("allied", "allot_combat_command", {"cc": "cc4", "marker": "tank_destroyer"}))
     assert refused.value.rule == "1.6"
@@ -598,3 +607,25 @@ def test_7_6_a_tank_destroyer_marker_does_not_stand_for_the_armoured_loss() -> N
     act(DATA, state, "take_loss", unit=RTM1)  # the quality unit's first loss (7.4)
     second = {v for v in verbs(DATA, state) if v[0] == "take_loss"}
     assert second == {("take_loss", "fr-a-cc2")}  # 7.6: an armored unit's, and the TD marker is no tank
+
+
+def test_random_play_with_the_vv60_snafu_keeps_the_invariants() -> None:
+    """Random legal actions on the Alsace core with the 9.5 option (ALSACE44_COMBAT_RANDOM_ACTIONS, default 300)."""
+    game = VaeVictisGame(DATA)
+    actions = int(os.environ.get("ALSACE44_COMBAT_RANDOM_ACTIONS", "300"))
+    rng = random.Random(95)
+    state = game.new_game("entire-battle", {"snafu_vv60": True}, (95).to_bytes(32, "big"))
+    taken = 0
+    while taken < actions and state.result is None:
+        side = rng.choice(sorted(game.prompts(state)))
+        for action in weighted_order(rng, candidate_actions(game, state, side)):
+            try:
+                state, _ = game.apply(state, action)
+            except RulesError:
+                continue
+            taken += 1
+            break
+        else:
+            raise AssertionError(f"dead end for {side}")
+        check_invariants(game, state)
+    assert taken == actions or state.result is not None
