@@ -34,7 +34,7 @@ from engine.vaevictis.state import GameState, Position
 from engine.vaevictis.unseen_odds import unseen_preview
 from scenarios import load_game
 from tests.vaevictis.test_alsace44_engine import core_documents
-from tests.vaevictis.test_combat_fixtures import act, attack, new_state, verbs
+from tests.vaevictis.test_combat_fixtures import act, attack, new_state, seed_for, verbs
 from tests.vaevictis.test_random_play import check_invariants, weighted_order
 
 Docs = dict[str, Any]
@@ -480,9 +480,7 @@ def test_9_5_an_even_snafu_lets_the_other_player_shift_the_die() -> None:
     assert record["snafu_vv60"] == {"total": 14, "afflicted": "defender", "chooser": "allied"}
     assert combat.pending_prompt(DATA, state).seat == "allied"
     assert "snafu_die" in {v for v, _ in verbs(DATA, state)}
-    state.seed = __import__("tests.vaevictis.test_combat_fixtures", fromlist=["seed_for"]).seed_for(
-        [1], state.rolls_made
-    )
+    state.seed = seed_for([1], state.rolls_made)
     events = act(DATA, state, "snafu_die")
     roll = next(e for e in events if e.kind == "roll" and e.data.get("rule") == "7.5")
     assert {"amount": 1, "reason": "SNAFU, lack of enthusiasm", "rule": "9.5"} in roll.data["modifiers"]
@@ -629,3 +627,20 @@ def test_random_play_with_the_vv60_snafu_keeps_the_invariants() -> None:
             raise AssertionError(f"dead end for {side}")
         check_invariants(game, state)
     assert taken == actions or state.result is not None
+
+
+def test_9_5_an_even_snafu_may_choose_the_afflicted_sides_quality_unit() -> None:
+    state = new_state(DATA, {GR1: 2610, "de-106-pz": 2610, "hq-de-338-vgd": 2709, RTM1: 2611, "hq-fr-2-dim": 2612})
+    state.options["snafu_vv60"] = True
+    # 338 (C: 3) against the 2e DIM (A: 5): 2d6 - 2; 2 + 2 - 2 = 2 < 4, even: the attacker's SNAFU.
+    attack(DATA, state, plan("german", 2611, GR1, "de-106-pz"), [2, 2])
+    assert state.pending[-1]["snafu_vv60"]["afflicted"] == "attacker"
+    assert combat.pending_prompt(DATA, state).seat == "allied"
+    assert ("snafu_quality", GR1) in verbs(DATA, state)  # the attacker's best, 106 Pz, is in use now
+    error = refusal(DATA, state, "snafu_quality", unit=RTM1)
+    assert error.rule == "9.5"
+    state.seed = seed_for([1], state.rolls_made)
+    events = act(DATA, state, "snafu_quality", unit=GR1)
+    fight = next(e for e in events if e.kind == "combat")
+    assert state.pending[-1]["assessment"]["attacker_quality"] == GR1
+    assert any("quality 3 of I/757" in m["reason"] for m in fight.data["drm_detail"])
