@@ -14,6 +14,8 @@ Verbs of the pending combat (each listed in the prompt with its arguments):
   uses (7.4), unless the plan already named his supports; the window also stays open while he may play
   Nuts! (15.3). ``supports_done`` goes on with the combat (his best quality if he chose none).
 - ``choose_snafu_unit {unit}`` (defender): the attacker struck by SNAFU 9 or 11 (9.5).
+- ``snafu_quality {unit}`` or ``snafu_die`` (the player who did not suffer it): an even VV60 SNAFU (9.5 of
+  Alsace 1944, :mod:`engine.vaevictis.snafu_vv60`): the afflicted side's quality unit, or a die shift of 1.
 - ``reroll`` / ``keep_roll`` (attacker): spend the Christmas present "reroll one die when attacking" (15.4);
   the new roll stands.
 - ``take_loss {unit}`` or ``take_loss {marker: "hq:kind"}``: lose one step from that unit, or give up that
@@ -29,6 +31,12 @@ quality unit first, the armor rule of 7.6 as for one hex); ``E`` eliminates them
 target hex retreat from their own hex, all the same number of hexes (as the parts of a split stack, 7.7.1);
 the advance may enter any vacated target hex first, then follow the retreat path that starts there (7.7.2);
 a bold result puts a Breakthrough marker on each target hex, when the result is read (7.8).
+
+The rules a game's tables change (:mod:`engine.vaevictis.combat_rules`): the attacker's losses after the
+defender's (7.6, ``[losses]``), the mandatory advance (7.7.2), Disorganisation after a retreat (3.6,
+:mod:`engine.vaevictis.disorganization`), units destroyed when their stack retreats (12.2, 16), markers given up
+as a step that otherwise roll for retention after the combat (1.6.1, 1.6.2), and a support marker held by a
+Combat Command (1.6, :mod:`engine.vaevictis.combat_command_support`).
 
 State the combat keeps or leaves: ``state.returning[army][kind]`` for support markers going back to the pool
 (1.6.1, 1.6.2, official answer to 9.5); ``UnitState.retreated_into_stack`` (7.7.1); a ``breakthrough``

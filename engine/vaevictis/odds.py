@@ -8,6 +8,11 @@ with the very same assessment, so the preview and the resolution can never disag
 Every figure is read from the game's tables (``tables.raw``): the terrain and crossing effects (TEC), the
 status table (1.4), the attack types (7.3), the support markers (1.6.1, 1.6.2) and the CRT (7.6).
 
+Alsace 1944's differences come from its tables (:mod:`engine.vaevictis.combat_rules`, readings in
+docs/rules/alsace44.md): one target hex (7.2), tanks and road-only terrain (7.1), combined arms and armoured
+superiority without divisional integrity (7.4), Disorganised units halved (3.6), the FlaK 88's and the TD's
+conditions and a Combat Command's own marker (1.6), the VV60 SNAFU's die shift and surprise support (9.5).
+
 Readings of unclear text (recorded in docs/rules/ardennes44.md):
 
 - 0.3: strengths are added before being halved, per group of units halved the same number of times; halving
