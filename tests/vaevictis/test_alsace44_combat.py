@@ -522,6 +522,8 @@ def test_2_1_alsace_has_no_air_phase() -> None:
     game = VaeVictisGame(DATA)
     state = game.new_game("initial-assault", {}, bytes(32))
     assert state.air_missions == {} and not game.view(state, None)["air_missions"]
+    state.phase = "air"  # where the turn starts in the state machine, e.g. while a destroyed HQ returns (1.3)
+    assert game.view(state, None)["phase"] == "supply"
     fight = new_state(DATA, {RTM1: 2610, GR1: 2611})
     with pytest.raises(IllegalActionError) as refused:
         assess(DATA, fight, plan("allied", 2611, RTM1, air=1))
