@@ -135,7 +135,9 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     )
     strongest = max(d.strength for d in printed)
     rounding = rounding_mode(data)
-    most_halvings = MAX_HALVINGS + (1 if retreat_rules(data).disorganizes else 0)  # 3.6: disorganised too
+    # 3.6 (Alsace 1944): disorganised may halve too, and a retreat into a stack no longer does.
+    retreats = retreat_rules(data)
+    most_halvings = MAX_HALVINGS + int(retreats.disorganizes) - int(not retreats.into_friendly_stack_halves)
     low = min(
         sum_strengths([*seen, *(Contribution("?", "?", weakest, ("?",) * k) for k in halvings)], rounding)
         for halvings in combinations_with_replacement(range(most_halvings + 1), len(hidden))
