@@ -606,6 +606,16 @@ def _validate_supports(
             raise _refuse(f"{data.units[hq_id].name} cannot support any unit in this combat: {why}", "1.3")
 
 
+def _snafu_vv60_note(state: GameState, plan: AttackPlan) -> tuple[str, ...]:
+    """[9.5] With the VV60 SNAFU option, a roll before the die may still change the odds shown."""
+    if not state.options.get("snafu_vv60") or plan.snafu_die or plan.surprise_support:
+        return ()
+    return (
+        "A SNAFU roll (9.5) comes before the die: it may shift the die 1, change a quality unit, "
+        "send a support back or bring a surprise one.",
+    )
+
+
 def road_only_for_mechanized(data: GameData, hex_: Hex) -> bool:
     """[TEC] Whether a mechanized unit enters the hex's terrain only along a road (difficult, mountain)."""
     chart = data.tables.raw["terrain"].get(data.map.terrain.get(hex_, "clear"), {})
@@ -991,6 +1001,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         attacker_quality=attacker_q,
         defender_quality=defender_q,
         cancelled=tuple(cancelled),
+        notes=_snafu_vv60_note(state, plan),
         terrain_hex=terrain_hex,
     )
 

@@ -466,7 +466,9 @@ def snafu_state(**extra: Hex) -> GameState:
 
 
 def test_9_5_no_snafu_between_four_and_ten() -> None:
-    state = snafu_state()  # 2e DIM (A: 5) against 338 (C: 3): 2d6 + 2
+    state = snafu_state()
+    # 2e DIM (A: 5) against 338 (C: 3): 2d6 + 2
+    assert any("SNAFU roll (9.5)" in line for line in preview(DATA, state, plan("allied", 2611, RTM1)).lines())
     events = attack(DATA, state, plan("allied", 2611, RTM1), [3, 3, 1])
     roll = next(e for e in events if "SNAFU (9.5)" in e.text)
     assert roll.data["total"] == 8 and state.pending[-1]["snafu_vv60"]["afflicted"] is None
