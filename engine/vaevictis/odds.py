@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal, cast
 
@@ -1001,7 +1001,6 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         attacker_quality=attacker_q,
         defender_quality=defender_q,
         cancelled=tuple(cancelled),
-        notes=_snafu_vv60_note(state, plan),
         terrain_hex=terrain_hex,
     )
 
@@ -1014,6 +1013,8 @@ def preview(data: GameData, state: GameState, plan: AttackPlan) -> Preview:
     :raises IllegalActionError: as :func:`assess`.
     """
     assessment = assess(data, state, plan)
+    if note := _snafu_vv60_note(state, plan):
+        assessment = replace(assessment, notes=(*assessment.notes, *note))
     outcomes = []
     chances: dict[str, Fraction] = {}
     breakthrough = Fraction(0)
