@@ -39,7 +39,12 @@ def mobility(data: GameData, unit_id: str) -> str:
 
 def can_cross(data: GameData, a: Hex, b: Hex, unit_id: str) -> bool:
     """[13.1, 7.7.1] Whether a unit may cross from ``a`` to ``b``: only infantry crosses an unbridged river,
-    and nobody an uncrossable one (Alsace 1944's Rhine)."""
+    and nobody an uncrossable one (Alsace 1944's Rhine); a terrain its class enters "only on road" (Alsace
+    1944's difficult and mountain hexes for mechanized units) only along a road (7.7.1: "a hex impassable to
+    it")."""
+    chart = data.tables.raw["terrain"].get(data.map.terrain.get(b, "clear"), {})
+    if mobility(data, unit_id) in chart.get("road_only", ()) and not data.map.has_road(a, b):
+        return False
     river = data.map.river_between(a, b)
     if river is not None and river.kind == "uncrossable":
         return False

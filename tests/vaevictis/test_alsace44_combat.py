@@ -648,3 +648,21 @@ def test_9_5_an_even_snafu_may_choose_the_afflicted_sides_quality_unit() -> None
     fight = next(e for e in events if e.kind == "combat")
     assert state.pending[-1]["assessment"]["attacker_quality"] == GR1
     assert any("quality 3 of I/757" in m["reason"] for m in fight.data["drm_detail"])
+
+
+def test_7_7_1_tanks_retreat_and_advance_into_difficult_terrain_only_along_a_road() -> None:
+    grid = DATA.map.grid
+    here, rough = next(
+        (a, b)
+        for a in grid.hexes
+        for b in grid.neighbours(a)
+        if DATA.map.terrain[a] == "clear"
+        and DATA.map.terrain[b] == "difficult"
+        and not DATA.map.has_road(a, b)
+        and DATA.map.river_between(a, b) is None
+    )
+    assert not rt.can_cross(DATA, here, rough, "fr-a-cc2") and rt.can_cross(DATA, here, rough, RTM1)
+    state = new_state(DATA, {"fr-a-cc2": here, RTM1: here})
+    pos = Position(DATA, state)
+    assert rough not in rt.retreat_options(pos, "allied", ["fr-a-cc2"], [here]).legal
+    assert rough in rt.retreat_options(pos, "allied", [RTM1], [here]).legal
