@@ -136,7 +136,8 @@ def allot(data: GameData, state: GameState, side: Side, cc: str, kind: str) -> l
     holdings: dict[str, list[str]] = state.flags.setdefault(FLAG, {})
     holdings.setdefault(cc, []).append(kind)
     text = f"{kind.replace('_', ' ').capitalize()} given to {cc.upper()}, out of any HQ's command range (1.6)."
-    return [Event("support", text, {"cc": cc, "marker": kind})]
+    # The counters are named so that, under fog of war (11), the event stays with those who may see them.
+    return [Event("support", text, {"cc": cc, "marker": kind, "units": list(groups[cc])})]
 
 
 def spend(state: GameState, cc: str, kind: str) -> None:
