@@ -666,3 +666,26 @@ def test_7_7_1_tanks_retreat_and_advance_into_difficult_terrain_only_along_a_roa
     pos = Position(DATA, state)
     assert rough not in rt.retreat_options(pos, "allied", ["fr-a-cc2"], [here]).legal
     assert rough in rt.retreat_options(pos, "allied", [RTM1], [here]).legal
+
+
+def test_1_6_a_combat_commands_marker_is_used_through_the_game_commands() -> None:
+    game = VaeVictisGame(DATA)
+    state = game.new_game("entire-battle", {}, bytes(32))
+    state, _ = game.apply(state, Action("allied", "allot_combat_command", {"cc": "cc4", "marker": "tank_destroyer"}))
+    for side in ("german", "allied"):
+        if state.phase == "support" and side in game.prompts(state):
+            state, _ = game.apply(state, Action(side, "end_support", {}))
+    assert state.phase == "operations"
+    for unit in state.units.values():
+        unit.hex, unit.arrived = None, False
+    for unit_id, hex_ in (("fr-a-cc4", 2610), (GR1, 2611)):
+        state.units[unit_id].hex, state.units[unit_id].arrived = hex_, True
+    state.initiative = state.active = "allied"
+    state, _ = game.apply(state, Action("allied", "activate_general", {}))
+    attack_args = {"kind": "normal", "attackers": "fr-a-cc4", "target": "2611", "supports": "cc4:tank_destroyer"}
+    odds = game.preview(state, "allied", attack_args)
+    assert any("tank destroyer support of CC4" in line for line in odds.lines())
+    state, events = game.apply(state, Action("allied", "attack", attack_args))
+    fight = next(e for e in events if e.kind == "combat")
+    assert {"amount": 1, "reason": "tank destroyer support of CC4", "rule": "1.6"} in fight.data["drm_detail"]
+    assert cc_support.held(state, "cc4") == []
