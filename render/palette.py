@@ -91,7 +91,6 @@ MARKERS: Final[dict[str, tuple[str, RGB]]] = {
     "out-of-command": ("OoC", (140, 70, 170)),
     "isolated": ("ISO", (200, 30, 30)),
     "unsupplied": ("OoS", (20, 20, 20)),
-    "disorganized": ("DIS", (110, 110, 110)),
     "breakthrough": ("BT", (30, 160, 90)),
 }
 """Each marker's chip: short text and colour. Unknown markers get a grey chip with their first letters."""
