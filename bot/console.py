@@ -121,6 +121,8 @@ class Console:
         else:
             create = {"scenario": scenario, "options": options, "system": system_id}
             await self.run_command("game create", create, self.players[seats[0]])
+        if await self.service.store.live_game_in(self.channel) is None:
+            raise Refusal(f"no {system_id} game was created (the reason is above)")
         for seat, caller in self.players.items():
             await self.run_command("game join", {"seat": seat}, caller)
         await self.run_command("game start", {}, self.players[seats[0]])

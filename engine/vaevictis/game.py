@@ -44,6 +44,17 @@ OPTIONS: dict[str, str] = {
 }
 """The optional rules of the game, each a game option, with the rule that defines it."""
 
+
+def offered_options(data: GameData) -> dict[str, str]:
+    """The optional rules one game offers: those its data holds the tables of (Ardennes 1944's Christmas
+    presents and C3I table are not Alsace 1944's)."""
+    offered = {
+        "c3i_snafu": bool(data.tables.c3i),
+        "fog_of_war": True,
+        "christmas_presents": "christmas_presents" in data.extra,
+    }
+    return {name: label for name, label in OPTIONS.items() if offered[name]}
+
 UNSUPPORTED_SETUP_TABLES = (
     "garrisons",
     "strongpoint_rules",
@@ -97,6 +108,7 @@ class VaeVictisGame:
         or a refusal that lists what is missing."""
         self.data = data
         self.missing_rules_allowed = missing_rules_allowed
+        self.options = offered_options(data)
 
     # --- New game ---------------------------------------------------------------------------------------
 
@@ -109,13 +121,12 @@ class VaeVictisGame:
             raise InvalidActionError(
                 f"no scenario {scenario!r} in {self.data.name}; choose one of {', '.join(self.data.scenarios)}"
             )
-        unknown = set(options) - set(OPTIONS)
+        unknown = set(options) - set(self.options)
         if unknown:
             raise InvalidActionError(
-                f"unknown option(s) {', '.join(sorted(unknown))}; the options are {', '.join(OPTIONS)}"
+                f"{self.data.name} has no option(s) {', '.join(sorted(unknown))}; "
+                f"its options are {', '.join(self.options)}"
             )
-        if options.get("c3i_snafu") and not self.data.tables.c3i:
-            raise InvalidActionError(f"{self.data.name} has no C3I and SNAFU tables: option c3i_snafu is not offered")
         missing = unsupported(self.data, scenario)
         if missing and not self.missing_rules_allowed:
             raise InvalidActionError(

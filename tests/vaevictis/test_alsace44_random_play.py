@@ -11,6 +11,7 @@ import os
 
 import pytest
 
+from engine.contract import InvalidActionError
 from engine.vaevictis.game import VaeVictisGame
 from tests.vaevictis.alsace import alsace_game, check_alsace_invariants
 from tests.vaevictis.test_random_play import play
@@ -35,3 +36,10 @@ def test_19_every_scenario_plays_to_a_result(game: VaeVictisGame, scenario: str,
     assert state.result is not None, f"no result after {len(log)} actions (turn {state.turn})"
     assert state.turn == game.data.scenarios[scenario].turns, (state.turn, state.result)
     assert game.result(state) is not None
+
+
+def test_an_option_the_game_does_not_offer_is_refused(game: VaeVictisGame) -> None:
+    """[15.4] Christmas presents are Ardennes 1944's: Alsace refuses the option and names its own."""
+    with pytest.raises(InvalidActionError) as refused:
+        game.new_game("initial-assault", {"christmas_presents": True}, bytes(32))
+    assert "christmas_presents" in refused.value.reason and "fog_of_war" in refused.value.reason
