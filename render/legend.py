@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from PIL import Image, ImageDraw
 
-from render import palette, symbols
+from engine.hexgrid import Hex
+from engine.vaevictis.data import GameMap, Side
+from render import basemap, palette, symbols
 from render.fonts import draw_text, fitting_size, text_width
 
 Swatch = Callable[[ImageDraw.ImageDraw, tuple[float, float, float, float]], None]
@@ -105,6 +107,32 @@ def _chip(marker: str) -> Swatch:
     return draw_swatch
 
 
+def _fort(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    left, top, right, bottom = box
+    draw.rectangle(box, fill=palette.CLEAR, outline=palette.HEX_OUTLINE)
+    inset = 3
+    draw.rectangle((left + inset, top + inset, right - inset, bottom - inset), outline=palette.FORT, width=2)
+
+
+def _factory(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    left, top, right, bottom = box
+    draw.rectangle(box, fill=palette.CLEAR, outline=palette.HEX_OUTLINE)
+    unit = (bottom - top) / 6
+    x, base = (left + right) / 2 - 1.5 * unit, bottom - unit
+    draw.rectangle((x, base - 2 * unit, x + 3 * unit, base), fill=palette.FACTORY)
+    draw.rectangle((x + 2 * unit, base - 4 * unit, x + 2.8 * unit, base), fill=palette.FACTORY)
+
+
+def _terrain_swatch(kind: str) -> Swatch:
+    if kind in basemap.HATCHED_TERRAIN:
+        return _hex_swatch(basemap.TERRAIN_FILL[kind], _hatch)
+    return _hex_swatch(basemap.TERRAIN_FILL[kind], _forest if kind == "forest" else None)
+
+
+MARKER_KEY: tuple[tuple[str, Swatch], ...] = tuple(
+    (name.replace("-", " ").capitalize(), _chip(name)) for name in palette.MARKERS
+)
+
 KEY: tuple[tuple[str, Swatch], ...] = (
     ("Clear", _hex_swatch(palette.CLEAR)),
     ("Rough", _hex_swatch(palette.ROUGH, _hatch)),
@@ -119,14 +147,47 @@ KEY: tuple[tuple[str, Swatch], ...] = (
     ("German edge", _line(palette.SIDE_EDGE["german"], 0.45)),
     ("Allied entry", _entry("allied")),
     ("German entry", _entry("german")),
-    *((name.replace("-", " ").capitalize(), _chip(name)) for name in palette.MARKERS),
+    *MARKER_KEY,
 )
-"""The key's entries, in reading order."""
+"""The key of a map whose contents are not known (Ardennes 1944's), in reading order."""
 
 
-def key_height(width: int, zoom: float) -> int:
+def key_for(game_map: GameMap, shown: Callable[[Hex], bool] = lambda _: True) -> tuple[tuple[str, Swatch], ...]:
+    """The key of one map: the terrain and features drawn in its hexes that are ``shown`` (Alsace 1944 has
+    forts, not the Westwall; a close-up keys what it shows), then the markers."""
+    hexes = [h for h in game_map.grid.hexes if shown(h)]
+    terrain = {game_map.terrain.get(h, "clear") for h in hexes}
+    settlements = {p.kind for p in game_map.places if any(shown(h) for h in p.hexes)}
+    rivers = {r.kind for r in game_map.rivers if any(shown(a) or shown(b) for a, b in r.hexsides)}
+
+    def has(area: Iterable[Hex]) -> bool:
+        return any(shown(h) for h in area)
+
+    entries: list[tuple[str, Swatch]] = [
+        (kind.capitalize(), _terrain_swatch(kind)) for kind in basemap.TERRAIN_FILL if kind in terrain
+    ]
+    entries += [("Westwall", _westwall)] if has(game_map.westwall) else []
+    entries += [("Fort", _fort)] if has(game_map.overlays.get("fort", ())) else []
+    entries += [("Factory", _factory)] if has(game_map.overlays.get("factory", ())) else []
+    entries += [(kind.capitalize(), _settlement(kind)) for kind in ("city", "village") if kind in settlements]
+    entries += [(kind.capitalize(), _line(palette.RIVER, 0.35)) for kind in ("river", "canal") if kind in rivers]
+    if "uncrossable" in rivers:
+        entries.append(("Uncrossable river", _line(palette.UNCROSSABLE_RIVER, 0.5)))
+    entries += [("Bridge", _bridge)] if any(shown(a) or shown(b) for a, b in game_map.bridges) else []
+    entries += [("Road", _line(palette.ROAD, 0.25))] if any(has(road.hexes) for road in game_map.roads) else []
+    sides: tuple[Side, ...] = ("allied", "german")
+    for side in sides:
+        if has(game_map.friendly_edges.get(side, frozenset())):
+            entries.append((f"{side.capitalize()} edge", _line(palette.SIDE_EDGE[side], 0.45)))
+    for side in sides:
+        if has(game_map.entry_hexes.get(side, frozenset())):
+            entries.append((f"{side.capitalize()} entry", _entry(side)))
+    return (*entries, *MARKER_KEY)
+
+
+def key_height(width: int, zoom: float, key: tuple[tuple[str, Swatch], ...] = KEY) -> int:
     """Height of the key when it is laid out in rows across ``width`` pixels."""
-    return len(_rows(width, zoom)) * _row_height(zoom) + round(10 * zoom)
+    return len(_rows(width, zoom, key)) * _row_height(zoom) + round(10 * zoom)
 
 
 def _row_height(zoom: float) -> int:
@@ -141,10 +202,10 @@ def _text_size(zoom: float) -> int:
     return max(8, round(12 * zoom))
 
 
-def _rows(width: int, zoom: float) -> list[list[tuple[str, Swatch]]]:
+def _rows(width: int, zoom: float, key: tuple[tuple[str, Swatch], ...]) -> list[list[tuple[str, Swatch]]]:
     rows: list[list[tuple[str, Swatch]]] = [[]]
     used = 10 * zoom
-    for label, swatch in KEY:
+    for label, swatch in key:
         needed = _entry_width(label, zoom)
         if rows[-1] and used + needed > width:
             rows.append([])
@@ -154,11 +215,13 @@ def _rows(width: int, zoom: float) -> list[list[tuple[str, Swatch]]]:
     return rows
 
 
-def frame_map(map_image: Image.Image, caption: str, zoom: float) -> tuple[Image.Image, tuple[int, int]]:
-    """The map with its title bar above and key below; also where the map's top-left corner went."""
+def frame_map(
+    map_image: Image.Image, caption: str, zoom: float, key: tuple[tuple[str, Swatch], ...] = KEY
+) -> tuple[Image.Image, tuple[int, int]]:
+    """The map with its title bar above and ``key`` below; also where the map's top-left corner went."""
     width, height = map_image.size
     top = title_height(zoom)
-    bottom = key_height(width, zoom)
+    bottom = key_height(width, zoom, key)
     image = Image.new("RGB", (width, top + height + bottom), palette.BACKGROUND)
     image.paste(map_image, (0, top))
     draw = ImageDraw.Draw(image)
@@ -166,7 +229,7 @@ def frame_map(map_image: Image.Image, caption: str, zoom: float) -> tuple[Image.
     title_size = fitting_size(caption, max(10, round(18 * zoom)), width - 20 * zoom, smallest=9)
     draw_text(draw, (round(10 * zoom), top / 2), caption, title_size, palette.TITLE_TEXT, anchor="lm")
     y = top + height + round(6 * zoom)
-    for row in _rows(width, zoom):
+    for row in _rows(width, zoom, key):
         x = 10 * zoom
         for label, swatch in row:
             swatch_box = (x, y + 4 * zoom, x + 30 * zoom, y + _row_height(zoom) - 4 * zoom)

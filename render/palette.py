@@ -117,8 +117,12 @@ SUPPORTS: Final[dict[str, tuple[str, RGB]]] = {
     "tiger": ("Tig", (20, 20, 20)),
     "hetzer": ("Hz", (90, 90, 50)),
     "air": ("Air", (60, 140, 200)),
+    "light_artillery": ("LArt", (200, 40, 40)),
+    "pioneers": ("Pio", (120, 90, 40)),
+    "tank_destroyer": ("TD", (40, 90, 170)),
+    "flak88": ("88", (60, 60, 60)),
 }
-"""Support markers on an HQ (1.6): short text and colour."""
+"""Support markers on an HQ (1.6): short text and colour (Ardennes 1944's, then Alsace 1944's)."""
 
 
 def support_chip(kind: str) -> tuple[str, RGB]:

@@ -17,7 +17,7 @@ from render import happened, overlays, palette
 from render.basemap import base_layer, draw_place_name
 from render.counters import draw_hidden, draw_map_mark, draw_stack
 from render.layout import Layout, Point
-from render.legend import frame_map, title_height
+from render.legend import frame_map, key_for, title_height
 from render.margin import draw_margin, status_line
 from render.picture import MapPicture
 
@@ -177,7 +177,7 @@ def render_map(
         wide.paste(map_image, (0, 0))
         wide.paste(panel, (map_image.width, 0))
         map_image = wide
-    image, _ = frame_map(map_image, caption, zoom)
+    image, _ = frame_map(map_image, caption, zoom, key_for(picture.game_map, shown))
     return image
 
 
