@@ -55,6 +55,7 @@ def offered_options(data: GameData) -> dict[str, str]:
     }
     return {name: label for name, label in OPTIONS.items() if offered[name]}
 
+
 UNSUPPORTED_SETUP_TABLES = (
     "garrisons",
     "strongpoint_rules",

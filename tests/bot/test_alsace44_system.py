@@ -62,9 +62,7 @@ async def test_players_get_a_complete_alsace_game_or_a_refusal_listing_what_is_m
     store = await Store.open(tmp_path / "umpire.sqlite3")
     try:
         layer = CommandLayer(GameService(store, systems()), "ardennes44")
-        replies = await layer.run(
-            "game create", Context(ANN, CHANNEL, 1), {"system": "alsace44", "scenario": scenario}
-        )
+        replies = await layer.run("game create", Context(ANN, CHANNEL, 1), {"system": "alsace44", "scenario": scenario})
         text = "\n".join(r.text for r in replies)
         missing = missing_rules(scenario)
         if missing:

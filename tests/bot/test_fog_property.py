@@ -1,15 +1,15 @@
 """[11] A property of fog of war: nothing hidden ever reaches the other side.
 
-Random fog-of-war games of Ardennes 1944 and of Alsace 1944 are played through the command layer (the same
-layer Discord and the console use: every message, button, select menu and picture the bot would send). After every action, each
-answer is checked against its audience: a channel post against what both sides may see, a private answer or
-a direct message against what its seat may see. A unit the audience may inspect neither before nor after the
-action (the views of :func:`engine.vaevictis.view.seat_view`) must not be named, by id or by name, in any
-text, button label or menu entry. Every public picture must be the picture of what both sides may see: the
+Random fog-of-war games of Ardennes 1944 and of Alsace 1944 are played through the command layer (the same layer
+Discord and the console use: every message, button, select menu and picture the bot would send). After every
+action, each answer is checked against its audience: a channel post against what both sides may see, a private
+answer or a direct message against what its seat may see. A unit the audience may inspect neither before nor
+after the action (the views of :func:`engine.vaevictis.view.seat_view`) must not be named, by id or by name, in
+any text, button label or menu entry. Every public picture must be the picture of what both sides may see: the
 view it is drawn from is rebuilt here from the two seats' views (each stack shows only the counters both may
 inspect), drawn again with the same events and region, and the PNG bytes compared. Every few actions the log,
-the dice, the status, the odds preview and every autocomplete are read by each seat and a spectator, and
-checked against the units that audience has ever seen.
+the dice, the status, the odds preview and every autocomplete are read by each seat and a spectator, and checked
+against the units that audience has ever seen.
 
 ``UMPIRE_FOG_SEEDS`` (default 1) sets how many games of each; ``UMPIRE_FOG_ACTIONS`` (default 100) how many
 actions each. A failure reproduces from its seed. Alsace 1944 is played with its missing rules allowed, as in
