@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.service import SystemAdapter, SystemFactory
 from bot.systems import systems
-from bot.systems.vaevictis import VaeVictisAdapter
+from bot.systems.vaevictis.adapter import VaeVictisAdapter
 from tests.vaevictis.alsace import alsace_game
 
 

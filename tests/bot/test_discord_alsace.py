@@ -112,6 +112,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     assert "Allied normal attack on 0416 by I/4 RTM, I/8 RTM" in told and "Combat at 0416: 6 against 2" in told
     loss = prompt_to(sent, ANN)
     assert "Defender: result" in loss.content
+    assert "Also: /act retreat, /act advance." in loss.content  # never another system's /frame advance
     sent = await choose(fake, ANN, loss, "I/758 loses a step")
     no_traceback(sent)
     own_loss = prompt_to(sent, BOB)
