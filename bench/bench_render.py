@@ -111,7 +111,7 @@ def main() -> None:
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     for _ in range(12):
-        other: GameData = load_game("ardennes44")
+        other: GameData = load_game(game_argument())
         picture = picture_from_view(other, view, events)
         render_map(picture, zoom=0.5)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

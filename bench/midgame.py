@@ -79,9 +79,15 @@ def game_argument() -> str:
     return sys.argv[1] if len(sys.argv) > 1 else "ardennes44"
 
 
-def midgame(seed: int = 7, actions: int = 500, game_id: str = "ardennes44") -> tuple[VaeVictisGame, GameState]:
-    """The Entire Battle after ``actions`` random legal actions (turn 3 or 4 with the defaults)."""
+MIDGAME_ACTIONS = {"ardennes44": 500, "alsace44": 900}
+"""Random actions to a mid-game position: Ardennes 1944 turn 3; Alsace 1944 turn 6, once the French armoured
+divisions are in (random play brings them slowly)."""
+
+
+def midgame(seed: int = 7, actions: int | None = None, game_id: str = "ardennes44") -> tuple[VaeVictisGame, GameState]:
+    """The Entire Battle after ``actions`` random legal actions (:data:`MIDGAME_ACTIONS` by default)."""
+    actions = actions if actions is not None else MIDGAME_ACTIONS.get(game_id, 500)
     game = bench_game(game_id)
-    # Alsace 1944: the French attack, with most of the mechanized units; Ardennes 1944 as it always was.
-    state, _ = random_game(game, seed, actions, rest=True, mover="allied" if game_id == "alsace44" else None)
+    # The attacker to move, with most of the mechanized units: the German in Ardennes, the French in Alsace.
+    state, _ = random_game(game, seed, actions, rest=True, mover="allied" if game_id == "alsace44" else "german")
     return game, state
