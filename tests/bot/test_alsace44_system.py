@@ -95,6 +95,7 @@ async def test_the_console_plays_alsace(tmp_path: Path) -> None:
     await play(alsace_systems(), system="alsace44", script=script, out=out, out_dir=tmp_path, pictures=False)
     text = out.getvalue()
     assert "Game #1 created**: Alsace 1944, scenario initial-assault" in text
+    assert "Turn 1 (14-15 November 1944), support phase" in text  # no weather, no dangling comma
     assert "Traceback" not in text and "went wrong" not in text
 
 

@@ -281,10 +281,10 @@ class VaeVictisAdapter:
 
         view = self.game.view(state, seat)  # type: ignore[arg-type]
         if topic == "status":
-            weather = view.get("weather", "")
+            when = ", ".join(w for w in (view.get("date", ""), view.get("weather", "")) if w)  # Alsace: no weather
             fog = " Fog of war (11) is on." if view.get("fog_of_war") else ""
             return (
-                f"Turn {view['turn']} ({view.get('date', '')}, {weather}), {view['phase']} phase; "
+                f"Turn {view['turn']} ({when}), {view['phase']} phase; "
                 f"initiative: {view['initiative'] or '-'}; active side: {view['active'] or '-'}.{fog}"
             )
         if topic in ("hex", "stack"):
