@@ -129,6 +129,11 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     assert pictures and pictures[0][0] is None  # the channel gets the public view
     assert "your activation sequence" in prompt_to(sent, ANN).content
 
-    # Anyone reads the log and the dice.
+    # Anyone reads the log; a player the victory conditions and a fort of Belfort.
     log = answers(await fake.command(EVE, CHANNEL, "log"))[-1].content
     assert "Combat at 0416" in log
+    status = answers(await fake.command(BOB, CHANNEL, "victory"))[-1].content
+    assert "reach the rhine bank at some time in the game: not met" in status
+    assert "Montbeliard: German" in status
+    fort = answers(await fake.command(BOB, CHANNEL, "hex", hex="1110"))[-1].content
+    assert "German defender in the Fort (12.3)" in fort
