@@ -8,8 +8,8 @@ from scenarios import load_game
 from tests.vaevictis.alsace import alsace_game
 
 
-def labels(key: tuple[tuple[str, object], ...]) -> list[str]:
-    return [label for label, _ in key]
+def labels(key: tuple[str, ...]) -> list[str]:
+    return list(key)
 
 
 def test_the_key_names_the_features_of_the_map_drawn() -> None:
