@@ -118,9 +118,9 @@ SUPPORTS: Final[dict[str, tuple[str, RGB]]] = {
     "hetzer": ("Hz", (90, 90, 50)),
     "air": ("Air", (60, 140, 200)),
     "light_artillery": ("LArt", (200, 40, 40)),
-    "pioneers": ("Pio", (120, 90, 40)),
-    "tank_destroyer": ("TD", (40, 90, 170)),
+    "pioneers": ("Pio", (90, 70, 40)),
     "flak88": ("88", (60, 60, 60)),
+    "tank_destroyer": ("TD", (40, 90, 170)),
 }
 """Support markers on an HQ (1.6): short text and colour (Ardennes 1944's, then Alsace 1944's)."""
 

@@ -29,7 +29,9 @@ from engine.contract import (
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import activation as act
 from engine.vaevictis import christmas, combat, detachments, movement, stacking, turn, victory, zoc
+from engine.vaevictis import combat_command_support as cc_support
 from engine.vaevictis import events as event_rules
+from engine.vaevictis.combat_rules import has_snafu_vv60
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.rolls import dice_of
@@ -41,19 +43,22 @@ OPTIONS: dict[str, str] = {
     "c3i_snafu": "9.5 C3I and SNAFU (optional)",
     "fog_of_war": "11 Fog of war (optional)",
     "christmas_presents": "15.4 Christmas presents (optional)",
+    "snafu_vv60": "9.5 SNAFUs of VV60 (optional)",
 }
-"""The optional rules of the game, each a game option, with the rule that defines it."""
+"""The optional rules of the Vae Victis games, each a game option, with the rule that defines it; a game offers
+those its tables support (:func:`game_options`)."""
 
 
-def offered_options(data: GameData) -> dict[str, str]:
-    """The optional rules one game offers: those its data holds the tables of (Ardennes 1944's Christmas
-    presents and C3I table are not Alsace 1944's)."""
+def game_options(data: GameData) -> dict[str, str]:
+    """The options one game offers: those its data holds the tables of (Ardennes 1944's C3I table and
+    Christmas presents are not Alsace 1944's; the VV60 SNAFUs need a ``[snafu_vv60]`` table, 9.5)."""
     offered = {
         "c3i_snafu": bool(data.tables.c3i),
         "fog_of_war": True,
         "christmas_presents": "christmas_presents" in data.extra,
+        "snafu_vv60": has_snafu_vv60(data),
     }
-    return {name: label for name, label in OPTIONS.items() if offered[name]}
+    return {name: text for name, text in OPTIONS.items() if offered[name]}
 
 
 UNSUPPORTED_SETUP_TABLES = (
@@ -109,7 +114,7 @@ class VaeVictisGame:
         or a refusal that lists what is missing."""
         self.data = data
         self.missing_rules_allowed = missing_rules_allowed
-        self.options = offered_options(data)
+        self.options = game_options(data)
 
     # --- New game ---------------------------------------------------------------------------------------
 
@@ -128,6 +133,8 @@ class VaeVictisGame:
                 f"{self.data.name} has no option(s) {', '.join(sorted(unknown))}; "
                 f"its options are {', '.join(self.options)}"
             )
+        if options.get("c3i_snafu") and options.get("snafu_vv60"):
+            raise InvalidActionError("choose one SNAFU rule: c3i_snafu or snafu_vv60 (9.5)")
         missing = unsupported(self.data, scenario)
         if missing and not self.missing_rules_allowed:
             raise InvalidActionError(
@@ -136,7 +143,7 @@ class VaeVictisGame:
         state = GameState(
             game=self.data.id,
             scenario=scenario,
-            options={name: bool(options.get(name, False)) for name in OPTIONS},
+            options={name: bool(options.get(name, False)) for name in self.options},
             seed=seed.hex(),
         )
         for unit_id, definition in self.data.units.items():
@@ -460,6 +467,8 @@ class VaeVictisGame:
             return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
         if state.phase == "support" and action.verb == "allot":
             return turn.allot(self.data, state, side, text_arg(args, "hq"), text_arg(args, "marker"))
+        if state.phase == "support" and action.verb == "allot_combat_command":
+            return cc_support.allot(self.data, state, side, text_arg(args, "cc"), text_arg(args, "marker"))
         if state.phase == "support" and action.verb == "end_support":
             state.flags.setdefault("support_done", []).append(side)
             return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
@@ -493,7 +502,7 @@ class VaeVictisGame:
     def _support_prompt(self, state: GameState, side: Side) -> Prompt | None:
         if side in state.flags.get("support_done", []):
             return None
-        choices = turn.support_choices(self.data, state, side)
+        choices = turn.support_choices(self.data, state, side) + cc_support.choices(self.data, state, side)
         if not choices:
             return None
         return Prompt(

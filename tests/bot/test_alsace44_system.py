@@ -32,11 +32,12 @@ def test_alsace44_is_a_game_of_the_bot_on_the_vae_victis_adapter() -> None:
 
 
 def test_each_game_offers_its_own_optional_rules() -> None:
-    """[9.5, 11, 15.4] Alsace has fog of war (11) but no Christmas presents and no C3I table (Ardennes')."""
+    """[9.5, 11, 15.4] Alsace has fog of war (11) and the VV60 SNAFUs (9.5), but no Christmas presents and no C3I
+    table (Ardennes')."""
     alsace, ardennes = systems()["alsace44"](), systems()["ardennes44"]()
-    assert dict(ardennes.options) == OPTIONS
-    assert "fog_of_war" in alsace.options and "christmas_presents" not in alsace.options
-    assert "C3I" not in " ".join(alsace.options.values())
+    assert list(ardennes.options) == ["c3i_snafu", "fog_of_war", "christmas_presents"]
+    assert list(alsace.options) == ["fog_of_war", "snafu_vv60"]
+    assert set(alsace.options) | set(ardennes.options) == set(OPTIONS)
 
 
 async def test_game_create_suggests_alsace_its_scenarios_and_options(tmp_path: Path) -> None:
@@ -49,7 +50,7 @@ async def test_game_create_suggests_alsace_its_scenarios_and_options(tmp_path: P
         found = await layer.autocomplete("game create", "scenario", "", {"system": "alsace44"}, ctx)
         assert tuple(value for _, value in found) == SCENARIOS
         found = await layer.autocomplete("game create", "options", "", {"system": "alsace44"}, ctx)
-        assert "fog_of_war" in [value for _, value in found]
+        assert [value for _, value in found] == ["fog_of_war", "snafu_vv60"]
     finally:
         await store.close()
 
