@@ -44,7 +44,9 @@ def play_quietly(game: VaeVictisGame, state: GameState, until: Callable[[GameSta
         prompts = game.prompts(state)
         side = sorted(s for s, p in prompts.items() if not p.optional)[0]
         choices = {c.verb: c for c in prompts[side].choices}
-        quiet = next(v for v in ("end_support", "pass", "end_activation") if v in choices)
+        quiet = next(
+            v for v in ("end_support", "initiative_stratagem", "react", "pass", "end_activation") if v in choices
+        )
         state = apply(game, state, Action(side, quiet, dict(choices[quiet].args)))
     return state
 

@@ -60,11 +60,12 @@ def play(
     scenario: str,
     max_actions: int,
     also_check: Callable[[VaeVictisGame, GameState], None] | None = None,
+    start: GameState | None = None,
 ) -> tuple[GameState, list[Action]]:
-    """Random legal play from a scenario's setup; the invariants (and ``also_check``, a game's own) after
-    every action."""
+    """Random legal play from a scenario's setup (or from ``start``); the invariants (and ``also_check``, a
+    game's own) after every action."""
     rng = random.Random(seed)
-    state = game.new_game(scenario, {}, seed.to_bytes(32, "big"))
+    state = start if start is not None else game.new_game(scenario, {}, seed.to_bytes(32, "big"))
     log: list[Action] = []
     for _ in range(max_actions):
         if state.result is not None:
