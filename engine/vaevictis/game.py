@@ -819,7 +819,6 @@ class VaeVictisGame:
             unit, joined = self._activated_unit(state, side, unit_id)
             unit.movement_points = 0.0
             events += joined
-        self._check_duty_kept(state, plan)
         # [16] The attack is declared with its supports: the face-down garrisons it targets are flipped first.
         flipped: list[Event] = []
         if any(garrisons.face_down_at(state, h) for h in plan.targets):
@@ -849,27 +848,6 @@ class VaeVictisGame:
             if left < cost:
                 name = self.data.units[unit_id].name
                 raise IllegalActionError(f"{name} has {left} AP left; a {plan.kind} attack costs {cost}", "3.4.1")
-
-    def _check_duty_kept(self, state: GameState, plan: AttackPlan) -> None:
-        """[4.2, 7.1] A unit that must attack may not spend its last APs on a hex that does not hold it in its
-        zone: it would be left owing an attack it can no longer make."""
-        pos = Position(self.data, state)
-        holding = {u.id for t in plan.targets for u in pos.units_at(t)}
-        cost = action_cost(self.data, plan.kind)
-        for unit_id in plan.attackers:
-            unit = state.units[unit_id]
-            if (
-                not unit.must_attack
-                or unit.hex is None
-                or unit.action_points - cost >= action_cost(self.data, "normal")
-            ):
-                continue
-            holders = zoc.enemy_zoc(pos, plan.side).get(unit.hex, set())
-            if holders and holding.isdisjoint(holders):
-                raise IllegalActionError(
-                    f"{self.data.units[unit_id].name} must attack a hex whose units hold it in their zone of control",
-                    "7.1",
-                )
 
     def _exit_map(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[Alsace 19.2] Activated units on an exit hex leave the map (a move action)."""
