@@ -1145,6 +1145,16 @@ def _retreat_step(
         moving = units
     if group is None or not moving:
         raise _refuse("those units have no retreat left to make together", "7.7.1")
+    # [12.2, 16] Counters that never move (the tables' [static] kinds) are destroyed when their stack retreats.
+    static = data.tables.raw.get("static", {}).get("kinds", {})
+    destroyed: list[Event] = []
+    for u in [u for u in moving if data.units[u].kind in static]:
+        destroyed += _eliminate(
+            data, state, u, f"it cannot move and is destroyed in the retreat ({static[data.units[u].kind]})"
+        )
+    moving = [u for u in moving if data.units[u].kind not in static]
+    if not moving:
+        return destroyed
     pos = Position(data, state)
     options = rt.retreat_options(pos, side, moving, group["path"])
     if to not in options.hexes:
@@ -1166,7 +1176,7 @@ def _retreat_step(
     came_from = group["path"][-1]
     # [4.3, 7.7.1] A step per hex of enemy ZoC entered, unless a friendly unit is already there.
     entered_zoc = rt.is_in_enemy_zoc(pos, side, to)
-    events = _leave_hex(data, state, came_from, moving)
+    events = destroyed + _leave_hex(data, state, came_from, moving)
     for u in moving:
         state.units[u].hex = to
         state.units[u].improved_position = False

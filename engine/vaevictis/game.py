@@ -28,7 +28,21 @@ from engine.contract import (
 )
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import activation as act
-from engine.vaevictis import christmas, combat, detachments, movement, stacking, turn, victory, zoc
+from engine.vaevictis import (
+    christmas,
+    combat,
+    control,
+    detachments,
+    doctrine,
+    mines,
+    movement,
+    opening,
+    stacking,
+    trucks,
+    turn,
+    victory,
+    zoc,
+)
 from engine.vaevictis import events as event_rules
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
@@ -47,11 +61,7 @@ OPTIONS: dict[str, str] = {
 UNSUPPORTED_SETUP_TABLES = (
     "garrisons",
     "strongpoint_rules",
-    "activation_limit",
-    "action_point_limit",
     "forced_event",
-    "trucks",
-    "mines",
     "raid_commando",
 )
 """Set-up tables a game's data may hold whose rules this engine does not play yet (Alsace 1944's)."""
@@ -66,11 +76,14 @@ def unsupported(data: GameData, scenario: str) -> list[str]:
     if data.scenarios[scenario].variant:
         missing.append("the variant set-up and reinforcements")
     kinds = {u.kind for u in data.units.values()}
-    missing += [f"{kind} counters" for kind in ("strongpoint", "garrison") if kind in kinds]
+    missing += [f"{kind} counters" for kind in ("garrison",) if kind in kinds]
     return missing
 
 
 Handler = Callable[[GameState, Side, Mapping[str, Any]], list[Event]]
+
+GAME_VERBS: dict[str, str] = {"mine": "mines", "clear_mines": "mines", "trucks": "trucks"}
+"""Activation verbs of a game whose set-up holds the table named (Alsace 1944 14, 17)."""
 
 EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine")
 
@@ -254,6 +267,7 @@ class VaeVictisGame:
             "recover",
             "end_activation",
             "put_on_top",
+            *(verb for verb, table in GAME_VERBS.items() if table in self.data.extra),
         )
         owing = act.units_owing_an_attack(state, self.data)
         text = "Act with your activated units, then end the activation."
@@ -424,6 +438,7 @@ class VaeVictisGame:
         """Facts to note after any action: the turn an HQ was destroyed (1.3), the first German across the
         Meuse (16.2), event markers whose hex no longer qualifies (15.3 Nuts!)."""
         tidied = event_rules.tidy_markers(self.data, state)
+        control.note_positions(self.data, state)  # 18: hexes a side's units have passed through
         if not state.meuse_crossed and turn.german_crossed_objective_river(self.data, state):
             state.meuse_crossed = True
         for unit_id, unit in state.units.items():
@@ -443,6 +458,9 @@ class VaeVictisGame:
             return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
         if state.phase == "support" and action.verb == "allot":
             return turn.allot(self.data, state, side, text_arg(args, "hq"), text_arg(args, "marker"))
+        if state.phase == "support" and action.verb == "attach":
+            cc, formation = text_arg(args, "combat_command"), text_arg(args, "formation")
+            return doctrine.attach(self.data, state, side, cc, formation)
         if state.phase == "support" and action.verb == "end_support":
             state.flags.setdefault("support_done", []).append(side)
             return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
@@ -477,6 +495,14 @@ class VaeVictisGame:
         if side in state.flags.get("support_done", []):
             return None
         choices = turn.support_choices(self.data, state, side)
+        choices += [
+            Choice(
+                "attach",
+                {"combat_command": cc, "formation": formation},
+                f"attach {cc.upper()} to {self.data.formations[formation].name} (9.2)",
+            )
+            for cc, formation in doctrine.attachment_choices(self.data, state, side)
+        ]
         if not choices:
             return None
         return Prompt(
@@ -499,6 +525,9 @@ class VaeVictisGame:
             "recover": self._recover,
             "end_activation": self._end_activation,
             "put_on_top": self._put_on_top,
+            "mine": self._mine,
+            "clear_mines": self._clear_mines,
+            "trucks": self._trucks,
         }
 
     def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
@@ -679,9 +708,12 @@ class VaeVictisGame:
             raise IllegalActionError(f"{self.data.units[unit_id].name} enters at {allowed}", "16.1")
         unit.arrived = True
         _, events = self._activated_unit(state, side, unit_id)
-        if arrival.trucks and self.data.nationality_of(unit_id) == "us":
+        us_trucks = arrival.trucks and self.data.nationality_of(unit_id) == "us"
+        if us_trucks:
             unit.action_points = 3
             state.flags.setdefault("trucks", []).append(unit_id)  # 16.1: trucks for this turn only
+        elif arrival.trucks and "trucks" in self.data.extra:
+            trucks.motorize(self.data, state, unit, cap=arrival.action_points)  # 18.1: rule 17, first activation
         entered = state.flags.setdefault("entered_at", {})
         already = entered.get(str(entry), 0)
         destinations = movement.legal_destinations(
@@ -690,7 +722,7 @@ class VaeVictisGame:
             [unit_id],
             entering_at=entry,
             entered_already=already,
-            trucks=arrival.trucks,
+            trucks=us_trucks,
             target=target,
         )
         if target not in destinations:
@@ -705,7 +737,7 @@ class VaeVictisGame:
             destinations[target],
             entering_at=entry,
             entered_already=already,
-            trucks=arrival.trucks,
+            trucks=us_trucks,
             fresh=True,
         )
 
@@ -770,6 +802,23 @@ class VaeVictisGame:
         unit.movement_points = 0.0  # 6.1: only consecutive move actions pool their MPs
         return events
 
+    def _mine(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[14] An activated infantry unit mines the village it stands in (1 AP)."""
+        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        return events + mines.mine(self.data, state, unit)
+
+    def _clear_mines(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[14] An activated unit clears the enemy's mines in its hex (1 AP); its MPs are kept (6.1)."""
+        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        return events + mines.clear(self.data, state, unit)
+
+    def _trucks(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[17] The side's Trucks counter motorizes an infantry battalion for this activation."""
+        if "trucks" not in self.data.extra:
+            raise IllegalActionError(f"{self.data.name} has no Trucks counter", "17")
+        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        return events + trucks.use(self.data, state, unit)
+
     def _leave_ip(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         unit = self._unit(state, args, "unit", side)
         return act.leave_improved_position(state, self.data, unit)
@@ -812,20 +861,34 @@ class VaeVictisGame:
         if self._german_turn1_run(state, side):
             return ended
         if self._has_activated_everything(state, other_side(side)):
+            if self._activations_to_end_turn() > 1 and self._has_activated_everything(state, side):
+                return ended + self._end_operations(state)  # 2.2: nobody has a unit left to activate
             return ended + self._series_roll(state, side)
         state.active = other_side(side)
         return ended
 
     def _has_activated_everything(self, state: GameState, side: Side) -> bool:
-        """[2.2] Whether every unit of a side on the map (or due to arrive) has been activated this turn."""
+        """[2.2] Whether every unit of a side on the map (or due to arrive) has been activated this turn: once,
+        or as often as the tables' ``[turn_end] activations`` say (Alsace 1944: twice, fatiguing them). A
+        fatigued unit already activated cannot be activated again (3.5.2); counters that never act (12.2, 16)
+        and units the scenario holds back this turn (19.2) are not waited for."""
+        needed = self._activations_to_end_turn()
         for unit_id, unit in state.units.items():
             if self.data.side_of(unit_id) != side or unit.eliminated:
                 continue
-            if unit.on_map and unit.activations == 0:
+            if needed > 1 and (
+                act.static_rule(self.data, unit_id) or opening.activation_refusal(self.data, state, unit_id)
+            ):
+                continue
+            spent = unit.activations >= needed or (unit.activations >= 1 and unit.fatigued)
+            if unit.on_map and not spent:
                 return False
             if not unit.arrived and self._arrival_turn(state, unit_id) <= state.turn:
                 return False
         return True
+
+    def _activations_to_end_turn(self) -> int:
+        return int(self.data.tables.raw.get("turn_end", {}).get("activations", 1))
 
     def _arrival_turn(self, state: GameState, unit_id: str) -> int:
         return act.arrival_turn(self.data, state, unit_id)
@@ -842,14 +905,15 @@ class VaeVictisGame:
         first, second = dice.two_d6()
         state.rolls_made = dice.rolls_made
         total = first + second
+        ends = total in self.data.tables.raw.get("turn_end", {}).get("ends_on", (11, 12))
         events = [
             Event(
                 "roll",
-                f"End-of-turn check: rolled {first}+{second} = {total}" + (": the turn ends." if total >= 11 else "."),
+                f"End-of-turn check: rolled {first}+{second} = {total}" + (": the turn ends." if ends else "."),
                 {"dice": [first, second], "total": total, "rule": "2.2"},
             )
         ]
-        if total >= 11:
+        if ends:
             events += self._end_operations(state)
         return events
 

@@ -593,7 +593,7 @@ def load_setup(
 
     reinforcements = []
     for reader in entries(problems, file, doc, "reinforcement"):
-        reader.no_unknown_keys(("turn", "units", "hexes", "region", "trucks", "action_points"))
+        reader.no_unknown_keys(("turn", "units", "hexes", "region", "trucks", "action_points", "controlled"))
         ids = [unit_ref(reader, u) for u in reader.get("units", list, []) or []]
         hexes: list[Hex | None] = [reader.hex("hexes", grid, text) for text in reader.get("hexes", list, []) or []]
         if "region" in reader.table:
@@ -611,6 +611,7 @@ def load_setup(
                     tuple(cast(list[Hex], hexes)),
                     reader.get("trucks", bool, False),
                     reader.get("action_points", int, None),
+                    reader.get("controlled", bool, False),
                 )
             )
 

@@ -755,7 +755,11 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         key=lambda entry: sum(m.amount for m in entry[1]),
     )
     shifts: list[Modifier] = list(terrain_shifts)
-    if all(u.improved_position for u in defenders):
+    # [12.2] Counters that never act (strongpoints) share the Improved Position of the units stacked with them,
+    # and have none alone.
+    static = data.tables.raw.get("static", {}).get("kinds", {})
+    dug_in = [u for u in defenders if data.units[u.id].kind not in static]
+    if dug_in and all(u.improved_position for u in dug_in):
         shifts.append(
             Modifier(
                 int(tables["status"]["improved_position"]["column_shift_if_all_in_ip"]),

@@ -203,7 +203,7 @@ def test_the_full_game_is_refused_with_what_the_engine_lacks() -> None:
     game = VaeVictisGame(load_game("alsace44"))
     with pytest.raises(InvalidActionError) as refused:
         game.new_game("entire-battle", {}, bytes(32))
-    for missing in ("exit-units", "Raid", "[garrisons]", "strongpoint counters"):
+    for missing in ("exit-units", "Raid", "[garrisons]", "garrison counters"):
         assert missing in refused.value.reason
 
 
