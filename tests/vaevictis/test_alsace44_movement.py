@@ -118,23 +118,28 @@ def test_2_2_the_turn_ends_when_neither_side_has_a_unit_left_to_activate(core: G
     assert not any(e.data.get("rule") == "2.2" for e in events)  # no series roll: nothing left to activate
 
 
-def test_2_2_the_series_roll_ends_the_turn_on_the_totals_the_data_gives(core: GameData) -> None:
-    docs = core_documents()
-    docs["tables.toml"]["turn_end"]["ends_on"] = list(range(2, 13))  # every total ends it
-    data = build_game(docs)
-    game = VaeVictisGame(data)
-    state = to_operations(game, game.new_game("initial-assault", {}, bytes(32)))
-    side = state.active
-    assert side is not None
-    other = "german" if side == "allied" else "allied"
-    for unit_id, unit in state.units.items():
-        if data.side_of(unit_id) == other:
-            unit.activations = 2
-            unit.eliminated = unit.eliminated or not unit.on_map  # no reinforcement left to enter
-    state.flags["series"] = 1  # the second sequence of the series rolls (2.2)
-    state, _ = game.apply(state, Action(side, "activate_general", {}))
-    state, events = game.apply(state, Action(side, "end_activation", {}))
-    assert any(e.data.get("rule") == "2.2" for e in events) and state.turn == 2
+def test_2_2_the_series_roll_ends_the_turn_on_the_totals_the_data_gives() -> None:
+    def turn_after_a_series_roll(ends_on: list[int]) -> int:
+        docs = core_documents()
+        docs["tables.toml"]["turn_end"]["ends_on"] = ends_on
+        data = build_game(docs)
+        game = VaeVictisGame(data)
+        state = to_operations(game, game.new_game("initial-assault", {}, bytes(32)))
+        side = state.active
+        assert side is not None
+        other = "german" if side == "allied" else "allied"
+        for unit_id, unit in state.units.items():
+            if data.side_of(unit_id) == other:
+                unit.activations = 2
+                unit.eliminated = unit.eliminated or not unit.on_map  # no reinforcement left to enter
+        state.flags["series"] = 1  # the second sequence of the series rolls (2.2)
+        state, _ = game.apply(state, Action(side, "activate_general", {}))
+        state, events = game.apply(state, Action(side, "end_activation", {}))
+        assert any(e.data.get("rule") == "2.2" for e in events)
+        return state.turn
+
+    assert turn_after_a_series_roll(list(range(2, 13))) == 2  # every total ends the turn
+    assert turn_after_a_series_roll([]) == 1  # none does
 
 
 # --- 4 Zones of control ---------------------------------------------------------------------------------------
@@ -568,16 +573,23 @@ def test_14_the_number_of_mine_markers_comes_from_the_data(alsace: GameData) -> 
 
 
 def test_14_a_french_unit_stops_in_a_mined_hex_and_leaves_only_after_clearing_it(alsace: GameData) -> None:
-    v, clear = village(alsace)
-    far = next(
-        n
-        for n in alsace.map.grid.neighbours(v)
-        if n != clear and not alsace.map.river_between(v, n) and alsace.map.terrain[n] in ("clear", "forest")
+    m, grid = alsace.map, alsace.map.grid
+    # A clear hex and the hex across a village from it: the only two-hex way between them is the village.
+    v, clear, far = next(
+        (v, clear, far)
+        for v in sorted(m.settlements)
+        if m.is_village(v) and m.terrain[v] == "clear" and not m.overlays_at(v)
+        for clear in grid.neighbours(v)
+        if m.terrain[clear] == "clear" and clear not in m.settlements and not m.river_between(v, clear)
+        for far in grid.neighbours(v)
+        if set(grid.neighbours(far)) & set(grid.neighbours(clear)) == {v} and not m.river_between(v, far)
     )
     state = active(alsace, {"fr-i-4-rtm": clear}, "allied")
     state.markers = [MapMarker("mines", v, "german", 1)]
     join(alsace, state, "fr-i-4-rtm")
     assert refusal(lambda: check_move(alsace, state, ["fr-i-4-rtm"], [clear, v, far])).rule == "14"
+    routes = legal_destinations(alsace, state, ["fr-i-4-rtm"])
+    assert v in routes and all(v not in r.path[:-1] for r in routes.values())  # no way on through the mines
     route = check_move(alsace, state, ["fr-i-4-rtm"], [clear, v])
     from engine.vaevictis.movement import apply_move
 
