@@ -174,7 +174,10 @@ class VaeVictisGame:
                     if "southern_front" in self.data.extra:  # a rule of the game's data (Ardennes 16.1)
                         events += turn.southern_front(self.data, state)
                     done.append("southern-front")
-                if turn.returning_hqs(self.data, state):
+                # 1.3: a destroyed HQ returns before the statuses are checked (Ardennes 1944), or at the end of
+                # the supply and command phase (Alsace 1944, the tables' [sequence] hq_returns).
+                late = self.data.tables.raw.get("sequence", {}).get("hq_returns") == "end-of-supply-phase"
+                if not late and turn.returning_hqs(self.data, state):
                     return events
                 if self._air_supply_prompt(state) is not None:
                     return events
@@ -182,6 +185,8 @@ class VaeVictisGame:
                     supplied_by_air = event_rules.air_supplied_units(self.data, state)
                     events += turn.supply_phase(self.data, state, air_supplied=supplied_by_air)
                     done.append("statuses")
+                if late and turn.returning_hqs(self.data, state):
+                    return events
                 state.phase = "support"
             elif state.phase == "support":
                 if any(self._support_prompt(state, side) for side in SIDES):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.contract import Action, IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import movement, turn, zoc
+from engine.vaevictis import mines, movement, trucks, turn, zoc
 from engine.vaevictis.data import Side, other_side
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.rolls import dice_of
@@ -90,6 +90,26 @@ def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> Unit
     )
 
 
+def game_verbs(game: VaeVictisGame, state: GameState, unit: UnitState) -> list[str]:
+    """The game's own activation verbs (Alsace 1944: mine, clear_mines 14; trucks 17) the unit could use now."""
+    data = game.data
+    if "mines" not in data.extra and "trucks" not in data.extra:
+        return []
+    trial = joined_trial(game, state, unit.id)
+    if trial is None:
+        return []
+    joined = trial.units[unit.id]
+    verbs = []
+    if "mines" in data.extra and mines.mine_problem(data, trial, joined) is None:
+        verbs.append("mine")
+    mined = mines.mined_hexes(data, trial, data.side_of(unit.id))
+    if joined.hex in mined and joined.action_points >= 1:
+        verbs.append("clear_mines")
+    if "trucks" in data.extra and trucks.use_problem(data, trial, joined) is None:
+        verbs.append("trucks")
+    return verbs
+
+
 def reinforcements_due(game: VaeVictisGame, state: GameState, side: Side) -> list[tuple[str, list[Hex]]]:
     """[16.1] Reinforcements of the side that may enter now, each with its entry hexes."""
     if state.activation is None or state.activation.side != side:
@@ -133,6 +153,8 @@ def candidate_actions(game: VaeVictisGame, state: GameState, side: Side, per_uni
             actions.append(Action(side, "enter_ip", {"unit": unit.id}))
         if options.may_recover:
             actions.append(Action(side, "recover", {"unit": unit.id}))
+        for verb in game_verbs(game, state, unit):
+            actions.append(Action(side, verb, {"unit": unit.id}))
     for unit_id, hexes in reinforcements_due(game, state, side):
         actions.append(Action(side, "enter", {"unit": unit_id, "at": hex_name(hexes[0])}))
     return actions

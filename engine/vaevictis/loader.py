@@ -38,6 +38,7 @@ from engine.vaevictis.data import (
     VictoryCondition,
 )
 from engine.vaevictis.detachments import with_detachment_counters
+from engine.vaevictis.rule_table_checks import check_rule_tables
 
 T = TypeVar("T")
 
@@ -1025,6 +1026,7 @@ def build_game(documents: Documents, default_id: str = "game") -> GameData:
     )
     if not problems:
         check_cross_references(data, problems, files)
+        check_rule_tables(data, problems.add, files["tables"], files["setup"])
     if problems:
         raise ScenarioError(problems.items)
     # [18] Each corps' detachment markers become counters the rules can look up once they are created.

@@ -43,6 +43,7 @@ from typing import Any, Literal, cast
 from engine.contract import IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
+from engine.vaevictis.doctrine import attached_formation
 from engine.vaevictis.events import nuts_quality_bonus
 from engine.vaevictis.geography import is_british_west_of_meuse
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -417,6 +418,9 @@ def support_problem(pos: Position, hq_id: str, unit: UnitState) -> str | None:
     formation = data.formations[data.units[unit.id].formation]
     if data.side_of(hq_id) != data.side_of(unit.id):
         return "the other side"
+    attached = attached_formation(pos.state, data, unit.id)
+    if attached is not None and data.formations[attached].hq != hq_id:
+        return f"another formation (its Combat Command is attached to {data.formations[attached].name}, 9.2)"
     if not formation.independent:
         if data.nationality_of(hq_id) == "german":
             if data.units[hq_id].formation != formation.id:

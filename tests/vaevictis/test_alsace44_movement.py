@@ -775,3 +775,79 @@ def test_19_2_held_back_units_do_not_delay_the_end_of_the_turn(alsace: GameData)
     assert game._has_activated_everything(state, "allied")
     state.turn = 2
     assert not game._has_activated_everything(state, "allied")
+
+
+# --- The data keys these rules read are checked ---------------------------------------------------------------
+
+
+def _set(path: str, value: Any) -> Any:
+    def change(docs: dict[str, Any]) -> None:
+        file, *keys = path.split("/")
+        table = docs[file]
+        for key in keys[:-1]:
+            table = table[int(key)] if isinstance(table, list) else table.setdefault(key, {})
+        table[keys[-1]] = value
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (_set("tables.toml/turn_end/activations", 0), "activations must be"),
+        (_set("tables.toml/turn_end/ends_on", [1, 13]), "2d6 totals"),
+        (_set("tables.toml/zoc/none", ["bunker"]), "'bunker' is not a unit kind"),
+        (_set("tables.toml/zoc/alongside", True), "unknown key 'alongside'"),
+        (_set("tables.toml/static/kinds", {"fortress": "12.2"}), "'fortress' is not a unit kind"),
+        (_set("tables.toml/status/improved_position/refused_in", "anywhere"), "refused_in is"),
+        (_set("tables.toml/terrain/road/alone_counts", ["tracked"]), "not a movement class"),
+        (_set("tables.toml/doctrine/german/formation_extra_independents", "some"), "formation_extra_independents"),
+        (_set("setup.toml/mines/count", "six"), "[mines]"),
+        (_set("setup.toml/trucks/pays_as", "infantry"), "pays_as"),
+        (_set("setup.toml/activation_limit/0/only_formations", ["de-999-id"]), "formation 'de-999-id'"),
+        (_set("setup.toml/action_point_limit/0/turn", 0), "needs a side, a turn"),
+    ],
+)
+def test_the_rule_tables_read_by_movement_and_command_are_checked(change: Any, expected: str) -> None:
+    from engine.vaevictis.loader import ScenarioError
+
+    docs = read_documents(game_folder("alsace44"))
+    change(docs)
+    with pytest.raises(ScenarioError) as refused:
+        build_game(docs)
+    assert expected in str(refused.value)
+
+
+def test_1_3_2_1_a_destroyed_hq_returns_at_the_end_of_the_supply_and_command_phase(core: GameData) -> None:
+    game = VaeVictisGame(core)
+    state = game.new_game("initial-assault", {}, bytes(32))
+    hq = "hq-fr-2-dim"
+    state.units[hq].eliminated, state.units[hq].hex = True, None
+    state.hq_destroyed[hq] = 1
+    state.turn = 2
+    turn.start_turn(core, state)
+    game.advance(state)
+    assert state.phase == "supply" and "statuses" in state.flags["phase_done"]
+    assert state.units["fr-i-4-rtm"].out_of_command  # checked while the HQ was away: out of command this turn
+    prompt = game.prompts(state)["allied"]
+    place = next(c for c in prompt.choices if c.verb == "place_hq")
+    state, _ = game.apply(state, Action("allied", "place_hq", dict(place.args)))
+    assert state.units[hq].on_map and state.phase != "supply"
+    assert state.units["fr-i-4-rtm"].out_of_command
+
+
+def test_9_2_an_attached_combat_command_takes_its_supports_from_the_division_it_is_attached_to(
+    alsace: GameData,
+) -> None:
+    from engine.vaevictis.odds import support_problem
+
+    cc2 = doctrine.combat_command_units(alsace, "cc2")
+    state = position(alsace, {"hq-fr-2-dim": 115, "hq-fr-1-db": 114, **{u: 214 for u in cc2}}).state
+    pos = Position(alsace, state)
+    unit = state.units[cc2[0]]
+    assert support_problem(pos, "hq-fr-1-db", unit) is None and support_problem(pos, "hq-fr-2-dim", unit) is None
+    state.phase = "support"
+    doctrine.attach(alsace, state, "allied", "cc2", "fr-2-dim")
+    pos = Position(alsace, state)
+    assert "attached" in str(support_problem(pos, "hq-fr-1-db", unit))
+    assert support_problem(pos, "hq-fr-2-dim", unit) is None
