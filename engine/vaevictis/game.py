@@ -85,7 +85,7 @@ Handler = Callable[[GameState, Side, Mapping[str, Any]], list[Event]]
 GAME_VERBS: dict[str, str] = {"mine": "mines", "clear_mines": "mines", "trucks": "trucks"}
 """Activation verbs of a game whose set-up holds the table named (Alsace 1944 14, 17)."""
 
-EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine")
+EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine", "mine_retreat")
 
 STANDING_ORDERS: dict[str, tuple[str, str]] = {
     "no-defence-supports": ("supports_done", "commit no support markers in defence"),
@@ -231,7 +231,11 @@ class VaeVictisGame:
         if state.phase == "supply":
             drops = self.data.events_with_effect(event_rules.SUPPLY_DROP)
             return [c for c in event_rules.playable(self.data, state, side) if c.args.get("event") in drops]
-        return [*event_rules.playable(self.data, state, side), *event_rules.removal_choices(self.data, state, side)]
+        return [
+            *event_rules.playable(self.data, state, side),
+            *event_rules.removal_choices(self.data, state, side),
+            *mines.retreat_choices(self.data, state, side),  # 14: mining the village a retreat left
+        ]
 
     def _required_prompts(self, state: GameState) -> dict[Side, Prompt]:
         if state.pending:
@@ -351,6 +355,7 @@ class VaeVictisGame:
         if new.phase != "operations" and not new.pending and new.result is None:
             events += self.advance(new)
         events += self._follow_standing_orders(new)
+        mines.note_retreats(self.data, new, events)
         return new, mark_events(self.data, state, new, events)
 
     # --- Standing orders ----------------------------------------------------------------------------------
@@ -409,6 +414,10 @@ class VaeVictisGame:
             if event_rules.effect_of(self.data, event_id) == event_rules.SUPPLY_DROP:
                 state.flags.setdefault("phase_done", []).append("air-supply-decided")
             return played
+        if action.verb == "mine_retreat":
+            return mines.mine_after_retreat(
+                self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
+            )
         if action.verb == "remove_marker":
             return event_rules.remove_marker(
                 self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")

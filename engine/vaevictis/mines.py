@@ -10,20 +10,25 @@
 - The markers are limited to the table's ``count`` (reconstructed: 14 gives no number); a removed marker
   may be used again.
 
-The mine attempt on a retreat after combat (a quality check, not after a breakthrough) is a combat step
-and is not played yet (see docs/rules/alsace44.md).
+- After combat, when units of the mining side retreat out of a village and at least one of their infantry
+  units survives, the owner may try to mine the village just left: a quality check (1d6 below the quality
+  of the infantry unit he chooses, as 9.4), not when the attacker's breakthrough marker is on that hex.
+  The chance is noted from the retreat's events (:func:`note_retreats`) and offered as an optional reaction
+  (``mine_retreat``) until the activation sequence ends; it is gone once an enemy unit stands in the hex.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Event, IllegalActionError
+from engine.contract import Choice, Event, IllegalActionError
 from engine.hexgrid import Hex, hex_name
-from engine.vaevictis.data import GameData, Side
-from engine.vaevictis.state import GameState, MapMarker, UnitState
+from engine.vaevictis.data import GameData, Side, other_side
+from engine.vaevictis.rolls import roll
+from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
 
 MARKER = "mines"
+CHANCES = "mine_chances"
 
 
 def _table(data: GameData) -> dict[str, Any]:
@@ -112,3 +117,79 @@ def ip_refusal(data: GameData, state: GameState, unit: UnitState) -> IllegalActi
             f"{data.units[unit.id].name} may not take up an Improved Position in a mined village", "14"
         )
     return None
+
+
+# --- Mining the village left in a retreat -----------------------------------------------------------------
+
+
+def note_retreats(data: GameData, state: GameState, events: list[Event]) -> None:
+    """Note the villages the mining side's units just retreated out of (from the retreat events)."""
+    side = _table(data).get("side")
+    if side is None:
+        return
+    for event in events:
+        if event.kind != "retreat" or "from" not in event.data:
+            continue
+        left, units = int(event.data["from"]), list(event.data.get("units", []))
+        if not units or data.side_of(units[0]) != side or not data.map.is_village(left):
+            continue
+        if any(m.side != side for m in state.markers_at(left, "breakthrough")):
+            continue  # 14: not after a breakthrough
+        chances = state.flags.setdefault(CHANCES, [])
+        chances.append({"hex": left, "units": units, "sequence": state.sequences_this_turn})
+
+
+def _open_chances(data: GameData, state: GameState, side: Side) -> list[dict[str, Any]]:
+    if _table(data).get("side") != side or state.phase != "operations":
+        return []
+    pos = Position(data, state)
+    return [
+        chance
+        for chance in state.flags.get(CHANCES, [])
+        if chance["sequence"] == state.sequences_this_turn
+        and not state.markers_at(chance["hex"], MARKER)
+        and pos.side_at(chance["hex"]) != other_side(side)
+    ]
+
+
+def retreat_choices(data: GameData, state: GameState, side: Side) -> list[Choice]:
+    """The infantry units that may try to mine the village their stack just retreated out of."""
+    if markers_left(data, state) <= 0:
+        return []
+    choices = []
+    for chance in _open_chances(data, state, side):
+        for unit_id in chance["units"]:
+            unit = state.units[unit_id]
+            if unit.on_map and data.units[unit_id].kind == "infantry":
+                where = hex_name(chance["hex"])
+                choices.append(
+                    Choice(
+                        "mine_retreat",
+                        {"unit": unit_id, "hex": where},
+                        f"try to mine {where} with {data.units[unit_id].name} (14)",
+                    )
+                )
+    return choices
+
+
+def mine_after_retreat(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex) -> list[Event]:
+    """[14] A quality check with the chosen infantry unit; on a pass the village just left is mined. One try."""
+    chance = next((c for c in _open_chances(data, state, side) if c["hex"] == hex_ and unit_id in c["units"]), None)
+    if chance is None or unit_id not in data.units or data.units[unit_id].kind != "infantry":
+        raise IllegalActionError(
+            "only an infantry unit of a stack that just retreated out of a village may try to mine it", "14"
+        )
+    if not state.units[unit_id].on_map:
+        raise IllegalActionError(f"{data.units[unit_id].name} did not survive the combat", "14")
+    if markers_left(data, state) <= 0:
+        raise IllegalActionError("every booby traps and mines marker is on the map", "14")
+    state.flags[CHANCES].remove(chance)
+    quality = data.units[unit_id].quality
+    die, rolled = roll(state, f"Mining {hex_name(hex_)}: quality check of {data.units[unit_id].name}", "14")
+    events = [rolled]
+    if die < quality:
+        state.markers.append(MapMarker(MARKER, hex_, side, state.turn))
+        events.append(Event("mines", f"{hex_name(hex_)} is mined (14).", {"hex": hex_, "rule": "14"}))
+    else:
+        events.append(Event("mines", f"The attempt to mine {hex_name(hex_)} fails (14).", {"hex": hex_}))
+    return events

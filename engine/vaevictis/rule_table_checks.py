@@ -91,8 +91,8 @@ def _check_setup(data: GameData, add: Add, file: str) -> None:
             add(file, "[mines]", "needs the mining side and a whole count of markers (14)")
     trucks = extra.get("trucks")
     if trucks is not None:
-        keys = ("side", "count", "from_turn", "action_points", "movement_allowance", "pays_as")
-        _unknown(add, file, "[trucks]", trucks, keys)
+        truck_keys = ("side", "count", "from_turn", "action_points", "movement_allowance", "pays_as")
+        _unknown(add, file, "[trucks]", trucks, truck_keys)
         numbers = ("count", "from_turn", "action_points", "movement_allowance")
         if trucks.get("side") not in SIDES or not all(_whole(trucks.get(k), 1) for k in numbers):
             add(file, "[trucks]", "needs a side and whole count, from_turn, action_points, movement_allowance (17)")

@@ -851,3 +851,39 @@ def test_9_2_an_attached_combat_command_takes_its_supports_from_the_division_it_
     pos = Position(alsace, state)
     assert "attached" in str(support_problem(pos, "hq-fr-1-db", unit))
     assert support_problem(pos, "hq-fr-2-dim", unit) is None
+
+
+def test_14_a_german_stack_retreating_out_of_a_village_may_try_once_to_mine_it(core: GameData) -> None:
+    from engine.contract import Event
+    from engine.hexgrid import hex_name
+
+    v, clear = village(core)
+    state = active(core, {"de-i-757": clear, "de-106-pz": clear}, "allied")
+    retreat = Event("retreat", "retreat", {"units": ["de-i-757", "de-106-pz"], "from": v, "to": clear})
+    mines.note_retreats(core, state, [retreat])
+    choices = mines.retreat_choices(core, state, "german")
+    assert [c.args for c in choices] == [{"unit": "de-i-757", "hex": hex_name(v)}]  # infantry only
+    game = VaeVictisGame(core)
+    assert any(c.verb == "mine_retreat" for c in game.prompts(state)["german"].choices)  # offered out of turn
+    new, events = game.apply(state, Action("german", "mine_retreat", dict(choices[0].args)))
+    die = next(e.data["die"] for e in events if e.kind == "roll")
+    assert bool(new.markers_at(v, "mines")) is (die < core.units["de-i-757"].quality)  # a quality check
+    assert not mines.retreat_choices(core, new, "german")  # one try
+    refused = refusal(lambda: game.apply(new, Action("german", "mine_retreat", dict(choices[0].args))))
+    assert refused.rule == "14"
+
+
+def test_14_no_mining_after_a_breakthrough_nor_once_the_sequence_is_over(core: GameData) -> None:
+    from engine.contract import Event
+
+    v, clear = village(core)
+    retreat = Event("retreat", "retreat", {"units": ["de-i-757"], "from": v, "to": clear})
+    state = active(core, {"de-i-757": clear}, "allied")
+    state.markers.append(MapMarker("breakthrough", v, "allied", state.turn))
+    mines.note_retreats(core, state, [retreat])
+    assert not mines.retreat_choices(core, state, "german")
+    state = active(core, {"de-i-757": clear}, "allied")
+    mines.note_retreats(core, state, [retreat])
+    assert mines.retreat_choices(core, state, "german")
+    state.sequences_this_turn += 1
+    assert not mines.retreat_choices(core, state, "german")
