@@ -320,23 +320,23 @@ def recover_fatigue(state: GameState, data: GameData, unit: UnitState) -> list[E
     return [Event("recover", f"{definition.name} recovers from fatigue.", {"unit": unit.id})]
 
 
-def enter_improved_position(
+def improved_position_problem(
     state: GameState, data: GameData, unit: UnitState, enemy_zoc_hexes: set[int]
-) -> list[Event]:
-    """[12.1] Spend 1 AP to take up an Improved Position, never in an enemy zone of control.
+) -> IllegalActionError | None:
+    """[12.1] Why the unit may not take up an Improved Position now, or ``None`` if it may.
 
-    With the tables' ``[status.improved_position] refused_in = "attack-required"`` (Alsace 1944 12.1) only a
-    hex where the unit would have to attack is refused: an enemy zone of control outside the terrain where
-    attack is optional (4.3). [14] Never in a mined village.
+    Never in an enemy zone of control; with the tables' ``[status.improved_position] refused_in =
+    "attack-required"`` (Alsace 1944 12.1) only a hex where the unit would have to attack is refused: an enemy
+    zone of control outside the terrain where attack is optional (4.3). [14] Never in a mined village.
     """
     definition = data.units[unit.id]
     if unit.improved_position:
-        raise IllegalActionError(f"{definition.name} is already in an Improved Position", "12.1")
+        return IllegalActionError(f"{definition.name} is already in an Improved Position", "12.1")
     refused_in = data.tables.raw["status"]["improved_position"].get("refused_in", "enemy-zoc")
     if unit.hex in enemy_zoc_hexes:
         side = data.side_of(unit.id)
         if refused_in != "attack-required" or unit.hex is None or not is_shelter(data, unit.hex, side):
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"{definition.name} is in an enemy zone of control"
                 + (" where it must attack" if refused_in == "attack-required" else "")
                 + " and cannot dig in",
@@ -344,9 +344,20 @@ def enter_improved_position(
             )
     mined = mines.ip_refusal(data, state, unit)
     if mined is not None:
-        raise mined
+        return mined
     if unit.action_points < 1:
-        raise IllegalActionError(f"{definition.name} has no AP left; an Improved Position costs 1 AP", "3.4.1")
+        return IllegalActionError(f"{definition.name} has no AP left; an Improved Position costs 1 AP", "3.4.1")
+    return None
+
+
+def enter_improved_position(
+    state: GameState, data: GameData, unit: UnitState, enemy_zoc_hexes: set[int]
+) -> list[Event]:
+    """[12.1] Spend 1 AP to take up an Improved Position where :func:`improved_position_problem` allows it."""
+    definition = data.units[unit.id]
+    problem = improved_position_problem(state, data, unit, enemy_zoc_hexes)
+    if problem is not None:
+        raise problem
     unit.action_points -= 1
     unit.improved_position = True
     return [

@@ -83,9 +83,7 @@ def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> Unit
         unit.id,
         destinations,
         targets,
-        may_dig_in=trial_unit.action_points >= 1
-        and not trial_unit.improved_position
-        and unit.hex not in zoc.enemy_zoc(pos, side),  # 12.1
+        may_dig_in=act.improved_position_problem(trial, game.data, trial_unit, set(zoc.enemy_zoc(pos, side))) is None,
         may_recover=trial_unit.fatigued and trial_unit.activations == 1,
     )
 
