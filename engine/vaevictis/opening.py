@@ -10,8 +10,9 @@ The data lists them in ``setup.toml``:
 - ``[[action_point_limit]]`` with ``turn`` and ``action_points``: the side's units have at most that many
   APs in each activation of the turn ("German units have only 1 AP on Turn 1").
 
-A formation may be activated only if its HQ may be. Units the limits hold back do not count as units left
-to activate at the end of a turn (2.2).
+A limit may name the ``scenarios`` it applies to (Alsace 1944: the two historical ones; the 19.4 variant has
+its own first-turn rules). A formation may be activated only if its HQ may be. Units the limits hold back do
+not count as units left to activate at the end of a turn (2.2).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from engine.vaevictis.data import GameData
 from engine.vaevictis.state import GameState
 
 
-def _limits(data: GameData, key: str, side: str) -> Iterator[Mapping[str, Any]]:
+def _limits(data: GameData, state: GameState, key: str, side: str) -> Iterator[Mapping[str, Any]]:
+    """The limits of ``key`` for the side in this game's scenario (all scenarios when a limit lists none)."""
     for limit in data.extra.get(key, ()):
-        if limit.get("side") == side:
+        if limit.get("side") == side and state.scenario in limit.get("scenarios", (state.scenario,)):
             yield limit
 
 
@@ -34,7 +36,7 @@ def activation_refusal(data: GameData, state: GameState, unit_id: str) -> tuple[
     or ``None`` if it may."""
     definition = data.units[unit_id]
     side = data.side_of(unit_id)
-    for limit in _limits(data, "activation_limit", side):
+    for limit in _limits(data, state, "activation_limit", side):
         rule = str(limit.get("rule", "19.2"))
         if "turn" in limit and state.turn == int(limit["turn"]):
             allowed = definition.formation in limit.get("only_formations", ()) or unit_id in limit.get("only_units", ())
@@ -54,7 +56,7 @@ def action_point_cap(data: GameData, state: GameState, unit_id: str) -> int | No
     """The most APs the scenario lets the unit have this turn, or ``None`` for no cap."""
     caps = [
         int(limit["action_points"])
-        for limit in _limits(data, "action_point_limit", data.side_of(unit_id))
+        for limit in _limits(data, state, "action_point_limit", data.side_of(unit_id))
         if int(limit.get("turn", 0)) == state.turn
     ]
     return min(caps) if caps else None

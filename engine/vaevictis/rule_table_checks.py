@@ -84,6 +84,11 @@ def _check_tables(raw: Mapping[str, Any], add: Add, file: str) -> None:
 
 def _check_setup(data: GameData, add: Add, file: str) -> None:
     extra = data.extra
+    for key in ("activation_limit", "action_point_limit"):
+        for index, limit in enumerate(extra.get(key, []), start=1):
+            for scenario in limit.get("scenarios", []):
+                if scenario not in data.scenarios:
+                    add(file, f"[[{key}]] {index}", f"scenario '{scenario}' does not exist")
     mines = extra.get("mines")
     if mines is not None:
         _unknown(add, file, "[mines]", mines, ("side", "count"))
@@ -100,7 +105,17 @@ def _check_setup(data: GameData, add: Add, file: str) -> None:
             add(file, "[trucks]", "pays_as is 'mechanized' (17)")
     for index, limit in enumerate(extra.get("activation_limit", []), start=1):
         entry = f"[[activation_limit]] {index}"
-        keys = ("side", "turn", "from_turn", "only_formations", "only_units", "formations", "units", "except_units")
+        keys = (
+            "side",
+            "turn",
+            "from_turn",
+            "only_formations",
+            "only_units",
+            "formations",
+            "units",
+            "except_units",
+            "scenarios",
+        )
         _unknown(add, file, entry, limit, keys)
         if limit.get("side") not in SIDES or ("turn" in limit) == ("from_turn" in limit):
             add(file, entry, "needs a side and either a turn or a from_turn (19.2)")
@@ -110,6 +125,6 @@ def _check_setup(data: GameData, add: Add, file: str) -> None:
                     add(file, entry, f"formation '{formation}' does not exist")
     for index, limit in enumerate(extra.get("action_point_limit", []), start=1):
         entry = f"[[action_point_limit]] {index}"
-        _unknown(add, file, entry, limit, ("side", "turn", "action_points"))
+        _unknown(add, file, entry, limit, ("side", "turn", "action_points", "scenarios"))
         if limit.get("side") not in SIDES or not _whole(limit.get("turn"), 1) or not _whole(limit.get("action_points")):
             add(file, entry, "needs a side, a turn and a whole number of action points (19.2)")

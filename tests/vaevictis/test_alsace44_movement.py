@@ -15,7 +15,7 @@ import pytest
 from engine.contract import Action, IllegalActionError
 from engine.hexgrid import Hex
 from engine.vaevictis import activation as act
-from engine.vaevictis import control, doctrine, mines, trucks, turn
+from engine.vaevictis import control, doctrine, mines, opening, trucks, turn
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
@@ -61,6 +61,7 @@ def active(
 def alone(data: GameData, placements: dict[str, Hex]) -> GameState:
     """A position with only the given units in the game: every other counter is gone."""
     state = position(data, placements).state
+    state.scenario = "initial-assault"
     for unit_id, unit in state.units.items():
         if unit_id not in placements:
             unit.eliminated = True
@@ -887,3 +888,12 @@ def test_14_no_mining_after_a_breakthrough_nor_once_the_sequence_is_over(core: G
     assert mines.retreat_choices(core, state, "german")
     state.sequences_this_turn += 1
     assert not mines.retreat_choices(core, state, "german")
+
+
+def test_19_2_the_opening_limits_are_those_of_the_historical_scenarios_only(alsace: GameData) -> None:
+    state = active(alsace, {"de-i-1210": 707}, "german", turn_number=1)
+    assert refusal(lambda: join(alsace, state, "de-i-1210")).rule == "19.2 (official errata)"
+    state = active(alsace, {"de-i-1210": 707}, "german", turn_number=1)
+    state.scenario = "entire-battle-variant"  # 19.4.1 has its own first-turn rules
+    assert opening.activation_refusal(alsace, state, "de-i-1210") is None
+    assert opening.action_point_cap(alsace, state, "de-i-1210") is None
