@@ -372,7 +372,9 @@ class VaeVictisGame:
         new.standing_orders[action.seat] = orders
         described = "; ".join(STANDING_ORDERS[o][1] for o in orders) or "none"
         event = Event("standing-orders", f"Standing orders: {described}.", {"orders": orders}, secret_to=(action.seat,))
-        return new, [event, *self._follow_standing_orders(new)]
+        events = [event, *self._follow_standing_orders(new)]
+        mines.note_retreats(self.data, new, events)  # 14: a retreat the orders made
+        return new, events
 
     def _follow_standing_orders(self, state: GameState) -> list[Event]:
         """Answer combat prompts for which the deciding seat gave a standing order, until one needs a person."""
