@@ -20,6 +20,8 @@ from typing import Any, TextIO
 from bot.commands import (
     COMMANDS,
     COMMANDS_BY_NAME,
+    SHARED_COMMANDS,
+    CommandDef,
     CommandLayer,
     Context,
     Reply,
@@ -28,6 +30,8 @@ from bot.commands import (
     refusal_text,
     with_pictures,
 )
+from bot.info import INFORM_COMMANDS
+from bot.rooms import cross_system_rooms
 from bot.service import Caller, GameService, Refusal, SystemFactory
 from bot.store import Store
 from engine.contract import RulesError
@@ -35,10 +39,8 @@ from engine.contract import RulesError
 CHANNEL = 1
 """The console's first table; a game file that already holds a live game there gets the next free one."""
 
-HELP = (
-    "Commands: "
-    + ", ".join(c.name for c in COMMANDS)
-    + ". Also: as SEAT, ok, cancel, show [SEAT] (a seat's own choices, private under fog of war or sealed: "
+HELP_ALSO = (
+    ". Also: as SEAT, ok, cancel, show [SEAT] (a seat's own choices, private under fog of war or sealed: "
     "at any time, for the seat typing now or the one named, which then types), units, arrivals, help COMMAND, quit."
 )
 
@@ -84,6 +86,8 @@ class Console:
     refusals: int = 0
     channel: int = CHANNEL
     db: str = ":memory:"
+    system_id: str = ""
+    """The system of the console's game (set by :meth:`setup`; the layer's default until then)."""
     _buttons: dict[str, str] = field(default_factory=dict)
     _menus: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The choices each seat was last shown, so that a number always means what the player read."""
@@ -106,21 +110,17 @@ class Console:
     async def setup(self, scenario: str, options: str = "", system: str | None = None) -> None:
         """Create the game, seat the two players, start it.
 
-        A campaign-game system is created with ``campaign create``: ``options`` are then its settings as
-        ``key=value`` separated by ``;`` (``start=17N; elr=allied=5 german=3; san=allied=3 german=4``), and both
-        players are the organiser too (a terminal has no server roles), so ``mod load-table`` works.
+        The game's system says how (:meth:`bot.systems.base.Room.console_game`): ``game create`` with the
+        optional rules by default; a system may use its own command, read ``options`` as its settings and make
+        the players moderators (a terminal has no server roles).
         """
         system_id = system or self.layer.default_system
+        self.system_id = system_id
         seats = self.service.system(system_id).seats
-        campaign = bool(getattr(self.service.system(system_id), "campaign", False))
-        self.players = {seat: Caller(100 + i, f"player{i + 1}", campaign) for i, seat in enumerate(seats)}
+        command, create, moderators = self.layer.room_of(system_id).console_game(scenario, options, system_id)
+        self.players = {seat: Caller(100 + i, f"player{i + 1}", moderators) for i, seat in enumerate(seats)}
         self.current = seats[0]
-        if campaign:
-            create = {"module": scenario} | campaign_settings(options)
-            await self.run_command("campaign create", create, self.players[seats[0]])
-        else:
-            create = {"scenario": scenario, "options": options, "system": system_id}
-            await self.run_command("game create", create, self.players[seats[0]])
+        await self.run_command(command, create, self.players[seats[0]])
         for seat, caller in self.players.items():
             await self.run_command("game join", {"seat": seat}, caller)
         await self.run_command("game start", {}, self.players[seats[0]])
@@ -167,7 +167,7 @@ class Console:
             return True
         name, rest = self._command(words)
         if name is None:
-            self.say(f"  Refused: unknown command {words[0]!r}. {HELP}")
+            self.say(f"  Refused: unknown command {words[0]!r}. {self.help_text()}")
             self.refusals += 1
             return True
         options = self._options(name, rest)
@@ -242,17 +242,35 @@ class Console:
     def _context(self, caller: Caller) -> Context:
         return Context(caller, self.channel, None)
 
+    def commands(self) -> list[CommandDef]:
+        """The commands of this console's game: the shared ones (without the information commands when its
+        system answers none), the moderators' and leagues', and its system's own (not every system's)."""
+        system_id = self.system_id or self.layer.default_system
+        own = {c.name for c in self.layer.room_of(system_id).commands}
+        own |= {c.name for room in cross_system_rooms() for c in room.commands}
+        own |= {c.name for c in SHARED_COMMANDS}
+        if getattr(self.service.system(system_id), "inform", None) is None:
+            own -= INFORM_COMMANDS  # the system answers none of them
+        return [c for c in COMMANDS if c.name in own]
+
+    def help_text(self) -> str:
+        """The list of this game's commands and the console's own words."""
+        return "Commands: " + ", ".join(c.name for c in self.commands()) + HELP_ALSO
+
     def help(self, topic: str) -> str:
         """``help``: the list of commands; ``help COMMAND``: what it does, its options, an example."""
         topic = topic.strip().lower()
         if not topic:
-            return HELP + "\nType `help COMMAND` for one command, e.g. `help move`."
+            return self.help_text() + "\nType `help COMMAND` for one command, e.g. `help move`."
         if topic in CONSOLE_ONLY:
             return CONSOLE_ONLY[topic]
         command = COMMANDS_BY_NAME.get(topic)
         if command is None:
-            close = [c.name for c in COMMANDS if topic in c.name] or [*CONSOLE_ONLY, *COMMANDS_BY_NAME]
-            return f"There is no command {topic!r}. {HELP}" if len(close) > 20 else f"Try: {', '.join(close)}."
+            mine = self.commands()
+            close = [c.name for c in mine if topic in c.name] or [*CONSOLE_ONLY, *(c.name for c in mine)]
+            if len(close) > 20:
+                return f"There is no command {topic!r}. {self.help_text()}"
+            return f"Try: {', '.join(close)}."
         lines = [f"{command.name}: {command.description}"]
         for option in command.options:
             lines.append(f"  {option.name}{'' if option.required else ' (optional)'}: {option.description}")
@@ -367,16 +385,6 @@ class Console:
         if required and self.current not in required:
             self.current = required[0]
             self.say(f"--- {self.current} ({self.players[self.current].name}) to decide ---")
-
-
-def campaign_settings(text: str) -> dict[str, str]:
-    """``start=17N; elr=allied=5 german=3`` into ``{"start": "17N", "elr": "allied=5 german=3"}``."""
-    found = {}
-    for piece in text.split(";"):
-        key, sep, value = piece.strip().partition("=")
-        if sep and key.strip():
-            found[key.strip()] = value.strip()
-    return found
 
 
 def local_file(path: Path) -> Upload:

@@ -17,13 +17,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.replies import Attachment, Button, Context, Handler, Reply, Select, custom_id
 from bot.service import Caller, Info, Outcome, Refusal
 
 if TYPE_CHECKING:
-    from bot.commands import CommandLayer, Context, Handler, Reply
+    from bot.systems.base import Layer
 
 PRESS_VERBS = frozenset({"ia", "ix", "im", "io", "ip", "ir"})
 """Custom id verbs of the information buttons and menus."""
+
+INFORM_COMMANDS = frozenset({"hex", "unit", "hq", "oob", "victory", "brief", "stats", "replay", "reports"})
+"""The commands answered through the system's ``inform`` (a system without it answers none of them)."""
 
 UNIT_ACTIONS = {"enter_ip": "dig-in", "recover": "recover"}
 """Unit actions a button may take: engine verb to command."""
@@ -32,7 +36,7 @@ TURN_REPORTS = "turn_reports"
 """The preference key of the turn-start reports (on unless turned off)."""
 
 
-def handlers(layer: CommandLayer) -> dict[str, Handler]:
+def handlers(layer: Layer) -> dict[str, Handler]:
     """The handlers of the information commands."""
 
     def topic(name: str, key: str | None = None) -> Handler:
@@ -52,7 +56,6 @@ def handlers(layer: CommandLayer) -> dict[str, Handler]:
         return await answer_replies(layer, ctx, answer, "oob")
 
     async def reports(ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        from bot.commands import Reply
 
         on = bool(o["on"])
         await layer.service.store.set_preference(ctx.caller.user_id, TURN_REPORTS, "on" if on else "off")
@@ -71,9 +74,8 @@ def handlers(layer: CommandLayer) -> dict[str, Handler]:
     }
 
 
-async def answer_replies(layer: CommandLayer, ctx: Context, answer: Info, name: str) -> list[Reply]:
+async def answer_replies(layer: Layer, ctx: Context, answer: Info, name: str) -> list[Reply]:
     """An answer as a private message, with its picture, buttons and menu."""
-    from bot.commands import Attachment, Button, Reply, Select, custom_id
 
     table = await layer.service.table(ctx.channel, live=False)
     game, state = table.game.id, table.game.revision
@@ -85,9 +87,7 @@ async def answer_replies(layer: CommandLayer, ctx: Context, answer: Info, name: 
     return [Reply(answer.text, files=files, buttons=buttons[:20], selects=selects)]
 
 
-async def press(
-    layer: CommandLayer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]
-) -> list[Reply]:
+async def press(layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]) -> list[Reply]:
     """A press on an information button or menu."""
     if verb == "ia":
         target, _, unit = arg.partition(".")
@@ -115,13 +115,13 @@ async def press(
     raise Refusal("this button is not one of mine")
 
 
-async def _able_attackers(layer: CommandLayer, ctx: Context, target: str) -> list[str]:
+async def _able_attackers(layer: Layer, ctx: Context, target: str) -> list[str]:
     """The units that would attack ``target`` together (the system chooses them: ``attack-group``)."""
     answer = await layer.service.info(ctx.channel, ctx.caller, "attack-group", target)
     return [u for u in answer.text.split(",") if u]
 
 
-async def map_combats(layer: CommandLayer, ctx: Context, turns: int) -> list[Reply]:
+async def map_combats(layer: Layer, ctx: Context, turns: int) -> list[Reply]:
     """``map overlay:combats``: the combats of the last ``turns`` turns."""
     answer = await layer.service.info(ctx.channel, ctx.caller, "combats", str(turns))
     return await answer_replies(layer, ctx, answer, "combats")
@@ -130,9 +130,8 @@ async def map_combats(layer: CommandLayer, ctx: Context, turns: int) -> list[Rep
 # --- Posted by the bot ---------------------------------------------------------------------------------------
 
 
-async def brief_at_start(layer: CommandLayer, ctx: Context) -> list[Reply]:
+async def brief_at_start(layer: Layer, ctx: Context) -> list[Reply]:
     """The scenario's briefing, posted once in the channel when the game starts."""
-    from bot.commands import Reply
 
     try:
         answer = await layer.service.info(ctx.channel, Caller(0), "brief")
@@ -141,10 +140,9 @@ async def brief_at_start(layer: CommandLayer, ctx: Context) -> list[Reply]:
     return [Reply(answer.text, to="channel", ephemeral=False, channel=ctx.channel)]
 
 
-async def turn_reports(layer: CommandLayer, ctx: Context, outcome: Outcome, at_start: bool = False) -> list[Reply]:
+async def turn_reports(layer: Layer, ctx: Context, outcome: Outcome, at_start: bool = False) -> list[Reply]:
     """[2.1] Each player's report of the turn just begun, by DM (with a button in the channel for a player
     whose DMs are closed), unless he turned the reports off; at a new turn, or at the start of the game."""
-    from bot.commands import Button, Reply, custom_id
 
     began = at_start or any(e.get("kind") == "turn" for e in outcome.events)
     if outcome.result is not None or not began:

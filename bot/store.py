@@ -20,6 +20,12 @@ Writes go through one connection, one transaction at a time; reads of a file go 
 so that a write waiting for a lock (another program holding the file) never holds up the other games' reads.
 A write that cannot get the lock within :data:`WRITE_WAIT_MS` is refused (:class:`StoreBusyError`), nothing
 changed. Each action also carries the hash chain of :mod:`bot.chain`.
+
+How rows are packed is :mod:`bot.store_packing`; the schema's versions are :mod:`bot.store_migrations` (both
+re-exported here). :class:`Store` stays one class of about 650 lines on purpose: every method is a query or
+one transaction over the same two connections, write lock and caches, and an action's transaction touches
+the game row, the log, the snapshots and the reminders together; split by table, one transaction would
+span modules.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import json
 import sqlite3
 import time
 import zlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +45,13 @@ from typing import Any
 import aiosqlite
 
 from bot import chain
+from bot.store_migrations import MIGRATIONS as MIGRATIONS
+from bot.store_migrations import Migration as Migration
+from bot.store_packing import ARCHIVED as ARCHIVED
+from bot.store_packing import SNAPSHOT_ZLIB_LEVEL as SNAPSHOT_ZLIB_LEVEL
+from bot.store_packing import _archived as _archived
+from bot.store_packing import _hash_text, _log_to_archive, _write_archive, pack_events, pack_snapshot, unpack_events
+from bot.store_packing import unpack_snapshot as unpack_snapshot
 
 SNAPSHOT_EVERY = 25
 """A state snapshot is stored with every 25th action."""
@@ -46,25 +59,11 @@ SNAPSHOT_EVERY = 25
 SNAPSHOTS_KEPT = 2
 """Snapshots kept per game: the latest two, so that undoing a few actions past the latest leaves one to load."""
 
-SNAPSHOT_ZLIB_LEVEL = 6
-"""zlib level of the stored snapshots and events (docs/performance.md: level 6 against 1 and 9, size and time)."""
-
 DICTIONARY_AFTER = 50
 """After this many actions, the events of the latest ones become the game's compression dictionary."""
 
 DICTIONARY_BYTES = 16_000
 """The dictionary's size: the last 16 kB of those events' JSON (a finished game's log compresses 4 times)."""
-
-ARCHIVE_SAMPLES = 200
-"""The archive dictionary samples about this many actions spread over the whole game (a game's late actions
-differ from its first ones, which make the live dictionary)."""
-
-ARCHIVE_DICTIONARY_BYTES = 32_000
-"""The archive dictionary's size: at most zlib's window (32 kB)."""
-
-ARCHIVED = 0x01
-"""The first byte of a value packed by the archive (raw deflate, the game's archive dictionary). A zlib stream
-starts with 0x78, and plain JSON is stored as text, so the three forms never mix up."""
 
 LIVE_STATUSES = ("open", "active")
 """A game is live while its seats are being filled (open) or it is being played (active)."""
@@ -74,352 +73,6 @@ WRITE_WAIT_MS = 1000
 
 READ_WAIT_MS = 1000
 """How long a read waits (only a checkpoint or a rollback by another program makes a WAL reader wait)."""
-
-Migration = str | Callable[[aiosqlite.Connection], Awaitable[None]]
-"""A schema change: a SQL script, or a function run in the migration's transaction (to compute values)."""
-
-
-async def _chain_the_logs(db: aiosqlite.Connection) -> None:
-    """Version 2: every action carries the hash of its events and the chain hash; each game keeps its head;
-    a sealed decision names the action that carries it. The logs of older games are chained as they stand."""
-    for statement in (
-        "ALTER TABLE actions ADD COLUMN events_hash TEXT",
-        "ALTER TABLE actions ADD COLUMN chain TEXT",
-        "ALTER TABLE actions ADD COLUMN undone_after INTEGER",
-        "ALTER TABLE games ADD COLUMN chain_head TEXT",
-        "ALTER TABLE secrets ADD COLUMN seq INTEGER",
-    ):
-        await db.execute(statement)
-    games = list(await db.execute_fetchall("SELECT id, seed_hash FROM games"))
-    for game_id, seed_hash in games:
-        previous = str(seed_hash)
-        rows = list(
-            await db.execute_fetchall(
-                "SELECT seq, seat, user_id, verb, args, events, undone FROM actions WHERE game = ? ORDER BY seq",
-                (game_id,),
-            )
-        )
-        for seq, seat, user_id, verb, args, events, _ in rows:
-            own = chain.events_hash(json.loads(events))
-            previous = chain.link(previous, seq, seat, user_id, verb, json.loads(args), own)
-            await db.execute(
-                "UPDATE actions SET events_hash = ?, chain = ? WHERE game = ? AND seq = ?",
-                (own, previous, game_id, seq),
-            )
-        undone = [row[0] for row in rows if row[6]]  # when they were undone is not known: chained at the end
-        for seq in chain.undo_order(undone):
-            previous = chain.undo_link(previous, seq)
-            await db.execute(
-                "UPDATE actions SET undone_after = ? WHERE game = ? AND seq = ?", (rows[-1][0], game_id, seq)
-            )
-        await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (previous, game_id))
-
-
-def _hash_blob(stored: Any) -> Any:
-    """A chain hash as stored since version 4: 32 bytes for its 64 hex digits; anything else (a row edited by
-    hand) is kept as it is, so that verification still reports it."""
-    if isinstance(stored, str) and len(stored) == 64:
-        with contextlib.suppress(ValueError):
-            return bytes.fromhex(stored)
-    return stored
-
-
-def _hash_text(stored: Any) -> str | None:
-    """A stored chain hash as the hex text players see (a value edited by hand, as it is)."""
-    return stored.hex() if isinstance(stored, bytes) else stored
-
-
-async def _binary_hashes_without_rowid(db: aiosqlite.Connection) -> None:
-    """Version 4: the log becomes a ``WITHOUT ROWID`` table whose two hashes are 32-byte blobs (hex text took
-    twice the room, and the rowid table a second index of its key); the logs of games already over are
-    archived (:meth:`Store.archive`)."""
-    await db.create_function("umpire_hash_blob", 1, _hash_blob, deterministic=True)
-    for statement in (
-        "ALTER TABLE games ADD COLUMN archive_dictionary BLOB",
-        """CREATE TABLE actions_v4 (
-            game INTEGER NOT NULL REFERENCES games(id),
-            seq INTEGER NOT NULL,
-            seat TEXT NOT NULL,
-            user_id INTEGER,
-            verb TEXT NOT NULL,
-            args TEXT NOT NULL,
-            events TEXT NOT NULL,
-            time REAL NOT NULL,
-            undone INTEGER NOT NULL DEFAULT 0,
-            events_hash BLOB,
-            chain BLOB,
-            undone_after INTEGER,
-            PRIMARY KEY (game, seq)
-        ) WITHOUT ROWID""",
-        "INSERT INTO actions_v4 SELECT game, seq, seat, user_id, verb, args, events, time, undone, "
-        "umpire_hash_blob(events_hash), umpire_hash_blob(chain), undone_after FROM actions",
-        "DROP TABLE actions",
-        "ALTER TABLE actions_v4 RENAME TO actions",
-    ):
-        await db.execute(statement)
-    over = await db.execute_fetchall("SELECT id FROM games WHERE status NOT IN ('open', 'active')")
-    for (game_id,) in list(over):
-        archive = await _log_to_archive(db, int(game_id))
-        if archive is not None:
-            await _write_archive(db, archive)
-
-
-@dataclass(frozen=True)
-class _Archive:
-    """What archiving a game's log writes (:func:`_archived`)."""
-
-    game: int
-    before: bytes | None
-    """The game's archive dictionary when its rows were read (compressed; ``None`` before its first end)."""
-    made: bytes | None
-    """The dictionary made from these rows (compressed), when the game had none."""
-    rows: list[tuple[Any, ...]]
-    """Each row packed again: (arguments, events, number, arguments and events as they were read)."""
-
-
-async def _log_to_archive(db: aiosqlite.Connection, game_id: int) -> _Archive | None:
-    """Read a game's log through ``db`` and pack it again, in a worker thread (:func:`_archived`)."""
-    found = list(
-        await db.execute_fetchall("SELECT log_dictionary, archive_dictionary FROM games WHERE id = ?", (game_id,))
-    )
-    rows = list(
-        await db.execute_fetchall("SELECT seq, args, events FROM actions WHERE game = ? ORDER BY seq", (game_id,))
-    )
-    if not found or not rows:
-        return None
-    log, packed = found[0][0], found[0][1]
-    return await asyncio.to_thread(_archived, game_id, [tuple(r) for r in rows], log, packed)
-
-
-async def _write_archive(db: aiosqlite.Connection, archive: _Archive) -> None:
-    """Write an archive in the write transaction ``db``: only rows still as they were read, and nothing if the
-    game's archive dictionary changed meanwhile (another archive of it came first)."""
-    found = list(await db.execute_fetchall("SELECT archive_dictionary FROM games WHERE id = ?", (archive.game,)))
-    if not found or found[0][0] != archive.before:
-        return
-    if archive.made is not None:
-        await db.execute("UPDATE games SET archive_dictionary = ? WHERE id = ?", (archive.made, archive.game))
-    await db.executemany(
-        "UPDATE actions SET args = ?, events = ? WHERE game = ? AND seq = ? AND args IS ? AND events IS ?",
-        [(args, events, archive.game, seq, *read) for args, events, seq, *read in archive.rows],
-    )
-
-
-def _archived(game_id: int, rows: Sequence[tuple[Any, ...]], log: bytes | None, packed: bytes | None) -> _Archive:
-    """A game's log (number, arguments, events as stored) packed again with the game's archive dictionary,
-    made from a sample of the whole log when the game has none. The dictionary is made once, at the game's
-    first end, and never changed (a reader may hold it), so a game reopened by a correction and ended again
-    archives only its newer rows. A row that does not decode (edited by hand) is left as it is, for
-    verification to report."""
-    archive = zlib.decompress(packed) if packed is not None else None
-    plain: list[tuple[int, Any, Any, bytes, bytes]] = []
-    for seq, args, events in rows:
-        if isinstance(events, bytes) and events[:1] == bytes([ARCHIVED]) and archive is not None:
-            continue
-        try:
-            texts = [_compact(unpack_events(value, log, archive)) for value in (args, events)]
-        except ValueError:
-            continue
-        plain.append((int(seq), args, events, texts[0], texts[1]))
-    made = None
-    if archive is None:
-        step = max(1, len(plain) // ARCHIVE_SAMPLES)
-        archive = b"".join(a + e for *_, a, e in plain[::step])[-ARCHIVE_DICTIONARY_BYTES:]
-        made = zlib.compress(archive, 9)
-    packs = [
-        (_archive_pack(a, archive), _archive_pack(e, archive), seq, args, events) for seq, args, events, a, e in plain
-    ]
-    return _Archive(game_id, packed, made, packs)
-
-
-def _compact(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":")).encode()
-
-
-def _archive_pack(text: bytes, archive: bytes) -> bytes | str:
-    """A JSON value as the archive stores it: packed, or plain text when packing would not make it shorter."""
-    packer = zlib.compressobj(SNAPSHOT_ZLIB_LEVEL, zlib.DEFLATED, -15, zdict=archive)
-    packed = bytes([ARCHIVED]) + packer.compress(text) + packer.flush()
-    return packed if len(packed) < len(text) else text.decode()
-
-
-MIGRATIONS: tuple[Migration, ...] = (
-    # Version 1: the whole schema.
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild INTEGER,
-        channel INTEGER NOT NULL,
-        system TEXT NOT NULL,
-        scenario TEXT NOT NULL,
-        options TEXT NOT NULL DEFAULT '{}',
-        seed TEXT NOT NULL,
-        seed_hash TEXT NOT NULL,
-        status TEXT NOT NULL DEFAULT 'open',
-        time_control TEXT NOT NULL DEFAULT '{}',
-        revision INTEGER NOT NULL DEFAULT 0,
-        result TEXT,
-        creator INTEGER,
-        created REAL NOT NULL,
-        updated REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX one_live_game_per_channel ON games(channel) WHERE status IN ('open', 'active');
-    CREATE TABLE seats (
-        game INTEGER NOT NULL REFERENCES games(id),
-        seat TEXT NOT NULL,
-        user_id INTEGER,
-        vacation_until REAL,
-        vacation_request REAL,
-        reserve_used REAL NOT NULL DEFAULT 0,
-        PRIMARY KEY (game, seat)
-    );
-    CREATE TABLE actions (
-        game INTEGER NOT NULL REFERENCES games(id),
-        seq INTEGER NOT NULL,
-        seat TEXT NOT NULL,
-        user_id INTEGER,
-        verb TEXT NOT NULL,
-        args TEXT NOT NULL,
-        events TEXT NOT NULL,
-        time REAL NOT NULL,
-        undone INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (game, seq)
-    );
-    CREATE TABLE snapshots (
-        game INTEGER NOT NULL REFERENCES games(id),
-        seq INTEGER NOT NULL,
-        state TEXT NOT NULL,
-        PRIMARY KEY (game, seq)
-    );
-    CREATE TABLE corrections (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game INTEGER NOT NULL REFERENCES games(id),
-        moderator INTEGER,
-        kind TEXT NOT NULL,
-        text TEXT NOT NULL,
-        data TEXT NOT NULL DEFAULT '{}',
-        time REAL NOT NULL
-    );
-    CREATE TABLE reminders (
-        game INTEGER NOT NULL REFERENCES games(id),
-        seat TEXT NOT NULL,
-        due REAL NOT NULL,
-        PRIMARY KEY (game, seat)
-    );
-    CREATE TABLE secrets (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game INTEGER NOT NULL REFERENCES games(id),
-        owner TEXT NOT NULL,
-        receipt TEXT NOT NULL,
-        payload TEXT NOT NULL,
-        revealed INTEGER NOT NULL DEFAULT 0,
-        time REAL NOT NULL
-    );
-    CREATE TABLE pending (
-        token TEXT PRIMARY KEY,
-        game INTEGER NOT NULL REFERENCES games(id),
-        revision INTEGER NOT NULL,
-        seat TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        verb TEXT NOT NULL,
-        args TEXT NOT NULL
-    );
-    """,
-    # Version 2: the hash chain of the action log (bot/chain.py).
-    _chain_the_logs,
-    # Version 3: each seat's count of live actions on the game row (the buttons' freshness and the snapshot
-    # cadence without reading the log), filled from the log; snapshots thinned to the latest two per game.
-    """
-    ALTER TABLE games ADD COLUMN seat_actions TEXT NOT NULL DEFAULT '{}';
-    ALTER TABLE games ADD COLUMN log_dictionary BLOB;
-    UPDATE games SET seat_actions = COALESCE(
-        (SELECT json_group_object(seat, n) FROM
-            (SELECT game, seat, COUNT(*) AS n FROM actions WHERE undone = 0 GROUP BY game, seat) AS counted
-         WHERE counted.game = games.id),
-        '{}');
-    DELETE FROM snapshots WHERE seq < (
-        SELECT newer.seq FROM snapshots AS newer WHERE newer.game = snapshots.game
-        ORDER BY newer.seq DESC LIMIT 1 OFFSET 1
-    );
-    """,
-    # Version 4: the chain's hashes as 32-byte blobs in a log without rowid; finished games' logs archived.
-    _binary_hashes_without_rowid,
-    # Version 5: each user's preferences (turn-start reports on or off).
-    """
-    CREATE TABLE preferences (
-        user_id INTEGER NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        PRIMARY KEY (user_id, key)
-    );
-    """,
-    # Version 6: leagues (bot/leagues/store.py): seasons, players, rounds, pairings with their results, a log.
-    """
-    CREATE TABLE leagues (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild INTEGER,
-        channel INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        system TEXT NOT NULL,
-        scenario TEXT NOT NULL,
-        options TEXT NOT NULL DEFAULT '{}',
-        format TEXT NOT NULL,
-        rounds INTEGER NOT NULL,
-        days_per_move REAL NOT NULL DEFAULT 0,
-        reserve_days REAL NOT NULL DEFAULT 0,
-        round_days REAL NOT NULL DEFAULT 0,
-        level_scores TEXT NOT NULL DEFAULT '{}',
-        status TEXT NOT NULL DEFAULT 'registration',
-        organiser INTEGER,
-        created REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX one_league_name_per_server ON leagues(guild, name);
-    CREATE UNIQUE INDEX one_running_league_per_channel ON leagues(channel) WHERE status != 'finished';
-    CREATE TABLE league_players (
-        league INTEGER NOT NULL REFERENCES leagues(id),
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        side INTEGER,
-        joined REAL NOT NULL,
-        withdrawn INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (league, user_id)
-    );
-    CREATE TABLE league_rounds (
-        league INTEGER NOT NULL REFERENCES leagues(id),
-        number INTEGER NOT NULL,
-        system TEXT NOT NULL,
-        scenario TEXT NOT NULL,
-        started REAL NOT NULL,
-        deadline REAL,
-        PRIMARY KEY (league, number)
-    );
-    CREATE TABLE league_games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        league INTEGER NOT NULL REFERENCES leagues(id),
-        round INTEGER NOT NULL,
-        first INTEGER NOT NULL,
-        second INTEGER,
-        game INTEGER REFERENCES games(id),
-        thread INTEGER,
-        deadline REAL,
-        first_score REAL,
-        second_score REAL,
-        how TEXT,
-        ended REAL,
-        late_told INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE UNIQUE INDEX one_pairing_per_game ON league_games(game) WHERE game IS NOT NULL;
-    CREATE TABLE league_log (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        league INTEGER NOT NULL REFERENCES leagues(id),
-        moderator INTEGER,
-        kind TEXT NOT NULL,
-        text TEXT NOT NULL,
-        time REAL NOT NULL
-    )
-    """,
-)
-"""The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""
 
 
 class StoreError(Exception):
@@ -624,46 +277,9 @@ def _seat(row: aiosqlite.Row) -> SeatRow:
     )
 
 
-def pack_snapshot(state_json: Any) -> bytes:
-    """A state snapshot as stored: compact JSON, zlib-compressed."""
-    return zlib.compress(json.dumps(state_json, separators=(",", ":")).encode(), SNAPSHOT_ZLIB_LEVEL)
-
-
-def unpack_snapshot(stored: bytes | str) -> Any:
-    """The state JSON of a stored snapshot (plain JSON text from before version 3, or compressed)."""
-    return json.loads(zlib.decompress(stored) if isinstance(stored, bytes) else stored)
-
-
 def snapshot_due(game: GameRow) -> bool:
     """Whether the game's next action is stored with a snapshot (every :data:`SNAPSHOT_EVERY` live actions)."""
     return (sum(game.seat_actions.values()) + 1) % SNAPSHOT_EVERY == 0
-
-
-def pack_events(events: Sequence[Mapping[str, Any]], dictionary: bytes | None) -> bytes:
-    """An action's events as stored: compact JSON, zlib-compressed (with the game's dictionary, if it has one)."""
-    text = json.dumps([dict(e) for e in events], separators=(",", ":")).encode()
-    packer = zlib.compressobj(SNAPSHOT_ZLIB_LEVEL, zdict=dictionary) if dictionary else zlib.compressobj(6)
-    return packer.compress(text) + packer.flush()
-
-
-def unpack_events(stored: bytes | str, dictionary: bytes | None, archive: bytes | None = None) -> Any:
-    """An action's events (or, once archived, its arguments) from the store: plain JSON text (before version 3,
-    or where packing gained nothing), compressed (with the game's dictionary, if flagged), or archived (packed
-    with the game's archive dictionary)."""
-    if isinstance(stored, str):
-        return json.loads(stored)
-    if stored[:1] == bytes([ARCHIVED]):
-        unpacker = zlib.decompressobj(-15, zdict=archive) if archive else zlib.decompressobj(-15)
-        try:
-            return json.loads(unpacker.decompress(stored[1:]) + unpacker.flush())
-        except zlib.error as error:
-            raise ValueError(f"archived values that do not decompress ({error})") from None
-    with_dictionary = len(stored) > 1 and stored[1] & 0x20  # zlib's FDICT flag (RFC 1950)
-    unpacker = zlib.decompressobj(zdict=dictionary) if with_dictionary and dictionary else zlib.decompressobj()
-    try:
-        return json.loads(unpacker.decompress(stored) + unpacker.flush())
-    except zlib.error as error:  # bytes written by hand: unreadable, like text that is not JSON
-        raise ValueError(f"compressed events that do not decompress ({error})") from None
 
 
 def _action(row: aiosqlite.Row, dictionary: bytes | None = None, archive: bytes | None = None) -> ActionRow:

@@ -9,14 +9,11 @@ is handled by the command layer (``CommandLayer.press``), which refuses stale or
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 
-from bot.commands import CUSTOM_ID, Reply
-
-if TYPE_CHECKING:
-    from bot.discord_app import UmpireBot
+from bot.replies import CUSTOM_ID, Reply
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -26,8 +23,20 @@ STYLES = {
 }
 
 
-def _bot(interaction: discord.Interaction[Any]) -> UmpireBot:
-    return cast("UmpireBot", interaction.client)
+class PressReceiver(Protocol):
+    """What these items need of the bot (:class:`bot.discord_app.UmpireBot`, which imports this module)."""
+
+    async def check_seat_owner(self, interaction: discord.Interaction[Any], match: re.Match[str] | None) -> bool:
+        """Whether the clicker may press this (a prompt answers only to its seat's player)."""
+        ...
+
+    async def handle_press(self, interaction: discord.Interaction[Any], custom: str, values: Any) -> None:
+        """Acknowledge the click, let the command layer decide, deliver the replies."""
+        ...
+
+
+def _bot(interaction: discord.Interaction[Any]) -> PressReceiver:
+    return cast(PressReceiver, interaction.client)
 
 
 class PromptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern):

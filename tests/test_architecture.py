@@ -37,3 +37,177 @@ def test_engine_does_not_open_files() -> None:
 def test_render_never_imports_discord_or_the_database() -> None:
     for path in (ROOT / "render").rglob("*.py"):
         assert not imported_modules(path) & {"discord", "aiosqlite", "sqlite3"}, path
+
+
+# --- The rooms (docs/architecture.md): no import circles, the engine imports nothing above it ----------------
+
+LAYERS = ("bot", "engine", "render", "scenarios")
+SHARED_LAYER = (
+    "bot/commands",
+    "bot/service",
+    "bot/store",
+    "bot/game_types.py",
+    "bot/caches.py",
+    "bot/correspondence.py",
+    "bot/verification.py",
+    "bot/game_life.py",
+    "bot/prompting.py",
+    "bot/catalogue.py",
+    "bot/discord_app.py",
+    "bot/console.py",
+    "bot/views.py",
+    "bot/replies.py",
+    "bot/definitions.py",
+    "bot/rooms.py",
+    "bot/info.py",
+    "bot/cogs",
+)
+"""The shared layer (a module, or a package's folder): it asks the systems' adapters, it names none."""
+SYSTEM_ROOMS = ("bot.systems.",)
+"""What the shared layer may not import: a game system's room (``bot.systems`` itself, the registry, and
+``bot.systems.base``, the adapter interface, it may)."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules() -> dict[str, Path]:
+    return {module_name(path): path for layer in LAYERS for path in (ROOT / layer).rglob("*.py")}
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every project module ``path`` imports: at module level, inside functions, under TYPE_CHECKING."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    known = set(modules)
+    return {name: imports_of(name, path, known) for name, path in modules.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles: each strongly connected set of two or more modules (Tarjan), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_cycles_finds_a_circle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circles_in_bot_engine_render() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_engine_imports_neither_bot_nor_render_nor_scenarios() -> None:
+    graph = import_graph()
+    upward = {
+        name: sorted(t for t in targets if t.split(".")[0] in ("bot", "render", "scenarios"))
+        for name, targets in graph.items()
+        if name.split(".")[0] == "engine"
+    }
+    assert {name: targets for name, targets in upward.items() if targets} == {}
+
+
+def test_render_imports_no_bot() -> None:
+    graph = import_graph()
+    upward = {name: sorted(t for t in targets if t.split(".")[0] == "bot") for name, targets in graph.items()}
+    assert {n: t for n, t in upward.items() if t and n.split(".")[0] == "render"} == {}
+
+
+def test_shared_layer_names_no_game_system() -> None:
+    graph = import_graph()
+    shared = {
+        name
+        for name, path in project_modules().items()
+        if any(str(path.relative_to(ROOT)).startswith(prefix) for prefix in SHARED_LAYER)
+    }
+    named = {
+        name: sorted(t for t in graph[name] if t.startswith(SYSTEM_ROOMS) and t != "bot.systems.base")
+        for name in shared
+    }
+    assert {n: t for n, t in named.items() if t} == {}
+
+
+LAYER_MODULES = ("bot.commands", "bot.catalogue", "bot.prompting", "bot.game_life", "bot.discord_app", "bot.console")
+"""The command layer and the transports: rooms get the layer as ``bot.systems.base.Layer``, never import it."""
+
+
+def test_rooms_never_import_the_command_layer() -> None:
+    graph = import_graph()
+    rooms = [n for n in graph if n.startswith(("bot.systems", "bot.leagues", "bot.moderation"))]
+    found = {name: sorted(t for t in graph[name] if t in LAYER_MODULES) for name in rooms}
+    assert {n: t for n, t in found.items() if t} == {}
+
+
+def test_game_systems_do_not_import_each_other() -> None:
+    graph = import_graph()
+
+    def system_of(module: str) -> str | None:
+        parts = module.split(".")
+        return parts[2] if len(parts) > 2 and parts[:2] == ["bot", "systems"] and parts[2] != "base" else None
+
+    crossing = {
+        name: sorted(t for t in targets if system_of(t) not in (None, system_of(name)))
+        for name, targets in graph.items()
+        if system_of(name) is not None
+    }
+    assert {n: t for n, t in crossing.items() if t} == {}
+
+
+def test_scenarios_import_neither_bot_nor_render() -> None:
+    graph = import_graph()
+    found = {n: sorted(t for t in ts if t.split(".")[0] in ("bot", "render")) for n, ts in graph.items()}
+    assert {n: t for n, t in found.items() if t and n.split(".")[0] == "scenarios"} == {}

@@ -14,17 +14,21 @@ import discord
 from discord import app_commands
 
 from bot.commands import COMMANDS, CommandDef, OptionDef
+from bot.rooms import all_rooms
 
 if TYPE_CHECKING:
     from bot.discord_app import UmpireBot
 
-GROUPS = {
-    "game": "Create, join and run the game of this channel.",
-    "mod": "Moderators: fix a game (logged).",
-    "campaign": "ASL campaign games: report, rosters, purchases, receipts.",
-    "league": "Leagues: registration, rounds, standings, ratings.",
-    "frame": "The Ardennes Wargame Commander: frame reports, basing, battles, Blitz, declarations.",
-}
+GROUPS = {"game": "Create, join and run the game of this channel."}
+"""The shared command group; each room adds its own (:attr:`bot.systems.base.Room.groups`)."""
+
+
+def groups() -> dict[str, str]:
+    """Every slash command group: first word to description."""
+    found = dict(GROUPS)
+    for room in all_rooms():
+        found.update(room.groups)
+    return found
 
 
 def _annotation(option: OptionDef) -> Any:
@@ -91,14 +95,14 @@ def _completer(bot: UmpireBot, definition: CommandDef, option: OptionDef) -> Any
 
 def add_commands(bot: UmpireBot) -> None:
     """Add every command of the command layer to the bot's tree."""
-    groups = {name: app_commands.Group(name=name, description=text) for name, text in GROUPS.items()}
+    tree_groups = {name: app_commands.Group(name=name, description=text) for name, text in groups().items()}
     for definition in COMMANDS:
         words = definition.words
-        parent = groups[words[0]] if len(words) == 2 else None
+        parent = tree_groups[words[0]] if len(words) == 2 else None
         command = make_command(bot, definition, parent)
         if parent is not None:
             parent.add_command(command)
         else:
             bot.tree.add_command(command)
-    for group in groups.values():
+    for group in tree_groups.values():
         bot.tree.add_command(group)

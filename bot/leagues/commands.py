@@ -9,18 +9,117 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
-from bot.commands import Attachment, CommandLayer, Context, Handler, Reply
+from bot.definitions import CommandDef, OptionDef, opt
 from bot.leagues.service import LeagueService, Started
 from bot.leagues.standings import SWISS, TIEBREAK_NAMES, Row
 from bot.leagues.store import LeagueRow, Pairing
+from bot.replies import Attachment, Context, Handler, Reply
 from bot.service import Refusal
+from bot.systems.base import Layer, Room
 from render.table_picture import table_picture
 
+COMMANDS: tuple[CommandDef, ...] = (
+    CommandDef(
+        "league create",
+        "Organiser: open a league in this channel (each pairing's game gets its own thread here).",
+        (
+            opt("name", "the league's name"),
+            opt("scenario", "the scenario the rounds play (a round may change it)", "scenario"),
+            opt("system", "the game system, any two-seat one (default: the bundled game)", "system", False),
+            opt("format", "swiss (default), round-robin, or both-sides (twice, sides swapped)", None, False),
+            OptionDef("rounds", "Swiss: how many rounds", "integer", False, None, 1, 30),
+            opt("options", "optional rules of every game, separated by commas", "option", False),
+            OptionDef("days_per_move", "correspondence: days per move (0: live play)", "number", False, None, 0, 60),
+            OptionDef("reserve_days", "correspondence: reserve of days", "number", False, None, 0, 120),
+            OptionDef("round_days", "days each round lasts (0: no deadline)", "number", False, None, 0, 365),
+            opt("levels", "victory levels worth less than a win, e.g. german-defensive=0.75", None, False),
+        ),
+    ),
+    CommandDef(
+        "league join", "Register for this channel's league.", (opt("side", "preferred side, or none", None, False),)
+    ),
+    CommandDef("league leave", "Withdraw your registration before the league starts."),
+    CommandDef("league close", "Organiser: close registration; the season can start."),
+    CommandDef(
+        "league add",
+        "Organiser: register a player (late entries too, in a Swiss).",
+        (OptionDef("user", "the player", "user"), opt("side", "preferred side, or none", None, False)),
+    ),
+    CommandDef(
+        "league remove", "Organiser: remove or withdraw a player (logged).", (OptionDef("user", "the player", "user"),)
+    ),
+    CommandDef(
+        "league round",
+        "Organiser: pair the next round and start its games, each in its own thread.",
+        (
+            opt("scenario", "this round's scenario (default: the last one)", "scenario", False),
+            opt("system", "this round's game system (default: the last one)", "system", False),
+        ),
+        slow=True,
+    ),
+    CommandDef("league standings", "The league's standings and the current round.", slow=True),
+    CommandDef(
+        "league player",
+        "A player's ratings, record by side and reliability on this server.",
+        (OptionDef("user", "the player (default: you)", "user", False),),
+        private=True,
+    ),
+    CommandDef("league late", "The league's games past their deadline.", private=True),
+    CommandDef(
+        "league forfeit",
+        "Organiser: a player forfeits a league game being played (logged).",
+        (
+            OptionDef("player", "the player who forfeits", "user"),
+            OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
+            opt("reason", "why", None, False),
+        ),
+    ),
+    CommandDef(
+        "league adjudicate",
+        "Organiser: decide a league game being played (logged).",
+        (
+            OptionDef("winner", "the winner (none: a draw)", "user", False),
+            OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
+            opt("reason", "why", None, False),
+        ),
+    ),
+    CommandDef(
+        "league correct",
+        "Organiser: correct a decided result (logged); standings and ratings follow.",
+        (
+            OptionDef("winner", "the winner (none: a draw)", "user", False),
+            OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
+            opt("reason", "why", None, False),
+        ),
+    ),
+    CommandDef(
+        "league extend",
+        "Organiser: give a league game more days (logged).",
+        (
+            OptionDef("days", "how many days", "number", True, None, 0.5, 60),
+            OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
+        ),
+    ),
+    CommandDef("league export", "The standings and every result, as CSV files.", private=True),
+    CommandDef("league log", "The league's log: every organiser decision.", private=True),
+)
+"""The league commands."""
 
-def handlers(layer: CommandLayer) -> dict[str, Handler]:
+
+class LeagueRoom(Room):
+    """The leagues, a room beside the game systems: the ``league`` group."""
+
+    commands = COMMANDS
+    groups: ClassVar[Mapping[str, str]] = {"league": "Leagues: registration, rounds, standings, ratings."}
+
+    def handlers(self, layer: Layer) -> dict[str, Handler]:
+        return handlers(layer)
+
+
+def handlers(layer: Layer) -> dict[str, Handler]:
     """The league commands' handlers over a layer (the league room starts listening to game ends here)."""
     commands = LeagueCommands(layer, LeagueService(layer.service))
     return {
@@ -58,7 +157,7 @@ def _date(when: float | None) -> str:
 class LeagueCommands:
     """The handlers of the ``league`` commands."""
 
-    def __init__(self, layer: CommandLayer, room: LeagueService) -> None:
+    def __init__(self, layer: Layer, room: LeagueService) -> None:
         self.layer = layer
         self.room = room
 
@@ -174,7 +273,7 @@ class LeagueCommands:
         )
         replies = [_public(text, p.thread, [p.first, p.second])]
         if item.outcome is not None:
-            for reply in await self.layer._outcome_replies(here, item.outcome, "Game started."):
+            for reply in await self.layer.outcome_replies(here, item.outcome, "Game started."):
                 if reply.to == "caller" and reply.ephemeral:
                     continue  # the organiser's own "started" notes: one answer is enough
                 replies.append(dataclasses.replace(reply, channel=reply.channel or p.thread))
@@ -240,7 +339,7 @@ class LeagueCommands:
         )
         assert pairing.thread is not None
         here = Context(ctx.caller, pairing.thread, ctx.guild)
-        over = self.layer._game_over(here, outcome.table, outcome.result.text if outcome.result else "")
+        over = self.layer.game_over(here, outcome.table, outcome.result.text if outcome.result else "")
         note = f"Game #{pairing.game} {how}: {_score(pairing.first_score or 0)}-{_score(pairing.second_score or 0)}."
         return [Reply(note), dataclasses.replace(over, channel=pairing.thread)]
 

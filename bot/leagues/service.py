@@ -7,6 +7,9 @@ stored results each time they are asked for, so a corrected result corrects ever
 
 Organisers are the server's moderators (the moderator role). Sides are named by seat position (the first
 seat of the round's system, and the second), so a league may change scenario or system between rounds.
+
+About 700 lines, one idea (a league's life over the game service); its pure parts are already apart
+(pairing, standings, ratings, tiebreaks, the store).
 """
 
 from __future__ import annotations

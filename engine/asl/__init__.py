@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.asl.module import Module, ModuleError, load_table_override, parse_module, parse_module_text
-from engine.asl.refit import ORGANISER, apply, new_game, prompts, result, view
+from engine.asl.refit import ORGANISER, ModuleSource, apply, new_game, prompts, result, view
 from engine.asl.secrets import receipt_for, salt_for, verify_receipt
 from engine.asl.state import CampaignState, state_from_json, state_to_json
 from engine.contract import Action, Event, Prompt, Result, Seat
@@ -28,6 +28,7 @@ __all__ = [
     "CampaignState",
     "Module",
     "ModuleError",
+    "ModuleSource",
     "load_table_override",
     "parse_module",
     "parse_module_text",
@@ -45,9 +46,14 @@ class AslCampaignSystem:
     seats: tuple[Seat, ...] = ("allied", "german")
     """A Bridge Too Far's sides, as its module data names them."""
 
+    def __init__(self, modules: ModuleSource | None = None) -> None:
+        self.modules = modules
+        """Where the modules' data comes from (given by the caller: the engine reads no file). Without it a
+        game needs the option ``module_text``."""
+
     def new_game(self, scenario: str, options: Mapping[str, Any], seed: bytes) -> CampaignState:
         """A campaign for a module id (``"a-bridge-too-far"``) and the CG options (see :func:`refit.new_game`)."""
-        return new_game(scenario, options, seed)
+        return new_game(scenario, options, seed, self.modules)
 
     def prompts(self, state: CampaignState) -> dict[Seat, Prompt]:
         """What each seat must decide now."""
@@ -75,4 +81,6 @@ class AslCampaignSystem:
 
 
 SYSTEM = AslCampaignSystem()
-"""The HASL campaign-game system the bot registers."""
+"""The HASL campaign-game system, without module data until its user gives it (:attr:`AslCampaignSystem.modules`:
+the bot's adapter builds its own with the bundled modules, ``bot.systems.asl.adapter``; the tests' root
+``conftest.py`` gives this one the bundled modules)."""

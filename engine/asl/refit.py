@@ -23,7 +23,7 @@ Actions (verb and arguments):
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -323,7 +323,14 @@ def _side_ints(options: Mapping[str, Any], key: str, sides: tuple[str, ...]) -> 
     return result
 
 
-def new_game(module_id: str, options: Mapping[str, Any], seed: bytes) -> CampaignState:
+ModuleSource = Callable[[str], tuple[str, str]]
+"""Where a module's data comes from: a module id to (file name, TOML text); raises :class:`KeyError` for an
+unknown id. The caller gives it (the bot: ``scenarios.asl.module_text``): the engine reads no file."""
+
+
+def new_game(
+    module_id: str, options: Mapping[str, Any], seed: bytes, modules: ModuleSource | None = None
+) -> CampaignState:
     """[9.6] A campaign for a module and a CG, ready for the RePh before its Initial Scenario.
 
     ``options``: ``cg`` (a CG id of the module, or a free name), ``start`` and ``end`` (CG Dates; the
@@ -331,7 +338,7 @@ def new_game(module_id: str, options: Mapping[str, Any], seed: bytes) -> Campaig
     ``attack_chits`` / ``idle_chits`` (``{side: n}`` chit limits, 9.62131), ``cpp`` and ``fpp``
     (``{side: n}`` given for the initial purchase), ``initial_rgs`` (``{side: "I1,I2"}`` RGs in the
     Initial Scenario OB, recorded but never counted against limits, 9.6178), ``ammo_level`` (default 0)
-    and ``module_text`` (a TOML module to use instead of the bundled one).
+    and ``module_text`` (a TOML module to use instead of the one ``modules`` gives for ``module_id``).
 
     :raises InvalidActionError: naming the option that is missing or wrong.
     """
@@ -339,11 +346,11 @@ def new_game(module_id: str, options: Mapping[str, Any], seed: bytes) -> Campaig
     try:
         if isinstance(text, str):
             module = parse_module_text(text, f"{module_id}.toml")
-        else:
-            from scenarios.asl import module_text
-
-            file, text = module_text(module_id)
+        elif modules is not None:
+            file, text = modules(module_id)
             module = parse_module_text(text, file)
+        else:
+            raise InvalidActionError(f"no data for the module {module_id!r}: give its TOML text (module_text)")
     except KeyError as error:
         raise InvalidActionError(str(error.args[0])) from None
     except ModuleError as error:

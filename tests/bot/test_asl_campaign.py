@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import bot.campaign
+import bot.posted_files
 from bot.config import Settings
 from bot.discord_app import UmpireBot
 from bot.service import Refusal, SystemFactory
@@ -75,7 +75,7 @@ def posted_files(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
             raise Refusal("Discord answered 404 for that file; post it again and retry")
         return url.rsplit("/", 1)[-1], files[url]
 
-    monkeypatch.setattr(bot.campaign, "FETCH", fetch)
+    monkeypatch.setattr(bot.posted_files, "FETCH", fetch)
     return files
 
 

@@ -252,7 +252,7 @@ async def test_fog_of_war_hex_unit_stats_and_replay_reveal_nothing_hidden(
     for text in texts:
         assert not reveals(text, hidden), text
     # The replay is drawn from the Allied view of the position when the activation ended.
-    from bot.systems.vaevictis_reports import replay_activations
+    from bot.systems.vaevictis.reports import replay_activations
 
     log = await service.seat_log(table.game, "allied")
     past = next(iter(replay_activations(adapter.game, state, log)))  # type: ignore[attr-defined]

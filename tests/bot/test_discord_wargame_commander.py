@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import bot.campaign
+import bot.posted_files
 import bot.service
 from bot.config import Settings
 from bot.discord_app import UmpireBot
@@ -60,7 +60,7 @@ def posted_files(monkeypatch: pytest.MonkeyPatch) -> None:
             raise Refusal("Discord answered 404 for that file")
         return url.rsplit("/", 1)[-1], files[url]
 
-    monkeypatch.setattr(bot.campaign, "FETCH", fetch)
+    monkeypatch.setattr(bot.posted_files, "FETCH", fetch)
     monkeypatch.setattr(bot.service, "new_seed", lambda: b"\x17" * 32)  # pinned dice: the same series every run
 
 

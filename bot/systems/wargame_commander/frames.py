@@ -11,36 +11,36 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot import posted_files
+from bot.replies import Context, Handler, Reply
 from bot.service import Refusal
 
 if TYPE_CHECKING:
-    from bot.commands import CommandLayer, Context, Handler, Reply
+    from bot.systems.base import Layer
 
 
-def handlers(layer: CommandLayer) -> dict[str, Handler]:
+def handlers(layer: Layer) -> dict[str, Handler]:
     """The handlers of the Wargame Commander's own commands for a command layer."""
 
     async def report(ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        from bot import campaign
-
         if not ctx.caller.moderator:
             raise Refusal("only a moderator (the campaign manager) enters frame reports")
         if bool(o.get("text")) == bool(o.get("url")):
             raise Refusal("give either `url` (a CSV or JSON file posted here) or `text` (\\n for new lines)")
         if o.get("url"):
-            campaign.check_url(str(o["url"]))
-            _, text = await campaign.FETCH(str(o["url"]))
+            posted_files.check_url(str(o["url"]))
+            _, text = await posted_files.FETCH(str(o["url"]))
         else:
             text = str(o["text"]).replace("\\n", "\n")
         table = await layer.service.table(ctx.channel)
         state = await layer.service.state(table.game)
         verb = "correct" if getattr(state, "phase", "") == "dispute" else "report"
         outcome = await layer.service.act(ctx.channel, ctx.caller, verb, {"text": text}, seat="cm")
-        return await layer._outcome_replies(ctx, outcome, "Frame report entered." if verb == "report" else "Corrected.")
+        return await layer.outcome_replies(ctx, outcome, "Frame report entered." if verb == "report" else "Corrected.")
 
     return {
         "frame report": report,
-        "frame battles": layer._info("battles", None),
-        "frame plan": layer._info("plan", "side"),
-        "score": layer._info("score", None),
+        "frame battles": layer.info_handler("battles", None),
+        "frame plan": layer.info_handler("plan", "side"),
+        "score": layer.info_handler("score", None),
     }

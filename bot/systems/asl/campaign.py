@@ -18,6 +18,8 @@ to add an item, one to take one out, and Commit. The basket lives in the custom 
 (``wg:<game>:<state>:bk?:<seat>.<counts>.<freshness>.<page>``, one base-36 digit per item), so nothing is stored
 until the commit and a basket survives a restart. Only the commit reaches the engine, sealed: the channel sees
 the receipt, never the content.
+
+About 620 lines: the campaign commands and the basket they share (the basket's codes are its custom ids).
 """
 
 from __future__ import annotations
@@ -25,18 +27,19 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlparse
 
+from bot import posted_files
+from bot.replies import Button, Context, Handler, Reply, Select, custom_id, parse_args
 from bot.service import Caller, Outcome, Refusal, Table
 from bot.store import ActionRow, NewAction, RevisionError
 from engine.contract import Action, Prompt
 
 if TYPE_CHECKING:
-    from bot.commands import Button, CommandLayer, Context, Handler, Reply, Select, Upload
-    from bot.systems.asl import AslAdapter, BasketItem
+    from bot.systems.asl.adapter import AslAdapter, BasketItem
+    from bot.systems.base import Layer
 
 ROSTER_PAGE = "rsp"
 """Custom id verb of the roster sheet's page buttons (anyone may turn the pages of the answer they got)."""
@@ -47,19 +50,13 @@ PRESS_VERBS = frozenset({"bka", "bkr", "bkc", "bkx", ROSTER_PAGE})
 MAX_ITEMS = 40
 """The most items a basket can hold kinds of (one base-36 digit each in a custom id)."""
 
-MAX_FILE = 512 * 1024
-"""The largest table file ``mod load-table`` fetches."""
-
-FILE_HOSTS = ("cdn.discordapp.com", "media.discordapp.net")
-"""Where ``mod load-table url:`` fetches a file from: a file posted in Discord."""
-
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 # --- Registration ----------------------------------------------------------------------------------------
 
 
-def handlers(layer: CommandLayer) -> dict[str, Handler]:
+def handlers(layer: Layer) -> dict[str, Handler]:
     """The handlers of the campaign commands for a command layer (called once per layer)."""
     campaign = Campaign(layer)
     return {
@@ -80,81 +77,21 @@ def handlers(layer: CommandLayer) -> dict[str, Handler]:
     }
 
 
-async def press(
-    layer: CommandLayer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]
-) -> list[Reply]:
+async def press(layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]) -> list[Reply]:
     """A click in a basket (add, remove, clear, commit)."""
     return await Campaign(layer).press(ctx, verb, arg, state, values)
 
 
-async def after_correct(layer: CommandLayer, ctx: Context) -> tuple[list[Reply], Table] | None:
+async def after_correct(layer: Layer, ctx: Context) -> tuple[list[Reply], Table] | None:
     """After ``mod correct``: in a campaign, a new correction epoch (fresh salts and secret dice); else ``None``."""
     return await Campaign(layer).after_correct(ctx)
 
 
 async def components(
-    layer: CommandLayer, table: Table, seat: str, prompt: Prompt
+    layer: Layer, table: Table, seat: str, prompt: Prompt
 ) -> tuple[tuple[Button, ...], tuple[Select, ...]] | None:
     """The components of a sealed purchase prompt (its choices plus the basket's add menu), else ``None``."""
     return await Campaign(layer).prompt_components(table, seat, prompt)
-
-
-def check_url(url: str) -> Any:
-    """The parsed link of a file posted in Discord.
-
-    :raises Refusal: for any other link.
-    """
-    parsed = urlparse(url)
-    if parsed.scheme != "https" or parsed.hostname not in FILE_HOSTS:
-        raise Refusal(f"give the link of a file posted in Discord ({' or '.join(FILE_HOSTS)}), not {url[:80]!r}")
-    return parsed
-
-
-async def fetch_file(url: str) -> tuple[str, str]:
-    """The name and text of a file posted in Discord (``mod load-table url:``).
-
-    :raises Refusal: for another host, a file too big, not text, or a network failure.
-    """
-    parsed = check_url(url)
-    import aiohttp
-
-    try:
-        async with (
-            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15)) as session,
-            session.get(url) as response,
-        ):
-            if response.status != 200:
-                raise Refusal(f"Discord answered {response.status} for that file; post it again and retry")
-            data = await response.content.read(MAX_FILE + 1)
-    except aiohttp.ClientError as error:
-        raise Refusal(f"could not fetch the file ({error.__class__.__name__}); retry") from None
-    if len(data) > MAX_FILE:
-        raise Refusal(f"the file is larger than {MAX_FILE // 1024} KB")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Refusal("the file is not UTF-8 text (a TOML file is expected)") from None
-    return parsed.path.rsplit("/", 1)[-1] or "override.toml", text
-
-
-async def read_upload(upload: Upload) -> tuple[str, str]:
-    """The name and text of a file given as a command option.
-
-    :raises Refusal: for a file too big or not UTF-8 text.
-    """
-    if upload.size > MAX_FILE:
-        raise Refusal(f"the file is larger than {MAX_FILE // 1024} KB")
-    data = await upload.read()
-    if len(data) > MAX_FILE:
-        raise Refusal(f"the file is larger than {MAX_FILE // 1024} KB")
-    try:
-        return upload.name, data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Refusal("the file is not UTF-8 text (a TOML file is expected)") from None
-
-
-FETCH: Callable[[str], Awaitable[tuple[str, str]]] = fetch_file
-"""How ``mod load-table`` fetches a posted file (tests replace it)."""
 
 
 # --- Baskets ----------------------------------------------------------------------------------------------
@@ -224,7 +161,7 @@ def posted_receipts(rows: Sequence[ActionRow]) -> list[PostedReceipt]:
 class Campaign:
     """The campaign commands over a command layer (its service, its replies)."""
 
-    def __init__(self, layer: CommandLayer) -> None:
+    def __init__(self, layer: Layer) -> None:
         self.layer = layer
         self.service = layer.service
 
@@ -249,11 +186,10 @@ class Campaign:
         return mine[0]
 
     async def _outcome(self, ctx: Context, outcome: Outcome, note: str = "Done.") -> list[Reply]:
-        return await self.layer._outcome_replies(ctx, outcome, note)
+        return await self.layer.outcome_replies(ctx, outcome, note)
 
     @staticmethod
     def _private(text: str) -> list[Reply]:
-        from bot.commands import Reply
 
         chunks, current = [], ""
         for line in text.splitlines():
@@ -267,8 +203,7 @@ class Campaign:
     # --- campaign create ----------------------------------------------------------------------------
 
     async def create(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        from bot.commands import Reply
-        from bot.systems.asl import SIDE_OPTIONS, parse_side_numbers, parse_side_values
+        from bot.systems.asl.adapter import SIDE_OPTIONS, parse_side_numbers, parse_side_values
 
         system_id = next(
             (s for s in self.service.system_ids if getattr(self.service.system(s), "campaign", False)), None
@@ -361,7 +296,6 @@ class Campaign:
         return await self._outcome(ctx, outcome, "Recombined.")
 
     async def update_units(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        from bot.commands import parse_args
 
         await self._campaign(ctx.channel)
         args = {"units": str(o["units"]), **parse_args(str(o["changes"]).replace(",", " "))}
@@ -397,7 +331,6 @@ class Campaign:
         return [await self._roster_page(ctx, str(o.get("side") or "").lower(), int(o.get("page") or 1))]
 
     async def _roster_page(self, ctx: Context, side: str, page: int) -> Reply:
-        from bot.commands import Button, Reply, custom_id
 
         table, _ = await self._campaign(ctx.channel, live=False)
         pages = (await self.service.describe(ctx.channel, ctx.caller, "roster", side)).split("\f")
@@ -482,7 +415,6 @@ class Campaign:
 
     async def _organiser_action(self, ctx: Context, verb: str, args: dict[str, Any]) -> tuple[list[Reply], Table]:
         """Apply and record an action of the organiser's pseudo-seat; its events are posted in the channel."""
-        from bot.commands import Reply
         from engine.asl.refit import ORGANISER
 
         async with self.service.lock(ctx.channel):
@@ -506,7 +438,6 @@ class Campaign:
 
     async def load_table(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         """[9.617, tables] A moderator, as the organiser, loads or corrects tables or the RG chart (logged)."""
-        from bot.commands import Reply
 
         if not ctx.caller.moderator:
             raise Refusal("only a moderator (the campaign's organiser) may load or correct tables")
@@ -517,10 +448,10 @@ class Campaign:
                 "\\n for new lines)"
             )
         if o.get("attachment"):
-            name, text = await read_upload(o["attachment"])
+            name, text = await posted_files.read_upload(o["attachment"])
         elif o.get("url"):
-            check_url(str(o["url"]))
-            name, text = await FETCH(str(o["url"]))
+            posted_files.check_url(str(o["url"]))
+            name, text = await posted_files.FETCH(str(o["url"]))
         else:
             name, text = "override.toml", str(o["text"]).replace("\\n", "\n")
         name = str(o.get("file") or name)
@@ -533,7 +464,7 @@ class Campaign:
         if table.game.status == "active":
             _, system = await self._campaign(ctx.channel)
             prompts = system.prompts(await self.service.state(table.game))
-            replies += await self.layer._prompt_replies(ctx, table, prompts, {})
+            replies += await self.layer.prompt_replies(ctx, table, prompts, {})
         return replies
 
     # --- Baskets ------------------------------------------------------------------------------------
@@ -541,7 +472,6 @@ class Campaign:
     async def prompt_components(
         self, table: Table, seat: str, prompt: Prompt
     ) -> tuple[tuple[Button, ...], tuple[Select, ...]] | None:
-        from bot.commands import Button, custom_id
 
         kind = _basket_kind(prompt)
         if kind is None:
@@ -554,7 +484,7 @@ class Campaign:
         items = adapter.basket_items(state, seat, kind)
         if not items or len(items) > MAX_ITEMS:
             return None
-        fresh = await self.layer._freshness(table, seat, prompt)
+        fresh = await self.layer.freshness(table, seat, prompt)
         game, revision = table.game.id, table.game.revision
         buttons = tuple(
             Button(f"{i}. {c.label or c.verb}"[:80], custom_id(game, revision, "c", f"{seat}.{i}.{fresh}"), "secondary")
@@ -565,7 +495,6 @@ class Campaign:
     def _add_selects(
         self, table: Table, seat: str, items: Sequence[BasketItem], counts: Sequence[int], fresh: str
     ) -> tuple[Select, ...]:
-        from bot.commands import Select, custom_id
 
         code = encode_basket(counts)
         game, revision = table.game.id, table.game.revision
@@ -588,13 +517,12 @@ class Campaign:
         counts: list[int] | None,
         note: str = "",
     ) -> Reply:
-        from bot.commands import Button, Reply, Select, custom_id
 
         items = adapter.basket_items(state, seat, kind)
         if len(items) > MAX_ITEMS:
             return Reply(f"Too many kinds of items for the menus: use `campaign buy items:` ({prompt.text})")
         counts = counts or [0] * len(items)
-        fresh = await self.layer._freshness(table, seat, prompt)
+        fresh = await self.layer.freshness(table, seat, prompt)
         funds, unit = adapter.funds(state, seat, kind)
         cost = sum(item.cost * n for item, n in zip(items, counts, strict=True))
         chosen = ", ".join(f"{item.key} x{n}" for item, n in zip(items, counts, strict=True) if n) or "empty"
@@ -644,7 +572,7 @@ class Campaign:
         kind = _basket_kind(prompt)
         if prompt is None or kind is None:
             raise Refusal("there is no sealed purchase to make now; nothing changed")
-        if state_id != table.game.revision and fresh != await self.layer._freshness(table, seat, prompt):
+        if state_id != table.game.revision and fresh != await self.layer.freshness(table, seat, prompt):
             raise Refusal("that basket belongs to an earlier position (the game has moved on); nothing changed")
         state = await self.service.state(table.game)
         items = adapter.basket_items(state, seat, kind)
@@ -675,21 +603,18 @@ class Campaign:
 
 
 def _basket_kind(prompt: Prompt | None) -> str | None:
-    from bot.systems.asl import basket_kind
+    from bot.systems.asl.adapter import basket_kind
 
     return basket_kind(prompt)
 
 
 __all__ = [
-    "FETCH",
     "PRESS_VERBS",
     "Campaign",
     "after_correct",
     "components",
     "decode_basket",
     "encode_basket",
-    "fetch_file",
     "handlers",
     "press",
-    "read_upload",
 ]

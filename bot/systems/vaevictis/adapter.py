@@ -414,8 +414,8 @@ class VaeVictisAdapter:
         self, state: GameState, seat: str | None, topic: str, key: str, log: Sequence[Mapping[str, Any]], over: bool
     ) -> Info:
         """Answers to the information commands (``hex``, ``unit``, ``hq``, ``oob``, ``victory``, ``brief``,
-        ``turn-report``, ``stats``, ``replay``, ``combats``): :func:`bot.systems.vaevictis_reports.inform`."""
-        from bot.systems.vaevictis_reports import inform
+        ``turn-report``, ``stats``, ``replay``, ``combats``): :func:`bot.systems.vaevictis.reports.inform`."""
+        from bot.systems.vaevictis.reports import inform
 
         return inform(self.game, state, seat, topic, key, log, over, self._region)  # type: ignore[arg-type]
 
@@ -423,7 +423,7 @@ class VaeVictisAdapter:
         self, state: GameState, seat: str | None, log: Sequence[Mapping[str, Any]]
     ) -> Iterator[tuple[str, bytes]]:
         """Every past activation's picture as ``seat`` saw it, rebuilt from the log: (file name, PNG)."""
-        from bot.systems.vaevictis_reports import replay_pictures
+        from bot.systems.vaevictis.reports import replay_pictures
 
         return replay_pictures(self.game, state, seat, log, self._region)  # type: ignore[arg-type]
 

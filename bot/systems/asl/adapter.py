@@ -17,11 +17,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.asl import SYSTEM, CampaignState
+from engine.asl import AslCampaignSystem, CampaignState
 from engine.asl.module import Module, module_from_raw
 from engine.asl.refit import CONDITIONS, ORGANISER
 from engine.asl.units import EXPERIENCE, KINDS
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
+from scenarios.asl import MODULES, module_text
+
+SYSTEM = AslCampaignSystem(module_text)
+"""The campaign-game keeper over the bundled modules (the loading is here, not in the engine)."""
 
 OPTIONS: dict[str, str] = {
     "cg": "the CG played (an id of the module's CGs, or a free name)",
@@ -75,8 +79,6 @@ class AslAdapter:
     """The engine posts one checkable receipt per sealed decision, so the service adds none of its own."""
 
     def __init__(self) -> None:
-        from scenarios.asl import MODULES
-
         self.seats: tuple[str, ...] = tuple(SYSTEM.seats)
         self.scenarios: tuple[str, ...] = tuple(MODULES)
         self.options: Mapping[str, str] = dict(OPTIONS)

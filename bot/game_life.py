@@ -1,0 +1,166 @@
+"""A game's life: ``game create``, ``join``, ``leave``, ``start``, ``status``, ``resign`` (confirmed first),
+``undo``, ``vacation``, ``accept-vacation``, ``verify``.
+
+:class:`GameLife` is a part of the command layer (:class:`bot.commands.CommandLayer` inherits it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot import info
+from bot.prompting import Prompting
+from bot.replies import Button, Context, Reply, custom_id, seats_line, who
+
+
+class GameLife(Prompting):
+    """The handlers of the ``game`` commands."""
+
+    default_system: str
+
+    async def _create(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        names = [n.strip() for n in str(o.get("options", "")).split(",") if n.strip()]
+        table = await self.service.create(
+            guild=ctx.guild,
+            channel=ctx.channel,
+            caller=ctx.caller,
+            system_id=str(o.get("system") or self.default_system),
+            scenario=o["scenario"],
+            options=dict.fromkeys(names, True),
+            days_per_move=float(o.get("days_per_move", 0)),
+            reserve_days=float(o.get("reserve_days", 0)),
+        )
+        game = table.game
+        system = self.service.system(game.system)
+        tc = game.time_control
+        clock = f"{tc['days_per_move']:g} days per move, {tc['reserve_days']:g} days reserve" if tc else "live play"
+        text = (
+            f"**Game #{game.id} created**: {system.name}, scenario {game.scenario}; "
+            f"optional rules: {', '.join(names) or 'none'}; time control: {clock}.\n"
+            f"Seats: {', '.join(table.seats)}. Take one with `game join`, then `game start`.\n"
+            f"Dice commitment (SHA-256 of the secret seed, revealed at the end): `{game.seed_hash}`"
+        )
+        return [Reply("Game created.", channel=ctx.channel), Reply(text, to="channel", ephemeral=False)]
+
+    async def _join(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.join(ctx.channel, ctx.caller, o.get("seat"))
+        seat = ", ".join(table.seats_of(ctx.caller.user_id))
+        return [
+            Reply(f"You hold the {seat} seat."),
+            Reply(
+                f"<@{ctx.caller.user_id}> takes the **{seat}** seat. {seats_line(table)}",
+                to="channel",
+                ephemeral=False,
+            ),
+        ]
+
+    async def _leave(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.leave(ctx.channel, ctx.caller)
+        return [
+            Reply("You left the game."),
+            Reply(f"<@{ctx.caller.user_id}> left. {seats_line(table)}", to="channel", ephemeral=False),
+        ]
+
+    async def _start(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        outcome = await self.service.start(ctx.channel, ctx.caller)
+        replies = await self.outcome_replies(ctx, outcome, "Game started.")
+        briefing = await info.brief_at_start(self.as_layer(), ctx)  # bot/info.py
+        reports = await info.turn_reports(self.as_layer(), ctx, outcome, at_start=True)
+        return replies[:1] + briefing + reports + replies[1:]
+
+    async def _status(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.table(ctx.channel, live=False)
+        game = table.game
+        lines = [f"**Game #{game.id}** ({game.system}, {game.scenario}): {game.status}. {seats_line(table)}"]
+        if game.status in ("active", "finished", "abandoned"):
+            lines.append(await self.service.describe(ctx.channel, ctx.caller, "status"))
+        if game.result:
+            lines.append(f"Result: {game.result.get('text')}")
+        prompts = await self.service.prompts(game)
+        private = await self.service.private_prompts(game)
+        for seat, prompt in prompts.items():
+            if prompt.optional:
+                lines.append(f"**{seat}** may react (optional).")
+            else:
+                lines.append(f"Waiting for **{seat}** ({who(table, seat)})" + ("." if private else f": {prompt.text}"))
+        reminders = await self.service.store.reminders(game.id)
+        for seat, row in table.seats.items():
+            if row.vacation_until and row.vacation_until > self.service.clock():
+                lines.append(f"{seat} is on vacation.")
+            if seat in reminders and game.time_control:
+                left = float(game.time_control.get("reserve_days", 0)) - row.reserve_used / 86400
+                lines.append(f"{seat}: reserve left {left:.1f} days.")
+        return [Reply("\n".join(lines), ephemeral=False)]
+
+    async def _resign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        """Asks first: resigning ends the game at once."""
+        table = await self.service.table(ctx.channel)
+        if table.game.status != "active" or not table.seats_of(ctx.caller.user_id):
+            return await self._resign_now(ctx)  # the service says why it cannot be done
+        game, state = table.game.id, table.game.revision
+        return [
+            Reply(
+                "Resign the game? Your opponent wins at once and the dice seed is revealed.",
+                buttons=(
+                    Button("Confirm", custom_id(game, state, "rsy", "0"), "danger"),
+                    Button("Cancel", custom_id(game, state, "rsn", "0")),
+                ),
+            )
+        ]
+
+    async def _resign_now(self, ctx: Context) -> list[Reply]:
+        outcome = await self.service.resign(ctx.channel, ctx.caller)
+        return [
+            Reply("You resigned."),
+            self.game_over(ctx, outcome.table, outcome.result.text if outcome.result else ""),
+        ]
+
+    async def _undo(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        outcome = await self.service.undo(ctx.channel, ctx.caller)
+        row = outcome.undone[-1]
+        full = f"{row.verb} {_args(row.args)}".strip()
+        head = f"<@{ctx.caller.user_id}> (**{row.seat}**) took back their last action"
+        if outcome.private_prompts:  # fog of war: the channel reads only what both sides may
+            told = "".join(f"\n- {e['text']}" for e in outcome.public_events)
+            notice = f"{head} ({row.verb}).{told}"[:1900]
+            replies = [Reply(f"Undone: {full}."), Reply(notice, to="channel", ephemeral=False)]
+        else:
+            replies = [Reply("Undone."), Reply(f"{head}: {full}.", to="channel", ephemeral=False)]
+        return replies + await self.prompt_replies(
+            ctx, outcome.table, outcome.prompts, {}, private=outcome.private_prompts
+        )
+
+    async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
+        return [
+            Reply("Asked."),
+            Reply(
+                f"<@{ctx.caller.user_id}> asks for a vacation of {o['days']} day(s); the opponent may accept with "
+                "`game accept-vacation`.",
+                to="channel",
+                ephemeral=False,
+            ),
+        ]
+
+    async def _accept_vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        _, seats = await self.service.accept_vacation(ctx.channel, ctx.caller)
+        text = f"Vacation granted to {', '.join(seats)}: no reminders until it ends."
+        return [Reply("Accepted."), Reply(text, to="channel", ephemeral=False)]
+
+    async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.table(ctx.channel, live=False)
+        game, rolls, problems = await self.service.verify(table.game.id)
+        head = f"Chain head `{game.chain_head}` (compare it with the one posted at the end)."
+        if problems:
+            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems) + "\n" + head)]
+        return [
+            Reply(
+                f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; the log's hash chain holds; {rolls} roll(s) "
+                f"recomputed: all agree. {head}"
+            )
+        ]
+
+
+def _args(args: Mapping[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in args.items())

@@ -1,0 +1,183 @@
+"""What a command answers: messages (:class:`Reply`) with buttons, select menus, files and pictures.
+
+Every room's handler returns a list of :class:`Reply`: what to answer the caller (ephemeral or not), what to
+post in the channel (pinging exactly the players whose input is needed), what to send by DM (with what to
+say in the channel if the DM cannot be delivered). The transports (Discord: :mod:`bot.discord_app`; the
+terminal: :mod:`bot.console`) deliver them.
+
+Buttons and select menus carry a custom id ``wg:<game>:<state_id>:<verb>:<arg>`` (at most 100 characters):
+the state id is the game's revision when the button was posted, so a stale or doubled click is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from bot.service import Caller, Refusal, Table
+from engine.contract import RulesError
+
+CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z]{1,4}):(?P<arg>[A-Za-z0-9_.\-]{1,60})")
+"""The custom id of every button and select menu of the bot."""
+
+INTERNAL_ERROR = "Something went wrong on my side; nothing changed. The error was logged for the host."
+STORE_BUSY = "The game store is busy (another program holds a lock on it); nothing changed. Try again in a moment."
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a message (a map picture)."""
+
+    name: str
+    data: bytes
+
+
+PictureJob = Callable[[], Awaitable[bytes]]
+"""A picture decided but not drawn yet: awaiting it draws the PNG (or raises :class:`Refusal`)."""
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file given as a command option (a Discord attachment, or a local file at the console)."""
+
+    name: str
+    size: int
+    read: Callable[[], Awaitable[bytes]]
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button; ``custom_id`` follows :data:`CUSTOM_ID`."""
+
+    label: str
+    custom_id: str
+    style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select menu of up to 25 (label, value) entries."""
+
+    custom_id: str
+    placeholder: str
+    entries: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Fold:
+    """How a channel message that tells a seat's action and asks that seat again may be folded into the bot's
+    previous message in the channel (edited, not posted anew) when that message has the same ``key`` and is
+    still the channel's last: a seat's run of actions then reads as one message. ``account`` is the part of
+    the text that stays when the next action of the run is folded in (the prompt after it is replaced)."""
+
+    key: str
+    account: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One message the bot sends.
+
+    ``to`` says where: ``caller`` (the answer to the command, ephemeral when ``ephemeral``), ``channel`` (a
+    public post in the game's channel) or ``dm`` (a direct message to ``user``; when it cannot be delivered,
+    the channel gets ``dm_fallback`` and a button to answer privately).
+    """
+
+    text: str
+    to: Literal["caller", "channel", "dm"] = "caller"
+    ephemeral: bool = True
+    mentions: tuple[int, ...] = ()
+    """Users pinged by this message (exactly these)."""
+    files: tuple[Attachment, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    selects: tuple[Select, ...] = ()
+    user: int | None = None
+    """The addressee of a DM."""
+    dm_fallback: Reply | None = None
+    channel: int | None = None
+    """The game's channel (for DMs and button presses from a DM)."""
+    picture: PictureJob | None = None
+    """A picture to draw and attach once every answer is sent (:func:`draw_picture`): the message follows."""
+    fold: Fold | None = None
+    """Set on an acting seat's account merged with its own next prompt, pinging nobody (see :class:`Fold`)."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a command comes from: who, in which channel or thread, in which server."""
+
+    caller: Caller
+    channel: int
+    guild: int | None = None
+
+
+Handler = Callable[[Context, dict[str, Any]], Awaitable[list[Reply]]]
+
+
+async def draw_picture(reply: Reply) -> Reply:
+    """The reply with its picture drawn and attached (or, when the game has none, a note saying so)."""
+    if reply.picture is None:
+        return reply
+    try:
+        png = await reply.picture()
+    except Refusal:
+        return replace(reply, text=reply.text + " (this game has no map picture)", picture=None)
+    return replace(reply, files=(*reply.files, Attachment("map.png", png)), picture=None)
+
+
+async def with_pictures(replies: Sequence[Reply]) -> list[Reply]:
+    """Every reply with its picture drawn (for transports that simply print, like the console)."""
+    return [await draw_picture(r) for r in replies]
+
+
+def refusal_text(error: RulesError) -> str:
+    """A refusal as the player reads it: the reason, then the rule number."""
+    reason = getattr(error, "reason", str(error))
+    reason = reason[:1].upper() + reason[1:]
+    return f"Refused: {reason}" + (f" (rule {error.rule})." if error.rule else ("" if reason.endswith(".") else "."))
+
+
+def custom_id(game: int, state: int, verb: str, arg: str) -> str:
+    """A custom id for a button or select menu of a game."""
+    made = f"wg:{game}:{state}:{verb}:{arg}"
+    assert len(made) <= 100 and CUSTOM_ID.fullmatch(made), made
+    return made
+
+
+SQLITE_MAX_INTEGER = 2**63 - 1
+
+
+def parse_custom_id(custom: str) -> re.Match[str] | None:
+    """A custom id's parts, or ``None`` when it is not one of ours: a forged id whose game or position
+    overflows the store's integers is refused here, before any query."""
+    match = CUSTOM_ID.fullmatch(custom)
+    if match is None or int(match["game"]) > SQLITE_MAX_INTEGER or int(match["state"]) > SQLITE_MAX_INTEGER:
+        return None
+    return match
+
+
+def parse_args(text: str) -> dict[str, Any]:
+    """``key=value key2=value2`` into a dict (values stay text).
+
+    :raises Refusal: for a piece without ``=``.
+    """
+    found: dict[str, Any] = {}
+    for piece in text.split():
+        key, sep, value = piece.partition("=")
+        if not sep or not key:
+            raise Refusal(f"write the arguments as key=value, not {piece[:40]!r}")
+        found[key] = value
+    return found
+
+
+def who(table: Table, seat: str) -> str:
+    """The mention of a seat's player, or ``empty``."""
+    user = table.user_of(seat)
+    return f"<@{user}>" if user is not None else "empty"
+
+
+def seats_line(table: Table) -> str:
+    """``Seats: allied: <@1>, german: empty.``"""
+    return "Seats: " + ", ".join(f"{s}: {who(table, s)}" for s in table.seats) + "."

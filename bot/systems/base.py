@@ -1,0 +1,136 @@
+"""The interface of a room: what a game system (or a cross-system feature) brings to the bot's commands.
+
+A game system reaches the bot through one adapter, in two halves registered together (:mod:`bot.systems`):
+
+- the *game* half, :class:`bot.service.SystemAdapter`: the engine contract plus state serialisation,
+  descriptions (``describe``/``inform``), suggestions (``suggest``), previews and pictures. The service asks
+  it; it is built on first use (it imports the engine);
+- the *command* half, :class:`Room` (this module): the system's own commands (slash command groups and their
+  handlers), its button verbs, the components of its prompts, what follows a moderator's correction and how
+  the console creates one of its games. The command layer (:mod:`bot.commands`) asks it; it is light (no
+  engine import), so every command is known when the bot starts.
+
+The cross-system features (the moderators, :mod:`bot.moderation`; the leagues, :mod:`bot.leagues.commands`)
+are rooms too, with the same interface (:mod:`bot.rooms` lists them all).
+
+A room's handlers get the command layer as a :class:`Layer`: the part of it a room may use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    from bot.definitions import CommandDef
+    from bot.replies import Button, Context, Handler, Reply, Select
+    from bot.service import GameService, Outcome, Preview, Table
+    from engine.contract import Prompt
+
+Components = tuple[tuple["Button", ...], tuple["Select", ...]]
+"""The buttons and select menus of a message."""
+
+
+class Layer(Protocol):
+    """What a room's handlers may use of the command layer (:class:`bot.commands.CommandLayer`)."""
+
+    service: GameService
+    default_system: str
+    """The system a ``game create`` without ``system`` creates."""
+    open_thread: Callable[[int, str], Awaitable[int]] | None
+    """Opens a thread under a channel and returns its id, when the transport has threads (Discord)."""
+
+    async def run(self, name: str, ctx: Context, options: Mapping[str, Any]) -> list[Reply]:
+        """Run another command (a button that stands for a command)."""
+        ...
+
+    async def outcome_replies(self, ctx: Context, outcome: Outcome, note: str = "Done.") -> list[Reply]:
+        """The messages of an accepted action: ``note`` to the caller, the account and the next prompts in
+        the channel, secrets by DM, the picture when an activation closed."""
+        ...
+
+    async def prompt_replies(
+        self,
+        ctx: Context,
+        table: Table,
+        prompts: Mapping[str, Prompt],
+        ping: Mapping[str, int],
+        fresh: frozenset[str] | None = None,
+        private: bool = False,
+    ) -> list[Reply]:
+        """The messages that ask each seat for its decision."""
+        ...
+
+    def game_over(self, ctx: Context, table: Table, text: str) -> Reply:
+        """The channel's message at a game's end (result, seed, chain head)."""
+        ...
+
+    async def freshness(self, table: Table, seat: str, prompt: Prompt) -> str:
+        """A short hash a prompt's buttons carry: they stay valid while the seat's prompt is unchanged."""
+        ...
+
+    async def confirmation(self, ctx: Context, text: str, preview: Preview) -> Reply:
+        """A private question with Confirm and Cancel buttons for an action kept until answered."""
+        ...
+
+    def info_handler(self, topic: str, key: str | None) -> Handler:
+        """A handler answering privately with the system's ``describe(topic, option key)``."""
+        ...
+
+    def room_of(self, system_id: str) -> Room:
+        """The command half of a game system (an empty :class:`Room` for a system not registered)."""
+        ...
+
+
+class Room:
+    """The command half of an adapter (or a cross-system room). Every member has a default: a room sets or
+    overrides only what it brings. Subclass it; register a system's room in :mod:`bot.systems`."""
+
+    commands: tuple[CommandDef, ...] = ()
+    """Its own commands (``campaign create`` ...). A command with a ``verb`` and no handler of its own sends
+    that verb to the game (the command layer's play handler)."""
+    groups: ClassVar[Mapping[str, str]] = {}
+    """The slash command groups it adds: first word to a description (``{"campaign": "ASL campaign games"}``)."""
+    press_verbs: frozenset[str] = frozenset()
+    """The custom id verbs of its own buttons and menus (see :data:`bot.replies.CUSTOM_ID`), given to
+    :meth:`press`. The shared verbs (``c``, ``s``, ``ok``, ``no``, ``dm``, ``rsy``, ``rsn`` and the
+    information buttons' verbs) are taken."""
+    verb_commands: ClassVar[Mapping[str, str]] = {}
+    """Engine verbs a command sends without naming them (``activate_formation`` -> ``activate``): how an
+    account names the command of an action."""
+
+    may_react: str = "may react"
+    """How the channel says, under fog of war, that a seat may answer an optional prompt (a chance to react)."""
+    fog_of_war: str = "Fog of war"
+    """How the channel names fog of war (with its rule number) when it hides a seat's choices."""
+
+    def handlers(self, layer: Layer) -> dict[str, Handler]:
+        """The handlers of those of :attr:`commands` that are not a plain verb (called once per layer)."""
+        return {}
+
+    async def press(
+        self, layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]
+    ) -> list[Reply]:
+        """A click on one of its buttons or menus (``verb`` in :attr:`press_verbs`), in the game's channel.
+
+        :raises RulesError: (a :class:`bot.service.Refusal`) for a stale or foreign click; nothing changes.
+        """
+        return []
+
+    async def components(self, layer: Layer, table: Table, seat: str, prompt: Prompt) -> Components | None:
+        """The buttons and menus of one of its games' prompts, when it draws them itself (a sealed purchase's
+        basket); ``None``: the shared numbered choice buttons."""
+        return None
+
+    async def after_correct(self, layer: Layer, ctx: Context) -> tuple[list[Reply], Table] | None:
+        """What follows a moderator's ``mod correct`` in one of its games (messages, the table after), if
+        anything."""
+        return None
+
+    def console_game(self, scenario: str, options: str, system_id: str) -> tuple[str, dict[str, Any], bool]:
+        """How the console (``umpire local``) creates one of its games: the command, its options, and whether
+        the console's players are moderators. The default: ``game create`` with the optional rules."""
+        return "game create", {"scenario": scenario, "options": options, "system": system_id}, False
+
+
+__all__ = ["Components", "Layer", "Room"]

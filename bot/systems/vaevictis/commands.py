@@ -1,0 +1,143 @@
+"""The Vae Victis room's commands: the play commands of an operational game (``activate``, ``move``,
+``attack``, ``dig-in`` ... ``end-activation``, ``pass``). Each sends its engine verb through the command
+layer's play handler (an attack is previewed and confirmed first); ``activate`` has its own handler here
+(a formation, or ``general``; a reactivation is confirmed first), and so has ``standing-orders`` (``none``
+clears them).
+
+Light on purpose (no engine import): the registry (:mod:`bot.systems`) reads it when the bot starts. Every
+game on the system (Ardennes 1944, Alsace 1944) shares these commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from bot.definitions import UNIT, CommandDef, OptionDef, opt
+from bot.replies import Context, Handler, Reply
+from bot.systems.base import Layer, Room
+
+COMMANDS: tuple[CommandDef, ...] = (
+    CommandDef(
+        "activate",
+        "Activate a formation (or make a general activation).",
+        (opt("formation", "the formation, or 'general'", "formation"),),
+    ),
+    CommandDef(
+        "move",
+        "Move units of the activation to a hex.",
+        (
+            opt("units", "the unit (or units separated by commas)", "unit"),
+            opt("to", "the destination hex", "destination"),
+            opt("path", "the hexes of the route, separated by commas (optional)", None, False),
+        ),
+        verb="move",
+        slow=True,
+    ),
+    CommandDef(
+        "enter",
+        "Bring a reinforcement onto the map.",
+        (
+            opt("unit", "the reinforcement", "reinforcement"),
+            opt("at", "the entry hex", "entry"),
+            opt("to", "where it moves after entering (optional)", "destination", False),
+        ),
+        verb="enter",
+        slow=True,
+    ),
+    CommandDef(
+        "attack",
+        "Attack a hex: see the odds, then confirm or cancel.",
+        (
+            opt("target", "the enemy hex", "target"),
+            opt("attackers", "the attacking units, separated by commas", "attacker"),
+            opt("kind", "normal or prepared attack (default: normal)", "attack_kind", False),
+            opt("supports", "support markers, e.g. hq-id:artillery, separated by commas", "support", False),
+            OptionDef("air", "air points committed", "integer", False, None, 0, 9),
+            opt("quality", "the attacker whose quality is used, who takes the first loss", "attacker", False),
+        ),
+        verb="attack",
+        slow=True,
+        confirm=True,
+    ),
+    CommandDef("dig-in", "Put a unit in an improved position.", (UNIT,), verb="enter_ip"),
+    CommandDef(
+        "leave-ip", "Take a unit out of its improved position.", (opt("unit", "the unit", "ip_unit"),), "leave_ip"
+    ),
+    CommandDef("recover", "Recover a unit from fatigue.", (opt("unit", "the unit", "fatigued"),), verb="recover"),
+    CommandDef(
+        "detach",
+        "Make a detachment from a division of the activation (18).",
+        (
+            opt("division", "the division", "division"),
+            opt("steps", "how many steps the detachment takes (default: as many as allowed)", "detach_steps", False),
+        ),
+        verb="detach",
+    ),
+    CommandDef(
+        "recombine",
+        "A detachment rejoins its division in the same hex (18).",
+        (opt("detachment", "the detachment", "detachment"),),
+        verb="recombine",
+    ),
+    CommandDef(
+        "event",
+        "Play one of your events (15), also in reaction during the other side's activation.",
+        (opt("event", "the event", "event"), opt("hex", "where it goes", "event_hex")),
+        verb="play_event",
+    ),
+    CommandDef(
+        "remove-marker",
+        "An activated unit removes an enemy event marker next to it for 1 AP (15.2, 15.3).",
+        (opt("unit", "the unit that removes it", "marker_unit"), opt("hex", "the marker's hex", "marker_hex")),
+        verb="remove_marker",
+    ),
+    CommandDef(
+        "standing-orders",
+        "Answers given in advance to combat decisions, any time (comma-separated; 'none' clears them).",
+        (opt("orders", "the orders, in priority order", "standing_order"),),
+        verb="standing_orders",
+    ),
+    CommandDef(
+        "on-top",
+        "Fog of war: choose the unit shown on top of one of your stacks (11.2).",
+        (opt("unit", "the unit to show on top", "top_unit"),),
+        verb="put_on_top",
+    ),
+    CommandDef("end-activation", "End the activation in progress.", verb="end_activation", slow=True),
+    CommandDef("pass", "Pass instead of activating.", verb="pass", slow=True),
+)
+"""The play commands of a Vae Victis game."""
+
+
+class VaeVictisRoom(Room):
+    """The command half of a Vae Victis game."""
+
+    commands = COMMANDS
+    may_react = "may react (an event, 15)"
+    fog_of_war = "Fog of war (11)"
+    verb_commands: ClassVar[Mapping[str, str]] = {
+        "activate_formation": "activate",
+        "activate_general": "activate general",
+    }
+
+    def handlers(self, layer: Layer) -> dict[str, Handler]:
+        async def activate(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+            formation = o["formation"]
+            if formation.lower() == "general":
+                verb, args = "activate_general", {}
+            else:
+                verb, args = "activate_formation", {"formation": formation}
+            preview = await layer.service.preview(ctx.channel, ctx.caller, verb, args)
+            if preview is not None:
+                return [await layer.confirmation(ctx, f"{preview.text}\nActivate it again?", preview)]
+            outcome = await layer.service.act(ctx.channel, ctx.caller, verb, args)
+            return await layer.outcome_replies(ctx, outcome)
+
+        async def standing_orders(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+            if str(o.get("orders", "")).strip().lower() in ("none", "-"):
+                o = {"orders": ""}  # clears them
+            outcome = await layer.service.act(ctx.channel, ctx.caller, "standing_orders", o)
+            return await layer.outcome_replies(ctx, outcome)
+
+        return {"activate": activate, "standing-orders": standing_orders}

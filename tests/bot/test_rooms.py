@@ -1,0 +1,66 @@
+"""The rooms (docs/architecture.md): each system brings its commands through its registered room; the shared
+layer lists and routes them without naming a system."""
+
+from __future__ import annotations
+
+import io
+
+from bot.catalogue import COMMANDS, SHARED_COMMANDS
+from bot.cogs.slash import groups
+from bot.console import play
+from bot.rooms import all_rooms
+from bot.systems import registry, rooms, systems
+from tests.bot.doubles import require_ardennes
+
+SHARED_PRESS_VERBS = {"c", "s", "ok", "no", "dm", "rsy", "rsn", "ia", "ix", "im", "io", "ip", "ir"}
+
+
+def test_every_room_command_is_in_the_catalogue_once() -> None:
+    names = [c.name for c in COMMANDS]
+    assert len(names) == len(set(names))
+    for room in all_rooms():
+        assert {c.name for c in room.commands} <= set(names)
+    assert {c.name for c in SHARED_COMMANDS} <= set(names)
+
+
+def test_every_slash_group_has_a_description_from_its_room() -> None:
+    words = {c.words[0] for c in COMMANDS if len(c.words) == 2}
+    assert words <= set(groups())
+    assert {"campaign", "frame", "league", "mod", "game"} <= set(groups())
+
+
+def test_rooms_press_verbs_collide_neither_with_each_other_nor_with_the_shared_ones() -> None:
+    seen: set[str] = set(SHARED_PRESS_VERBS)
+    for room in all_rooms():
+        assert not room.press_verbs & seen, room
+        seen |= room.press_verbs
+
+
+def test_registry_pairs_each_system_with_its_room() -> None:
+    assert set(registry()) == set(rooms()) == {"ardennes44", "asl", "wargame-commander"}
+    assert {c.name for c in rooms()["asl"].commands} >= {"campaign create", "mod load-table"}
+    assert {c.name for c in rooms()["wargame-commander"].commands} >= {"frame report", "score"}
+    assert {c.name for c in rooms()["ardennes44"].commands} >= {"activate", "move", "attack"}
+
+
+def help_words(text: str) -> set[str]:
+    listed = text.split("Commands: ", 1)[1].split(". Also:", 1)[0]
+    return {name.strip() for name in listed.split(",")}
+
+
+async def test_console_help_lists_the_games_system_commands_and_the_shared_ones_only() -> None:
+    require_ardennes()
+    out = io.StringIO()
+    await play(systems(), scenario="initial-assault", script=["help"], out=out, pictures=False)
+    listed = help_words(out.getvalue())
+    assert {"move", "attack", "activate", "game create", "mod correct", "hex", "league create"} <= listed
+    assert not {n for n in listed if n.startswith(("campaign", "frame"))} and "score" not in listed
+
+
+async def test_console_help_in_an_asl_campaign_lists_no_operational_command() -> None:
+    out = io.StringIO()
+    options = "start=17N; end=18AM; elr=allied=5 german=3; san=allied=3 german=4"
+    await play(systems(), system="asl", options=options, script=["help"], out=out, pictures=False)
+    listed = help_words(out.getvalue())
+    assert {"campaign create", "campaign buy", "mod load-table", "game status", "choose"} <= listed
+    assert not {"move", "attack", "activate", "frame report", "hex", "victory"} & listed
