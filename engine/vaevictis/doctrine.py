@@ -18,15 +18,40 @@ formation activation holds only the formation):
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from engine.contract import Event, IllegalActionError
+from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.state import Activation, GameState, Position, UnitState
 from engine.vaevictis.supply import SupplyNet
 
 ATTACHED = "attached"
 THROUGH_OTHER_HQ = "command_through_other_hq"
+
+
+_AREAS: dict[int, tuple[weakref.ref[GameData], dict[tuple[str, Hex, frozenset[Hex]], frozenset[Hex]]]] = {}
+
+
+def command_area(data: GameData, state: GameState, side: Side, hq_id: str) -> frozenset[Hex]:
+    """[8.1] The hexes an HQ's lines of command reach now. They depend only on the HQ's hex and the hexes the
+    enemy holds, so they are remembered per game data for those (the prompts ask for every independent)."""
+    hq = state.units[hq_id]
+    if hq.hex is None or not hq.on_map:
+        return frozenset()
+    enemy = frozenset(u.hex for u in state.on_map() if u.hex is not None and data.side_of(u.id) != side)
+    cached = _AREAS.get(id(data))
+    if cached is None or cached[0]() is not data:
+        cached = (weakref.ref(data), {})
+        _AREAS[id(data)] = cached
+    areas = cached[1]
+    key = (hq_id, hq.hex, enemy)
+    if key not in areas:
+        if len(areas) > 256:
+            areas.clear()
+        areas[key] = SupplyNet(Position(data, state), side).command_area(hq_id)
+    return areas[key]
 
 
 def _doctrine(data: GameData, side: Side) -> dict[str, Any]:
@@ -51,8 +76,7 @@ def independent_join_problem(
     if extra is None:
         return IllegalActionError(f"{name} is not in {formation.name}, the formation activated", "3.2")
     assert formation.hq is not None
-    net = SupplyNet(Position(data, state), side)
-    if unit.hex is None or unit.hex not in net.command_area(formation.hq):
+    if unit.hex is None or unit.hex not in command_area(data, state, side, formation.hq):
         return IllegalActionError(
             f"{name} is an independent out of the command range of {data.units[formation.hq].name}: "
             "only independents within it may join the formation's activation",
