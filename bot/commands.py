@@ -166,6 +166,26 @@ class CommandLayer(GameLife):
             log.exception("button %s failed", custom)
             return [Reply(INTERNAL_ERROR)]
 
+    async def submit(self, custom: str, ctx: Context, values: Mapping[str, str]) -> list[Reply]:
+        """A form sent (see :class:`bot.replies.Form`): the room whose form it is gets the values."""
+        match = parse_custom_id(custom)
+        room = next((r for r in self.rooms if match is not None and match["verb"] in r.form_verbs), None)
+        if match is None or room is None:
+            return [Reply("Refused: this form is not one of mine.")]
+        try:
+            game = await self.service.store.game(int(match["game"]))
+            if game is None or not game.live:
+                raise Refusal("this form belongs to a game that is over or gone; nothing changed")
+            ctx = Context(ctx.caller, game.channel, ctx.guild)
+            return await room.submit(self, ctx, match["verb"], match["arg"], int(match["state"]), dict(values))
+        except RulesError as error:
+            return [Reply(refusal_text(error), channel=ctx.channel)]
+        except StoreBusyError:
+            return [Reply(STORE_BUSY, channel=ctx.channel)]
+        except Exception:
+            log.exception("form %s failed", custom)
+            return [Reply(INTERNAL_ERROR)]
+
     async def autocomplete(
         self, name: str, option: str, typed: str, given: Mapping[str, Any], ctx: Context
     ) -> list[tuple[str, str]]:

@@ -44,6 +44,9 @@ class CommandDef:
     """Whether it may take more than a moment (the transport acknowledges first)."""
     confirm: bool = False
     """Whether the player confirms a preview before the action is applied (attacks)."""
+    form: bool = False
+    """Whether it may answer with a form (:class:`bot.replies.Form`): the transport then does not acknowledge
+    first, since a form must be the first answer; such a command answers at once."""
 
     @property
     def words(self) -> tuple[str, ...]:

@@ -45,7 +45,7 @@ from bot.paging import fit
 from bot.service import Caller, GameService, SystemFactory
 from bot.store import Store, StoreError
 from bot.systems import systems
-from bot.views import PromptButton, PromptSelect, build_view
+from bot.views import FormModal, PromptButton, PromptSelect, build_view
 from engine.contract import RulesError
 
 log = logging.getLogger("umpire")
@@ -131,11 +131,31 @@ class UmpireBot(commands.Bot):
     async def handle_command(
         self, interaction: discord.Interaction[Any], definition: CommandDef, values: dict[str, Any]
     ) -> None:
-        """Acknowledge at once, run the command, deliver its replies."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        """Acknowledge at once, run the command, deliver its replies. A command that may open a form answers
+        first (a form must be the first answer): the form is opened, or the answer acknowledged then."""
         options = {k: _option_value(v) for k, v in values.items() if v is not None}
+        if definition.form and not options:  # filled in as options, it is an ordinary command
+            replies = await self.layer.run(definition.name, self.context(interaction), options)
+            form = next((r.form for r in replies if r.form is not None), None)
+            if form is not None:
+                await interaction.response.send_modal(FormModal(form))
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            with self.service.renderer.answering():
+                pictures = await self.deliver(interaction, replies)
+            await self.deliver_pictures(interaction, pictures)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
         with self.service.renderer.answering():
             replies = await self.layer.run(definition.name, self.context(interaction), options)
+            pictures = await self.deliver(interaction, replies)
+        await self.deliver_pictures(interaction, pictures)
+
+    async def handle_submit(self, interaction: discord.Interaction[Any], custom: str, values: dict[str, str]) -> None:
+        """A form sent: acknowledge, let the command layer decide, deliver."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        with self.service.renderer.answering():
+            replies = await self.layer.submit(custom, self.context(interaction), values)
             pictures = await self.deliver(interaction, replies)
         await self.deliver_pictures(interaction, pictures)
 
@@ -284,6 +304,10 @@ class UmpireBot(commands.Bot):
     def forget_fold(self, channel: int) -> None:
         """Something else was posted in the channel: the next action starts a new message."""
         self._folds.pop(channel, None)
+
+    def message_of(self, reply: Reply) -> dict[str, Any]:
+        """The keyword arguments of a Discord message for ``reply`` (a background task's message)."""
+        return self._message(reply)
 
     @staticmethod
     def _message(reply: Reply) -> dict[str, Any]:

@@ -115,6 +115,7 @@ class Prompting:
             caption = "The map after that activation." if outcome.action is not None else "The map at the start."
             replies.append(await self._picture_reply(ctx, outcome.picture_events, caption))
         replies += await info.turn_reports(self.as_layer(), ctx, outcome)  # Turn-start reports: bot/info.py
+        replies += await self.room_of(table.game.system).after_outcome(self.as_layer(), ctx, outcome)
         return replies + [r for _, r in asked]
 
     async def _picture_reply(self, ctx: Context, events: Sequence[Mapping[str, Any]], text: str) -> Reply:

@@ -66,6 +66,29 @@ class Select:
 
 
 @dataclass(frozen=True)
+class FormField:
+    """One field of a :class:`Form`: a line of text, or several (``long``)."""
+
+    key: str
+    label: str
+    placeholder: str = ""
+    default: str = ""
+    required: bool = True
+    long: bool = False
+    max_length: int = 1000
+
+
+@dataclass(frozen=True)
+class Form:
+    """A form the caller fills in (a Discord modal: at most five fields); ``custom_id`` follows
+    :data:`CUSTOM_ID`, its verb is a room's form verb, which gets the values when the form is sent."""
+
+    custom_id: str
+    title: str
+    fields: tuple[FormField, ...]
+
+
+@dataclass(frozen=True)
 class Fold:
     """How a channel message that tells a seat's action and asks that seat again may be folded into the bot's
     previous message in the channel (edited, not posted anew) when that message has the same ``key`` and is
@@ -102,6 +125,9 @@ class Reply:
     """A picture to draw and attach once every answer is sent (:func:`draw_picture`): the message follows."""
     fold: Fold | None = None
     """Set on an acting seat's account merged with its own next prompt, pinging nobody (see :class:`Fold`)."""
+    form: Form | None = None
+    """A form to open for the caller (the answer to a command that opens forms); ``text`` is what a transport
+    without forms shows instead."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.replies import CUSTOM_ID, Reply
+from bot.replies import CUSTOM_ID, Form, Reply
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -32,6 +32,10 @@ class PressReceiver(Protocol):
 
     async def handle_press(self, interaction: discord.Interaction[Any], custom: str, values: Any) -> None:
         """Acknowledge the click, let the command layer decide, deliver the replies."""
+        ...
+
+    async def handle_submit(self, interaction: discord.Interaction[Any], custom: str, values: dict[str, str]) -> None:
+        """Acknowledge the form, let the command layer decide, deliver the replies."""
         ...
 
 
@@ -100,3 +104,27 @@ def build_view(reply: Reply) -> discord.ui.View | None:
     for select in reply.selects[: 5 - (len(reply.buttons) + 4) // 5]:
         view.add_item(PromptSelect(select.custom_id, select.placeholder, select.entries))
     return view
+
+
+class FormModal(discord.ui.Modal):
+    """A form (:class:`bot.replies.Form`) as a Discord modal: one text input per field, its values given to the
+    command layer (``CommandLayer.submit``) when sent. Discord keeps a modal for 15 minutes at most."""
+
+    def __init__(self, form: Form) -> None:
+        super().__init__(title=form.title[:45], custom_id=form.custom_id, timeout=15 * 60)
+        self.inputs: dict[str, discord.ui.TextInput[Any]] = {}
+        for field in form.fields[:5]:
+            text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
+                placeholder=field.placeholder[:100] or None,
+                default=field.default[: field.max_length] or None,
+                required=field.required,
+                style=discord.TextStyle.paragraph if field.long else discord.TextStyle.short,
+                max_length=field.max_length,
+                custom_id=field.key,
+            )
+            self.inputs[field.key] = text_input
+            self.add_item(discord.ui.Label(text=field.label[:45], component=text_input))
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        values = {key: text_input.value for key, text_input in self.inputs.items()}
+        await _bot(interaction).handle_submit(interaction, self.custom_id, values)

@@ -1,4 +1,5 @@
-"""Correspondence reminders: ping the player who holds a game up, and only them, at most once a day."""
+"""Correspondence reminders: ping the player who holds a game up, and only them, at most once a day. The rooms'
+clocks run with them (:meth:`bot.systems.base.Room.on_clock`: e.g. a frame report's dispute window that ran out)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands, tasks
+
+from bot.replies import draw_picture
 
 if TYPE_CHECKING:
     from bot.discord_app import UmpireBot
@@ -29,8 +32,8 @@ class Reminders(commands.Cog):
         self.loop.cancel()
 
     async def send_due(self) -> int:
-        """Post every due reminder; returns how many were sent."""
-        sent = 0
+        """Post every due reminder, then what the rooms' clocks decided; returns how many messages were sent."""
+        sent = await self.run_room_clocks()
         for table, seat, user, reserve in await self.bot.service.due_reminders():
             text = (
                 f"<@{user}>: reminder, game #{table.game.id} is waiting for your decision as **{seat}**. "
@@ -46,4 +49,27 @@ class Reminders(commands.Cog):
                 sent += 1
             except discord.HTTPException:
                 log.warning("could not post a reminder in channel %s", table.game.channel)
+        return sent
+
+    async def run_room_clocks(self) -> int:
+        """Let every room act on the clock; post its messages (DMs to their addressee). Returns how many."""
+        sent = 0
+        for room in self.bot.layer.rooms:
+            try:
+                replies = await room.on_clock(self.bot.layer.as_layer())
+            except Exception:
+                log.exception("a room's clock failed")
+                continue
+            for reply in replies:
+                try:
+                    drawn = await draw_picture(reply)
+                    message = self.bot.message_of(drawn)
+                    if drawn.to == "dm" and drawn.user is not None:
+                        await (await self.bot.create_dm(discord.Object(drawn.user))).send(**message)
+                    elif drawn.channel is not None:
+                        self.bot.forget_fold(drawn.channel)
+                        await self.bot.get_partial_messageable(drawn.channel).send(**message)
+                    sent += 1
+                except discord.HTTPException:
+                    log.warning("could not deliver a message of a room's clock")
         return sent

@@ -95,6 +95,8 @@ class Room:
     """The custom id verbs of its own buttons and menus (see :data:`bot.replies.CUSTOM_ID`), given to
     :meth:`press`. The shared verbs (``c``, ``s``, ``ok``, ``no``, ``dm``, ``rsy``, ``rsn`` and the
     information buttons' verbs) are taken."""
+    form_verbs: frozenset[str] = frozenset()
+    """The custom id verbs of its own forms (:class:`bot.replies.Form`), given to :meth:`submit`."""
     verb_commands: ClassVar[Mapping[str, str]] = {}
     """Engine verbs a command sends without naming them (``activate_formation`` -> ``activate``): how an
     account names the command of an action."""
@@ -115,6 +117,23 @@ class Room:
 
         :raises RulesError: (a :class:`bot.service.Refusal`) for a stale or foreign click; nothing changes.
         """
+        return []
+
+    async def submit(
+        self, layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: dict[str, str]
+    ) -> list[Reply]:
+        """One of its forms sent (``verb`` in :attr:`form_verbs`), with the text of each field by key.
+
+        :raises RulesError: (a :class:`bot.service.Refusal`) for bad input; nothing changes.
+        """
+        return []
+
+    async def on_clock(self, layer: Layer) -> list[Reply]:
+        """What it does when time passes (the bot calls it with the reminders): the messages to post."""
+        return []
+
+    async def after_outcome(self, layer: Layer, ctx: Context, outcome: Outcome) -> list[Reply]:
+        """Messages of its own after an accepted action in one of its games (the account is sent already)."""
         return []
 
     async def components(self, layer: Layer, table: Table, seat: str, prompt: Prompt) -> Components | None:

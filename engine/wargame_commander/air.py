@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contract import IllegalActionError, InvalidActionError
-from engine.wargame_commander.board import Board
+from engine.wargame_commander.board import Board, Squad
 from engine.wargame_commander.state import SeriesState
 
 
@@ -32,33 +32,84 @@ def squad_steps_at(state: SeriesState, field_id: str) -> int:
     return sum(fields.get(field_id, 0) for plans in state.basing.values() for fields in plans.values())
 
 
-def check_basing(state: SeriesState, board: Board, side: str, plan: dict[str, dict[str, int]]) -> None:
-    """1.1, 1.3, 1.4: every squad step based once, at own open fields holding a type the squad flies, within
-    each field's squad-step cap, and the ops-area minimums met.
+OPERATIONS = ("bodenplatte", "bigblow")
+"""3.3: the German air operations that force the Allies to rebase for their frame (3.3b, 1.4)."""
+STAND_DOWN = "none"
+"""In an operation's plan, the field of squad steps that no field may take: they do not fly that frame."""
+
+
+def types_flown(board: Board, squad: Squad, operation: str | None, home: dict[str, dict[str, int]]) -> set[str]:
+    """The aircraft types a squad may be based with (1.3: it flies the types of its home field).
+
+    In a Big Blow frame the strike and bomber squads fly heavies (1.4, 3.3c): any heavy type their role may
+    fly. In a Bodenplatte frame a squad that is based off the mainland must come to it (3.3b) and may fly any
+    type its role may fly there (reading W-25). Otherwise the squad's own types.
+    """
+    by_role = {t for t, plane in board.aircraft.items() if plane.side == squad.side and squad.role in plane.flown_by}
+    if operation == "bigblow" and squad.role in ("strike", "bomber"):
+        return {t for t in by_role if board.aircraft[t].klass == "heavy"}
+    if operation == "bodenplatte" and any(not _mainland(board, f) for f in home.get(squad.id, {})):
+        return set(squad.types) | by_role
+    return set(squad.types)
+
+
+def _mainland(board: Board, field_id: str) -> bool:
+    spec = board.airfields.get(field_id)
+    return spec is None or board.areas[spec.area].mainland
+
+
+def check_basing(
+    state: SeriesState, board: Board, side: str, plan: dict[str, dict[str, int]], operation: str | None = None
+) -> None:
+    """1.1, 1.3, 1.4: every squad step based once, at own fields holding a type the squad flies, within each
+    field's squad-step cap, and the ops-area minimums met; no squad step newly based at a closed field (1.5d).
+
+    With an ``operation`` (3.3) the plan is the Allied basing for that frame: in The Big Blow every strike and
+    bomber squad at the heavy bomber fields in England (1.4, 3.3c), in Bodenplatte every squad on the mainland
+    (3.3b); the ops-area minimum yields to The Big Blow (reading W-24).
 
     :raises IllegalActionError: naming the rule.
     """
     squads = {s.id: s for s in board.squads.values() if s.side == side}
+    home = state.basing.get(side, {})
     for squad_id in plan:
         if squad_id not in squads:
             raise IllegalActionError(f"no {side} squad {squad_id!r}", "1.3")
     load: dict[str, int] = {}
+    standing_down: list[Squad] = []
     for squad in squads.values():
-        placed = plan.get(squad.id, {})
-        if sum(placed.values()) != squad.steps:
+        placed = dict(plan.get(squad.id, {}))
+        if operation is not None and placed.pop(STAND_DOWN, 0):
+            standing_down.append(squad)
+        if sum(plan.get(squad.id, {}).values()) != squad.steps:
             raise IllegalActionError(
                 f"{squad.name} has {squad.steps} squad step(s); the plan bases {sum(placed.values())}", "1.3"
             )
+        types = types_flown(board, squad, operation, home)
         for field_id, steps in placed.items():
             spec = board.airfields.get(field_id)
             live = state.fields.get(field_id)
             if spec is None or live is None or live.side != side:
                 raise IllegalActionError(f"{field_id!r} is not one of your airfields", "1.3")
-            if live.closed:
-                raise IllegalActionError(f"{spec.name} is closed", "1.5d")
-            if not any(live.steps.get(t, 0) > 0 for t in squad.types):
+            # A placement the plan keeps from the current basing was checked when it was made.
+            newly = steps > home.get(squad.id, {}).get(field_id, 0)
+            if live.closed and newly:
+                raise IllegalActionError(f"{spec.name} is closed: no squad may move there", "1.5d")
+            if operation == "bigblow" and squad.role in ("strike", "bomber") and _mainland(board, field_id):
                 raise IllegalActionError(
-                    f"{squad.name} flies {', '.join(squad.types)}; {spec.name} holds none of them", "1.3"
+                    f"in The Big Blow every strike and bomber squad flies heavies from England; "
+                    f"{squad.name} is based at {spec.name}",
+                    "1.4",
+                )
+            if operation == "bodenplatte" and not _mainland(board, field_id):
+                raise IllegalActionError(
+                    f"in Bodenplatte every Allied squad is based on the mainland; {squad.name} is based at {spec.name}",
+                    "3.3b",
+                )
+            if newly and not any(live.steps.get(t, 0) > 0 for t in types):
+                raise IllegalActionError(
+                    f"{squad.name} flies {', '.join(sorted(types)) or 'nothing here'}; {spec.name} holds none of them",
+                    "1.4" if operation == "bigblow" and squad.role in ("strike", "bomber") else "1.3",
                 )
             load[field_id] = load.get(field_id, 0) + steps
     for field_id, steps in load.items():
@@ -67,6 +118,10 @@ def check_basing(state: SeriesState, board: Board, side: str, plan: dict[str, di
             raise IllegalActionError(
                 f"{board.airfields[field_id].name} takes {cap} squad steps; the plan puts {steps} there", "1.1"
             )
+    for squad in standing_down:
+        _check_stand_down(state, board, squad, operation, home, load)
+    if operation == "bigblow":
+        return
     for minimum in board.basing_minimums:
         if minimum.side != side:
             continue
@@ -76,6 +131,45 @@ def check_basing(state: SeriesState, board: Board, side: str, plan: dict[str, di
                 f"at least {minimum.squad_steps} squad steps must be based in {' / '.join(minimum.areas)}; "
                 f"the plan has {in_areas}",
                 "1.4",
+            )
+
+
+def _check_stand_down(
+    state: SeriesState,
+    board: Board,
+    squad: Squad,
+    operation: str | None,
+    home: dict[str, dict[str, int]],
+    load: dict[str, int],
+) -> None:
+    """1.1 over 1.4 / 3.3b: a squad may sit the operation's frame out only when no field may take it."""
+    types = types_flown(board, squad, operation, home)
+    for spec in board.airfields.values():
+        live = state.fields[spec.id]
+        forced_off = not _mainland(board, spec.id) if operation == "bodenplatte" else _mainland(board, spec.id)
+        if live.side != squad.side or live.closed or (forced_off and squad.role in _FORCED_ROLES[str(operation)]):
+            continue
+        if load.get(spec.id, 0) < board.field_sizes[spec.size][0] and any(live.steps.get(t, 0) for t in types):
+            raise IllegalActionError(
+                f"{squad.name} may not stand down: {spec.name} has room for it and holds a type it flies", "1.1"
+            )
+
+
+_FORCED_ROLES = {"bigblow": ("strike", "bomber"), "bodenplatte": ("fighter", "strike", "bomber")}
+"""1.4, 3.3b: the squad roles each operation moves."""
+
+
+def check_rebase(board: Board, source: str, to: str) -> None:
+    """1.5d: squads move between fields, except the 8th AF's (they move only for The Big Blow or Bodenplatte).
+
+    :raises IllegalActionError: naming the rule.
+    """
+    for field_id in (source, to):
+        if not _mainland(board, field_id):
+            raise IllegalActionError(
+                f"{board.airfields[field_id].name} is an 8th AF field: its squads do not move between fields "
+                "(1.5d exception); only The Big Blow (1.4) or Bodenplatte (3.3b) moves them for a frame",
+                "1.5d",
             )
 
 

@@ -358,6 +358,9 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
             squad_id, str(item.get("name", squad_id)), side, str(role), r.whole(item, "steps", where, 1), types
         )
 
+    for side in sides:
+        _check_operation_room(r, side, areas, airfields, squads, aircraft, field_sizes)
+
     unit_types = {}
     for type_id, item in raw.get("unit_types", {}).items():
         where = f"unit_types.{type_id}"
@@ -430,6 +433,44 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
         unit_types=unit_types,
         units=units,
     )
+
+
+def _check_operation_room(
+    r: _Reader,
+    side: Side,
+    areas: Mapping[str, Area],
+    airfields: Mapping[str, Airfield],
+    squads: Mapping[str, Squad],
+    aircraft: Mapping[str, Aircraft],
+    field_sizes: Mapping[str, tuple[int, int]],
+) -> None:
+    """1.4, 3.3b: a side with fields off the mainland (the 8th AF in England) must have room for its forced
+    moves: every strike and bomber squad at the heavy bomber fields there (The Big Blow), and every squad on
+    the mainland (Bodenplatte)."""
+    own = [f for f in airfields.values() if f.side == side and f.area in areas]
+    if all(areas[f.area].mainland for f in own):
+        return
+    heavy_fields = [
+        f
+        for f in own
+        if not areas[f.area].mainland and any(t in aircraft and aircraft[t].klass == "heavy" for t in f.steps)
+    ]
+    room = sum(field_sizes[f.size][0] for f in heavy_fields)
+    strike_and_bombers = sum(s.steps for s in squads.values() if s.side == side and s.role in ("strike", "bomber"))
+    if room < strike_and_bombers:
+        r.problem(
+            "airfields",
+            f"1.4: in a Big Blow the {side} strike and bomber squads ({strike_and_bombers} squad steps) fly heavies "
+            f"from England, but the heavy bomber fields there take {room}",
+        )
+    mainland_room = sum(field_sizes[f.size][0] for f in own if areas[f.area].mainland)
+    every_step = sum(s.steps for s in squads.values() if s.side == side)
+    if mainland_room < every_step:
+        r.problem(
+            "airfields",
+            f"3.3b: in Bodenplatte every {side} squad ({every_step} squad steps) is based on the mainland, but the "
+            f"mainland fields take {mainland_room}",
+        )
 
 
 def _read_map(r: _Reader, raw: Mapping[str, Any]) -> tuple[Grid, dict[Hex, str]]:

@@ -300,3 +300,23 @@ def check_advance(state: SeriesState, board: Board, side: str, unit_id: str, to:
         "first into the hex the enemy vacated, then as many hexes as the result gave",
         "2.46",
     )
+
+
+def designation_options(state: SeriesState, board: Board, side: str) -> list[tuple[str, tuple[str, ...]]]:
+    """4.2i, 2.4e-f: every battle the side may designate, as (defender, attackers): for each enemy unit next
+    to its corps, every group of those corps whose CS reaches the defender's (any group with a Blitz corps,
+    3.4c), the whole group first. What a menu offers; :func:`check_designation` still checks the set."""
+    from itertools import combinations
+
+    found = []
+    for battle in possible_battles(state, board, side):
+        defence = strength(state, board, battle.defender)
+        groups = [
+            group
+            for size in range(len(battle.attackers), 0, -1)
+            for group in combinations(battle.attackers, size)
+            if sum(strength(state, board, a) for a in group) >= defence
+            or any(state.units[a].blitz_active for a in group)
+        ]
+        found += [(battle.defender, group) for group in groups]
+    return found

@@ -79,6 +79,16 @@ def frontline_breaks(state: SeriesState, board: Board, side: str) -> tuple[int, 
 
     A corps' own hex counts as covered. The line runs over land hexes; each uncovered hex is one break.
     """
+    _, gaps = frontline(state, board, side)
+    return len(gaps), gaps
+
+
+def frontline(state: SeriesState, board: Board, side: str) -> tuple[list[Hex], list[Hex]]:
+    """2.2c: the side's frontline as a chain of hexes from the north edge (or the sea) to the south edge, the
+    one that crosses the fewest hexes outside its ZOC, and those hexes (its breaks, sorted).
+
+    The chain is empty when no land hex links the two edges.
+    """
     covered = zoc(state, board, side) | {u.hex for u in on_board(state, side) if is_corps(board, u.id) and u.hex}
     cost = {h: 0 if h in covered else 1 for h in board.land_hexes}
     best: dict[Hex, int] = {}
@@ -114,14 +124,14 @@ def frontline_breaks(state: SeriesState, board: Board, side: str) -> tuple[int, 
                 else:
                     queue.append(n)
     if end is None:
-        return 0, []
-    gaps = []
+        return [], []
+    chain: list[Hex] = []
     walk: Hex | None = end
     while walk is not None:
-        if cost[walk]:
-            gaps.append(walk)
+        chain.append(walk)
         walk = came[walk]
-    return best[end], sorted(gaps)
+    chain.reverse()
+    return chain, sorted(h for h in chain if cost[h])
 
 
 # --- 2.3 Movement ---------------------------------------------------------------------------------------------

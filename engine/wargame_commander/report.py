@@ -113,6 +113,19 @@ def _whole(value: str, what: str) -> int:
     return int(value)
 
 
+def _check_field(board: Board, field_id: str, what: str) -> None:
+    """An airfield the report may name: on the board, and not one of the 8th AF's fields in England."""
+    if field_id not in board.airfields:
+        raise ValueError(f"no airfield {field_id!r}")
+    spec = board.airfields[field_id]
+    if not board.areas[spec.area].mainland:
+        raise ValueError(
+            f"{spec.name} is an 8th AF field in England and cannot be {what}: the 8th AF is left out of the "
+            "board's airfield losses and closures (1.5a, 1.5d exceptions), and the German raids on airfields "
+            "are on the mainland (3.3a)"
+        )
+
+
 def _add(report: dict[str, list[Any]], row: list[str], board: Board) -> None:
     kind, args = row[0].lower(), row[1:]
     sizes = {
@@ -138,14 +151,12 @@ def _add(report: dict[str, list[Any]], row: list[str], board: Board) -> None:
         report["shot_down"].append({"side": side, "type": type_, "count": _whole(count, "the count")})
     elif kind == "airfield":
         field, level = args
-        if field not in board.airfields:
-            raise ValueError(f"no airfield {field!r}")
+        _check_field(board, field, "damaged")
         if level not in DAMAGE_LEVELS:
             raise ValueError(f"the damage level is one of {', '.join(DAMAGE_LEVELS)}, not {level!r}")
         report["airfields"].append({"airfield": field, "damage": level})
     elif kind == "closed":
-        if args[0] not in board.airfields:
-            raise ValueError(f"no airfield {args[0]!r}")
+        _check_field(board, args[0], "closed")
         report["closed"].append(args[0])
     elif kind == "depot":
         if args[0] not in board.depots:
@@ -174,3 +185,84 @@ def _add(report: dict[str, list[Any]], row: list[str], board: Board) -> None:
                 "losses": _whole(losses, "losses"),
             }
         )
+
+
+# --- The report as a form --------------------------------------------------------------------------------
+
+FORM_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("shot_down", "Aircraft shot down (1.5a)", "side, type, aircraft - one a line: german, Bf 109G, 3"),
+    ("airfields", "Airfields damaged or closed (1.5b, 1.5d)", "field, light|moderate|heavy|closed: Y29, moderate"),
+    ("targets", "Depots damaged, radar sites hit (1.6)", "ids, by commas or lines: cologne, verviers"),
+    ("corps", "Corps hit by tac air (2.41)", "unit, damage|heavy - one a line: us-8, damage"),
+    ("pilots", "German pilots (3.3c)", "name, kills, assists, losses: Hartmann, 4, 1, 0"),
+)
+"""The frame report as five form fields (a Discord form holds five): key, label, how to fill it."""
+
+
+def parse_form(fields: dict[str, str], board: Board) -> dict[str, Any]:
+    """Read the frame report from its form (:data:`FORM_FIELDS`), one item a line, and check every line.
+
+    :raises ReportError: listing every bad line by its field and line number.
+    """
+    report: dict[str, list[Any]] = {k: [] for k in EMPTY}
+    problems: list[str] = []
+    labels = {key: label.split(" (")[0] for key, label, _ in FORM_FIELDS}
+    for key, text in fields.items():
+        if key not in labels:
+            problems.append(f"the form has no field {key!r}")
+            continue
+        for number, line in enumerate(str(text).splitlines(), start=1):
+            cells = [c.strip() for c in line.split(",")]
+            if not any(cells):
+                continue
+            for row in _form_rows(key, cells, board):
+                try:
+                    _add(report, row, board)
+                except ValueError as error:
+                    problems.append(f"{labels[key]}, line {number}: {error}")
+    if problems:
+        raise ReportError(problems)
+    return report
+
+
+def _form_rows(key: str, cells: list[str], board: Board) -> list[list[str]]:
+    if key == "shot_down":
+        return [["shot_down", *cells]]
+    if key == "airfields":
+        if len(cells) == 2 and cells[1].lower() == "closed":
+            return [["closed", cells[0]]]
+        return [["airfield", *cells]]
+    if key == "corps":
+        return [["corps", *cells]]
+    if key == "pilots":
+        return [["pilot", *cells]]
+    radar = {r.id for r in board.radar}
+    return [["radar" if c in radar else "depot", c] for c in cells if c]
+
+
+def report_csv(report: dict[str, Any]) -> str:
+    """A checked report as the CSV the log keeps (what :func:`parse_report` reads back to the same report)."""
+    lines = ["kind,a,b,c,d"]
+    lines += [f"shot_down,{x['side']},{x['type']},{x['count']}" for x in report.get("shot_down", [])]
+    lines += [f"airfield,{x['airfield']},{x['damage']}" for x in report.get("airfields", [])]
+    lines += [f"closed,{x}" for x in report.get("closed", [])]
+    lines += [f"depot,{x}" for x in report.get("depots", [])]
+    lines += [f"corps,{x['unit']},{x['damage']}" for x in report.get("corps", [])]
+    lines += [f"radar,{x}" for x in report.get("radar", [])]
+    lines += [f"pilot,{x['name']},{x['kills']},{x['assists']},{x['losses']}" for x in report.get("pilots", [])]
+    return "\n".join(lines) + "\n"
+
+
+def form_values(report: dict[str, Any] | None) -> dict[str, str]:
+    """A report as the form's fields (to correct it in the same form)."""
+    report = report or {}
+    airfields = [f"{x['airfield']}, {x['damage']}" for x in report.get("airfields", [])]
+    return {
+        "shot_down": "\n".join(f"{x['side']}, {x['type']}, {x['count']}" for x in report.get("shot_down", [])),
+        "airfields": "\n".join([*airfields, *(f"{x}, closed" for x in report.get("closed", []))]),
+        "targets": ", ".join([*report.get("depots", []), *report.get("radar", [])]),
+        "corps": "\n".join(f"{x['unit']}, {x['damage']}" for x in report.get("corps", [])),
+        "pilots": "\n".join(
+            f"{x['name']}, {x['kills']}, {x['assists']}, {x['losses']}" for x in report.get("pilots", [])
+        ),
+    }

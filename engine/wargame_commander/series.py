@@ -6,8 +6,10 @@ Phases (``state.phase``):
 - ``offensive_corps``, ``offensive_hq`` (2.31, 3.2, 4.1a-b): the German Ardennes Offensive, German only;
 - ``redeploy`` (1.5c, 4.1c, 4.2p): both sides may move steps (``redeploy``) and squads (``rebase``), then ``done``;
 - ``report`` (4.2d): the campaign manager (seat ``cm``) enters the flown frame's report (``report {text}``);
-- ``dispute``: both Frame COs ``accept`` or ``dispute {reason}``; the CM may ``correct {text}`` or ``close``;
-  the report is then applied (4.2e-h) and scored;
+- ``dispute``: both Frame COs ``accept`` or ``dispute {reason}`` within the window (:mod:`.window`); the CM may
+  ``correct {text}`` or ``close``; the clock's ``expire`` ends the window: silence is acceptance, an open
+  dispute waits for the CM; the report is then applied (4.2e-h) and scored. The CM sets the window's length
+  with ``window {hours}`` while a report is due or in dispute;
 - ``designate`` (4.2i): both sides seal up to four battles (``designate {battles}``); revealed together, every
   die rolled before any result (2.4h);
 - ``retreat`` (2.45): owners step their retreating units (``retreat {unit, to}``);
@@ -15,6 +17,9 @@ Phases (``state.phase``):
 - ``move_allied_corps``, ``blitz`` (3.4, 4.2l), ``move_german_corps``, ``move_allied_hq``, ``move_german_hq``
   (2.3l-m, 4.2k-o): ``move {unit, to}`` then ``done``; the frontline is checked after each (2.2c);
 - ``declare`` (3.3, 4.2q): the Germans ``declare {operation}`` (bodenplatte, bigblow or none);
+- ``operation_basing`` (1.4, 3.3b): after a Big Blow or Bodenplatte whose rebasing the Allied plan does not
+  already meet, the Allies base the squads that must move for that frame (``basing {plan}``, those squads only);
+  the frame's report puts them back;
 - ``over``: after the last frame's report, the final score and band (5.1).
 """
 
@@ -39,7 +44,7 @@ from engine.contract import (
 )
 from engine.dice import Dice
 from engine.hexgrid import hex_name, parse_hex
-from engine.wargame_commander import air, combat, ground, scoring, special
+from engine.wargame_commander import air, combat, ground, scoring, special, window
 from engine.wargame_commander.board import Board, parse_board
 from engine.wargame_commander.report import parse_report
 from engine.wargame_commander.state import DepotState, FieldState, SeriesState, UnitState, board_of
@@ -84,6 +89,7 @@ PHASE_NAMES = {
     "move_allied_hq": "Allied Army HQ movement (4.2n)",
     "move_german_hq": "German Army HQ movement (4.2o)",
     "declare": "Bodenplatte / Big Blow declaration (4.2q)",
+    "operation_basing": "Allied basing for the declared operation (1.4, 3.3b)",
     "over": "the series is over (5.1)",
 }
 
@@ -294,11 +300,14 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
                 )
     elif phase == "report":
         found[CM] = Prompt(
-            CM, f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d).", free_verbs=("report",), rule="4.2d"
+            CM,
+            f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d).",
+            free_verbs=("report", "window"),
+            rule="4.2d",
         )
     elif phase == "dispute":
         for side in board.sides:
-            if side not in state.report_answers:
+            if side not in state.report_answers and not state.window_closed:
                 found[side] = Prompt(
                     side,
                     f"Accept or dispute the report of frame {state.frame} (4.2d).",
@@ -310,9 +319,9 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
             CM,
             "Correct the report, or close the dispute window to apply it.",
             choices=(Choice("close", {}, "close the window"),),
-            free_verbs=("correct",),
+            free_verbs=("correct", "window"),
             rule="4.2d",
-            optional=any(s not in state.report_answers for s in board.sides),
+            optional=not state.window_closed and any(s not in state.report_answers for s in board.sides),
         )
     elif phase == "designate":
         sealed = {s["owner"] for s in state.secrets if s["kind"] == "attack designation" and s["frame"] == state.frame}
@@ -352,6 +361,20 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
             free_verbs=("blitz",),
             rule="3.4a",
         )
+    elif phase == "operation_basing":
+        operation = (state.declaration or {}).get("operation", "")
+        rule = "1.4" if operation == "bigblow" else "3.3b"
+        must = (
+            "every strike and bomber squad at the heavy bomber fields in England"
+            if operation == "bigblow"
+            else "every squad on the mainland"
+        )
+        found["allied"] = Prompt(
+            "allied",
+            f"Base the squads that must move for this frame ({must}): squad@airfield=steps, ... ({rule}).",
+            free_verbs=("basing",),
+            rule=rule,
+        )
     elif phase == "declare":
         allowed = special.declarable(state, board)
         found["german"] = Prompt(
@@ -381,7 +404,8 @@ def apply(state: SeriesState, action: Action) -> tuple[SeriesState, list[Event]]
     prompt = prompts(state).get(action.seat)
     if prompt is None:
         raise NotYourTurnError(f"the {action.seat} seat has nothing to decide now ({PHASE_NAMES[state.phase]})")
-    allowed = {c.verb for c in prompt.choices} | set(prompt.free_verbs)
+    # The clock's verb closes a dispute window: nobody is asked for it, the CM's seat carries it (4.2d).
+    allowed = {c.verb for c in prompt.choices} | set(prompt.free_verbs) | ({"expire"} if action.seat == CM else set())
     if action.verb not in allowed:
         raise NotYourTurnError(f"{action.verb!r} is not asked for now; asked: {', '.join(sorted(allowed))}")
     run = _Run(state)
@@ -407,6 +431,9 @@ def _hex_arg(run: _Run, action: Action, key: str = "to") -> int:
 
 
 def _basing(run: _Run, action: Action) -> None:
+    if run.state.phase == "operation_basing":
+        _operation_basing(run, action)
+        return
     plan = air.parse_basing(_arg(action, "plan"))
     air.check_basing(run.state, run.board, action.seat, plan)
     run.seal(action.seat, "basing plan", plan, "1.3")
@@ -486,6 +513,11 @@ def _rebase(run: _Run, action: Action) -> None:
     squad_id, to = _arg(action, "squad"), _arg(action, "to")
     source = str(action.args.get("from") or action.args.get("source") or "unbased")
     steps = int(_arg(action, "steps"))
+    if squad_id not in run.board.squads or run.board.squads[squad_id].side != action.seat:
+        raise IllegalActionError(f"no {action.seat} squad {squad_id!r}", "1.5d")
+    if to not in run.board.airfields:
+        raise IllegalActionError(f"no airfield {to!r}", "1.5d")
+    air.check_rebase(run.board, source, to)
     plan = copy.deepcopy(run.state.basing.get(action.seat, {}))
     placed = plan.get(squad_id, {})
     if placed.get(source, 0) < steps and source != "unbased":
@@ -503,17 +535,58 @@ def _rebase(run: _Run, action: Action) -> None:
 
 def _report(run: _Run, action: Action) -> None:
     run.state.report = parse_report(_arg(action, "text"), run.board)
-    run.state.report_answers = {}
+    _open_window(run, action)
     run.say(
         "report",
         f"Frame {run.state.frame} report entered: {special.report_summary(run.board, run.state.report)}. "
-        "Both Frame COs may accept or dispute it (4.2d).",
+        f"Both Frame COs may accept or dispute it{_until(run.state)} (4.2d).",
         report=run.state.report,
+        deadline=window.deadline(run.state),
     )
     run.goto("dispute")
 
 
+def _open_window(run: _Run, action: Action) -> None:
+    run.state.report_answers = {}
+    run.state.report_at = window.reading(action.args)
+    run.state.window_closed = False
+
+
+def _until(state: SeriesState) -> str:
+    closes = window.deadline(state)
+    return f" until {window.when(closes)}" if closes is not None else ""
+
+
+def _window(run: _Run, action: Action) -> None:
+    run.state.dispute_hours = window.check_hours(_arg(action, "hours"))
+    length = f"{run.state.dispute_hours:g} hours" if run.state.dispute_hours else "open until the CM closes it"
+    run.say(
+        "window",
+        f"The dispute window of frame reports: {length}{_until(run.state)} (4.2d).",
+        deadline=window.deadline(run.state),
+    )
+
+
+def _expire(run: _Run, action: Action) -> None:
+    window.check_expiry(run.state, window.reading(action.args))
+    disputes = {s: a for s, a in run.state.report_answers.items() if a != "accepted"}
+    if not disputes:
+        run.say(
+            "close",
+            f"The dispute window of the frame {run.state.frame} report has run out with no dispute: it stands (4.2d).",
+        )
+        _apply_report(run)
+        return
+    run.state.window_closed = True
+    run.say(
+        "window_closed",
+        f"The dispute window of the frame {run.state.frame} report has run out with a dispute open "
+        f"({'; '.join(f'{s}: {r}' for s, r in disputes.items())}): the campaign manager corrects or closes (4.2d).",
+    )
+
+
 def _accept(run: _Run, action: Action) -> None:
+    window.check_answer_in_time(run.state, window.reading(action.args))
     run.state.report_answers[action.seat] = "accepted"
     run.say("accept", f"The {action.seat.title()} Frame CO accepts the frame {run.state.frame} report.")
     if all(run.state.report_answers.get(s) == "accepted" for s in run.board.sides):
@@ -521,6 +594,7 @@ def _accept(run: _Run, action: Action) -> None:
 
 
 def _dispute(run: _Run, action: Action) -> None:
+    window.check_answer_in_time(run.state, window.reading(action.args))
     reason = _arg(action, "reason")
     run.state.report_answers[action.seat] = reason
     run.say("dispute", f"The {action.seat.title()} Frame CO disputes the frame {run.state.frame} report: {reason}.")
@@ -528,12 +602,13 @@ def _dispute(run: _Run, action: Action) -> None:
 
 def _correct(run: _Run, action: Action) -> None:
     run.state.report = parse_report(_arg(action, "text"), run.board)
-    run.state.report_answers = {}
+    _open_window(run, action)
     run.say(
         "report",
         f"Frame {run.state.frame} report corrected: "
-        f"{special.report_summary(run.board, run.state.report)}. Accept or dispute it again (4.2d).",
+        f"{special.report_summary(run.board, run.state.report)}. Accept or dispute it again{_until(run.state)} (4.2d).",
         report=run.state.report,
+        deadline=window.deadline(run.state),
     )
 
 
@@ -614,6 +689,12 @@ def _apply_report(run: _Run) -> None:
         for key in ("kills", "assists", "losses"):
             totals[key] += pilot[key]
     state.report = None
+    state.report_at = None
+    state.window_closed = False
+    if state.home_basing is not None:
+        state.basing["allied"] = state.home_basing
+        state.home_basing = None
+        run.say("rebase", "The operation's frame is flown: the Allied squads return to their home fields (1.4, 3.3b).")
     if state.frame >= board.frames:
         winner, text = scoring.final_result(state, board)
         state.phase = "over"
@@ -828,8 +909,37 @@ def _declare(run: _Run, action: Action) -> None:
         special.check_declaration(run.state, run.board, operation)
         run.state.declaration = {"operation": operation, "frame": run.state.frame}
         run.say("declare", special.declaration_text(run.state, run.board), operation=operation)
+        try:
+            air.check_basing(run.state, run.board, "allied", run.state.basing.get("allied", {}), operation)
+        except IllegalActionError as error:
+            run.say(
+                "operation_basing",
+                f"The Allied basing must change for this frame: {error.reason} ({error.rule}).",
+                rule=error.rule,
+            )
+            run.goto("operation_basing")
+            return
+        run.say("operation_basing", "The Allied basing already meets the operation's demands (1.4, 3.3b).")
     else:
         run.say("declare", f"No German declaration before frame {run.state.frame}.")
+    run.goto("report")
+
+
+def _operation_basing(run: _Run, action: Action) -> None:
+    """1.4, 3.3b: the Allied squads named are based anew for the operation's frame; the others stay."""
+    operation = str((run.state.declaration or {}).get("operation", ""))
+    home = run.state.basing.get("allied", {})
+    plan = copy.deepcopy(home)
+    plan.update(air.parse_basing(_arg(action, "plan")))
+    air.check_basing(run.state, run.board, "allied", plan, operation)
+    run.state.home_basing = copy.deepcopy(home)
+    run.state.basing["allied"] = plan
+    moved = ", ".join(
+        f"{run.board.squads[s].name} to {', '.join(f'{f} {n}' for f, n in plan[s].items())}"
+        for s in plan
+        if plan[s] != home.get(s)
+    )
+    run.say("rebase", f"Allied basing for frame {run.state.frame}: {moved or 'no change'} (1.4, 3.3b).")
     run.goto("report")
 
 
@@ -844,6 +954,8 @@ _HANDLERS = {
     "dispute": _dispute,
     "correct": _correct,
     "close": _close,
+    "window": _window,
+    "expire": _expire,
     "designate": _designate,
     "retreat": _retreat,
     "advance": _advance,
@@ -898,6 +1010,9 @@ def view(state: SeriesState, seat: Seat | None) -> dict[str, Any]:
         "secrets": secrets,
         "report": state.report,
         "report_answers": dict(state.report_answers),
+        "dispute_hours": state.dispute_hours,
+        "dispute_deadline": window.deadline(state),
+        "window_closed": state.window_closed,
         "battles": copy.deepcopy(state.battles),
         "declaration": state.declaration,
         "ledger": copy.deepcopy(state.ledger),

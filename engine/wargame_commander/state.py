@@ -66,6 +66,8 @@ class SeriesState:
     depots: dict[str, DepotState] = field(default_factory=dict)
     basing: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
     """Side to squad to airfield to squad steps (1.3)."""
+    home_basing: dict[str, dict[str, int]] | None = None
+    """The Allied plan a Big Blow or Bodenplatte set aside for its frame (1.4, 3.3b); restored by its report."""
     pool: dict[str, dict[str, int]] = field(default_factory=dict)
     """1.5c: each side's force pool of aircraft steps by type."""
     secrets: list[dict[str, Any]] = field(default_factory=list)
@@ -74,6 +76,12 @@ class SeriesState:
     """The frame report awaiting its dispute window."""
     report_answers: dict[str, str] = field(default_factory=dict)
     """Side to ``accepted`` or the dispute's reason."""
+    dispute_hours: float = 24.0
+    """4.2d: how long the Frame COs may dispute a report (a setting of the series; 0: until the CM closes)."""
+    report_at: float | None = None
+    """When the report awaiting its window was entered or last corrected (the bot's clock, seconds)."""
+    window_closed: bool = False
+    """The window's time ran out while a dispute was open: the campaign manager decides."""
     battles: list[dict[str, Any]] = field(default_factory=list)
     """This board phase's battles, with their dice and results once rolled."""
     retreats: list[dict[str, Any]] = field(default_factory=list)

@@ -480,6 +480,61 @@ class FakeDiscord:
         """Click a button of a message the bot sent (in a channel or a DM)."""
         return await self.interact(self.click_payload(user, message, label_or_id, values))
 
+    def submit_payload(
+        self, user: FakeUser, modal: Sent, values: dict[str, str | list[str]], channel: int, dm: bool = False
+    ) -> dict[str, Any]:
+        """The payload of a form (a modal the bot opened, ``modal``) filled in with ``values`` by input custom id.
+
+        Checks what Discord's client checks before it lets a form be sent: every required input filled, each
+        text within its length limits, no value for an input the form does not have.
+        """
+        assert modal.kind == "callback" and modal.callback_type == 9, "not a form the bot opened"
+        inputs = form_inputs(modal)
+        unknown = set(values) - set(inputs)
+        assert not unknown, f"the form has no input {sorted(unknown)}"
+        answered = []
+        for custom, component in inputs.items():
+            value = values.get(custom)
+            if component["type"] == 4:
+                text = str(value or "")
+                if component.get("required", True):
+                    assert text, f"Discord will not send the form: {custom!r} is required"
+                if text:
+                    assert len(text) >= int(component.get("min_length") or 0), f"{custom!r} is too short"
+                    assert len(text) <= int(component.get("max_length") or 4000), f"{custom!r} is too long"
+                answered.append({"type": 18, "component": {"type": 4, "custom_id": custom, "value": text}})
+            else:
+                chosen = [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
+                allowed = {str(o["value"]) for o in component.get("options", [])}
+                assert set(chosen) <= allowed, f"{custom!r} offers no {sorted(set(chosen) - allowed)}"
+                if component.get("required", True):
+                    assert chosen, f"Discord will not send the form: {custom!r} is required"
+                answered.append({"type": 18, "component": {"type": 3, "custom_id": custom, "values": chosen}})
+        payload = self._base(5, user, channel, dm=dm)
+        payload["data"] = {"custom_id": modal.payload["custom_id"], "components": answered}
+        return payload
+
+    async def submit(
+        self, user: FakeUser, modal: Sent, values: dict[str, str | list[str]], channel: int, dm: bool = False
+    ) -> list[Sent]:
+        """Fill in and send a form the bot opened (see :meth:`submit_payload`)."""
+        return await self.interact(self.submit_payload(user, modal, values, channel, dm))
+
+
+def form_inputs(modal: Sent) -> dict[str, dict[str, Any]]:
+    """The inputs of a form the bot opened, by custom id, in order (each in a label, or in an action row)."""
+    inputs: dict[str, dict[str, Any]] = {}
+    for top in modal.payload.get("components", []):
+        inner = [top["component"]] if top.get("type") == 18 else list(top.get("components", []))
+        for component in inner:
+            inputs[str(component["custom_id"])] = component
+    return inputs
+
+
+def forms(sent: list[Sent]) -> list[Sent]:
+    """The forms (modals) the bot opened."""
+    return [s for s in sent if s.kind == "callback" and s.callback_type == 9]
+
 
 def answers(sent: list[Sent]) -> list[Sent]:
     """The private answers to the caller (follow-ups and immediate responses with text)."""

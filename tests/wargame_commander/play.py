@@ -8,8 +8,8 @@ from typing import Any
 
 from engine.contract import Action, Prompt
 from engine.hexgrid import hex_name
-from engine.wargame_commander import combat, ground, series
-from engine.wargame_commander.board import Board
+from engine.wargame_commander import air, combat, ground, series
+from engine.wargame_commander.board import Board, Squad
 from engine.wargame_commander.state import SeriesState, board_of
 
 
@@ -32,13 +32,58 @@ def greedy_basing(board: Board, side: str) -> str:
     return ",".join(f"{squad}@{field}={n}" for (squad, field), n in placed.items())
 
 
+def greedy_operation_basing(state: SeriesState, board: Board) -> str:
+    """A legal Allied basing for a Big Blow or Bodenplatte frame (1.4, 3.3b): the squads that must move, each
+    step at the first field with room that holds a type it may fly there."""
+    operation = str((state.declaration or {}).get("operation"))
+    home = state.basing["allied"]
+
+    def allowed(squad: Squad, field_id: str) -> bool:
+        mainland = board.areas[board.airfields[field_id].area].mainland
+        if operation == "bigblow":
+            return squad.role not in ("strike", "bomber") or not mainland
+        return mainland
+
+    forced = [
+        s
+        for s in board.squads.values()
+        if s.side == "allied"
+        and (not all(allowed(s, f) for f in home.get(s.id, {})) or sum(home.get(s.id, {}).values()) != s.steps)
+    ]
+    load: dict[str, int] = {}
+    for squad_id, fields in home.items():
+        if squad_id not in {s.id for s in forced}:
+            for field_id, n in fields.items():
+                load[field_id] = load.get(field_id, 0) + n
+    placed: dict[tuple[str, str], int] = {}
+    for squad in forced:
+        types = air.types_flown(board, squad, operation, home)
+        for _ in range(squad.steps):
+            for f in sorted(board.airfields.values(), key=lambda f: f.id):
+                live = state.fields[f.id]
+                if (
+                    live.side == "allied"
+                    and not live.closed
+                    and allowed(squad, f.id)
+                    and load.get(f.id, 0) < board.field_sizes[f.size][0]
+                    and any(live.steps.get(t) for t in types)
+                ):
+                    load[f.id] = load.get(f.id, 0) + 1
+                    placed[(squad.id, f.id)] = placed.get((squad.id, f.id), 0) + 1
+                    break
+            else:
+                placed[(squad.id, air.STAND_DOWN)] = placed.get((squad.id, air.STAND_DOWN), 0) + 1
+    return ",".join(f"{squad}@{field}={n}" for (squad, field), n in placed.items())
+
+
 def random_report(board: Board, rng: random.Random) -> str:
     lines = ["kind,a,b,c,d"]
     for _ in range(rng.randint(0, 4)):
         plane = rng.choice(list(board.aircraft.values()))
         lines.append(f"shot_down,{plane.side},{plane.type},{rng.randint(1, 3)}")
     for _ in range(rng.randint(0, 2)):
-        lines.append(f"airfield,{rng.choice(list(board.airfields))},{rng.choice(['light', 'moderate', 'heavy'])}")
+        mainland = [f for f in board.airfields.values() if board.areas[f.area].mainland]
+        lines.append(f"airfield,{rng.choice(mainland).id},{rng.choice(['light', 'moderate', 'heavy'])}")
     for _ in range(rng.randint(0, 2)):
         lines.append(f"depot,{rng.choice(list(board.depots))}")
     corps = [u for u in board.units.values() if u.type != "hq"]
@@ -75,6 +120,8 @@ def random_designation(state: SeriesState, board: Board, side: str, rng: random.
 def random_action(state: SeriesState, seat: str, prompt: Prompt, rng: random.Random) -> Action:
     board = board_of(state)
     verbs = set(prompt.free_verbs)
+    if "basing" in verbs and state.phase == "operation_basing":
+        return Action(seat, "basing", {"plan": greedy_operation_basing(state, board)})
     if "basing" in verbs:
         return Action(seat, "basing", {"plan": greedy_basing(board, seat)})
     if "designate" in verbs:

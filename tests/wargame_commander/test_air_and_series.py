@@ -255,3 +255,79 @@ def test_unknown_verbs_and_junk_arguments_are_refused_clearly(fresh: SeriesState
         act(fresh, "allied", "fly")
     with pytest.raises(InvalidActionError, match=r"1.3"):
         act(fresh, "allied", "basing", plan="366fg A92 3")
+
+
+def test_3_4d_a_blitz_corps_out_of_army_control_at_its_next_movement_phase_loses_a_cs(fresh: SeriesState) -> None:
+    # pz-58 Blitzed last frame (its Blitz effects ended with the breakthrough movement) and now stands six
+    # hexes from its Army HQ when the German corps movement phase begins.
+    state = position(fresh, "blitz", pz_5=1713, pz_58=1107, us_1=807)
+    state.units["pz-58"].blitz_used = state.units["pz-58"].blitz_check = True
+    state, events = act(state, "german", "blitz", units="")
+    assert state.phase == "move_german_corps"
+    assert state.units["pz-58"].lost == 1 and not state.units["pz-58"].blitz_check
+    assert any(e.kind == "blitz_loss" and "3.4d" in e.text for e in events)
+    # In Army Control at that moment: no loss.
+    state = position(fresh, "blitz", pz_5=1713, pz_58=1612, us_1=807)
+    state.units["pz-58"].blitz_used = state.units["pz-58"].blitz_check = True
+    state, events = act(state, "german", "blitz", units="")
+    assert state.units["pz-58"].lost == 0 and not any(e.kind == "blitz_loss" for e in events)
+
+
+def test_4_2h_isolated_and_out_of_army_control_units_are_named_after_the_report(fresh: SeriesState) -> None:
+    state = position(fresh, "report", frame=2, us_1=807, us_7=1507, us_5=908, de_15=1806, de_81=1707, de_74=1107)
+    state, _ = act(state, "cm", "report", text="radar,verviers")
+    state, _ = act(state, "allied", "accept")
+    state, events = act(state, "german", "accept")
+    control = [e for e in events if e.kind == "army_control"]
+    assert len(control) == 1 and "4.2h" in control[0].text
+    assert sorted(control[0].data["units"]) == ["de-74", "us-7"]
+    assert state.phase == "designate" and state.frame == 3
+
+
+def test_1_6a_a_radar_hit_only_costs_that_frames_coverage(fresh: SeriesState) -> None:
+    state = position(fresh, "report", frame=2, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    before = copy.deepcopy(state.ledger)
+    state, _ = act(state, "cm", "report", text="radar,verviers")
+    state, _ = act(state, "allied", "accept")
+    state, _ = act(state, "german", "accept")
+    assert state.radar_lost == ["verviers"] and state.ledger == before
+    assert series.view(state, None)["radar_lost"] == ["verviers"]
+
+
+def test_5_1_frontline_breaks_remaining_after_movement_score_two_each(fresh: SeriesState, board: Board) -> None:
+    from engine.wargame_commander import ground
+
+    state = position(fresh, "move_german_hq", frame=2, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    german_breaks, _ = ground.frontline_breaks(state, board, "german")
+    allied_breaks, _ = ground.frontline_breaks(state, board, "allied")
+    # Before the last movement phase the check is made but nothing is scored.
+    early = position(copy.deepcopy(fresh), "move_allied_hq", frame=2, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    early, _ = act(early, "allied", "done")
+    assert early.ledger == []
+    state, _ = act(state, "german", "done")
+    assert state.phase == "redeploy"
+    points = {line["side"]: line["points"] for line in state.ledger}
+    assert points == {"german": 2.0 * allied_breaks, "allied": 2.0 * german_breaks}
+    assert all(line["rule"] == "5.1" for line in state.ledger)
+
+
+def test_4_2d_the_frame_report_as_a_form_with_every_bad_line_by_field(board: Board) -> None:
+    from engine.wargame_commander.report import form_values, parse_form, report_csv
+
+    fields = {
+        "shot_down": "german, Bf 109G, 3\nallied, P-47D, 1",
+        "airfields": "Y29, moderate\nB78, closed",
+        "targets": "cologne, verviers",
+        "corps": "us-8, damage",
+        "pilots": "Hartmann, 4, 1, 0",
+    }
+    report = parse_form(fields, board)
+    assert report["closed"] == ["B78"] and report["depots"] == ["cologne"] and report["radar"] == ["verviers"]
+    assert parse_report(report_csv(report), board) == report
+    assert parse_form(form_values(report), board) == report
+    bad = dict(fields, shot_down="german, Spitfire IX, 2", airfields="\n\nBASSINGBOURN, heavy", targets="paris")
+    with pytest.raises(ReportError) as caught:
+        parse_form(bad, board)
+    assert caught.value.problems[0].startswith("Aircraft shot down, line 1: no german aircraft type 'Spitfire IX'")
+    assert caught.value.problems[1].startswith("Airfields damaged or closed, line 3: Bassingbourn (8th AF)")
+    assert caught.value.problems[2] == "Depots damaged, radar sites hit, line 1: no supply depot 'paris'"

@@ -58,3 +58,20 @@ def test_umpire_validate_checks_a_bundled_board_and_a_league_file(
     league.write_text(text.replace('hex = "1002"\n', 'hex = "0101"\n'), encoding="utf-8")
     assert main(["validate", str(league)]) == 1
     assert "units[0] cdn-1: hex 0101 is sea" in capsys.readouterr().err
+
+
+def test_2_1_unit_strengths_movement_and_zoc_as_printed(doc: dict[str, Any]) -> None:
+    types = parse_board(doc).unit_types
+    printed = {"allied": (4, 6, True), "german": (3, 4, True), "panzer": (4, 6, True), "ss": (5, 6, True)}
+    printed["hq"] = (1, 4, False)
+    assert {k: (t.strength, t.movement, t.zoc) for k, t in types.items()} == printed
+    assert {k for k, t in types.items() if t.blitz} == {"panzer", "ss"}  # 3.4a
+
+
+def test_1_2_a_squad_flies_only_the_types_its_role_may(doc: dict[str, Any]) -> None:
+    bad = copy.deepcopy(doc)
+    fighters = next(s for s in bad["squads"] if s["id"] == "126wing")
+    fighters["types"] = ["Typhoon IB"]  # an ord-carrying type for a fighter squad
+    with pytest.raises(BoardError) as caught:
+        parse_board(bad)
+    assert any("a fighter squad may not fly the Typhoon IB (1.2)" in p for p in caught.value.problems)

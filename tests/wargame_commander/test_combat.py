@@ -6,7 +6,7 @@ import pytest
 
 from engine.asl.secrets import verify_receipt
 from engine.contract import IllegalActionError
-from engine.wargame_commander import combat
+from engine.wargame_commander import combat, ground
 from engine.wargame_commander.board import Board
 from engine.wargame_commander.state import SeriesState
 from tests.wargame_commander.conftest import act, position
@@ -168,3 +168,52 @@ def test_2_43_results_and_5_1_battle_points() -> None:
     assert combat.result_effects("DE") == ("", 0, False, True)
     assert combat.result_effects("ADE") == ("", 0, True, True)
     assert combat.result_effects("C") == ("", 0, False, False)
+
+
+def test_2_44_isolated_attackers_and_defenders(fresh: SeriesState, board: Board) -> None:
+    # Both Allied corps far from First Army's HQ (0807), the German corps far from 15. Armee's (2015).
+    state = position(fresh, "designate", us_1=807, us_7=1507, us_5=1506, de_81=1607, de_15=2015)
+    assert all(board.grid.are_adjacent(state.units[a].hex or 0, 1607) for a in ("us-7", "us-5"))
+    drms = dict(combat.modifiers(state, board, "de-81", ("us-7", "us-5")))
+    assert drms["2 attacker(s) out of Army Control"] == -2  # -1 per attacker isolated
+    assert drms["defender out of Army Control"] == 1
+    # The defender's HQ comes within five hexes: no more +1.
+    state.units["de-15"].hex = 1806
+    drms = dict(combat.modifiers(state, board, "de-81", ("us-7", "us-5")))
+    assert "defender out of Army Control" not in drms
+    # 3.4b: a Blitzing corps is immune to Army Control's CRT modifier.
+    state = position(fresh, "designate", pz_5=2015, pz_58=1507, de_81=1506, us_7=1607, us_1=1410)
+    assert not ground.in_army_control(state, board, "de-81")
+    state.units["pz-58"].blitz_active = True
+    drms = dict(combat.modifiers(state, board, "us-7", ("pz-58", "de-81")))
+    assert drms["1 attacker(s) out of Army Control"] == -1
+
+
+def test_2_4e_f_the_battles_a_side_may_designate(fresh: SeriesState, board: Board) -> None:
+    options = combat.designation_options(fresh, board, "german")
+    # Every option passes the designation check on its own; the whole group comes before its parts.
+    for defender, attackers in options:
+        combat.check_designation(fresh, board, "german", [(defender, attackers)])
+    assert options.index(("us-5", ("de-67", "ss-1"))) < options.index(("us-5", ("ss-1",)))
+    # A German corps of 3 alone against an Allied corps of 4 is not the attacker (2.4f).
+    assert ("us-5", ("de-67",)) not in options
+
+
+def test_2_4g_the_dice_plus_the_modifiers_on_the_odds_column_give_the_result(fresh: SeriesState) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907, us_5=1008, de_15=1306, de_81=1007)
+    state, _ = act(state, "allied", "designate", battles="de-81:us-7+us-5")
+    state, _ = act(state, "german", "designate", battles="")
+    battle = state.battles[0]
+    assert battle["attack"] == 8 and battle["column"] == combat.COLUMNS[combat.column_of(8, battle["defence"])]
+    assert battle["total"] == sum(battle["dice"]) + battle["drm"]
+    assert battle["result"] == combat.CRT[combat.crt_row(battle["total"])][battle["column_index"]]
+
+
+def test_1_6c_and_2_4d_tac_air_damage_from_the_report_lowers_the_corps_cs(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "report", frame=1, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    state, _ = act(state, "cm", "report", text="corps,de-81,heavy\ndepot,cologne")
+    state, _ = act(state, "allied", "accept")
+    state, _ = act(state, "german", "accept")
+    assert combat.strength(state, board, "de-81") == 1  # 3 less 2 (2.41 heavy damage)
+    # 1.6b: the depot ruled damaged scores 1 for the Allies (5.1) and costs its army a DRM (2.44).
+    assert state.depots["cologne"].damaged and state.ledger[-1]["points"] == 1.0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from engine.contract import IllegalActionError, NotYourTurnError
@@ -141,3 +143,39 @@ def test_2_47_engaged_corps_do_not_move(fresh: SeriesState) -> None:
     state.units["us-7"].engaged = True
     with pytest.raises(IllegalActionError, match=r"2.47"):
         act(state, "allied", "move", unit="us-7", to="1007")
+
+
+def test_2_2c_the_frontline_is_one_chain_of_adjacent_hexes_from_the_north_edge_to_the_south_edge(
+    fresh: SeriesState, board: Board
+) -> None:
+    corps = ["br-1", "cdn-2", "br-8", "br-12", "br-30", "us-13"]
+    state = position(fresh, "move_allied_corps")
+    for unit_id, row in zip(corps, (2, 5, 8, 11, 14, 17), strict=True):
+        state.units[unit_id].hex = 1000 + row
+    state.units["br-8"].hex = None
+    chain, gaps = ground.frontline(state, board, "allied")
+    assert chain[0] in board.north_anchor and chain[-1] in board.south_anchor
+    assert all(board.grid.are_adjacent(a, b) for a, b in itertools.pairwise(chain))
+    assert not any(board.is_sea(h) for h in chain)
+    covered = ground.zoc(state, board, "allied") | {u.hex for u in ground.on_board(state, "allied")}
+    assert gaps == sorted(h for h in chain if h not in covered)
+    assert ground.frontline_breaks(state, board, "allied") == (len(gaps), gaps)
+
+
+def test_2_3a_a_unit_has_the_movement_points_of_its_type(fresh: SeriesState, board: Board) -> None:
+    # In an enemy ZOC (so not in reserve): the printed points (2.1).
+    state = position(fresh, "move_german_corps", de_15=1806, de_81=1707, us_7=1607, us_1=1410)
+    assert ground.movement_points(state, board, "de-81") == 4
+    assert ground.movement_points(state, board, "us-7") == 6
+    assert ground.movement_points(state, board, "de-15") == 4  # an Army HQ
+    assert max(ground.reachable(state, board, "de-15").values()) <= 4
+
+
+def test_3_2_after_frame_1_the_allies_move_first(fresh: SeriesState) -> None:
+    state = position(fresh, "move_allied_corps", frame=2, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    with pytest.raises(NotYourTurnError):
+        act(state, "german", "move", unit="de-81", to="1708")
+    state, _ = act(state, "allied", "done")
+    assert state.phase == "blitz"
+    state, _ = act(state, "german", "blitz", units="")
+    assert state.phase == "move_german_corps"

@@ -146,8 +146,56 @@ class WargameCommanderAdapter:
         ranges = {
             h: sorted(ground.army_control_range(state, board, h)) for h in board.units if board.units[h].type == "hq"
         }
-        gaps = {s: ground.frontline_breaks(state, board, s)[1] for s in board.sides}
-        return draw_map(board, view, ranges, gaps)
+        frontlines = {s: ground.frontline(state, board, s) for s in board.sides}
+        return draw_map(board, view, ranges, frontlines)
+
+    def plan_sheet(self, state: SeriesState, side: str) -> bytes:
+        """4.2r: the plan sheet picture of ``side`` before the next frame (:mod:`render.wargame_commander_plan`)."""
+        from render.wargame_commander_plan import draw_plan_sheet
+
+        board = board_of(state)
+        if side not in board.sides:
+            raise InvalidActionError(f"no side {side!r}")
+        declared = state.declaration if state.declaration and state.declaration["frame"] == state.frame else None
+        text = special.declaration_text(state, board) if declared else None
+        return draw_plan_sheet(board, SYSTEM.view(state, side), side, text)
+
+    # --- Sealed decisions by DM (the baskets of bot.systems.wargame_commander.sealed) ------------------
+
+    def designation_items(self, state: SeriesState, side: str) -> list[tuple[str, str]]:
+        """4.2i: the battles ``side`` may designate, as (menu label with the odds, ``defender:a+b``)."""
+        board = board_of(state)
+        found = []
+        for defender, attackers in combat.designation_options(state, board, side):
+            odds = combat.battle_odds(state, board, defender, attackers)
+            label = (
+                f"{defender} <- {'+'.join(attackers)}: {odds['attack']} to {odds['defence']}, "
+                f"{odds['column']}, DRM {odds['drm']:+d}"
+            )
+            found.append((label, f"{defender}:{'+'.join(attackers)}"))
+        return found
+
+    def basing_items(self, state: SeriesState, side: str) -> tuple[list[tuple[str, str, str]], dict[str, int]]:
+        """1.3: the (squad, airfield, menu label) pairs of a basing plan, each squad at each of its side's open
+        fields holding a type it flies; and each squad's steps."""
+        board = board_of(state)
+        pairs = []
+        for squad in board.squads.values():
+            if squad.side != side:
+                continue
+            for field_id, live in state.fields.items():
+                if live.side != side or live.closed or not any(live.steps.get(t, 0) for t in squad.types):
+                    continue
+                spec = board.airfields[field_id]
+                cap = board.field_sizes[spec.size][0]
+                pairs.append((squad.id, field_id, f"{squad.id} @ {field_id} ({spec.name}, cap {cap})"))
+        return pairs, {s.id: s.steps for s in board.squads.values() if s.side == side}
+
+    def dispute_deadline(self, state: SeriesState) -> float | None:
+        """4.2d: when the open dispute window closes (the clock's ``expire`` is due), if it is timed."""
+        from engine.wargame_commander import window
+
+        return window.deadline(state)
 
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         return any(

@@ -7,12 +7,26 @@ Light on purpose (no engine import): the registry (:mod:`bot.systems`) reads it 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 from bot.definitions import UNIT, CommandDef, OptionDef, opt
-from bot.replies import Handler
-from bot.systems.base import Layer, Room
+from bot.replies import Context, Handler, Reply
+from bot.systems.base import Components, Layer, Room
+from bot.systems.wargame_commander import sealed
+
+if TYPE_CHECKING:
+    from bot.service import Outcome, Table
+    from engine.contract import Prompt
+
+FORM_LABELS: tuple[tuple[str, str], ...] = (
+    ("shot_down", "aircraft shot down: side, type, count; ..."),
+    ("airfields", "airfields: id, light|moderate|heavy|closed; ..."),
+    ("targets", "depots damaged and radar sites hit, by id"),
+    ("corps", "corps hit by tac air: unit, damage|heavy; ..."),
+    ("pilots", "German pilots: name, kills, assists, losses; ..."),
+)
+"""The frame report form's fields as slash command options (the engine's form: report.FORM_FIELDS)."""
 
 COMMANDS: tuple[CommandDef, ...] = (
     CommandDef(
@@ -24,14 +38,29 @@ COMMANDS: tuple[CommandDef, ...] = (
         ),
         slow=True,
     ),
-    CommandDef("frame accept", "Frame CO: accept the frame report.", verb="accept", slow=True),
-    CommandDef("frame dispute", "Frame CO: dispute the frame report.", (opt("reason", "what is wrong"),), "dispute"),
+    CommandDef(
+        "frame form",
+        "Campaign manager: enter or correct the frame report in a form (or fill these fields).",
+        tuple(opt(key, label, None, False) for key, label in FORM_LABELS),
+        slow=True,
+        form=True,
+    ),
+    CommandDef(
+        "frame window",
+        "Campaign manager: how many hours the Frame COs may dispute a frame report (0: until you close it).",
+        (OptionDef("hours", "hours, 0 to 336", "number", True, None, 0, 336),),
+        slow=True,
+    ),
+    CommandDef("frame accept", "Frame CO: accept the frame report.", slow=True),
+    CommandDef("frame dispute", "Frame CO: dispute the frame report.", (opt("reason", "what is wrong"),), slow=True),
     CommandDef("frame close", "Campaign manager: close the dispute window and apply the report.", verb="close"),
     CommandDef(
         "frame basing",
-        "Seal your basing plan: squad@airfield=steps, ... (1.3).",
-        (opt("plan", "e.g. 366fg@A92=2,366fg@Y29=1"),),
-        verb="basing",
+        "Seal your basing plan: squad@airfield=steps, ... (1.3); a long plan as a .txt file (or the DM's menus).",
+        (
+            opt("plan", "e.g. 366fg@A92=2,366fg@Y29=1", None, False),
+            OptionDef("file", "or the plan in a text file (lines or commas)", "attachment", False),
+        ),
         private=True,
         slow=True,
     ),
@@ -88,7 +117,13 @@ COMMANDS: tuple[CommandDef, ...] = (
         verb="rebase",
     ),
     CommandDef("frame done", "Finish this step: movement, breakthrough or redeployment.", verb="done", slow=True),
-    CommandDef("frame plan", "A side's plan sheet for the next frame.", (opt("side", "the side", "seat", False),)),
+    CommandDef(
+        "frame plan",
+        "Your side's plan sheet for the next frame, as a picture (4.2r).",
+        (opt("side", "the side (campaign manager)", "seat", False),),
+        private=True,
+        slow=True,
+    ),
     CommandDef("score", "The score ledger, line by line, and the totals (5.1)."),
 )
 """The Wargame Commander's commands."""
@@ -102,7 +137,51 @@ class WargameCommanderRoom(Room):
         "frame": "The Ardennes Wargame Commander: frame reports, basing, battles, Blitz, declarations."
     }
 
+    press_verbs = frozenset({*sealed.PRESS_VERBS, "wac"})
+    verb_commands: ClassVar[Mapping[str, str]] = {
+        "basing": "frame basing",
+        "report": "frame form",
+        "correct": "frame form",
+        "window": "frame window",
+        "accept": "frame accept",
+        "dispute": "frame dispute",
+    }
+    form_verbs = frozenset({"wfr"})
+
     def handlers(self, layer: Layer) -> dict[str, Handler]:
         from bot.systems.wargame_commander.frames import handlers
 
         return handlers(layer)
+
+    async def press(
+        self, layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]
+    ) -> list[Reply]:
+        if verb == "wac":
+            from bot.systems.wargame_commander.frames import accept
+
+            return await accept(layer, ctx, arg, state)
+        return await sealed.press(layer, ctx, verb, arg, state, values)
+
+    async def components(self, layer: Layer, table: Table, seat: str, prompt: Prompt) -> Components | None:
+        if "dispute" in prompt.free_verbs:
+            from bot.systems.wargame_commander.frames import dispute_components
+
+            return await dispute_components(layer, table, seat, prompt)
+        return await sealed.components(layer, table, seat, prompt)
+
+    async def submit(
+        self, layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: dict[str, str]
+    ) -> list[Reply]:
+        from bot.systems.wargame_commander.frames import submit_report
+
+        return await submit_report(layer, ctx, values)
+
+    async def on_clock(self, layer: Layer) -> list[Reply]:
+        from bot.systems.wargame_commander.frames import expire_windows
+
+        return await expire_windows(layer)
+
+    async def after_outcome(self, layer: Layer, ctx: Context, outcome: Outcome) -> list[Reply]:
+        from bot.systems.wargame_commander.frames import plan_sheets
+
+        return await plan_sheets(layer, ctx, outcome)
