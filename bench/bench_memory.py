@@ -6,7 +6,8 @@ over a SQLite file, with discord.py and the bot's modules imported); 50 games st
 last state as snapshot). Each game draws the
 channel's whole map, then a close-up round the hex of its first unit on the map (``/map hex:``), as the bot
 draws them (in its render thread). Peak RSS (``ru_maxrss``) is read after loading, after the first full map,
-the first close-up, and all 50 games; the state cache's size against its bound.
+the first close-up, and all 50 games; the state cache's size against its bound. The C allocator is set as the
+bot sets it at its start (:mod:`bot.allocator`); ``--malloc-default`` leaves glibc's defaults, for comparison.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bench.bench_store import GERMAN, logged, new_game, write_log
 from bench.midgame import random_game
 from bench.timing import print_load
 from bot import discord_app  # noqa: F401 (the bot's own modules, discord.py included, count in its memory)
+from bot.allocator import tune_allocator
 from bot.config import DEFAULT_STATE_CACHE
 from bot.service import GameService
 from bot.store import Store
@@ -85,6 +87,8 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
 
 def main() -> None:
     print_load()
+    if "--malloc-default" not in sys.argv:
+        tune_allocator()  # as the bot does at its start (bot.discord_app.run)
     with tempfile.TemporaryDirectory() as folder:
         figures = asyncio.run(bench(Path(folder)))
     print("| measure | peak RSS |")

@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from engine.contract import Prompt
 
 LOCK_IDLE_SECONDS = 600.0
 """A channel's lock is forgotten after ten idle minutes (it is made again on the next request)."""
@@ -50,12 +52,25 @@ class ChannelLocks:
 class StateCache:
     """The latest state of the most recently used games, at most ``size`` of them (least recently used dropped).
 
-    Each entry is (the game's revision, its last live action's number, the state).
+    Each entry is (the game's revision, its last live action's number, the state). The prompts of a cached
+    state are kept beside it (:meth:`prompts_of`): an action's prompts are worked out once, when it is
+    applied, and serve as the prompts "before" the next action.
     """
 
     def __init__(self, size: int) -> None:
         self.size = max(1, size)
         self._entries: OrderedDict[int, tuple[int, int, Any]] = OrderedDict()
+        self._prompts: dict[int, tuple[Any, dict[str, Prompt]]] = {}
+
+    def prompts_of(self, game_id: int, state: Any) -> dict[str, Prompt] | None:
+        """The prompts kept for this very state of the game, if any (a copy)."""
+        kept = self._prompts.get(game_id)
+        return dict(kept[1]) if kept is not None and kept[0] is state else None
+
+    def keep_prompts(self, game_id: int, state: Any, prompts: Mapping[str, Prompt]) -> None:
+        """Keep the prompts of the game's cached ``state`` (dropped with it)."""
+        if game_id in self._entries:
+            self._prompts[game_id] = (state, dict(prompts))
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -70,7 +85,9 @@ class StateCache:
         self._entries[game_id] = entry
         self._entries.move_to_end(game_id)
         while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
+            dropped, _ = self._entries.popitem(last=False)
+            self._prompts.pop(dropped, None)
 
     def pop(self, game_id: int, default: Any = None) -> Any:
+        self._prompts.pop(game_id, None)
         return self._entries.pop(game_id, default)

@@ -353,15 +353,19 @@ class CommandLayer(GameLife):
     async def _map(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         if o.get("overlay") == "combats":  # the combats of the last turns: bot/info.py
             return await info.map_combats(self, ctx, int(o.get("turns", 1)))
-        png = await self.service.picture(
+        # The answer first, the picture after it (drawn once every answer in progress is sent): a bad
+        # overlay, unit or hex is found while drawing, and its refusal then comes in the picture's place.
+        draw = await self.service.picture_job(
             ctx.channel, ctx.caller, overlay=o.get("overlay"), unit=o.get("unit"), around=o.get("hex")
         )
         table = await self.service.table(ctx.channel, live=False)
         mine = table.seats_of(ctx.caller.user_id)
         who = f"the {mine[0]} side" if len(mine) == 1 else "a spectator (what both sides may see)"
         what = f" with the {o['overlay']} overlay" if o.get("overlay") else ""
-        text = f"The map as {who} sees it{what}; arrows show the last activation."
-        return [Reply(text, files=(Attachment("map.png", png),))]
+        return [
+            Reply(f"Drawing the map as {who} sees it{what}; it follows."),
+            Reply(f"The map as {who} sees it{what}; arrows show the last activation.", picture=draw),
+        ]
 
     async def _log(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, corrections = await self.service.log(ctx.channel, ctx.caller)

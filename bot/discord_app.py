@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.allocator import tune_allocator
 from bot.commands import (
     INTERNAL_ERROR,
     Button,
@@ -338,6 +339,7 @@ def _option_value(value: Any) -> Any:
 def run(settings: Settings) -> int:
     """Run the bot until interrupted; a missing or rejected token gives a clear message, not a traceback."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    tune_allocator()
     return asyncio.run(_run(settings))
 
 

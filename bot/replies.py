@@ -150,6 +150,8 @@ async def draw_picture(reply: Reply) -> Reply:
         png = await reply.picture()
     except Refusal:
         return replace(reply, text=reply.text + " (this game has no map picture)", picture=None)
+    except RulesError as error:  # an option the drawing refused (an unknown overlay, a hex off the map)
+        return replace(reply, text=refusal_text(error), picture=None)
     return replace(reply, files=(*reply.files, Attachment("map.png", png)), picture=None)
 
 

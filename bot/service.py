@@ -377,7 +377,7 @@ class GameService(Reading, Correspondence):
             raise StaleError("that choice belongs to an earlier position (the game has moved on); nothing changed")
         system = self.system(game.system)
         state = await self.state(game)
-        before = await asyncio.to_thread(system.prompts, state)
+        before = await self._prompts_of(game, state)
         acting = self._acting_seat(table, caller, before, verb, seat)
         applied = await asyncio.to_thread(_apply, system, state, Action(acting, verb, args), snapshot_due(game))
         new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
@@ -403,6 +403,7 @@ class GameService(Reading, Correspondence):
         except RevisionError:
             raise StaleError("the game changed meanwhile; nothing changed, try again") from None
         self._cache[game.id] = (game.revision, row.seq, new)
+        self._cache.keep_prompts(game.id, new, after)
         if result:
             await self._ended(game, "victory")
         receipt = secret.receipt if secret else None
@@ -532,7 +533,7 @@ class GameService(Reading, Correspondence):
                 raise Refusal("the game is not being played")
             system = self.system(table.game.system)
             state = await self.state(table.game)
-            prompts = await asyncio.to_thread(system.prompts, state)
+            prompts = await self._prompts_of(table.game, state)
             acting = self._acting_seat(table, caller, prompts, verb, seat)
             if acting not in prompts:
                 raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
@@ -553,15 +554,19 @@ class GameService(Reading, Correspondence):
         """
         async with self.lock(channel):
             table = await self.table(channel)
-            pending = await self.store.pop_pending(token)
+            pending = await self.store.pending(token)  # read only: the action's own transaction removes it
             if pending is None or pending.game != table.game.id:
                 raise StaleError("that confirmation was already used or has expired; nothing changed")
             if pending.user_id != caller.user_id:
-                await self.store.put_pending(pending)
                 raise Refusal("only the player who asked for this preview may confirm it")
             if not go:
+                await self.store.pop_pending(token)
                 return None
-            return await self._act(table, caller, pending.verb, pending.args, pending.seat, pending.revision)
+            try:
+                return await self._act(table, caller, pending.verb, pending.args, pending.seat, pending.revision)
+            except RulesError:
+                await self.store.pop_pending(token)  # a confirmation is used once, refused or not
+                raise
 
     # --- Undo and corrections -------------------------------------------------------------------------
 
@@ -624,6 +629,7 @@ class GameService(Reading, Correspondence):
             correction=correction,
         )
         self._cache[game.id] = (game.revision, actions[-1].seq if actions else after, state)
+        self._cache.keep_prompts(game.id, state, prompts)
         if game.status == "finished":  # a correction may reopen a game that ended
             game = await self.store.set_status(game, "active", None)
             await self._ended(game, "reopened")

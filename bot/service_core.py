@@ -134,5 +134,12 @@ class ServiceCore:
         """What each seat must or may decide now (nothing unless the game is being played)."""
         if game.status != "active":
             return {}
-        state = await self.state(game)
-        return await asyncio.to_thread(self.system(game.system).prompts, state)
+        return await self._prompts_of(game, await self.state(game))
+
+    async def _prompts_of(self, game: GameRow, state: Any) -> dict[str, Prompt]:
+        """The prompts of a game's state, worked out once per state while it stays cached."""
+        prompts = self._cache.prompts_of(game.id, state)
+        if prompts is None:
+            prompts = await asyncio.to_thread(self.system(game.system).prompts, state)
+            self._cache.keep_prompts(game.id, state, prompts)
+        return prompts

@@ -911,6 +911,14 @@ class Store:
                 (row.token, row.game, row.revision, row.seat, row.user_id, row.verb, json.dumps(dict(row.args))),
             )
 
+    async def pending(self, token: str) -> PendingRow | None:
+        """An action awaiting confirmation, left in place (:meth:`record_action` removes the game's)."""
+        row = await self._one("SELECT * FROM pending WHERE token = ?", (token,))
+        if row is None:
+            return None
+        args = json.loads(row["args"])
+        return PendingRow(row["token"], row["game"], row["revision"], row["seat"], row["user_id"], row["verb"], args)
+
     async def pop_pending(self, token: str) -> PendingRow | None:
         """Take an action awaiting confirmation (it can be confirmed or cancelled only once)."""
         async with self.transaction() as db:

@@ -81,6 +81,8 @@ class Grid:
     lower_columns: Parity = "odd"
     """Which columns sit half a hex lower than their neighbours."""
     _neighbours: dict[Hex, tuple[Hex, ...]] = field(init=False, repr=False, compare=False, default_factory=dict)
+    _within: dict[tuple[Hex, int], tuple[Hex, ...]] = field(init=False, repr=False, compare=False, default_factory=dict)
+    """:meth:`within`'s answers, kept: the events' reach (15.2) asks for six hexes round every unit each prompt."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.columns <= 99 or not 1 <= self.rows <= 99:
@@ -146,6 +148,12 @@ class Grid:
 
     def within(self, center: Hex, radius: int) -> list[Hex]:
         """Every hex on the map at distance ``radius`` or less from ``center``, the centre included."""
+        known = self._within.get((center, radius))
+        if known is None:
+            known = self._within[center, radius] = tuple(self._search_within(center, radius))
+        return list(known)
+
+    def _search_within(self, center: Hex, radius: int) -> list[Hex]:
         found = [center]
         seen = {center}
         frontier = [center]

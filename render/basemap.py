@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import Grid, Hex, hex_name
 from engine.vaevictis.data import GameMap, Place
 from render import palette, symbols
-from render.fonts import draw_text
+from render.fonts import draw_text, text_box
 from render.layout import Layout, Point
 
 SUPERSAMPLE = 2
@@ -398,23 +398,27 @@ def _towards(a: Point, b: Point, share: float) -> Point:
     return a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share
 
 
-def draw_place_name(draw: ImageDraw.ImageDraw, layout: Layout, place: Place, offset: Point = (0.0, 0.0)) -> None:
+def draw_place_name(
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    place: Place,
+    offset: Point = (0.0, 0.0),
+    within: tuple[int, int, int, int] | None = None,
+) -> None:
     """A place's name with a halo, just under its hex's counter (well above the next hex's number).
 
     Snapshots draw the names of occupied hexes again over the counters' stack edges, hence ``offset``
-    (subtracted from the map position).
+    (subtracted from the map position). ``within`` (left, top, right, bottom): a name that would fall
+    wholly outside that box is not drawn (a close-up shows a few of the names of the whole map).
     """
     x, y = layout.center(place.hex)
     counter_bottom = layout.counter_box(place.hex)[3] - y
     size = max(7, round(layout.size * (0.26 if place.kind == "city" else 0.22)))
     colour = palette.PLACE_NAME if place.kind != "locality" else palette.LOCALITY_NAME
-    draw_text(
-        draw,
-        (x - offset[0], y + counter_bottom + 1 - offset[1]),
-        place.name,
-        size,
-        colour,
-        anchor="mt",
-        halo=palette.HALO,
-        halo_width=max(1, round(layout.size / 25)),
-    )
+    at = (x - offset[0], y + counter_bottom + 1 - offset[1])
+    halo_width = max(1, round(layout.size / 25))
+    if within is not None:
+        box = text_box(at, place.name, size, anchor="mt", halo_width=halo_width)
+        if box[2] < within[0] or box[0] > within[2] or box[3] < within[1] or box[1] > within[3]:
+            return
+    draw_text(draw, at, place.name, size, colour, anchor="mt", halo=palette.HALO, halo_width=halo_width)

@@ -55,6 +55,14 @@ def text_width(text: str, size: int) -> float:
     return font(size).getlength(printable(text))
 
 
+def text_box(
+    xy: tuple[float, float], text: str, size: int, *, anchor: str = "mm", halo_width: int = 0
+) -> tuple[float, float, float, float]:
+    """Where :func:`draw_text` would put ink (left, top, right, bottom), a pixel wider each way; nothing drawn."""
+    left, top, right, bottom = font(size).getbbox(printable(text), anchor=anchor, stroke_width=halo_width)
+    return xy[0] + left - 1, xy[1] + top - 1, xy[0] + right + 1, xy[1] + bottom + 1
+
+
 def fitting_size(text: str, size: int, width: float, smallest: int = 7) -> int:
     """The largest font size from ``size`` down to ``smallest`` at which ``text`` fits in ``width`` pixels."""
     while size > smallest and text_width(text, size) > width:

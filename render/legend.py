@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -10,6 +11,9 @@ from render import palette, symbols
 from render.fonts import draw_text, fitting_size, text_width
 
 Swatch = Callable[[ImageDraw.ImageDraw, tuple[float, float, float, float]], None]
+
+KEYS_KEPT = 8
+"""Keys kept drawn (one per picture width and zoom: whole maps with and without margin, close-ups)."""
 
 
 def title_height(zoom: float) -> int:
@@ -154,18 +158,16 @@ def _rows(width: int, zoom: float) -> list[list[tuple[str, Swatch]]]:
     return rows
 
 
-def frame_map(map_image: Image.Image, caption: str, zoom: float) -> tuple[Image.Image, tuple[int, int]]:
-    """The map with its title bar above and key below; also where the map's top-left corner went."""
-    width, height = map_image.size
-    top = title_height(zoom)
-    bottom = key_height(width, zoom)
-    image = Image.new("RGB", (width, top + height + bottom), palette.BACKGROUND)
-    image.paste(map_image, (0, top))
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, width, top - 1), fill=palette.TITLE_BAR)
-    title_size = fitting_size(caption, max(10, round(18 * zoom)), width - 20 * zoom, smallest=9)
-    draw_text(draw, (round(10 * zoom), top / 2), caption, title_size, palette.TITLE_TEXT, anchor="lm")
-    y = top + height + round(6 * zoom)
+@lru_cache(maxsize=KEYS_KEPT)
+def key_band(width: int, zoom: float) -> Image.Image:
+    """The key laid out in rows across ``width`` pixels, on the background (:func:`key_height` high).
+
+    The same for every picture of that width and zoom, so it is drawn once and pasted (shared: never draw on
+    it). Drawing its rows and labels took a fifth of a close-up's time.
+    """
+    band = Image.new("RGB", (width, key_height(width, zoom)), palette.BACKGROUND)
+    draw = ImageDraw.Draw(band)
+    y = round(6 * zoom)
     for row in _rows(width, zoom):
         x = 10 * zoom
         for label, swatch in row:
@@ -181,4 +183,14 @@ def frame_map(map_image: Image.Image, caption: str, zoom: float) -> tuple[Image.
             )
             x += _entry_width(label, zoom)
         y += _row_height(zoom)
-    return image, (0, top)
+    return band
+
+
+def draw_title(image: Image.Image, caption: str, zoom: float) -> None:
+    """The title bar across the top of ``image`` (:func:`title_height` high), with the caption."""
+    width = image.width
+    top = title_height(zoom)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width, top - 1), fill=palette.TITLE_BAR)
+    title_size = fitting_size(caption, max(10, round(18 * zoom)), width - 20 * zoom, smallest=9)
+    draw_text(draw, (round(10 * zoom), top / 2), caption, title_size, palette.TITLE_TEXT, anchor="lm")

@@ -17,7 +17,7 @@ from render import happened, overlays, palette
 from render.basemap import base_layer, draw_place_name
 from render.counters import draw_hidden, draw_map_mark, draw_stack
 from render.layout import Layout, Point
-from render.legend import frame_map, title_height
+from render.legend import draw_title, key_band, title_height
 from render.margin import draw_margin, status_line
 from render.picture import MapPicture
 
@@ -107,6 +107,11 @@ def render_map(
     lines; then the title bar, the side margin (turn track, pools, events; whole map by default, when the
     picture has a status) and the key.
 
+    Everything is drawn on one canvas, the size of the finished picture: the map's layers first, at the
+    map's place under the title bar, then the margin, the key and the title bar over whatever a layer drew
+    past the map's edges (as if the map had been drawn on its own image and framed). One full-size image
+    alive at a time, not three, keeps a bot drawing whole maps within its memory bound (issue 12).
+
     ``zoom``: :data:`MAP_ZOOM` for the whole map and :data:`CLOSE_UP_ZOOM` for a close-up when ``None``.
 
     :raises ValueError: if the zoom is out of range or the region is not on the map.
@@ -115,16 +120,19 @@ def render_map(
     layout = where.layout
     zoom = layout.zoom
     left, top, right, bottom = where.crop
-    base = base_layer(picture.game_map, zoom)
-    if (left, top, right, bottom) == (0, 0, *base.size):
-        map_image = base.convert("RGB")
-    else:
-        map_image = Image.new("RGB", (right - left, bottom - top), palette.BACKGROUND)
-        map_image.paste(base, (-left, -top))
-    offset = (left, top)
+    title = where.origin[1]
+    map_width, map_height = where.map_size
+    with_margin = picture.status is not None and (region is None if margin is None else margin)
+    panel = draw_margin(picture.status, map_height, zoom) if with_margin and picture.status is not None else None
+    width = map_width + (panel.width if panel is not None else 0)
+    key = key_band(width, zoom)
+    canvas = Image.new("RGB", (width, title + map_height + key.height), palette.BACKGROUND)
+    _paste_base(canvas, base_layer(picture.game_map, zoom), where)
+    offset = (left, top - title)
+    """Subtracted from a map pixel to find its place on the canvas."""
 
     def shift(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-        return box[0] - left, box[1] - top, box[2] - left, box[3] - top
+        return box[0] - offset[0], box[1] - offset[1], box[2] - offset[0], box[3] - offset[1]
 
     def shown(hex_: Hex) -> bool:
         x, y = layout.center(hex_)
@@ -132,11 +140,11 @@ def render_map(
         return left - margin_px <= x <= right + margin_px and top - margin_px <= y <= bottom + margin_px
 
     if picture.overlays:
-        overlays.draw_under(map_image, layout, picture.overlays, offset, shown)
-    draw = ImageDraw.Draw(map_image)
+        overlays.draw_under(canvas, layout, picture.overlays, offset, shown)
+    draw = ImageDraw.Draw(canvas)
     for highlight in picture.highlights:
         if picture.game_map.grid.contains(highlight.hex) and shown(highlight.hex):
-            corners = [(x - left, y - top) for x, y in layout.corners(highlight.hex, 0.94)]
+            corners = [(x - offset[0], y - offset[1]) for x, y in layout.corners(highlight.hex, 0.94)]
             draw.line(
                 [*corners, corners[0]],
                 fill=palette.rgb(highlight.color),
@@ -149,18 +157,19 @@ def render_map(
             continue
         box = shift(layout.counter_box(hex_))
         if hex_ in picture.counters:
-            draw_stack(map_image, box, picture.counters[hex_], picture.hidden.get(hex_))
+            draw_stack(canvas, box, picture.counters[hex_], picture.hidden.get(hex_))
         else:
-            draw_hidden(map_image, box, picture.hidden[hex_])
-    draw = ImageDraw.Draw(map_image)
+            draw_hidden(canvas, box, picture.hidden[hex_])
+    draw = ImageDraw.Draw(canvas)
     marks_at: dict[Hex, int] = {}
     for mark in picture.map_marks:
         if picture.game_map.grid.contains(mark.hex) and shown(mark.hex):
             draw_map_mark(draw, layout, mark, offset, marks_at.get(mark.hex, 0))
             marks_at[mark.hex] = marks_at.get(mark.hex, 0) + 1
+    map_area = (0, title, map_width, title + map_height)
     for place in picture.game_map.places:  # over the stacks' edges and the markers, never under them
         if place.hex in picture.counters or place.hex in picture.hidden or place.hex in marks_at:
-            draw_place_name(draw, layout, place, offset=(left, top))
+            draw_place_name(draw, layout, place, offset=offset, within=map_area)
     happened.draw_happenings(draw, layout, picture.happened, offset, shown, frozenset(occupied))
     if picture.overlays:
         overlays.draw_over(draw, layout, picture.overlays, offset, shown, frozenset(occupied))
@@ -170,15 +179,25 @@ def render_map(
         caption = f"{caption} (around {hex_name(region[0])})"
         if picture.status is not None:
             caption = f"{caption}: {status_line(picture.status)}"
-    with_margin = picture.status is not None and (region is None if margin is None else margin)
-    if with_margin and picture.status is not None:
-        panel = draw_margin(picture.status, map_image.height, zoom)
-        wide = Image.new("RGB", (map_image.width + panel.width, map_image.height), palette.PANEL)
-        wide.paste(map_image, (0, 0))
-        wide.paste(panel, (map_image.width, 0))
-        map_image = wide
-    image, _ = frame_map(map_image, caption, zoom)
-    return image
+    if panel is not None:
+        canvas.paste(panel, (map_width, title))
+    canvas.paste(key, (0, title + map_height))
+    draw_title(canvas, caption, zoom)
+    return canvas
+
+
+BASE_ROWS = 512
+"""Rows of the base layer converted to full colour at a time when pasted (a whole map at once is 23 MB)."""
+
+
+def _paste_base(canvas: Image.Image, base: Image.Image, where: Frame) -> None:
+    """The part of the (palette) base layer the frame shows, at the map's place on the canvas, in bands."""
+    left, top, right, bottom = where.crop
+    x0, y0 = max(left, 0), max(top, 0)
+    x1, y1 = min(right, base.width), min(bottom, base.height)
+    for y in range(y0, y1, BASE_ROWS):
+        band = base.crop((x0, y, x1, min(y + BASE_ROWS, y1))).convert("RGB")
+        canvas.paste(band, (x0 - left + where.origin[0], y - top + where.origin[1]))
 
 
 def to_png(image: Image.Image, colours: int = PNG_COLOURS, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:

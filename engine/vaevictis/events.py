@@ -151,7 +151,10 @@ def _range_area(pos: Position, side: Side, reach: int) -> frozenset[Hex]:
 
 def _is_empty(pos: Position, hex_: Hex) -> bool:
     """No unit of either side, and no Roadblock, Stosser or Nuts! marker already there."""
-    taken = pos.data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX, QUALITY_AURA)
+    key = ("hex-takers",)
+    if key not in pos.memo:
+        pos.memo[key] = pos.data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX, QUALITY_AURA)
+    taken: frozenset[str] = pos.memo[key]
     return not pos.units_at(hex_) and not any(m.kind in taken for m in pos.state.markers_at(hex_))
 
 
@@ -237,12 +240,7 @@ def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
     candidates: list[Hex] = []
     effect = effect_of(data, event_id)
     if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
-        near: set[Hex] = set()
-        near_side: Side = data.events[event_id].side
-        for unit in _units_of(pos, near_side):
-            assert unit.hex is not None
-            near.update(data.map.grid.within(unit.hex, EVENT_RANGE))
-        candidates = sorted(near)
+        candidates = sorted(_range_area(pos, data.events[event_id].side, EVENT_RANGE))
     elif effect in (ENEMY_LOSES_AP, ZOC_INFILTRATION, STACK_GAINS_AP):
         assert state.activation is not None
         hexes = (state.units[u].hex for u in state.activation.units if state.units[u].on_map)

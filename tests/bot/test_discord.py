@@ -279,6 +279,29 @@ async def test_the_picture_is_drawn_after_the_answer_and_posted_last(
     assert sent[-1].files == ["map.png"] and not sent[-1].pings  # then the picture, its own message
 
 
+async def test_map_answers_at_once_and_its_picture_follows_drawn_after_the_answer(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    from tests.bot.doubles import Duel
+
+    answering: list[int] = []
+    original = Duel.picture
+
+    def spy(self: Duel, *args: Any) -> bytes | None:
+        answering.append(fake.bot.service.renderer._answering)  # answers in progress when the drawing starts
+        return original(self, *args)
+
+    monkeypatch.setattr(Duel, "picture", spy)
+    sent = await fake.command(ANN, CHANNEL, "map")
+    first, picture = answers(sent)
+    assert "Drawing the map as the red side sees it" in first.content and not first.files
+    assert picture.files == ["map.png"] and picture.ephemeral and not posts(sent)
+    assert answering == [0]  # not waiting on its own answer (it did, for the renderer's 3 s, before)
+
+
 def sealing_child(db: str, games: int) -> None:
     """Run in a child process: game after game, both players seal their bids by DM button; print ACK with the
     game, seat and bid as each sealed decision is confirmed. The parent kills this process in the middle."""

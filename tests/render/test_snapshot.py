@@ -10,6 +10,7 @@ from PIL import Image, ImageChops, ImageStat
 from engine.vaevictis.data import GameData
 from render import basemap, palette
 from render.counters import chip_boxes
+from render.legend import KEYS_KEPT, key_band
 from render.picture import CounterFace, HiddenStack, MapMark, MapPicture, counter_face, setup_picture
 from render.snapshot import CLOSE_UP_ZOOM, frame, render_map, to_png
 
@@ -161,6 +162,13 @@ def test_the_base_layer_cache_stays_bounded_and_reuses_layers(game: GameData) ->
     assert len(basemap.CACHE) <= basemap.CACHE.maxsize
 
 
+def test_the_key_is_drawn_once_per_width_and_zoom_and_its_cache_stays_bounded() -> None:
+    assert key_band(400, 1.0) is key_band(400, 1.0)
+    for width in range(300, 300 + 2 * KEYS_KEPT):
+        key_band(width, 0.5)
+    assert key_band.cache_info().currsize <= KEYS_KEPT
+
+
 # --- Snapshots ---------------------------------------------------------------------------------------------
 
 
@@ -195,6 +203,22 @@ def test_a_close_up_is_smaller_than_the_map_and_centred_on_its_hex(game: GameDat
     at_edge = frame(picture, region=(203, 1))  # near the map's edge the close-up slides inwards
     shown = render_map(picture, region=(203, 1))
     assert count_colour(shown, around(at_edge.pixel(203), at_edge.layout.counter_size / 2), bar) > 0
+
+
+def test_what_a_close_up_draws_past_its_edges_stays_off_the_title_bar_and_the_key(game: GameData) -> None:
+    face = counter_face(game, "us-2-id")
+    everywhere = {h: (face,) for h in game.map.grid.hexes}
+    picture = MapPicture(game_map=game.map, counters=everywhere, title="t")
+    where = frame(picture, region=(404, 1))
+    image = render_map(picture, region=(404, 1))
+    width, height = where.map_size
+    title = where.origin[1]
+    key = key_band(image.width, where.layout.zoom)
+    assert ImageChops.difference(image.crop((0, title + height, image.width, image.height)), key).getbbox() is None
+    past_caption = image.crop((image.width - 20, 0, image.width, title))
+    assert past_caption.getcolors() == [(past_caption.width * title, palette.TITLE_BAR)]
+    bar = palette.rgb(game.formations["us-v"].color)
+    assert count_colour(image, (0, title, width, title + height), bar) > 0
 
 
 def test_a_close_up_must_be_on_the_map(game: GameData) -> None:
