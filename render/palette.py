@@ -117,6 +117,10 @@ SUPPORTS: Final[dict[str, tuple[str, RGB]]] = {
     "tiger": ("Tig", (20, 20, 20)),
     "hetzer": ("Hz", (90, 90, 50)),
     "air": ("Air", (60, 140, 200)),
+    "light_artillery": ("LArt", (200, 40, 40)),
+    "pioneers": ("Pio", (90, 70, 40)),
+    "flak88": ("88", (60, 60, 60)),
+    "tank_destroyer": ("TD", (40, 90, 170)),
 }
 """Support markers on an HQ (1.6): short text and colour."""
 

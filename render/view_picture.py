@@ -36,6 +36,7 @@ STATUS_MARKERS: dict[str, str] = {
     "isolated": "isolated",
     "unsupplied": "unsupplied",
     "activated": "activated",
+    "disorganized": "disorganized",
 }
 """The view's status flags and the marker each puts on the counter."""
 

@@ -14,6 +14,8 @@ Verbs of the pending combat (each listed in the prompt with its arguments):
   uses (7.4), unless the plan already named his supports; the window also stays open while he may play
   Nuts! (15.3). ``supports_done`` goes on with the combat (his best quality if he chose none).
 - ``choose_snafu_unit {unit}`` (defender): the attacker struck by SNAFU 9 or 11 (9.5).
+- ``snafu_quality {unit}`` or ``snafu_die`` (the player who did not suffer it): an even VV60 SNAFU (9.5 of
+  Alsace 1944, :mod:`engine.vaevictis.snafu_vv60`): the afflicted side's quality unit, or a die shift of 1.
 - ``reroll`` / ``keep_roll`` (attacker): spend the Christmas present "reroll one die when attacking" (15.4);
   the new roll stands.
 - ``take_loss {unit}`` or ``take_loss {marker: "hq:kind"}``: lose one step from that unit, or give up that
@@ -30,6 +32,12 @@ target hex retreat from their own hex, all the same number of hexes (as the part
 the advance may enter any vacated target hex first, then follow the retreat path that starts there (7.7.2);
 a bold result puts a Breakthrough marker on each target hex, when the result is read (7.8).
 
+The rules a game's tables change (:mod:`engine.vaevictis.combat_rules`): the attacker's losses after the
+defender's (7.6, ``[losses]``), the mandatory advance (7.7.2), Disorganisation after a retreat (3.6,
+:mod:`engine.vaevictis.disorganization`), units destroyed when their stack retreats (12.2, 16), markers given up
+as a step that otherwise roll for retention after the combat (1.6.1, 1.6.2), and a support marker held by a
+Combat Command (1.6, :mod:`engine.vaevictis.combat_command_support`).
+
 State the combat keeps or leaves: ``state.returning[army][kind]`` for support markers going back to the pool
 (1.6.1, 1.6.2, official answer to 9.5); ``UnitState.retreated_into_stack`` (7.7.1); a ``breakthrough``
 :class:`MapMarker` for the attacker (7.8), to be removed at the end of the operations phase by the turn
@@ -44,8 +52,10 @@ from typing import Any, cast
 from engine.contract import Action, Choice, Event, IllegalActionError, InvalidActionError, NotYourTurnError, Prompt
 from engine.dice import Dice
 from engine.hexgrid import Hex, hex_name
+from engine.vaevictis import combat_command_support as cc_support
+from engine.vaevictis import combat_rules, disorganization, snafu_vv60, zoc
 from engine.vaevictis import retreat as rt
-from engine.vaevictis import zoc
+from engine.vaevictis.combat_command_support import holder_army, holder_name, is_combat_command
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
 from engine.vaevictis.events import attack_reactions
 from engine.vaevictis.odds import (
@@ -62,6 +72,7 @@ from engine.vaevictis.odds import (
     default_quality_unit,
     is_armor,
     may_support,
+    support_condition_problem,
     support_def,
 )
 from engine.vaevictis.state import GameState, MapMarker, Position
@@ -153,7 +164,7 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
             # [7.1, 4.2] The duty to attack is met by attacking a hex whose units exert a ZoC on the unit.
             unit.must_attack = False
     for hq_id, kind in (*plan.supports, *plan.defender_supports):
-        state.units[hq_id].supports.remove(kind)
+        _spend_support(data, state, hq_id, kind)
     defender_side = other_side(plan.side)
     if plan.air:
         state.air_missions[plan.side] = state.air_missions.get(plan.side, 0) - plan.air
@@ -204,6 +215,21 @@ def defence_support_options(data: GameData, state: GameState, record: Record) ->
                 continue
             if any(may_support(pos, hq.id, u) for u in defenders):
                 markers += [(hq.id, kind) for kind in sorted(set(hq.supports))]
+        for cc in sorted(cc_support.combat_commands(data)):
+            for kind in sorted(set(cc_support.held(state, cc))):
+                if cc_support.may_support(data, state, cc, kind, record["defenders"]) is None:
+                    markers.append((cc, kind))
+        attackers = [state.units[u] for u in record["attackers"]]
+        links = [
+            (u.hex, t)
+            for u in attackers
+            if u.hex is not None
+            for t in record_targets(record)
+            if data.map.grid.are_adjacent(u.hex, t)
+        ]
+        markers = [
+            m for m in markers if support_condition_problem(data, defender, m[1], "defence", attackers, links) is None
+        ]
     air = (
         plan.defender_air < int(row["air_supports"])
         and plan.air + plan.defender_air < 2
@@ -382,10 +408,10 @@ def _supports_after_use(
         ("defender", defender_side, plan.defender_supports),
     ):
         for hq_id, kind in uses:
-            army = data.army_of(hq_id).id
+            army = holder_army(data, hq_id).id
             definition = support_def(data, owner, kind)
             assert definition is not None
-            label = f"{kind.replace('_', ' ')} of {_name(data, hq_id)}"
+            label = f"{kind.replace('_', ' ')} of {holder_name(data, hq_id)}"
             if role == "attacker" and f"{hq_id}:{kind}" in cancelled:
                 cancelled.remove(f"{hq_id}:{kind}")
                 _return_marker(state, army, kind)
@@ -397,23 +423,39 @@ def _supports_after_use(
                     )
                 )
                 continue
-            if definition.get("category") == "armor":
+            if definition.get("may_absorb_step_loss"):
+                # [1.6.1, 1.6.2] Kept aside until the losses are taken: it may be given up as a step.
                 armor[role].append([hq_id, kind])
                 continue
-            face, event = roll_d6(state, f"Retention of {label}", "1.6")
-            events.append(event)
-            kept = face in definition.get("kept_on", [])
-            if kept:
-                _return_marker(state, army, kind)
-            events.append(
-                Event(
-                    "support",
-                    f"{label} " + ("back to the pool next turn" if kept else "removed from the game"),
-                    {"hq": hq_id, "kind": kind, "kept": kept, "die": face},
-                )
-            )
+            events += _retention(state, army, kind, definition, label, {"hq": hq_id})
     record["armor_markers"] = armor
+    if plan.surprise_support is not None:
+        army, kind = plan.surprise_support
+        definition = support_def(data, data.armies[army].side, kind)
+        assert definition is not None
+        label = f"{kind.replace('_', ' ')}, the surprise support (9.5)"
+        events += _retention(state, army, kind, definition, label, {"surprise": True})
     return events
+
+
+def _retention(
+    state: GameState, army: str, kind: str, definition: Mapping[str, Any], label: str, info: Mapping[str, Any]
+) -> list[Event]:
+    """[1.6.1, 1.6.2] The die that says whether a used marker goes back to the pool or leaves the game."""
+    face, event = roll_d6(state, f"Retention of {label}", "1.6")
+    kept = face in definition.get("kept_on", [])
+    if kept:
+        _return_marker(state, army, kind)
+    text = f"{label} " + ("back to the pool next turn" if kept else "removed from the game")
+    return [event, Event("support", text, {**info, "kind": kind, "kept": kept, "die": face})]
+
+
+def _spend_support(data: GameData, state: GameState, holder: str, kind: str) -> None:
+    """A marker committed to a combat leaves its holder: an HQ, or a Combat Command (1.6)."""
+    if is_combat_command(data, holder):
+        cc_support.spend(state, holder, kind)
+    else:
+        state.units[holder].supports.remove(kind)
 
 
 def _return_marker(state: GameState, army: str, kind: str) -> None:
@@ -538,7 +580,11 @@ def loss_targets(data: GameData, state: GameState, record: Record, role: Role) -
     """[7.4, 7.6, 1.6.1] The units, and the armor markers (``"hq:kind"``), that may take the next step loss."""
     side_record = record[role]
     units = _alive(state, _side_units(record, role))
-    markers = [f"{h}:{k}" for h, k in record.get("armor_markers", {}).get(role, [])]
+    held = record.get("armor_markers", {}).get(role, [])
+    markers = [f"{h}:{k}" for h, k in held]
+    owner = _role_side(record, role)
+    # [7.6] Only a marker of the armor category stands for an armored unit (Ardennes' "armored HQ Support counter").
+    armor_markers = [f"{h}:{k}" for h, k in held if (support_def(data, owner, k) or {}).get("category") == "armor"]
     zoc_group = next((g for g in side_record["groups"] if g["zoc_owed"] > 0 and _alive(state, g["units"])), None)
     if zoc_group is not None:
         members = _alive(state, zoc_group["units"])
@@ -552,8 +598,8 @@ def loss_targets(data: GameData, state: GameState, record: Record, role: Role) -
         armored_index = 0 if is_armor(data, quality) else 1
         if taken == armored_index:
             armored = [u for u in allowed if is_armor(data, u)]
-            if armored or markers:
-                return armored, markers
+            if armored or armor_markers:
+                return armored, armor_markers
     return allowed, markers
 
 
@@ -570,6 +616,8 @@ def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
             if state.options.get("c3i_snafu"):
                 # [9.5] The optional C3I check and the SNAFU table.
                 events += _c3i_check(data, state, record, current_plan(record))
+            elif state.options.get(snafu_vv60.OPTION):
+                events += snafu_vv60.roll(data, state, record, current_plan(record))  # [9.5] Alsace 1944, VV60
             continue
         if stage == "roll":
             events += _roll_combat(data, state, record)
@@ -579,7 +627,7 @@ def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
                 return events
             record["stage"] = "c3i"
             continue
-        if stage in ("snafu_choice", "reroll"):
+        if stage in ("snafu_choice", "reroll", snafu_vv60.STAGE):
             return events
         if stage in ("defender", "attacker"):
             role = stage
@@ -588,6 +636,7 @@ def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
                 return events
             if role == "defender":
                 record["stage"] = "attacker"
+                events += _attacker_loss_rules(data, record)
             else:
                 events += _start_advance(data, state, record)
             continue
@@ -629,12 +678,13 @@ def _settle(data: GameData, state: GameState, record: Record, role: Role) -> lis
         left = side_record["retreat"] - (len(group["path"]) - 1)
         if left <= 0:
             continue
-        options = rt.retreat_options(pos, side, members, group["path"], control)
+        options = rt.retreat_options(pos, side, _movers(data, members), group["path"], control)
         if options.hexes:
             continue
         if options.off_map:
+            why = rt.lost_retreat_reason(data, group["path"][-1])
             for u in members:
-                events += _eliminate(data, state, u, "it retreated off the map (7.7.1)")
+                events += _eliminate(data, state, u, why)
             pos.invalidate()
             continue
         group["blocked"] = True
@@ -656,7 +706,8 @@ def _settle(data: GameData, state: GameState, record: Record, role: Role) -> lis
     )
     if finished:
         side_record["done"] = True
-        events += _mark_retreated_into_stack(data, state, record, role)
+        if combat_rules.retreat_rules(data).into_friendly_stack_halves:
+            events += _mark_retreated_into_stack(data, state, record, role)
     return events
 
 
@@ -681,6 +732,41 @@ def _mark_retreated_into_stack(data: GameData, state: GameState, record: Record,
                     {"units": members, "hex": group["path"][-1], "retreated_into_stack": True},
                 )
             )
+    return events
+
+
+def _attacker_loss_rules(data: GameData, record: Record) -> list[Event]:
+    """[7.6] What the defender did bounds the attacker's choices (the game's ``[losses]``): a defender who lost
+    steps costs the attacker at least one step of an adverse result; a defender who held his ground, taking
+    his result as steps, leaves the attacker no retreat."""
+    rules = combat_rules.loss_rules(data)
+    attacker, defender = record["attacker"], record["defender"]
+    owed = attacker["owed"]
+    if owed == "E" or owed == 0 or attacker["done"]:
+        return []
+    lost = defender["owed"] == "E" or defender["losses"] > 0
+    held = lost and defender["retreat"] is None
+    events = []
+    if rules.holds_if_defender_holds and held and attacker["min_losses"] < owed:
+        attacker["min_losses"] = owed
+        attacker["held_by_defender"] = True
+        events.append(
+            Event(
+                "combat",
+                "The defender held his ground and lost steps: the attacker takes his whole result as losses (7.6)",
+                {"rule": "7.6", "attacker_minimum": owed},
+            )
+        )
+    elif rules.minimum_if_defender_loses and lost and attacker["min_losses"] < 1:
+        attacker["min_losses"] = 1
+        attacker["defender_lost"] = True
+        events.append(
+            Event(
+                "combat",
+                "The defender lost steps: the attacker loses at least one step of his result (7.6)",
+                {"rule": "7.6", "attacker_minimum": 1},
+            )
+        )
     return events
 
 
@@ -752,12 +838,20 @@ def _finish(data: GameData, state: GameState, record: Record) -> list[Event]:
     """[1.6.1] Armor supports not given up go back to the pool; the combat leaves the pending stack."""
     events = []
     for role in ("attacker", "defender"):
+        owner = _role_side(record, role)
         for hq_id, kind in record.get("armor_markers", {}).get(role, []):
-            _return_marker(state, data.army_of(hq_id).id, kind)
+            army = holder_army(data, hq_id).id
+            definition = support_def(data, owner, kind) or {}
+            if set(definition.get("kept_on", range(1, 7))) < set(range(1, 7)):
+                # [1.6.1, 1.6.2] Not given up as a loss: it rolls to stay, as Alsace 1944's Pioneers and TDs do.
+                label = f"{kind.replace('_', ' ')} of {holder_name(data, hq_id)}"
+                events += _retention(state, army, kind, definition, label, {"hq": hq_id})
+                continue
+            _return_marker(state, army, kind)
             events.append(
                 Event(
                     "support",
-                    f"{kind} of {_name(data, hq_id)} back to the pool next turn (1.6.1)",
+                    f"{kind} of {holder_name(data, hq_id)} back to the pool next turn (1.6.1)",
                     {"hq": hq_id, "kind": kind, "kept": True},
                 )
             )
@@ -786,6 +880,8 @@ def _top_record(state: GameState) -> Record:
 def _seat(record: Record) -> Side:
     stage = record["stage"]
     attacker = cast(Side, record["side"])
+    if stage == snafu_vv60.STAGE:
+        return snafu_vv60.seat(record)
     if stage in ("snafu_choice", "defender", "defender_supports"):
         return other_side(attacker)
     return attacker
@@ -799,7 +895,7 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
     if stage == "defender_supports":
         offered, air = defence_support_options(data, state, record)
         options = [
-            Choice("support_defence", {"hq": h, "kind": k}, f"{k.replace('_', ' ')} of {_name(data, h)}")
+            Choice("support_defence", {"hq": h, "kind": k}, f"{k.replace('_', ' ')} of {holder_name(data, h)}")
             for h, k in offered
         ]
         if air:
@@ -822,6 +918,9 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
             names = sorted({data.events[str(c.args["event"])].name for c in reactions})
             text += f", or play {' or '.join(names)} (15.3)"
         return seat, text + "?", options, "7.5"
+    if stage == snafu_vv60.STAGE:
+        text, options = snafu_vv60.choices(data, state, record)
+        return seat, text, options, "9.5"
     if stage == "snafu_choice":
         return (
             seat,
@@ -868,6 +967,8 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
                         f"Advance {', '.join(_name(data, u) for u in able)} to {hex_name(h)}",
                     )
                 )
+        if _advance_owed(data, record):
+            return seat, "Advance after combat: a prepared attack must advance at least one unit", out, "7.7.2"
         out.append(Choice("end_advance", {}, "Stop advancing"))
         return seat, f"Advance after combat (up to {advance['allowance']} hex(es))?", out, "7.7.2"
     role = stage
@@ -887,7 +988,7 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
             left = owed - side_record["losses"] - (len(group["path"]) - 1)
             if not members or group["blocked"] or left <= 0:
                 continue
-            for h in rt.retreat_options(pos, side, members, group["path"]).hexes:
+            for h in rt.retreat_options(pos, side, _movers(data, members), group["path"]).hexes:
                 # [7.7.1] Say what a hex costs before the player chooses it.
                 cost = " (enemy ZoC: costs a step, 7.7.1)" if rt.is_in_enemy_zoc(pos, side, h) else ""
                 out.append(
@@ -966,6 +1067,8 @@ def apply_pending(data: GameData, state: GameState, action: Action) -> list[Even
     events: list[Event] = []
     if stage == "defender_supports":
         events += _apply_defence_support(data, state, record, verb, args)
+    elif stage == snafu_vv60.STAGE:
+        events += snafu_vv60.apply(data, state, record, verb, args)
     elif stage == "snafu_choice":
         if verb != "choose_snafu_unit":
             raise InvalidActionError("choose the attacking unit the SNAFU strikes (choose_snafu_unit)")
@@ -1034,12 +1137,12 @@ def _apply_defence_support(
             "or the attack type's limit is reached",
             "1.6",
         )
-    state.units[use[0]].supports.remove(use[1])
+    _spend_support(data, state, use[0], use[1])
     record["plan"]["defender_supports"] = [*record["plan"].get("defender_supports", []), list(use)]
     return [
         Event(
             "support",
-            f"The defender adds the {use[1].replace('_', ' ')} of {_name(data, use[0])}",
+            f"The defender adds the {use[1].replace('_', ' ')} of {holder_name(data, use[0])}",
             {"side": defender, "hq": use[0], "kind": use[1]},
         )
     ]
@@ -1073,7 +1176,7 @@ def _apply_result_decision(
             events = [
                 Event(
                     "loss",
-                    f"The {kind} marker of {_name(data, hq_id)} is given up as a step loss (1.6.1)",
+                    f"The {kind} marker of {holder_name(data, hq_id)} is given up as a step loss (1.6.1)",
                     {"marker": kind, "hq": hq_id, "given_up": True},
                 )
             ]
@@ -1093,16 +1196,16 @@ def _apply_result_decision(
             raise _refuse("take the step lost in enemy ZoC before retreating further", "7.7.1")
         if side_record["losses"] >= owed:
             raise _refuse("the whole result has been taken as losses: no retreat is owed", "7.6")
+        if side_record.get("held_by_defender"):
+            raise _refuse("the defender held his ground and lost steps: take your whole result as losses", "7.6")
         if side_record["losses"] < side_record["min_losses"]:
-            reason = (
-                "the result is red"
-                if record["result"][f"{role}_red"]
-                else "a prepared attack costs the attacker a step"
-            )
-            raise _refuse(
-                f"at least one step must be lost before retreating ({reason})",
-                "7.6" if record["result"][f"{role}_red"] else "7.3.2",
-            )
+            if record["result"][f"{role}_red"]:
+                reason, rule = "the result is red", "7.6"
+            elif side_record.get("defender_lost") and current_plan(record).kind != "prepared":
+                reason, rule = "the defender lost steps", "7.6"
+            else:
+                reason, rule = "a prepared attack costs the attacker a step", "7.3.2"
+            raise _refuse(f"at least one step must be lost before retreating ({reason})", rule)
         return _retreat_step(data, state, record, role, _hex_arg(args, "to"), _units_arg(args))
     raise InvalidActionError(f"answer with take_loss or retreat, not {verb!r}")
 
@@ -1136,7 +1239,11 @@ def _retreat_step(
         # The first group that may enter ``to`` (the stacks of several target hexes retreat apart, 7.2).
         pos = Position(data, state)
         group = next(
-            (g for g in groups if to in rt.retreat_options(pos, side, _alive(state, g["units"]), g["path"]).hexes),
+            (
+                g
+                for g in groups
+                if to in rt.retreat_options(pos, side, _movers(data, _alive(state, g["units"])), g["path"]).hexes
+            ),
             groups[0] if groups else None,
         )
         moving = _alive(state, group["units"]) if group else []
@@ -1145,17 +1252,9 @@ def _retreat_step(
         moving = units
     if group is None or not moving:
         raise _refuse("those units have no retreat left to make together", "7.7.1")
-    # [12.2, 16] Counters that never move (the tables' [static] kinds) are destroyed when their stack retreats.
-    static = data.tables.raw.get("static", {}).get("kinds", {})
-    destroyed: list[Event] = []
-    for u in [u for u in moving if data.units[u].kind in static]:
-        destroyed += _eliminate(
-            data, state, u, f"it cannot move and is destroyed in the retreat ({static[data.units[u].kind]})"
-        )
-    moving = [u for u in moving if data.units[u].kind not in static]
-    if not moving:
-        return destroyed
     pos = Position(data, state)
+    destroyed = _staying_units(data, state, group) if len(group["path"]) == 1 else []
+    moving = _movers(data, moving)
     options = rt.retreat_options(pos, side, moving, group["path"])
     if to not in options.hexes:
         if to in options.legal:
@@ -1168,6 +1267,13 @@ def _retreat_step(
             f"cannot retreat into {hex_name(to)}: enemy-held, impassable, already crossed, overstacked or not adjacent",
             "7.7.1",
         )
+    events: list[Event] = []
+    for u in destroyed:
+        # [12.2, 16] Strongpoints and garrisons do not retreat: their stack's retreat destroys them.
+        events += _eliminate(data, state, u, "it cannot retreat and is destroyed when its stack retreats (7.7.1)")
+    moving = [u for u in moving if u not in destroyed]
+    if not moving:
+        return events
     if set(moving) != set(_alive(state, group["units"])):
         # [7.7.1] Units of a stack may retreat into different hexes, the same number of hexes each.
         group["units"] = [u for u in group["units"] if u not in moving]
@@ -1176,7 +1282,7 @@ def _retreat_step(
     came_from = group["path"][-1]
     # [4.3, 7.7.1] A step per hex of enemy ZoC entered, unless a friendly unit is already there.
     entered_zoc = rt.is_in_enemy_zoc(pos, side, to)
-    events = destroyed + _leave_hex(data, state, came_from, moving)
+    events += _leave_hex(data, state, came_from, moving)
     for u in moving:
         state.units[u].hex = to
         state.units[u].improved_position = False
@@ -1186,7 +1292,23 @@ def _retreat_step(
         group["zoc_owed"] += 1
         text += ": into an enemy ZoC, a step to lose (7.7.1)"
     events.append(Event("retreat", text, {"units": list(moving), "from": came_from, "to": to, "zoc_loss": entered_zoc}))
+    if combat_rules.retreat_rules(data).disorganizes:
+        events += disorganization.disorganize(data, state, moving)  # [3.6, 7.7.1] attacker or defender
     return events
+
+
+def _staying_units(data: GameData, state: GameState, group: Record) -> list[str]:
+    """[12.2, 16] The units of a group that never retreat (the game's ``[retreat] destroyed_kinds``)."""
+    kinds = combat_rules.retreat_rules(data).destroyed_kinds
+    return [u for u in _alive(state, group["units"]) if data.units[u].kind in kinds]
+
+
+def _movers(data: GameData, members: Sequence[str]) -> list[str]:
+    """The units of a group whose movement limits its retreat: all but those its retreat destroys, unless
+    only those are left (they are offered the same hexes, and are destroyed on taking one)."""
+    kinds = combat_rules.retreat_rules(data).destroyed_kinds
+    moving = [u for u in members if data.units[u].kind not in kinds]
+    return moving or list(members)
 
 
 def _leave_hex(data: GameData, state: GameState, hex_: Hex, units: Sequence[str]) -> list[Event]:
@@ -1211,6 +1333,8 @@ def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, 
     advance = record["advance"]
     side = cast(Side, record["side"])
     if verb == "end_advance":
+        if _advance_owed(data, record):
+            raise _refuse("after a prepared attack at least one unit must advance into the vacated hex", "7.7.2")
         for info in advance["units"].values():
             info["stopped"] = True
         return [Event("advance", "The attacker stops advancing", {"hex": _vacated(record)[0]})]
@@ -1256,6 +1380,14 @@ def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, 
         info["stopped"] = stop is not None
     text = f"{', '.join(_name(data, u) for u in units)} advance to {hex_name(to)}" + (f": stop, {stop}" if stop else "")
     return [Event("advance", text, {"units": list(units), "from": here, "to": to, "stopped": stop})]
+
+
+def _advance_owed(data: GameData, record: Record) -> bool:
+    """[7.7.2] Whether the attacker still owes the advance of one unit: the attack type makes it mandatory
+    and no unit has advanced yet (it is asked only while some unit can)."""
+    if not combat_rules.advance_is_mandatory(data, current_plan(record).kind):
+        return False
+    return not any(info["moved"] > 0 for info in record["advance"]["units"].values())
 
 
 def _group_options(

@@ -43,7 +43,9 @@ from engine.vaevictis import (
     victory,
     zoc,
 )
+from engine.vaevictis import combat_command_support as cc_support
 from engine.vaevictis import events as event_rules
+from engine.vaevictis.combat_rules import has_snafu_vv60
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.rolls import dice_of
@@ -55,8 +57,16 @@ OPTIONS: dict[str, str] = {
     "c3i_snafu": "9.5 C3I and SNAFU (optional)",
     "fog_of_war": "11 Fog of war (optional)",
     "christmas_presents": "15.4 Christmas presents (optional)",
+    "snafu_vv60": "9.5 SNAFUs of VV60 (optional)",
 }
-"""The optional rules of the game, each a game option, with the rule that defines it."""
+"""The optional rules of the Vae Victis games, each a game option, with the rule that defines it; a game offers
+those its tables support (:func:`game_options`)."""
+
+
+def game_options(data: GameData) -> dict[str, str]:
+    """The options one game offers: the VV60 SNAFUs only with a ``[snafu_vv60]`` table (9.5)."""
+    return {name: text for name, text in OPTIONS.items() if name != "snafu_vv60" or has_snafu_vv60(data)}
+
 
 UNSUPPORTED_SETUP_TABLES = (
     "garrisons",
@@ -117,11 +127,14 @@ class VaeVictisGame:
             raise InvalidActionError(
                 f"no scenario {scenario!r} in {self.data.name}; choose one of {', '.join(self.data.scenarios)}"
             )
-        unknown = set(options) - set(OPTIONS)
+        offered = game_options(self.data)
+        unknown = set(options) - set(offered)
         if unknown:
             raise InvalidActionError(
-                f"unknown option(s) {', '.join(sorted(unknown))}; the options are {', '.join(OPTIONS)}"
+                f"unknown option(s) {', '.join(sorted(unknown))}; the options are {', '.join(offered)}"
             )
+        if options.get("c3i_snafu") and options.get("snafu_vv60"):
+            raise InvalidActionError("choose one SNAFU rule: c3i_snafu or snafu_vv60 (9.5)")
         if options.get("c3i_snafu") and not self.data.tables.c3i:
             raise InvalidActionError(f"{self.data.name} has no C3I and SNAFU tables: option c3i_snafu is not offered")
         missing = unsupported(self.data, scenario)
@@ -132,7 +145,7 @@ class VaeVictisGame:
         state = GameState(
             game=self.data.id,
             scenario=scenario,
-            options={name: bool(options.get(name, False)) for name in OPTIONS},
+            options={name: bool(options.get(name, False)) for name in offered},
             seed=seed.hex(),
         )
         for unit_id, definition in self.data.units.items():
@@ -477,6 +490,8 @@ class VaeVictisGame:
         if state.phase == "support" and action.verb == "attach":
             cc, formation = text_arg(args, "combat_command"), text_arg(args, "formation")
             return doctrine.attach(self.data, state, side, cc, formation)
+        if state.phase == "support" and action.verb == "allot_combat_command":
+            return cc_support.allot(self.data, state, side, text_arg(args, "cc"), text_arg(args, "marker"))
         if state.phase == "support" and action.verb == "end_support":
             state.flags.setdefault("support_done", []).append(side)
             return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
@@ -510,7 +525,7 @@ class VaeVictisGame:
     def _support_prompt(self, state: GameState, side: Side) -> Prompt | None:
         if side in state.flags.get("support_done", []):
             return None
-        choices = turn.support_choices(self.data, state, side)
+        choices = turn.support_choices(self.data, state, side) + cc_support.choices(self.data, state, side)
         choices += [
             Choice(
                 "attach",

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar, cast
 
 from engine.hexgrid import Grid, Hex, Hexside, hex_name, hexside, parse_hex
+from engine.vaevictis import combat_rules
 from engine.vaevictis.data import (
     EVENT_EFFECTS,
     VICTORY_KINDS,
@@ -811,6 +812,7 @@ def load_tables(documents: Documents, file: str, problems: Problems) -> Tables:
     ):
         if section not in doc:
             problems.add(file, f"[{section}]", "missing table")
+    combat_rules.check(doc, lambda entry, problem: problems.add(file, entry, problem))
     return Tables(raw=doc, crt_columns=columns, crt=tuple(cells), c3i=c3i, snafu=snafu)
 
 

@@ -8,6 +8,11 @@ with the very same assessment, so the preview and the resolution can never disag
 Every figure is read from the game's tables (``tables.raw``): the terrain and crossing effects (TEC), the
 status table (1.4), the attack types (7.3), the support markers (1.6.1, 1.6.2) and the CRT (7.6).
 
+Alsace 1944's differences come from its tables (:mod:`engine.vaevictis.combat_rules`, readings in
+docs/rules/alsace44.md): one target hex (7.2), tanks and road-only terrain (7.1), combined arms and armoured
+superiority without divisional integrity (7.4), Disorganised units halved (3.6), the FlaK 88's and the TD's
+conditions and a Combat Command's own marker (1.6), the VV60 SNAFU's die shift and surprise support (9.5).
+
 Readings of unclear text (recorded in docs/rules/ardennes44.md):
 
 - 0.3: strengths are added before being halved, per group of units halved the same number of times; halving
@@ -36,13 +41,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal, cast
 
 from engine.contract import IllegalActionError
 from engine.hexgrid import Hex, hex_name
+from engine.vaevictis import combat_rules
+from engine.vaevictis.combat_command_support import holder_name, holder_side, is_combat_command
+from engine.vaevictis.combat_command_support import may_support as cc_support_problem
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
+from engine.vaevictis.disorganization import is_disorganized
 from engine.vaevictis.doctrine import attached_formation
 from engine.vaevictis.events import nuts_quality_bonus
 from engine.vaevictis.geography import is_british_west_of_meuse
@@ -98,6 +107,11 @@ class AttackPlan:
     """The SNAFU effect code once rolled (9.5), else ``None``."""
     snafu_unit: str | None = None
     """The attacker the defender chose for SNAFU 9 (halved) or 11 (strength zero)."""
+    snafu_die: int = 0
+    """VV60 SNAFU, even total (9.5, Alsace 1944): the die shift the other player chose against the side that
+    suffered it (negative when the attacker suffered it)."""
+    surprise_support: tuple[str, str] | None = None
+    """VV60 SNAFU, odd total (9.5): ``(army, kind)`` of the surprise support drawn from that army's pool."""
 
     def __post_init__(self) -> None:
         raw: object = self.targets
@@ -128,7 +142,16 @@ class AttackPlan:
             "defender_quality": self.defender_quality,
             "snafu": self.snafu,
             "snafu_unit": self.snafu_unit,
-        }
+        } | self._vv60_json()
+
+    def _vv60_json(self) -> dict[str, Any]:
+        """The VV60 SNAFU's fields, only once set: plans of games without it keep their old form."""
+        out: dict[str, Any] = {}
+        if self.snafu_die:
+            out["snafu_die"] = self.snafu_die
+        if self.surprise_support is not None:
+            out["surprise_support"] = list(self.surprise_support)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AttackPlan:
@@ -147,6 +170,12 @@ class AttackPlan:
             defender_quality=data.get("defender_quality"),
             snafu=data.get("snafu"),
             snafu_unit=data.get("snafu_unit"),
+            snafu_die=int(data.get("snafu_die", 0)),
+            surprise_support=(
+                (str(data["surprise_support"][0]), str(data["surprise_support"][1]))
+                if data.get("surprise_support")
+                else None
+            ),
         )
 
 
@@ -556,6 +585,18 @@ def _validate_supports(
         raise _refuse(f"{who} may commit at most {limit} HQ support marker(s) to this attack, not {len(uses)}", "7.3")
     wanted: Counter[SupportUse] = Counter(uses)
     for (hq_id, kind), count in wanted.items():
+        if is_combat_command(data, hq_id) and holder_side(data, hq_id) == side:
+            # [1.6] A marker given to a Combat Command supports its own counters, at any range.
+            if support_def(data, side, kind) is None:
+                raise _refuse(f"{kind!r} is not a support marker of the {side} side", "1.6")
+            if committed:
+                continue
+            if count > 1:
+                raise _refuse("a Combat Command holds one marker", "1.6")
+            why = cc_support_problem(data, pos.state, hq_id, kind, [u.id for u in units])
+            if why is not None:
+                raise _refuse(why, "1.6")
+            continue
         if hq_id not in data.units or not data.units[hq_id].is_hq or data.side_of(hq_id) != side:
             raise _refuse(f"{hq_id!r} is not an HQ of the {side} side", "1.6")
         if support_def(data, side, kind) is None:
@@ -567,6 +608,79 @@ def _validate_supports(
         if not committed and all(problems.values()):
             why = "; ".join(f"{data.units[u].name}: {p}" for u, p in problems.items())
             raise _refuse(f"{data.units[hq_id].name} cannot support any unit in this combat: {why}", "1.3")
+
+
+def _snafu_vv60_note(state: GameState, plan: AttackPlan) -> tuple[str, ...]:
+    """[9.5] With the VV60 SNAFU option, a roll before the die may still change the odds shown."""
+    if not state.options.get("snafu_vv60") or plan.snafu_die or plan.surprise_support:
+        return ()
+    return (
+        "A SNAFU roll (9.5) comes before the die: it may shift the die 1, change a quality unit, "
+        "send a support back or bring a surprise one.",
+    )
+
+
+def road_only_for_mechanized(data: GameData, hex_: Hex) -> bool:
+    """[TEC] Whether a mechanized unit enters the hex's terrain only along a road (difficult, mountain)."""
+    chart = data.tables.raw["terrain"].get(data.map.terrain.get(hex_, "clear"), {})
+    return "mechanized" in chart.get("road_only", ())
+
+
+def tank_link(data: GameData, a: Hex, b: Hex) -> bool:
+    """[7.1, 1.6.2] Whether tanks may fight between two adjacent hexes: neither is terrain they enter only by
+    road, or a road joins them ("out of a difficult terrain hex that is not connected by road")."""
+    if not (road_only_for_mechanized(data, a) or road_only_for_mechanized(data, b)):
+        return True
+    return data.map.has_road(a, b)
+
+
+def support_condition_problem(
+    data: GameData,
+    owner: Side,
+    kind: str,
+    role: Literal["attack", "defence"],
+    attackers: Sequence[UnitState],
+    links: Sequence[tuple[Hex, Hex]],
+) -> str | None:
+    """[1.6.1, 1.6.2] Why a marker's own conditions forbid it in this combat, or ``None``.
+
+    ``defence_only`` (FlaK 88: "useable only in defense"), ``only_against`` (FlaK 88: "against armored units
+    (whether or not accompanied by infantry)": some attacking unit is of that kind), ``needs_tank_terrain``
+    (TD: "the defender's terrain and at least one attacker's hex are not impassable for tanks": some attacking
+    hex and the target hex are joined as :func:`tank_link` allows). ``links`` are the (attacker's hex, target
+    hex) pairs of the attack.
+    """
+    definition = support_def(data, owner, kind)
+    if definition is None:
+        return None
+    label = kind.replace("_", " ")
+    if definition.get("defence_only") and role == "attack":
+        return f"the {label} marker is used only in defence"
+    against = definition.get("only_against")
+    if against and role == "defence" and not any(data.units[u.id].kind == against for u in attackers):
+        return f"the {label} marker is used only against an attack that includes {against} units"
+    if definition.get("needs_tank_terrain") and not any(tank_link(data, a, t) for a, t in links):
+        return (
+            f"the {label} marker needs the defender's hex and an attacking hex that tanks may fight between "
+            "(not terrain they enter only by road, unless a road joins them)"
+        )
+    return None
+
+
+def combined_arms(pos: Position, attackers: Iterable[UnitState]) -> bool:
+    """[7.4] Whether some attacking hex holds a tank unit and an infantry unit (foot or mechanized) that both
+    attack: "+1 drm when attacking, regardless of the number of 'tank-infantry' groups"."""
+    kinds: dict[Hex | None, set[str]] = {}
+    for u in attackers:
+        kinds.setdefault(u.hex, set()).add(pos.unit_def(u.id).kind)
+    return any("armored" in k and k & {"infantry", "mechanized"} for k in kinds.values())
+
+
+def armored_superiority(pos: Position, side: Iterable[UnitState], facing: Iterable[UnitState]) -> bool:
+    """[7.4, 1.1] Whether a tank unit of ``side`` with the dot (armored superiority) faces a tank unit."""
+    return any(pos.unit_def(u.id).armored_superiority and pos.unit_def(u.id).kind == "armored" for u in side) and any(
+        pos.unit_def(u.id).kind == "armored" for u in facing
+    )
 
 
 def _contribution(pos: Position, unit: UnitState, halvings: list[str], zeroed: bool = False) -> Contribution:
@@ -624,6 +738,8 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             raise _refuse(f"{hex_name(target)} holds no enemy unit to attack", "7.1")
         defenders += here
     several = len(plan.targets) > 1
+    if several and not combat_rules.several_targets(data, plan.kind):
+        raise _refuse("each attack is made on a single target hex and resolved separately", "7.2")
     targets_text = ", ".join(hex_name(h) for h in plan.targets)
 
     attackers: list[UnitState] = []
@@ -650,6 +766,12 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             if crossing_of(data, unit.hex, h) == "river" and data.units[unit_id].kind != "infantry":
                 into = f" (into {hex_name(h)})" if several else ""
                 raise _refuse(f"{name} cannot attack across an unbridged river{into}: only infantry may", "0.2")
+            if data.units[unit_id].is_mechanized and not tank_link(data, unit.hex, h):
+                raise _refuse(
+                    f"{name} cannot attack between {hex_name(unit.hex)} and {hex_name(h)}: a mechanized unit enters "
+                    "that terrain only by road, and no road joins the two hexes",
+                    "7.1",
+                )
         attacked[unit_id] = reach
         if plan.kind == "prepared" and (unit.isolated or unit.unsupplied):
             status = "unsupplied" if unit.unsupplied else "isolated"
@@ -670,8 +792,18 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
 
     # Supports: limits, ownership, command range.
     limit = int(kind_row["hq_supports"])
+    links = tuple((u.hex, h) for u in attackers if u.hex is not None for h in attacked[u.id])
     _validate_supports(pos, side, plan.supports, attackers, limit, "The attacker", committed)
     _validate_supports(pos, enemy, plan.defender_supports, defenders, limit, "The defender", committed)
+    roles: tuple[tuple[Side, Sequence[SupportUse], Literal["attack", "defence"]], ...] = (
+        (side, plan.supports, "attack"),
+        (enemy, plan.defender_supports, "defence"),
+    )
+    for owner, uses, role in roles:
+        for _, kind in uses:
+            problem = support_condition_problem(data, owner, kind, role, attackers, links)
+            if problem is not None:
+                raise _refuse(problem, "1.6")
     air_limit = int(kind_row["air_supports"])
     for who, count, owner in (("The attacker", plan.air, side), ("The defender", plan.defender_air, enemy)):
         if count < 0:
@@ -730,6 +862,8 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             halvings.append(f"attacking across a {'bridge' if crossing == 'bridge' else 'river'} (0.2)")
         if unit.id == halved_by_snafu:
             halvings.append("SNAFU 9, supply problems (9.5)")
+        if is_disorganized(state, unit.id):
+            halvings.append("disorganized (3.6)")
         attack_details.append(_contribution(pos, unit, halvings, zeroed=unit.id == zeroed))
     city_halves_armor = bool(tables["terrain"]["city"].get("armor_halved_in_defence"))
     defence_details = []
@@ -741,6 +875,8 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             halvings.append("unsupplied (10.3)")
         if unit.retreated_into_stack:
             halvings.append("retreated into this stack (7.7.1)")
+        if is_disorganized(state, unit.id):
+            halvings.append("disorganized (3.6)")
         # [0.2] Armor halved in a city: each defending unit by its own hex.
         in_city = unit.hex is not None and data.map.is_city(unit.hex)
         if city_halves_armor and in_city and data.units[unit.id].kind == "armored":
@@ -788,11 +924,21 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         )
 
     drm: list[Modifier] = []
-    for owner, uses, sign in ((side, plan.supports, 1), (enemy, plan.defender_supports, -1)):
+    uses_by_side: list[tuple[Side, Sequence[SupportUse], int]] = [
+        (side, plan.supports, 1),
+        (enemy, plan.defender_supports, -1),
+    ]
+    if plan.surprise_support is not None:
+        # [9.5 VV60] The surprise support drawn from the pool of the side that did not suffer the SNAFU.
+        army, kind = plan.surprise_support
+        lucky = data.armies[army].side
+        uses_by_side.append((lucky, (("pool", kind),), 1 if lucky == side else -1))
+    for owner, uses, sign in uses_by_side:
         for hq_id, kind in uses:
             definition = support_def(data, owner, kind)
             assert definition is not None
-            label = f"{kind.replace('_', ' ')} support of {data.units[hq_id].name}"
+            holder = "the pool, a surprise (9.5)" if hq_id == "pool" else holder_name(data, hq_id)
+            label = f"{kind.replace('_', ' ')} support of {holder}"
             if sign > 0 and cancels(str(definition.get("category"))):
                 cancelled.append(f"{hq_id}:{kind}")
                 continue
@@ -825,10 +971,20 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             "7.4",
         ),
     )
-    if divisional_integrity(pos, attackers) and not confusion:
+    rules = combat_rules.modifiers(data)
+    if rules.divisional_integrity and divisional_integrity(pos, attackers) and not confusion:
         drm.append(Modifier(1, "attacker's divisional integrity", "7.4"))
-    if divisional_integrity(pos, defenders):
+    if rules.divisional_integrity and divisional_integrity(pos, defenders):
         drm.append(Modifier(-1, "defender's divisional integrity", "7.4"))
+    if rules.combined_arms and combined_arms(pos, attackers):
+        drm.append(Modifier(rules.combined_arms, "combined arms: tanks and infantry attacking from one hex", "7.4"))
+    if rules.armored_superiority:
+        if armored_superiority(pos, attackers, defenders):
+            drm.append(Modifier(rules.armored_superiority, "attacker's armored superiority against tanks", "7.4"))
+        if armored_superiority(pos, defenders, attackers):
+            drm.append(Modifier(-rules.armored_superiority, "defender's armored superiority against tanks", "7.4"))
+    if plan.snafu_die:
+        drm.append(Modifier(plan.snafu_die, "SNAFU, lack of enthusiasm", "9.5"))
     if confusion:
         drm.append(
             Modifier(-len(attacker_hexes), f"SNAFU 12, command confusion ({len(attacker_hexes)} stack(s))", "9.5")
@@ -865,6 +1021,8 @@ def preview(data: GameData, state: GameState, plan: AttackPlan) -> Preview:
     :raises IllegalActionError: as :func:`assess`.
     """
     assessment = assess(data, state, plan)
+    if note := _snafu_vv60_note(state, plan):
+        assessment = replace(assessment, notes=(*assessment.notes, *note))
     outcomes = []
     chances: dict[str, Fraction] = {}
     breakthrough = Fraction(0)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from engine.hexgrid import Hex
 from engine.vaevictis import zoc
+from engine.vaevictis.combat_rules import retreat_rules
 from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.state import Position
 
@@ -38,7 +39,12 @@ def mobility(data: GameData, unit_id: str) -> str:
 
 def can_cross(data: GameData, a: Hex, b: Hex, unit_id: str) -> bool:
     """[13.1, 7.7.1] Whether a unit may cross from ``a`` to ``b``: only infantry crosses an unbridged river,
-    and nobody an uncrossable one (Alsace 1944's Rhine)."""
+    and nobody an uncrossable one (Alsace 1944's Rhine); a terrain its class enters "only on road" (Alsace
+    1944's difficult and mountain hexes for mechanized units) only along a road (7.7.1: "a hex impassable to
+    it")."""
+    chart = data.tables.raw["terrain"].get(data.map.terrain.get(b, "clear"), {})
+    if mobility(data, unit_id) in chart.get("road_only", ()) and not data.map.has_road(a, b):
+        return False
     river = data.map.river_between(a, b)
     if river is not None and river.kind == "uncrossable":
         return False
@@ -172,22 +178,60 @@ def retreat_options(
     control = zoc.enemy_zoc(pos, side) if control is None else control
     choice = list(legal)
     priority = "any open hex"
-    free = [h for h in choice if not is_in_enemy_zoc(pos, side, h, control)]
-    if free and len(free) < len(choice):
-        choice, priority = free, "out of enemy ZoC"
-    now = edge_distance(pos, side, here)
-    nearer = [h for h in choice if edge_distance(pos, side, h) < now]
-    if nearer and len(nearer) < len(choice):
-        choice, priority = nearer, "toward the friendly board edge"
-    far = max(enemy_distance(pos, side, h) for h in choice)
-    farthest = [h for h in choice if enemy_distance(pos, side, h) == far]
-    if len(farthest) < len(choice):
-        choice, priority = farthest, "furthest from the enemy"
-    cheap = min(group_cost(data, here, h, units) for h in choice)
-    cheapest = [h for h in choice if group_cost(data, here, h, units) == cheap]
-    if len(cheapest) < len(choice):
-        choice, priority = cheapest, "least costly terrain"
+    for name in retreat_rules(data).priorities:
+        if len(choice) == 1:
+            break
+        if name == "out-of-enemy-zoc":
+            free = [h for h in choice if not is_in_enemy_zoc(pos, side, h, control)]
+            if free and len(free) < len(choice):
+                choice, priority = free, "out of enemy ZoC"
+        elif name in ("toward-friendly-edge", "toward-friendly-edge-or-own-hq"):
+            now = edge_distance(pos, side, here)
+            nearer = {h for h in choice if edge_distance(pos, side, h) < now}
+            label = "toward the friendly board edge"
+            if name == "toward-friendly-edge-or-own-hq":
+                # [7.7.1 Alsace 1944] "or towards the HQ to which the unit belongs": either direction will do.
+                nearer |= set(toward_own_hq(pos, units, here, choice))
+                label += " or the unit's HQ"
+            if nearer and len(nearer) < len(choice):
+                choice, priority = [h for h in choice if h in nearer], label
+        elif name == "farthest-from-enemy":
+            far = max(enemy_distance(pos, side, h) for h in choice)
+            farthest = [h for h in choice if enemy_distance(pos, side, h) == far]
+            if len(farthest) < len(choice):
+                choice, priority = farthest, "furthest from the enemy"
+        elif name == "least-costly-terrain":
+            cheap = min(group_cost(data, here, h, units) for h in choice)
+            cheapest = [h for h in choice if group_cost(data, here, h, units) == cheap]
+            if len(cheapest) < len(choice):
+                choice, priority = cheapest, "least costly terrain"
     return RetreatOptions(tuple(sorted(choice)), tuple(sorted(legal)), priority, False)
+
+
+def toward_own_hq(pos: Position, units: Sequence[str], here: Hex, hexes: Sequence[Hex]) -> list[Hex]:
+    """[7.7.1] The hexes nearer than ``here`` to the HQ of a retreating unit's formation (when on the map)."""
+    data = pos.data
+    grid = data.map.grid
+    hq_hexes = set()
+    for unit_id in units:
+        hq = data.formations[data.units[unit_id].formation].hq
+        if hq is not None and hq != unit_id and pos.state.units[hq].on_map:
+            hq_hexes.add(pos.state.units[hq].hex)
+    out = []
+    for h in hexes:
+        if any(grid.distance(h, q) < grid.distance(here, q) for q in hq_hexes if q is not None):
+            out.append(h)
+    return out
+
+
+def lost_retreat_reason(data: GameData, here: Hex) -> str:
+    """[7.7.1] Why a group with no open hex is eliminated: it leaves the map, or enters a country whose entry
+    eliminates (Alsace 1944's Switzerland, TEC)."""
+    grid = data.map.grid
+    for n in grid.neighbours(here):
+        if _terrain_flag(data, n, "retreat_eliminates"):
+            return f"it can retreat only into {data.map.terrain.get(n, 'clear').capitalize()} (7.7.1, TEC)"
+    return "it retreated off the map (7.7.1)"
 
 
 def advance_options(

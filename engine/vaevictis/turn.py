@@ -12,7 +12,8 @@ import math
 
 from engine.contract import Choice, Event, IllegalActionError
 from engine.hexgrid import Hex, hex_name
-from engine.vaevictis import control
+from engine.vaevictis import combat_command_support as cc_support
+from engine.vaevictis import control, disorganization
 from engine.vaevictis.activation import is_waiting_to_enter
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.geography import beyond_meuse
@@ -68,6 +69,8 @@ def rules(data: GameData, state: GameState) -> tuple[str, ...]:
 
 def air_phase(data: GameData, state: GameState) -> list[Event]:
     """[14.2] Air missions by nationality and weather; none outside the turns of the air table."""
+    if "air" not in data.extra:
+        return []  # [2.1] a game without an air phase (Alsace 1944): no missions, not even zero
     air = data.extra.get("air", {})
     events: list[Event] = []
     state.air_missions = {side: 0 for side in SIDES}
@@ -354,6 +357,8 @@ def administrative_phase(data: GameData, state: GameState) -> list[Event]:
     """[2.1 step 6] Activated markers come off, breakthroughs go (7.8), unused supports return to the pool."""
     state.phase = "administrative"
     state.markers = [m for m in state.markers if m.kind != "breakthrough"]
+    disorganization.clear(state)  # [2.1 step 5, 3.6]
+    cc_support.return_unused(data, state)  # [1.6] a Combat Command's unused marker
     for unit_id, unit in state.units.items():
         unit.activations = 0
         if unit.supports and data.units[unit_id].is_hq:

@@ -18,7 +18,9 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from engine.hexgrid import hex_name
-from engine.vaevictis.data import GameData, other_side
+from engine.vaevictis import combat_rules
+from engine.vaevictis.combat_rules import retreat_rules
+from engine.vaevictis.data import GameData, UnitDef, other_side
 from engine.vaevictis.events import nuts_quality_bonus
 from engine.vaevictis.odds import (
     AttackPlan,
@@ -30,9 +32,10 @@ from engine.vaevictis.odds import (
     quality_of,
     ratio_column,
     round_ratio,
+    rounding_mode,
     sum_strengths,
 )
-from engine.vaevictis.state import GameState, Position
+from engine.vaevictis.state import GameState, Position, UnitState
 
 MAX_HALVINGS = 4
 """The most halvings a defending unit can suffer at once: fatigued, unsupplied, retreated into the stack and
@@ -72,6 +75,8 @@ class UnseenPreview:
     """The defender's divisional integrity modifier (7.4), at worst and at best for the attacker."""
     worst: Case
     best: Case
+    superiority: tuple[int, int] = (0, 0)
+    """Both sides' armored superiority (7.4, Alsace 1944), at worst and at best for the attacker."""
 
     def lines(self) -> list[str]:
         """The preview in words."""
@@ -93,6 +98,10 @@ class UnseenPreview:
         out.append(f"Die {span}: quality of {name} less the defender's best quality (7.4)")
         if self.integrity != (0, 0):
             out.append(f"Die {self.integrity[0]:+d} to {self.integrity[1]:+d}: defender's divisional integrity (7.4)")
+        if self.superiority != (0, 0):
+            low, high = self.superiority
+            span = f"{low:+d}" if low == high else f"{low:+d} to {high:+d}"
+            out.append(f"Die {span}: armored superiority against tanks, as the unseen counters may give it (7.4)")
         out.append(f"Die modifier between {self.worst.drm:+d} and {self.best.drm:+d}")
         for title, case in (("At worst", self.worst), ("At best", self.best)):
             results = ", ".join(f"{text} {float(chance) * 100:.0f}%" for text, chance in case.chances)
@@ -116,9 +125,8 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     seen = tuple(c for c in exact.defenders_detail if c.unit not in unseen)
     seen_units = [state.units[c.unit] for c in seen]
     printed = [d for d in data.units.values() if data.side_of(d.id) == enemy]
-    step_strength = int(data.tables.raw["stacking"]["step_strength"])
     weakest = min(
-        [max(0, d.strength - step_strength * (d.steps - 1)) for d in printed]
+        [_weakest_face(data, d) for d in printed]
         + [
             t.strength_per_step
             for n, t in data.detachments.items()
@@ -126,11 +134,15 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
         ]
     )
     strongest = max(d.strength for d in printed)
+    rounding = rounding_mode(data)
+    # 3.6 (Alsace 1944): disorganised may halve too, and a retreat into a stack no longer does.
+    retreats = retreat_rules(data)
+    most_halvings = MAX_HALVINGS + int(retreats.disorganizes) - int(not retreats.into_friendly_stack_halves)
     low = min(
-        sum_strengths([*seen, *(Contribution("?", "?", weakest, ("?",) * k) for k in halvings)])
-        for halvings in combinations_with_replacement(range(MAX_HALVINGS + 1), len(hidden))
+        sum_strengths([*seen, *(Contribution("?", "?", weakest, ("?",) * k) for k in halvings)], rounding)
+        for halvings in combinations_with_replacement(range(most_halvings + 1), len(hidden))
     )
-    high = sum_strengths(seen) + strongest * len(hidden)
+    high = sum_strengths(seen, rounding) + strongest * len(hidden)
     worst_ratio, best_ratio = round_ratio(exact.attack_total, high), round_ratio(exact.attack_total, low)
 
     shifts = tuple(m for m in exact.shifts if m.rule != "12.2")
@@ -149,7 +161,9 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     worst_column = column(worst_ratio, improved.amount if improved else 0)
     best_column = column(best_ratio, 0)
 
-    drm = tuple(m for m in exact.drm if m.rule != "7.4")
+    # Quality, divisional integrity and armored superiority depend on the defenders: worked out below. The
+    # attacker's combined arms (7.4) depends on his own units only and stays.
+    drm = tuple(m for m in exact.drm if m.rule != "7.4" or m.reason.startswith("combined arms"))
     attackers = [state.units[u] for u in plan.attackers]
     attacker = state.units[exact.attacker_quality]
     own_quality = quality_of(pos, attacker)
@@ -161,11 +175,16 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     defender_low = seen_best if seen_best is not None else min(d.quality for d in printed if not d.is_hq) + bonus
     defender_high = max(defender_low, hidden_best)
     quality = (own_quality - defender_high, own_quality - defender_low, data.units[attacker.id].name)
-    own_integrity = 1 if divisional_integrity(pos, attackers) else 0
-    integrity = (-1, -1) if divisional_integrity(pos, seen_units) else (-1, 0)
+    rules = combat_rules.modifiers(data)
+    if rules.divisional_integrity:
+        own_integrity = 1 if divisional_integrity(pos, attackers) else 0
+        integrity = (-1, -1) if divisional_integrity(pos, seen_units) else (-1, 0)
+    else:
+        own_integrity, integrity = 0, (0, 0)
+    superiority = _superiority_range(data, pos, attackers, seen_units, printed, rules.armored_superiority)
     known_drm = sum(m.amount for m in drm) + own_integrity
-    worst = _case(data, worst_column, known_drm + quality[0] + integrity[0])
-    best = _case(data, best_column, known_drm + quality[1] + integrity[1])
+    worst = _case(data, worst_column, known_drm + quality[0] + integrity[0] + superiority[0])
+    best = _case(data, best_column, known_drm + quality[1] + integrity[1] + superiority[1])
     several = len(plan.targets) > 1
     heading = [
         f"{'Prepared' if plan.kind == 'prepared' else 'Normal'} attack on "
@@ -180,6 +199,7 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     heading.append(f"Attack {exact.attack_total}: {parts}")
     if own_integrity:
         drm = (*drm, Modifier(1, "attacker's divisional integrity", "7.4"))
+
     return UnseenPreview(
         heading=tuple(heading),
         seen=seen,
@@ -191,9 +211,51 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
         drm=drm,
         quality=quality,
         integrity=integrity,
+        superiority=superiority,
         worst=worst,
         best=best,
     )
+
+
+def _weakest_face(data: GameData, definition: UnitDef) -> int:
+    """The least strength a printed counter can show: its printed back (Alsace 1944 1.2), or its front less the
+    points of every step but one (Ardennes 1944 1.2)."""
+    if definition.steps <= 1:
+        return definition.strength
+    if definition.reduced_strength is not None:
+        return definition.reduced_strength
+    step_strength = int(data.tables.raw["stacking"].get("step_strength", 0))
+    return max(0, definition.strength - step_strength * (definition.steps - 1))
+
+
+def _superiority_range(
+    data: GameData,
+    pos: Position,
+    attackers: Sequence[UnitState],
+    seen: Sequence[UnitState],
+    printed: Sequence[UnitDef],
+    amount: int,
+) -> tuple[int, int]:
+    """[7.4] The armored superiority modifiers at worst and at best for the attacker, from what he sees and
+    from the printed counters of the defender's side (the hidden ones are never read)."""
+    if not amount:
+        return (0, 0)
+
+    def tank(definition: UnitDef) -> bool:
+        return definition.kind == "armored"
+
+    def dotted(definition: UnitDef) -> bool:
+        return tank(definition) and definition.armored_superiority
+
+    own_tank = any(tank(pos.unit_def(u.id)) for u in attackers)
+    own_dot = any(dotted(pos.unit_def(u.id)) for u in attackers)
+    seen_tank = any(tank(pos.unit_def(u.id)) for u in seen)
+    seen_dot = any(dotted(pos.unit_def(u.id)) for u in seen)
+    could_tank = seen_tank or any(tank(d) for d in printed)
+    could_dot = seen_dot or any(dotted(d) for d in printed)
+    worst = (amount if own_dot and seen_tank else 0) - (amount if own_tank and could_dot else 0)
+    best = (amount if own_dot and could_tank else 0) - (amount if own_tank and seen_dot else 0)
+    return worst, best
 
 
 def _case(data: GameData, column: int, drm: int) -> Case:

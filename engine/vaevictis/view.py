@@ -15,7 +15,10 @@ from typing import Any
 from engine.contract import Event
 from engine.hexgrid import Hex
 from engine.vaevictis import zoc
+from engine.vaevictis.combat_command_support import FLAG as CC_SUPPORTS
+from engine.vaevictis.combat_command_support import holder_side
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
+from engine.vaevictis.disorganization import is_disorganized
 from engine.vaevictis.state import GameState, Position, UnitState
 
 
@@ -54,7 +57,8 @@ def seat_view(data: GameData, state: GameState, seat: Side | None) -> dict[str, 
         "turn": state.turn,
         "date": data.turns[state.turn - 1].date,
         "weather": data.turns[state.turn - 1].weather or "",
-        "phase": state.phase,
+        # [2.1] A game without an air phase (Alsace 1944) opens its turn with supply and command.
+        "phase": state.phase if state.phase != "air" or "air" in data.extra else "supply",
         "initiative": state.initiative,
         "active": state.active,
         "fog_of_war": fog,
@@ -64,7 +68,17 @@ def seat_view(data: GameData, state: GameState, seat: Side | None) -> dict[str, 
         "air_missions": dict(state.air_missions),
         "events_left": dict(state.events_left),
         "result": state.result,
+    } | _combat_command_supports(data, state, seat, fog)
+
+
+def _combat_command_supports(data: GameData, state: GameState, seat: Side | None, fog: bool) -> dict[str, Any]:
+    """[1.6] The markers given to Combat Commands; under fog of war (11) only their owner sees them."""
+    held = {
+        cc: list(kinds)
+        for cc, kinds in state.flags.get(CC_SUPPORTS, {}).items()
+        if kinds and (not fog or holder_side(data, cc) == seat)
     }
+    return {"combat_command_supports": held} if held else {}
 
 
 def inspected_hexes(pos: Position) -> dict[Side, set[Hex]]:
@@ -107,7 +121,8 @@ def unit_view(pos: Position, unit: UnitState) -> dict[str, Any]:
             for flag in ("improved_position", "fatigued", "out_of_command", "isolated", "unsupplied")
             if getattr(unit, flag)
         ]
-        + (["activated"] if unit.activations else []),
+        + (["activated"] if unit.activations else [])
+        + (["disorganized"] if is_disorganized(pos.state, unit.id) else []),
         "supports": list(unit.supports),
     }
 

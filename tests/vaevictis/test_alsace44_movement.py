@@ -476,7 +476,7 @@ def test_12_2_a_strongpoint_is_destroyed_when_its_stack_retreats(alsace: GameDat
     except (KeyError, TypeError) as error:  # the record's layout belongs to combat.py
         pytest.skip(f"combat record layout changed: {error}")
     assert state.units["de-stp-1"].eliminated and state.units["de-i-757"].hex == to
-    assert any("12.2" in e.text for e in events)
+    assert any("StP 1" in e.text for e in events)  # [retreat] destroyed_kinds, combat.py
 
 
 # --- 13 Crossings ---------------------------------------------------------------------------------------------

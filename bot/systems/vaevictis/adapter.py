@@ -48,7 +48,7 @@ class VaeVictisAdapter:
 
     def __init__(self, game_id: str, data: GameData | None = None) -> None:
         """The adapter of a bundled game (``data``: the game's data when already built, e.g. in tests)."""
-        from engine.vaevictis.game import OPTIONS, STANDING_ORDERS, VaeVictisGame
+        from engine.vaevictis.game import STANDING_ORDERS, VaeVictisGame, game_options
         from scenarios import load_game
 
         self.game: VaeVictisGame = VaeVictisGame(data if data is not None else load_game(game_id))
@@ -56,7 +56,7 @@ class VaeVictisAdapter:
         self.name = self.game.data.name
         self.seats: tuple[str, ...] = tuple(self.game.seats)
         self.scenarios: tuple[str, ...] = tuple(self.game.data.scenarios)
-        self.options: Mapping[str, str] = dict(OPTIONS)
+        self.options: Mapping[str, str] = game_options(self.game.data)
         self.standing_orders: Mapping[str, str] = {k: v[1] for k, v in STANDING_ORDERS.items()}
 
     # --- The engine contract --------------------------------------------------------------------------
