@@ -7,7 +7,7 @@
 - replaying a whole game from its action log (random legal play to the end, 8 turns at most).
 
 Each figure is a median of repeated runs, reported next to its target as a ratio.
-Run: ``python bench/bench_engine.py`` (about a minute).
+Run: ``python bench/bench_engine.py`` (about a minute); ``python bench/bench_engine.py alsace44`` for Alsace 1944.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.midgame import SCENARIO, midgame, random_game
-from bench.timing import median_ms
+from bench.midgame import SCENARIO, game_argument, midgame, random_game
+from bench.timing import median_ms, print_load
 from engine.contract import Action, RulesError
 from engine.hexgrid import hex_name
 from engine.vaevictis import activation as act
@@ -31,10 +31,11 @@ from engine.vaevictis.supply import update_statuses
 
 
 def main() -> None:
-    game, state = midgame()
+    print_load()
+    game, state = midgame(game_id=game_argument())
     data = game.data
     print(
-        f"position: {SCENARIO}, turn {state.turn}, phase {state.phase}, "
+        f"position: {data.name}, {SCENARIO}, turn {state.turn}, phase {state.phase}, "
         f"{sum(u.on_map for u in state.units.values())} units on the map"
     )
 

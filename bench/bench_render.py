@@ -2,8 +2,9 @@
 (a 256-colour palette image, :func:`render.snapshot.to_png`) of the same image, the zlib level of that encode
 by size against time, close-ups, and the renderer's caches after many games.
 
-``python bench/bench_render.py``. The position: 300 seeded random legal actions (seed 7) from the setup,
-then on to the end of the first activation with a combat, so the picture carries moves and an attack.
+``python bench/bench_render.py`` (``python bench/bench_render.py alsace44`` for Alsace 1944). The position:
+300 seeded random legal actions (seed 7) from the setup, then on to the end of the first activation with a
+combat, so the picture carries moves and an attack.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.midgame import bench_game, game_argument
 from engine.vaevictis.data import GameData
 from render import basemap, counters
 from render.samples import midgame
@@ -39,13 +41,13 @@ def median_ms(work: Callable[[], object], runs: int = RUNS) -> float:
 
 
 def main() -> None:
-    position = midgame(seed=7, actions=300)
+    position = midgame(seed=7, actions=300, game=bench_game(game_argument()))
     game, state, events = position.game, position.state, position.events
     seat = game.data.side_of(next(e for e in events if e.kind == "move").data["units"][0])
     view = game.view(state, seat)
     data = game.data
     on_map = sum(s["count"] for s in view["stacks"])
-    print(f"position: {position.actions} actions, turn {state.turn}, {on_map} units on the map, {len(events)} events")
+    print(f"position: {data.name}, {position.actions} actions, turn {state.turn}, {on_map} units, {len(events)} events")
 
     def snapshot() -> bytes:
         return to_png(render_map(picture_from_view(data, view, events, seat=seat)))
@@ -109,7 +111,7 @@ def main() -> None:
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     for _ in range(12):
-        other: GameData = load_game("ardennes44")
+        other: GameData = load_game(game_argument())
         picture = picture_from_view(other, view, events)
         render_map(picture, zoom=0.5)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -84,7 +84,12 @@ def add_bot_commands(commands: Any) -> None:
         help="optional rules, separated by commas; for a campaign game (--system asl) its settings as key=value "
         "separated by ';', e.g. 'start=17N; elr=allied=5 german=3; san=allied=3 german=4'",
     )
-    local.add_argument("--system", help="the game system, e.g. asl for an ASL campaign game (default: the first)")
+    local.add_argument(
+        "--system",
+        "--game",
+        dest="system",
+        help="the game system or game, e.g. alsace44, or asl for an ASL campaign game (default: the first)",
+    )
     local.add_argument("--out-dir", type=Path, default=Path("."), help="where map pictures go (default: here)")
     local.add_argument(
         "--db",

@@ -202,8 +202,8 @@ class CommandLayer(GameLife):
             if source == "scenario":
                 system = self.service.system(str(given.get("system") or self.default_system))
                 return [(s, s) for s in system.scenarios if typed.lower() in s][:25]
-            if source == "option" and "system" not in given and not await self._has_game(ctx.channel):
-                system = self.service.system(self.default_system)
+            if source == "option" and (given.get("system") or not await self._has_game(ctx.channel)):
+                system = self.service.system(str(given.get("system") or self.default_system))
                 return [(f"{k}: {v}"[:100], k) for k, v in system.options.items()][:25]
         except RulesError:
             return []

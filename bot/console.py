@@ -121,6 +121,8 @@ class Console:
         self.players = {seat: Caller(100 + i, f"player{i + 1}", moderators) for i, seat in enumerate(seats)}
         self.current = seats[0]
         await self.run_command(command, create, self.players[seats[0]])
+        if await self.service.store.live_game_in(self.channel) is None:
+            raise Refusal(f"no {system_id} game was created (the reason is above)")
         for seat, caller in self.players.items():
             await self.run_command("game join", {"seat": seat}, caller)
         await self.run_command("game start", {}, self.players[seats[0]])

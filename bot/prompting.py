@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from bot import info
 from bot.catalogue import COMMANDS
 from bot.replies import Attachment, Button, Context, Fold, Reply, Select, custom_id, who
-from bot.rooms import all_rooms
+from bot.rooms import all_rooms, cross_system_rooms
 from bot.service import GameService, Outcome, Refusal, Table
 from bot.systems.base import Room
 from engine.contract import Prompt
@@ -323,10 +323,14 @@ def _commands_of(verbs: Sequence[str], room: Room) -> list[str]:
 
 def _command_of(verb: str, room: Room) -> str:
     """The command a player types for an engine verb: ``/move`` for ``move``, ``/act retreat`` for a verb
-    without its own command. The game's own ``room`` comes first (two systems may send one verb)."""
-    by_verb = {c.verb: c.name for c in COMMANDS if c.verb}
+    without its own command. The game's own ``room`` comes first (two systems may send one verb), and another
+    system's command is never offered (a Vae Victis advance after combat is not ``/frame advance``)."""
+    foreign = [r for r in all_rooms() if r is not room and r not in cross_system_rooms()]
+    theirs = {c.name for r in foreign for c in r.commands}
+    by_verb = {c.verb: c.name for c in COMMANDS if c.verb and c.name not in theirs}
     for other in all_rooms():
-        by_verb.update(other.verb_commands)
+        if other not in foreign:
+            by_verb.update(other.verb_commands)
     by_verb.update({c.verb: c.name for c in room.commands if c.verb})
     by_verb.update(room.verb_commands)
     return f"/{by_verb[verb]}" if verb in by_verb else f"/act {verb}"

@@ -55,8 +55,9 @@ def draw_margin(status: GameStatus, height: int, zoom: float) -> Image.Image:
         draw.rectangle(
             (left, top, left + box_w, top + box_h), fill=fill, outline=palette.HEX_OUTLINE, width=2 if current else 1
         )
-        band = palette.WEATHER.get(turn.weather, (200, 200, 200))
-        draw.rectangle((left + 1, top + box_h - round(6 * zoom), left + box_w - 1, top + box_h - 1), fill=band)
+        if turn.weather:
+            band = palette.WEATHER.get(turn.weather, (200, 200, 200))
+            draw.rectangle((left + 1, top + box_h - round(6 * zoom), left + box_w - 1, top + box_h - 1), fill=band)
         draw_text(draw, (left + round(4 * zoom), top + round(3 * zoom)), str(turn.number), text, ink, anchor="lt")
         date = (
             turn.date.replace(" 1944", "").replace(" 1945", "").replace(" December", " Dec").replace(" January", " Jan")
@@ -65,10 +66,11 @@ def draw_margin(status: GameStatus, height: int, zoom: float) -> Image.Image:
         draw_text(draw, (left + box_w - round(3 * zoom), top + round(4 * zoom)), date, size, ink, anchor="rt")
     rows = (len(status.turns) + per_row - 1) // per_row
     y += rows * (box_h + round(4 * zoom)) + round(4 * zoom)
-    draw_text(draw, (pad, y), "Weather band: blue clear, grey overcast", small, ink, anchor="lt")
-    y += round(small * 1.6)
-    weather = status.weather.capitalize()
-    draw_text(draw, (pad, y), f"Turn {status.turn}: {weather}", text, ink, anchor="lt")
+    if any(turn.weather for turn in status.turns):  # Alsace 1944 has no weather
+        draw_text(draw, (pad, y), "Weather band: blue clear, grey overcast", small, ink, anchor="lt")
+        y += round(small * 1.6)
+    weather = f": {status.weather.capitalize()}" if status.weather else ""
+    draw_text(draw, (pad, y), f"Turn {status.turn}{weather}", text, ink, anchor="lt")
     y += round(text * 1.4)
     if status.phase:
         active = f", {status.active.capitalize()} to act" if status.active else ""

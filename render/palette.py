@@ -122,7 +122,7 @@ SUPPORTS: Final[dict[str, tuple[str, RGB]]] = {
     "flak88": ("88", (60, 60, 60)),
     "tank_destroyer": ("TD", (40, 90, 170)),
 }
-"""Support markers on an HQ (1.6): short text and colour."""
+"""Support markers on an HQ (1.6): short text and colour (Ardennes 1944's, then Alsace 1944's)."""
 
 
 def support_chip(kind: str) -> tuple[str, RGB]:

@@ -43,12 +43,18 @@ def _order(rng: random.Random, actions: list[Action]) -> list[Action]:
     return sorted(actions, key=key, reverse=True)
 
 
-def midgame(seed: int = 7, actions: int = 300, options: dict[str, bool] | None = None, limit: int = 1500) -> Position:
-    """The Entire Battle after ``actions`` seeded random legal actions, then on to the end of the first
-    activation that had a combat (so the picture shows moves and an attack)."""
+def midgame(
+    seed: int = 7,
+    actions: int = 300,
+    options: dict[str, bool] | None = None,
+    limit: int = 1500,
+    game: VaeVictisGame | None = None,
+) -> Position:
+    """The Entire Battle (of ``game``, Ardennes 1944 by default) after ``actions`` seeded random legal actions,
+    then on to the end of the first activation that had a combat (so the picture shows moves and an attack)."""
     from scenarios import load_game
 
-    game = VaeVictisGame(load_game("ardennes44"))
+    game = game or VaeVictisGame(load_game("ardennes44"))
     rng = random.Random(seed)
     state = game.new_game("entire-battle", options or {}, seed.to_bytes(32, "big"))
     events: list[Event] = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -17,7 +18,7 @@ from render import happened, overlays, palette
 from render.basemap import base_layer, draw_place_name
 from render.counters import draw_hidden, draw_map_mark, draw_stack
 from render.layout import Layout, Point
-from render.legend import draw_title, key_band, title_height
+from render.legend import draw_title, key_band, key_for, title_height
 from render.margin import draw_margin, status_line
 from render.picture import MapPicture
 
@@ -119,13 +120,14 @@ def render_map(
     where = frame(picture, zoom, region)
     layout = where.layout
     zoom = layout.zoom
-    left, top, right, bottom = where.crop
+    left, top = where.crop[:2]
     title = where.origin[1]
     map_width, map_height = where.map_size
     with_margin = picture.status is not None and (region is None if margin is None else margin)
     panel = draw_margin(picture.status, map_height, zoom) if with_margin and picture.status is not None else None
     width = map_width + (panel.width if panel is not None else 0)
-    key = key_band(width, zoom)
+    shown = showing(where)
+    key = key_band(width, zoom, key_for(picture.game_map, shown))
     canvas = Image.new("RGB", (width, title + map_height + key.height), palette.BACKGROUND)
     _paste_base(canvas, base_layer(picture.game_map, zoom), where)
     offset = (left, top - title)
@@ -133,11 +135,6 @@ def render_map(
 
     def shift(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
         return box[0] - offset[0], box[1] - offset[1], box[2] - offset[0], box[3] - offset[1]
-
-    def shown(hex_: Hex) -> bool:
-        x, y = layout.center(hex_)
-        margin_px = layout.size
-        return left - margin_px <= x <= right + margin_px and top - margin_px <= y <= bottom + margin_px
 
     if picture.overlays:
         overlays.draw_under(canvas, layout, picture.overlays, offset, shown)
@@ -184,6 +181,19 @@ def render_map(
     canvas.paste(key, (0, title + map_height))
     draw_title(canvas, caption, zoom)
     return canvas
+
+
+def showing(where: Frame) -> Callable[[Hex], bool]:
+    """Whether a hex is drawn in the frame (within a hex's size of its edges: it may show in part)."""
+    layout = where.layout
+    left, top, right, bottom = where.crop
+
+    def shown(hex_: Hex) -> bool:
+        x, y = layout.center(hex_)
+        margin_px = layout.size
+        return left - margin_px <= x <= right + margin_px and top - margin_px <= y <= bottom + margin_px
+
+    return shown
 
 
 BASE_ROWS = 512

@@ -86,7 +86,7 @@ def game_status(data: GameData, view: Mapping[str, Any]) -> GameStatus:
         if definition is not None:
             events_left.append((definition.side, definition.name, int(count)))
     events_left.sort(key=lambda e: (e[0] != "german", e[1]))
-    air = view.get("air_missions") or {}
+    air = (view.get("air_missions") or {}) if "air" in data.extra else {}  # a game without an air phase (Alsace)
     return GameStatus(
         turns=tuple(TurnBox(t.number, t.date, t.weather or "") for t in data.turns),
         turn=int(view.get("turn", 1)),
@@ -142,7 +142,7 @@ def picture_from_view(
     status = game_status(data, view)
     if title is None:
         seen_by = f", seen by {SIDE_NAMES.get(seat, seat)}" if seat else ""
-        title = f"{data.name}, turn {status.turn}, {status.weather}{seen_by}"
+        title = ", ".join(w for w in (data.name, f"turn {status.turn}", status.weather) if w) + seen_by
     return MapPicture(
         game_map=data.map,
         counters=counters,

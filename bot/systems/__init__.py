@@ -7,7 +7,8 @@ A system registers its adapter's two halves (:mod:`bot.systems.base`):
   broken; the service builds each adapter once, on first use;
 - its command half (:class:`bot.systems.base.Room`), light, read when the bot starts.
 
-- ``ardennes44``: Ardennes 1944 on the Vae Victis operational system (:mod:`bot.systems.vaevictis`);
+- ``ardennes44``, ``alsace44``: Ardennes 1944 and Alsace 1944 on the Vae Victis operational system, one adapter
+  (:mod:`bot.systems.vaevictis`) on each game's data;
 - ``asl``: the ASL campaign-game refit phase (:mod:`bot.systems.asl`);
 - ``wargame-commander``: the Ardennes Wargame Commander (:mod:`bot.systems.wargame_commander`).
 
@@ -17,6 +18,7 @@ Adding a system: docs/architecture.md (the checklist).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.systems.asl.commands import AslRoom
@@ -36,10 +38,10 @@ class Registration:
     room: Room
 
 
-def _ardennes44() -> SystemAdapter:
+def _vae_victis(game_id: str) -> SystemAdapter:
     from bot.systems.vaevictis.adapter import VaeVictisAdapter
 
-    return VaeVictisAdapter("ardennes44")
+    return VaeVictisAdapter(game_id)
 
 
 def _asl() -> SystemAdapter:
@@ -63,7 +65,8 @@ WARGAME_COMMANDER = WargameCommanderRoom()
 def registry() -> dict[str, Registration]:
     """The game systems of this bot by id (the first is the default)."""
     return {
-        "ardennes44": Registration(_ardennes44, VAE_VICTIS),
+        "ardennes44": Registration(partial(_vae_victis, "ardennes44"), VAE_VICTIS),
+        "alsace44": Registration(partial(_vae_victis, "alsace44"), VAE_VICTIS),
         "asl": Registration(_asl, ASL),
         "wargame-commander": Registration(_wargame_commander, WARGAME_COMMANDER),
     }

@@ -153,10 +153,19 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
             raise _refuse(
                 f"{_name(data, unit_id)} has {unit.action_points} AP left; a {plan.kind} attack costs {cost}", "3.4.1"
             )
-    # The attack is legal: from here on the state changes.
-    events: list[Event] = []
     pos = Position(data, state)
     target_zone = {h for target in plan.targets for u in pos.units_at(target) for h in zoc.zoc_hexes(pos, u)}
+    for unit_id in plan.attackers:
+        unit = state.units[unit_id]
+        if unit.must_attack and unit.hex not in target_zone and unit.action_points - cost < action_cost(data, "normal"):
+            # [4.2] Its last AP on a hex that exerts no zone on it would leave its duty to attack unmet for good.
+            raise _refuse(
+                f"{_name(data, unit_id)} entered an enemy zone of control: with its last AP it must attack a unit "
+                "exerting that zone on it",
+                "4.2",
+            )
+    # The attack is legal: from here on the state changes.
+    events: list[Event] = []
     for unit_id in plan.attackers:
         unit = state.units[unit_id]
         unit.action_points -= cost

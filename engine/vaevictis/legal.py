@@ -154,5 +154,9 @@ def candidate_actions(game: VaeVictisGame, state: GameState, side: Side, per_uni
         for verb in game_verbs(game, state, unit):
             actions.append(Action(side, verb, {"unit": unit.id}))
     for unit_id, hexes in reinforcements_due(game, state, side):
-        actions.append(Action(side, "enter", {"unit": unit_id, "at": hex_name(hexes[0])}))
+        # A few entry hexes spread along the edge: the first may be closed to the unit (Alsace 1944's west edge
+        # starts in difficult terrain, which a mechanized unit enters only by road).
+        step = max(1, len(hexes) // per_unit)
+        for hex_ in hexes[::step][:per_unit]:
+            actions.append(Action(side, "enter", {"unit": unit_id, "at": hex_name(hex_)}))
     return actions

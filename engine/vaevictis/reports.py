@@ -492,9 +492,32 @@ def describe_condition(condition: VictoryCondition) -> str:
     if condition.kind == "cross-meuse":
         when = {"any-time": "at any time", "end-of-turn": "and stay there to the end of a turn"}.get(condition.when, "")
         return f"{who}: a{supplied} unit across the {condition.river} {when}".strip()
-    count = "all of" if condition.count >= len(condition.cities) else f"{condition.count} of"
-    with_ = " with supplied units" if condition.supplied else ""
-    return f"{who}: hold{with_} {count} {', '.join(condition.cities)} at the end"
+    if condition.kind == "hold-cities":
+        count = "all of" if condition.count >= len(condition.cities) else f"{condition.count} of"
+        with_ = " with supplied units" if condition.supplied else ""
+        return f"{who}: hold{with_} {count} {', '.join(condition.cities)} at the end"
+    return f"{who}: {objective(condition)}"
+
+
+def objective(condition: VictoryCondition) -> str:
+    """[Alsace 19] What a condition asks, without the side: "hold a hex of Belfort at the end"."""
+    if condition.kind == "hold-places":
+        places = " and ".join(condition.places)
+        if condition.count < len(condition.places):
+            places = f"{condition.count} of {', '.join(condition.places)}"
+        hexes = "every hex" if condition.city_hexes == "all" else "a hex"
+        each = "it" if len(condition.places) == 1 else "each"
+        return f"hold {places} ({hexes} of {each}) at the end"
+    if condition.kind == "hold-overlay":
+        return f"hold every {condition.overlay} hex at the end"
+    if condition.kind == "reached-region":
+        return f"reach the {condition.region} at some time in the game"
+    if condition.kind == "exit-units":
+        units = f"{condition.hq} HQ and {condition.combat_commands} Combat Commands of one division"
+        return f"exit {units} by the {condition.region}"
+    if condition.kind == "all":
+        return " and ".join(objective(part) for part in condition.of)
+    return condition.kind.replace("-", " ")
 
 
 def victory_status(data: GameData, state: GameState, seat: Side | None) -> VictoryStatus:
@@ -526,6 +549,10 @@ def victory_status(data: GameData, state: GameState, seat: Side | None) -> Victo
                 detail = f"{condition.side} units across the {condition.river} at {hexes}, {state_words}"
             statuses.append(ConditionStatus(describe_condition(condition), bool(supplied) and known, detail))
             continue
+        if condition.kind != "hold-cities":
+            met = condition.kind in victory.CHECKS and victory.holds(data, state, condition) is not None
+            statuses.append(ConditionStatus(describe_condition(condition), met, where_it_stands(data, pos, condition)))
+            continue
         parts = []
         held = 0
         for city in condition.cities:
@@ -556,6 +583,33 @@ def victory_status(data: GameData, state: GameState, seat: Side | None) -> Victo
         if_ended_now=result_if_ended_now(data, state),
         over=state.result is not None,
     )
+
+
+def holder_word(side: Side | None) -> str:
+    return side.capitalize() if side else "nobody"
+
+
+def where_it_stands(data: GameData, pos: Position, condition: VictoryCondition) -> str:
+    """[Alsace 19] How far a condition is met now, from what both sides see: who stands in each place."""
+    state = pos.state
+    if condition.kind == "hold-places":
+        parts = []
+        for place in condition.places:
+            hexes = sorted(data.map.place(place).hexes)
+            holders = [(hex_name(h), holder_word(pos.side_at(h))) for h in hexes]
+            held = ", ".join(f"{name} {side}" for name, side in holders) if len(hexes) > 1 else holders[0][1]
+            parts.append(f"{place}: {held}")
+        return "; ".join(parts)
+    if condition.kind == "hold-overlay":
+        overlay = data.map.overlays.get(condition.overlay, frozenset())
+        count = sum(pos.side_at(h) == condition.side for h in overlay)
+        return f"{count} of {len(overlay)} {condition.overlay} hexes held"
+    if condition.kind == "all":
+        return "; ".join(where_it_stands(data, pos, part) for part in condition.of)
+    if condition.kind not in victory.CHECKS:
+        return "not judged yet"
+    reason = victory.holds(data, state, condition)
+    return reason or ("not reached yet" if condition.kind == "reached-region" else "not yet")
 
 
 def result_if_ended_now(data: GameData, state: GameState) -> tuple[str, str]:

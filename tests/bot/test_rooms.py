@@ -37,7 +37,8 @@ def test_rooms_press_verbs_collide_neither_with_each_other_nor_with_the_shared_o
 
 
 def test_registry_pairs_each_system_with_its_room() -> None:
-    assert set(registry()) == set(rooms()) == {"ardennes44", "asl", "wargame-commander"}
+    assert set(registry()) == set(rooms()) == {"ardennes44", "alsace44", "asl", "wargame-commander"}
+    assert rooms()["alsace44"] is rooms()["ardennes44"]  # one room for the games of one system
     assert {c.name for c in rooms()["asl"].commands} >= {"campaign create", "mod load-table"}
     assert {c.name for c in rooms()["wargame-commander"].commands} >= {"frame report", "score"}
     assert {c.name for c in rooms()["ardennes44"].commands} >= {"activate", "move", "attack"}

@@ -10,9 +10,9 @@ from PIL import Image, ImageChops, ImageStat
 from engine.vaevictis.data import GameData
 from render import basemap, palette
 from render.counters import chip_boxes
-from render.legend import KEYS_KEPT, key_band
+from render.legend import KEYS_KEPT, key_band, key_for
 from render.picture import CounterFace, HiddenStack, MapMark, MapPicture, counter_face, setup_picture
-from render.snapshot import CLOSE_UP_ZOOM, frame, render_map, to_png
+from render.snapshot import CLOSE_UP_ZOOM, frame, render_map, showing, to_png
 
 RGB = tuple[int, int, int]
 
@@ -213,7 +213,7 @@ def test_what_a_close_up_draws_past_its_edges_stays_off_the_title_bar_and_the_ke
     image = render_map(picture, region=(404, 1))
     width, height = where.map_size
     title = where.origin[1]
-    key = key_band(image.width, where.layout.zoom)
+    key = key_band(image.width, where.layout.zoom, key_for(game.map, showing(where)))
     assert ImageChops.difference(image.crop((0, title + height, image.width, image.height)), key).getbbox() is None
     past_caption = image.crop((image.width - 20, 0, image.width, title))
     assert past_caption.getcolors() == [(past_caption.width * title, palette.TITLE_BAR)]

@@ -217,3 +217,14 @@ def test_4_2_the_duty_to_attack_lapses_when_no_enemy_controls_the_hex_any_more()
     table.set("us-2-id", hex=None, eliminated=True)  # the unit that exerted the zone is gone
     table.set("us-3-id", hex=None, eliminated=True)
     table.act("german", "end_activation")
+
+
+def test_4_2_a_unit_owing_an_attack_may_not_spend_its_last_ap_on_a_hex_that_exerts_no_zone_on_it() -> None:
+    """Found by random play of Alsace 1944: the unit attacked an HQ (no zone beyond its hex) with its last AP,
+    still owed its attack, and the activation could never end."""
+    table = Table(placements={**FRONT, "hq-us-v": 305})
+    table.act("german", "activate_general")
+    table.state.activation.units.append("de-12-vg")  # type: ignore[union-attr]
+    table.set("de-12-vg", hex=304, must_attack=True, action_points=1)  # in the zone of 3rd ID at 0204
+    table.refused("german", "attack", "4.2", "must attack a unit exerting", attackers="de-12-vg", target="0305")
+    table.act("german", "attack", attackers="de-12-vg", target="0204")  # the duty met

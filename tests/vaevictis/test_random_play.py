@@ -7,6 +7,7 @@ Thousands of actions drawn from the engine's own candidate actions (engine/vaevi
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -53,7 +54,15 @@ def check_invariants(game: VaeVictisGame, state: GameState) -> None:
         assert all(count >= 0 for count in pool.values()), pool
 
 
-def play(game: VaeVictisGame, seed: int, scenario: str, max_actions: int) -> tuple[GameState, list[Action]]:
+def play(
+    game: VaeVictisGame,
+    seed: int,
+    scenario: str,
+    max_actions: int,
+    also_check: Callable[[VaeVictisGame, GameState], None] | None = None,
+) -> tuple[GameState, list[Action]]:
+    """Random legal play from a scenario's setup; the invariants (and ``also_check``, a game's own) after
+    every action."""
     rng = random.Random(seed)
     state = game.new_game(scenario, {}, seed.to_bytes(32, "big"))
     log: list[Action] = []
@@ -75,6 +84,8 @@ def play(game: VaeVictisGame, seed: int, scenario: str, max_actions: int) -> tup
         else:
             raise AssertionError(f"dead end: none of {len(actions)} candidate actions of {side} was accepted")
         check_invariants(game, state)
+        if also_check is not None:
+            also_check(game, state)
     return state, log
 
 

@@ -48,7 +48,7 @@ class VaeVictisAdapter:
 
     def __init__(self, game_id: str, data: GameData | None = None) -> None:
         """The adapter of a bundled game (``data``: the game's data when already built, e.g. in tests)."""
-        from engine.vaevictis.game import STANDING_ORDERS, VaeVictisGame, game_options
+        from engine.vaevictis.game import STANDING_ORDERS, VaeVictisGame
         from scenarios import load_game
 
         self.game: VaeVictisGame = VaeVictisGame(data if data is not None else load_game(game_id))
@@ -56,7 +56,7 @@ class VaeVictisAdapter:
         self.name = self.game.data.name
         self.seats: tuple[str, ...] = tuple(self.game.seats)
         self.scenarios: tuple[str, ...] = tuple(self.game.data.scenarios)
-        self.options: Mapping[str, str] = game_options(self.game.data)
+        self.options: Mapping[str, str] = dict(self.game.options)
         self.standing_orders: Mapping[str, str] = {k: v[1] for k, v in STANDING_ORDERS.items()}
 
     # --- The engine contract --------------------------------------------------------------------------
@@ -281,10 +281,10 @@ class VaeVictisAdapter:
 
         view = self.game.view(state, seat)  # type: ignore[arg-type]
         if topic == "status":
-            weather = view.get("weather", "")
+            when = ", ".join(w for w in (view.get("date", ""), view.get("weather", "")) if w)  # Alsace: no weather
             fog = " Fog of war (11) is on." if view.get("fog_of_war") else ""
             return (
-                f"Turn {view['turn']} ({view.get('date', '')}, {weather}), {view['phase']} phase; "
+                f"Turn {view['turn']} ({when}), {view['phase']} phase; "
                 f"initiative: {view['initiative'] or '-'}; active side: {view['active'] or '-'}.{fog}"
             )
         if topic in ("hex", "stack"):

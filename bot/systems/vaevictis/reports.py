@@ -372,7 +372,7 @@ def victory_text(status: reports.VictoryStatus) -> str:
 def brief_text(brief: reports.Briefing) -> str:
     """[17] The scenario's briefing."""
     lines = [f"**{brief.game}: {brief.scenario}** (rule {brief.rule}), {len(brief.turns)} turns"]
-    lines += [f"- turn {n}: {date}, {weather}" for n, date, weather in brief.turns]
+    lines += [f"- turn {n}: {', '.join(w for w in (date, weather) if w)}" for n, date, weather in brief.turns]
     lines.append("Special rules:")
     lines += [f"- {r}" for r in brief.special_rules] or ["- none"]
     lines.append("Victory conditions:")
@@ -397,7 +397,8 @@ def turn_report_text(game: VaeVictisGame, state: GameState, seat: Side, log: Log
             began = events[start:]
             break
     report = reports.turn_report(game.data, state, seat, began)
-    lines = [f"**Turn {report.turn}** ({report.date}, {report.weather}): your report, {seat} player"]
+    when = ", ".join(w for w in (report.date, report.weather) if w)  # Alsace 1944 has no weather
+    lines = [f"**Turn {report.turn}** ({when}): your report, {seat} player"]
     if report.changes:
         changed = ", ".join(f"{n} {s}" for n, s in report.changes)
         lines.append(f"Changed at the start of the turn (8.1, 10.3): {changed}")
