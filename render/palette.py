@@ -137,8 +137,9 @@ MAP_MARKS: Final[dict[str, tuple[str, RGB]]] = {
     "nuts": ("NUTS!", (40, 110, 40)),
     "air-supply": ("AIR SUP", (60, 140, 200)),
     "greif": ("GREIF", (90, 70, 120)),
+    "mines": ("MINES", (160, 90, 20)),
 }
-"""Markers on the map itself (7.8, 15): text and colour."""
+"""Markers on the map itself (7.8, 15; Alsace 1944 14 mines): text and colour."""
 
 
 def map_mark(kind: str) -> tuple[str, RGB]:

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from engine.contract import Event, IllegalActionError
 from engine.dice import Dice
+from engine.vaevictis import doctrine as doctrine_rules
+from engine.vaevictis import mines, opening
 from engine.vaevictis.data import GameData, Side
+from engine.vaevictis.garrisons import static_rule
 from engine.vaevictis.initiative_stratagems import may_join as may_join_combined
+from engine.vaevictis.movement import is_shelter
 from engine.vaevictis.state import Activation, GameState, Position, UnitState
 from engine.vaevictis.stratagems import reactivation_barred
 from engine.vaevictis.variant import activation_refusal as variant_refusal
@@ -87,9 +91,12 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState, arriving: 
     refusal = variant_refusal(data, state, unit.id)  # [Alsace 19.4.1] the offensive's divisions, a budget
     if refusal is not None:
         raise refusal
-    if int(data.tables.raw["status"]["normal"]["action_points"].get(definition.kind, 1)) == 0:
-        rule = "16" if definition.kind == "garrison" else "12.2"
-        raise IllegalActionError(f"{definition.name} is static: it has no AP and is never activated", rule)
+    static = static_rule(data, unit.id)
+    if static is not None:
+        raise IllegalActionError(f"{definition.name} has no action points: it is never activated", static)
+    held_back = opening.activation_refusal(data, state, unit.id)
+    if held_back is not None:
+        raise IllegalActionError(held_back[1], held_back[0])
     if unit.activations >= 1 and reactivation_barred(data, state, unit.id):
         raise IllegalActionError(f"{definition.name} may not be reactivated this turn: a stratagem forbids it", "15.3")
     if unit.activations >= 1 and unit.fatigued:
@@ -102,13 +109,25 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState, arriving: 
             if not combined:
                 raise IllegalActionError(f"{definition.name} may not join this combined activation", "15.2")
             return
-        if definition.formation != activation.formation:
+        attached = doctrine_rules.attached_formation(state, data, unit.id)
+        if is_independent(data, unit.id) and definition.formation != activation.formation:
+            problem = doctrine_rules.independent_join_problem(state, data, unit, activation)
+            if problem is not None:
+                raise problem
+            return
+        if doctrine_rules.activating_formation(state, data, unit.id) != activation.formation:
             raise IllegalActionError(
                 f"{definition.name} is not in {data.formations[activation.formation or ''].name}, "
-                "the formation activated",
-                "3.2",
+                "the formation activated"
+                + (f" (its Combat Command is attached to {data.formations[attached].name})" if attached else ""),
+                "9.2" if attached else "3.2",
             )
-        if unit.out_of_command:
+        if doctrine_rules.general_activation_only(state, unit.id):
+            raise IllegalActionError(
+                f"{definition.name} is in command only through another HQ and can act only in a general activation",
+                "9.3",
+            )
+        if unit.out_of_command and attached is None:
             raise IllegalActionError(
                 f"{definition.name} is out of command and can act only in a general activation", "8.2"
             )
@@ -164,6 +183,9 @@ def formation_activation_problem(
         return IllegalActionError(
             f"the HQ of {formation.name} is fatigued and cannot be reactivated until it recovers", "3.5.2"
         )
+    held_back = opening.activation_refusal(data, state, formation.hq)
+    if held_back is not None:
+        return IllegalActionError(f"{formation.name} may not be activated now: {held_back[1]}", held_back[0])
     restriction = formation_restriction(state, data, formation_id)
     if restriction:
         return IllegalActionError(restriction[1], restriction[0])
@@ -236,6 +258,9 @@ def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None, a
     activation.units.append(unit.id)
     pos = Position(data, state)
     unit.action_points = pos.base_action_points(unit)
+    for cap in (opening.action_point_cap(data, state, unit.id), entry_turn_action_points(data, state, unit.id)):
+        if cap is not None:
+            unit.action_points = min(unit.action_points, cap)
     unit.movement_points = 0.0
     variant_joined(data, state, unit.id)
     needs_check = (
@@ -277,6 +302,15 @@ def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None, a
     return events
 
 
+def entry_turn_action_points(data: GameData, state: GameState, unit_id: str) -> int | None:
+    """[18] The cap on a reinforcement's APs on its turn of entry (Alsace 1944 19.2: "1 AP remaining"), or
+    ``None``."""
+    for reinforcement in data.reinforcements:
+        if unit_id in reinforcement.units and reinforcement.action_points is not None:
+            return reinforcement.action_points if arrival_turn(data, state, unit_id) == state.turn else None
+    return None
+
+
 def recover_fatigue(state: GameState, data: GameData, unit: UnitState) -> list[Event]:
     """[3.5.2] Spend 2 AP to remove Fatigue, as the first action of the unit's first activation this turn.
 
@@ -297,17 +331,44 @@ def recover_fatigue(state: GameState, data: GameData, unit: UnitState) -> list[E
     return [Event("recover", f"{definition.name} recovers from fatigue.", {"unit": unit.id})]
 
 
+def improved_position_problem(
+    state: GameState, data: GameData, unit: UnitState, enemy_zoc_hexes: set[int]
+) -> IllegalActionError | None:
+    """[12.1] Why the unit may not take up an Improved Position now, or ``None`` if it may.
+
+    Never in an enemy zone of control; with the tables' ``[status.improved_position] refused_in =
+    "attack-required"`` (Alsace 1944 12.1) only a hex where the unit would have to attack is refused: an enemy
+    zone of control outside the terrain where attack is optional (4.3). [14] Never in a mined village.
+    """
+    definition = data.units[unit.id]
+    if unit.improved_position:
+        return IllegalActionError(f"{definition.name} is already in an Improved Position", "12.1")
+    refused_in = data.tables.raw["status"]["improved_position"].get("refused_in", "enemy-zoc")
+    if unit.hex in enemy_zoc_hexes:
+        side = data.side_of(unit.id)
+        if refused_in != "attack-required" or unit.hex is None or not is_shelter(data, unit.hex, side):
+            return IllegalActionError(
+                f"{definition.name} is in an enemy zone of control"
+                + (" where it must attack" if refused_in == "attack-required" else "")
+                + " and cannot dig in",
+                "12.1",
+            )
+    mined = mines.ip_refusal(data, state, unit)
+    if mined is not None:
+        return mined
+    if unit.action_points < 1:
+        return IllegalActionError(f"{definition.name} has no AP left; an Improved Position costs 1 AP", "3.4.1")
+    return None
+
+
 def enter_improved_position(
     state: GameState, data: GameData, unit: UnitState, enemy_zoc_hexes: set[int]
 ) -> list[Event]:
-    """[12.1] Spend 1 AP to take up an Improved Position, never in an enemy zone of control."""
+    """[12.1] Spend 1 AP to take up an Improved Position where :func:`improved_position_problem` allows it."""
     definition = data.units[unit.id]
-    if unit.improved_position:
-        raise IllegalActionError(f"{definition.name} is already in an Improved Position", "12.1")
-    if unit.hex in enemy_zoc_hexes:
-        raise IllegalActionError(f"{definition.name} is in an enemy zone of control and cannot dig in", "12.1")
-    if unit.action_points < 1:
-        raise IllegalActionError(f"{definition.name} has no AP left; an Improved Position costs 1 AP", "3.4.1")
+    problem = improved_position_problem(state, data, unit, enemy_zoc_hexes)
+    if problem is not None:
+        raise problem
     unit.action_points -= 1
     unit.improved_position = True
     return [

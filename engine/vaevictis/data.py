@@ -272,6 +272,9 @@ class Reinforcement:
     trucks: bool
     action_points: int | None = None
     """A cap on the units' APs on their entry turn ("1 AP remaining"), when the list gives one."""
+    controlled: bool = False
+    """The entry hexes must be controlled by the side: no enemy unit has passed through them (Alsace 1944
+    18, 19.2 "a German-controlled hex")."""
 
 
 @dataclass(frozen=True)

@@ -31,12 +31,17 @@ from engine.vaevictis import activation as act
 from engine.vaevictis import (
     christmas,
     combat,
+    control,
     detachments,
+    doctrine,
     exits,
     garrisons,
+    mines,
     movement,
+    opening,
     stacking,
     stratagems,
+    trucks,
     turn,
     variant,
     victory,
@@ -75,13 +80,7 @@ def game_options(data: GameData) -> dict[str, str]:
     return {name: text for name, text in OPTIONS.items() if offered[name]}
 
 
-UNSUPPORTED_SETUP_TABLES = (
-    "strongpoint_rules",
-    "activation_limit",
-    "action_point_limit",
-    "trucks",
-    "mines",
-)
+UNSUPPORTED_SETUP_TABLES = ("strongpoint_rules",)
 """Set-up tables a game's data may hold whose rules this engine does not play yet (Alsace 1944's)."""
 
 
@@ -91,14 +90,15 @@ def unsupported(data: GameData, scenario: str) -> list[str]:
     missing = victory.unsupported(data, scenario)
     missing += [f"the event '{e.name}'" for e in sorted(data.events.values(), key=lambda e: e.id) if not e.effect]
     missing += [f"the set-up rules [{table}]" for table in UNSUPPORTED_SETUP_TABLES if table in data.extra]
-    kinds = {u.kind for u in data.units.values()}
-    missing += [f"{kind} counters" for kind in ("strongpoint",) if kind in kinds]
     return missing
 
 
 Handler = Callable[[GameState, Side, Mapping[str, Any]], list[Event]]
 
-EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine")
+GAME_VERBS: dict[str, str] = {"mine": "mines", "clear_mines": "mines", "trucks": "trucks"}
+"""Activation verbs of a game whose set-up holds the table named (Alsace 1944 14, 17)."""
+
+EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine", "mine_retreat")
 
 STANDING_ORDERS: dict[str, tuple[str, str]] = {
     "no-defence-supports": ("supports_done", "commit no support markers in defence"),
@@ -198,7 +198,10 @@ class VaeVictisGame:
                     if "southern_front" in self.data.extra:  # a rule of the game's data (Ardennes 16.1)
                         events += turn.southern_front(self.data, state)
                     done.append("southern-front")
-                if turn.returning_hqs(self.data, state):
+                # 1.3: a destroyed HQ returns before the statuses are checked (Ardennes 1944), or at the end of
+                # the supply and command phase (Alsace 1944, the tables' [sequence] hq_returns).
+                late = self.data.tables.raw.get("sequence", {}).get("hq_returns") == "end-of-supply-phase"
+                if not late and turn.returning_hqs(self.data, state):
                     return events
                 if self._air_supply_prompt(state) is not None:
                     return events
@@ -206,6 +209,8 @@ class VaeVictisGame:
                     supplied_by_air = event_rules.air_supplied_units(self.data, state)
                     events += turn.supply_phase(self.data, state, air_supplied=supplied_by_air)
                     done.append("statuses")
+                if late and turn.returning_hqs(self.data, state):
+                    return events
                 state.phase = "support"
             elif state.phase == "support":
                 if any(self._support_prompt(state, side) for side in SIDES):
@@ -256,7 +261,11 @@ class VaeVictisGame:
         if state.phase == "supply":
             drops = self.data.events_with_effect(event_rules.SUPPLY_DROP)
             return [c for c in event_rules.playable(self.data, state, side) if c.args.get("event") in drops]
-        return [*event_rules.playable(self.data, state, side), *event_rules.removal_choices(self.data, state, side)]
+        return [
+            *event_rules.playable(self.data, state, side),
+            *event_rules.removal_choices(self.data, state, side),
+            *mines.retreat_choices(self.data, state, side),  # 14: mining the village a retreat left
+        ]
 
     def _required_prompts(self, state: GameState) -> dict[Side, Prompt]:
         if state.pending:
@@ -302,6 +311,7 @@ class VaeVictisGame:
             "recover",
             "end_activation",
             "put_on_top",
+            *(verb for verb, table in GAME_VERBS.items() if table in self.data.extra),
         )
         owing = act.units_owing_an_attack(state, self.data)
         text = "Act with your activated units, then end the activation."
@@ -397,6 +407,7 @@ class VaeVictisGame:
         if new.phase != "operations" and not new.pending and new.result is None:
             events += self.advance(new)
         events += self._follow_standing_orders(new)
+        mines.note_retreats(self.data, new, events)
         return new, mark_events(self.data, state, new, events)
 
     # --- Standing orders ----------------------------------------------------------------------------------
@@ -413,7 +424,9 @@ class VaeVictisGame:
         new.standing_orders[action.seat] = orders
         described = "; ".join(STANDING_ORDERS[o][1] for o in orders) or "none"
         event = Event("standing-orders", f"Standing orders: {described}.", {"orders": orders}, secret_to=(action.seat,))
-        return new, [event, *self._follow_standing_orders(new)]
+        events = [event, *self._follow_standing_orders(new)]
+        mines.note_retreats(self.data, new, events)  # 14: a retreat the orders made
+        return new, events
 
     def _follow_standing_orders(self, state: GameState) -> list[Event]:
         """Answer combat prompts for which the deciding seat gave a standing order, until one needs a person."""
@@ -455,6 +468,10 @@ class VaeVictisGame:
             if event_rules.effect_of(self.data, event_id) == event_rules.SUPPLY_DROP:
                 state.flags.setdefault("phase_done", []).append("air-supply-decided")
             return played
+        if action.verb == "mine_retreat":
+            return mines.mine_after_retreat(
+                self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
+            )
         if action.verb == "remove_marker":
             return event_rules.remove_marker(
                 self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
@@ -489,7 +506,7 @@ class VaeVictisGame:
         """Facts to note after any action: the turn an HQ was destroyed (1.3), the first German across the
         Meuse (16.2), event markers whose hex no longer qualifies (15.3 Nuts!)."""
         tidied = event_rules.tidy_markers(self.data, state)
-        stratagems.note_positions(self.data, state)
+        control.note_positions(self.data, state)  # 18, 15.2: hexes a side's units have passed through
         if not state.meuse_crossed and turn.german_crossed_objective_river(self.data, state):
             state.meuse_crossed = True
         for unit_id, unit in state.units.items():
@@ -518,6 +535,9 @@ class VaeVictisGame:
             return variant.announce_effort(self.data, state, side, heavy, divisions)
         if state.phase == "initiative" and action.verb == "initiative_stratagem":
             return initiative.decide(self.data, state, side, bool_arg(args, "play"))
+        if state.phase == "support" and action.verb == "attach":
+            cc, formation = text_arg(args, "combat_command"), text_arg(args, "formation")
+            return doctrine.attach(self.data, state, side, cc, formation)
         if state.phase == "support" and action.verb == "allot_combat_command":
             return cc_support.allot(self.data, state, side, text_arg(args, "cc"), text_arg(args, "marker"))
         if state.phase == "support" and action.verb == "end_support":
@@ -554,6 +574,14 @@ class VaeVictisGame:
         if side in state.flags.get("support_done", []):
             return None
         choices = turn.support_choices(self.data, state, side) + cc_support.choices(self.data, state, side)
+        choices += [
+            Choice(
+                "attach",
+                {"combat_command": cc, "formation": formation},
+                f"attach {cc.upper()} to {self.data.formations[formation].name} (9.2)",
+            )
+            for cc, formation in doctrine.attachment_choices(self.data, state, side)
+        ]
         if not choices:
             return None
         return Prompt(
@@ -578,6 +606,9 @@ class VaeVictisGame:
             "put_on_top": self._put_on_top,
             "reveal_garrison": self._reveal_garrison,
             "exit_map": self._exit_map,
+            "mine": self._mine,
+            "clear_mines": self._clear_mines,
+            "trucks": self._trucks,
         }
 
     def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
@@ -781,9 +812,12 @@ class VaeVictisGame:
             raise IllegalActionError(f"{self.data.units[unit_id].name} enters at {allowed}", "16.1")
         unit.arrived = True
         _, events = self._activated_unit(state, side, unit_id)
-        if arrival.trucks and self.data.nationality_of(unit_id) == "us":
+        us_trucks = arrival.trucks and self.data.nationality_of(unit_id) == "us"
+        if us_trucks:
             unit.action_points = 3
             state.flags.setdefault("trucks", []).append(unit_id)  # 16.1: trucks for this turn only
+        elif arrival.trucks and "trucks" in self.data.extra:
+            trucks.motorize(self.data, state, unit, cap=arrival.action_points)  # 18.1: rule 17, first activation
         entered = state.flags.setdefault("entered_at", {})
         already = entered.get(str(entry), 0)
         destinations = movement.legal_destinations(
@@ -792,7 +826,7 @@ class VaeVictisGame:
             [unit_id],
             entering_at=entry,
             entered_already=already,
-            trucks=arrival.trucks,
+            trucks=us_trucks,
             target=target,
         )
         if target not in destinations:
@@ -808,7 +842,7 @@ class VaeVictisGame:
             destinations[target],
             entering_at=entry,
             entered_already=already,
-            trucks=arrival.trucks,
+            trucks=us_trucks,
             fresh=True,
         )
 
@@ -914,6 +948,23 @@ class VaeVictisGame:
         unit.movement_points = 0.0  # 6.1: only consecutive move actions pool their MPs
         return events
 
+    def _mine(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[14] An activated infantry unit mines the village it stands in (1 AP)."""
+        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        return events + mines.mine(self.data, state, unit)
+
+    def _clear_mines(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[14] An activated unit clears the enemy's mines in its hex (1 AP); its MPs are kept (6.1)."""
+        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        return events + mines.clear(self.data, state, unit)
+
+    def _trucks(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[17] The side's Trucks counter motorizes an infantry battalion for this activation."""
+        if "trucks" not in self.data.extra:
+            raise IllegalActionError(f"{self.data.name} has no Trucks counter", "17")
+        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        return events + trucks.use(self.data, state, unit)
+
     def _leave_ip(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         unit = self._unit(state, args, "unit", side)
         return act.leave_improved_position(state, self.data, unit)
@@ -957,20 +1008,32 @@ class VaeVictisGame:
         if self._german_turn1_run(state, side) or keeps:
             return ended
         if self._has_activated_everything(state, other_side(side)):
+            if self._activations_to_end_turn() > 1 and self._has_activated_everything(state, side):
+                return ended + self._end_operations(state)  # 2.2: nobody has a unit left to activate
             return ended + self._series_roll(state, side)
         state.active = other_side(side)
         return ended
 
     def _has_activated_everything(self, state: GameState, side: Side) -> bool:
-        """[2.2] Whether every unit of a side on the map (or due to arrive) has been activated this turn."""
+        """[2.2] Whether every unit of a side on the map (or due to arrive) has been activated this turn: once,
+        or as often as the tables' ``[turn_end] activations`` say (Alsace 1944: twice, fatiguing them). A
+        fatigued unit already activated cannot be activated again (3.5.2); counters that never act (12.2, 16)
+        and units the scenario holds back this turn (19.2) are not waited for."""
+        needed = self._activations_to_end_turn()
         for unit_id, unit in state.units.items():
             if self.data.side_of(unit_id) != side or unit.eliminated or garrisons.is_static(self.data, unit_id):
                 continue
-            if unit.on_map and unit.activations == 0:
+            if needed > 1 and opening.activation_refusal(self.data, state, unit_id):
+                continue
+            spent = unit.activations >= needed or (unit.activations >= 1 and unit.fatigued)
+            if unit.on_map and not spent:
                 return False
             if not unit.arrived and self._arrival_turn(state, unit_id) <= state.turn:
                 return False
         return True
+
+    def _activations_to_end_turn(self) -> int:
+        return int(self.data.tables.raw.get("turn_end", {}).get("activations", 1))
 
     def _arrival_turn(self, state: GameState, unit_id: str) -> int:
         return act.arrival_turn(self.data, state, unit_id)
@@ -987,14 +1050,15 @@ class VaeVictisGame:
         first, second = dice.two_d6()
         state.rolls_made = dice.rolls_made
         total = first + second
+        ends = total in self.data.tables.raw.get("turn_end", {}).get("ends_on", (11, 12))
         events = [
             Event(
                 "roll",
-                f"End-of-turn check: rolled {first}+{second} = {total}" + (": the turn ends." if total >= 11 else "."),
+                f"End-of-turn check: rolled {first}+{second} = {total}" + (": the turn ends." if ends else "."),
                 {"dice": [first, second], "total": total, "rule": "2.2"},
             )
         ]
-        if total >= 11:
+        if ends:
             events += self._end_operations(state)
         return events
 

@@ -236,11 +236,17 @@ def attack_on_emptied_hex(data: GameData, state: GameState, plan: AttackLike, co
     return events
 
 
+def static_rule(data: GameData, unit_id: str) -> str | None:
+    """The rule by which a counter of this kind never activates, moves or attacks (the tables' ``[static]
+    kinds``: Alsace 1944 strongpoints 12.2, garrisons 16), or ``None`` for a unit that acts."""
+    kinds = data.tables.raw.get("static", {}).get("kinds", {})
+    rule = kinds.get(data.units[unit_id].kind)
+    return str(rule) if rule is not None else None
+
+
 def is_static(data: GameData, unit_id: str) -> bool:
-    """[12.2, 16] A counter with no APs in normal status (a strongpoint, a garrison): it is never activated."""
-    status = data.tables.raw.get("status", {}).get("normal", {}).get("action_points", {})
-    kind = data.units[unit_id].kind
-    return kind in status and int(status[kind]) == 0
+    """[12.2, 16] Whether the counter never activates (a strongpoint, a garrison)."""
+    return static_rule(data, unit_id) is not None
 
 
 def reveal_choices(state: GameState, side: Side) -> list[tuple[Hex, str]]:

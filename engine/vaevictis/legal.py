@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.contract import Action, IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import movement, turn, variant, zoc
+from engine.vaevictis import mines, movement, trucks, turn, variant, zoc
 from engine.vaevictis.data import Side, other_side
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.rolls import dice_of
@@ -83,11 +83,29 @@ def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> Unit
         unit.id,
         destinations,
         targets,
-        may_dig_in=trial_unit.action_points >= 1
-        and not trial_unit.improved_position
-        and unit.hex not in zoc.enemy_zoc(pos, side),  # 12.1
+        may_dig_in=act.improved_position_problem(trial, game.data, trial_unit, set(zoc.enemy_zoc(pos, side))) is None,
         may_recover=trial_unit.fatigued and trial_unit.activations == 1,
     )
+
+
+def game_verbs(game: VaeVictisGame, state: GameState, unit: UnitState) -> list[str]:
+    """The game's own activation verbs (Alsace 1944: mine, clear_mines 14; trucks 17) the unit could use now."""
+    data = game.data
+    if "mines" not in data.extra and "trucks" not in data.extra:
+        return []
+    trial = joined_trial(game, state, unit.id)
+    if trial is None:
+        return []
+    joined = trial.units[unit.id]
+    verbs = []
+    if "mines" in data.extra and mines.mine_problem(data, trial, joined) is None:
+        verbs.append("mine")
+    mined = mines.mined_hexes(data, trial, data.side_of(unit.id))
+    if joined.hex in mined and joined.action_points >= 1:
+        verbs.append("clear_mines")
+    if "trucks" in data.extra and trucks.use_problem(data, trial, joined) is None:
+        verbs.append("trucks")
+    return verbs
 
 
 def reinforcements_due(game: VaeVictisGame, state: GameState, side: Side) -> list[tuple[str, list[Hex]]]:
@@ -138,6 +156,8 @@ def candidate_actions(game: VaeVictisGame, state: GameState, side: Side, per_uni
             actions.append(Action(side, "enter_ip", {"unit": unit.id}))
         if options.may_recover:
             actions.append(Action(side, "recover", {"unit": unit.id}))
+        for verb in game_verbs(game, state, unit):
+            actions.append(Action(side, verb, {"unit": unit.id}))
     for unit_id, hexes in reinforcements_due(game, state, side):
         # A few entry hexes spread along the edge: the first may be closed to the unit (Alsace 1944's west edge
         # starts in difficult terrain, which a mechanized unit enters only by road).

@@ -39,6 +39,7 @@ from engine.vaevictis.data import (
     VictoryCondition,
 )
 from engine.vaevictis.detachments import with_detachment_counters
+from engine.vaevictis.rule_table_checks import check_rule_tables
 from engine.vaevictis.stratagems import data_problems as stratagem_problems
 from engine.vaevictis.stratagems import with_commando_counters
 from engine.vaevictis.variant import data_problems as variant_problems
@@ -597,7 +598,7 @@ def load_setup(
 
     reinforcements = []
     for reader in entries(problems, file, doc, "reinforcement"):
-        reader.no_unknown_keys(("turn", "units", "hexes", "region", "trucks", "action_points"))
+        reader.no_unknown_keys(("turn", "units", "hexes", "region", "trucks", "action_points", "controlled"))
         ids = [unit_ref(reader, u) for u in reader.get("units", list, []) or []]
         hexes: list[Hex | None] = [reader.hex("hexes", grid, text) for text in reader.get("hexes", list, []) or []]
         if "region" in reader.table:
@@ -615,6 +616,7 @@ def load_setup(
                     tuple(cast(list[Hex], hexes)),
                     reader.get("trucks", bool, False),
                     reader.get("action_points", int, None),
+                    reader.get("controlled", bool, False),
                 )
             )
 
@@ -1034,6 +1036,7 @@ def build_game(documents: Documents, default_id: str = "game") -> GameData:
     )
     if not problems:
         check_cross_references(data, problems, files)
+        check_rule_tables(data, problems.add, files["tables"], files["setup"])
     if problems:
         raise ScenarioError(problems.items)
     # [18] Each corps' detachment markers become counters the rules can look up once they are created;

@@ -42,9 +42,11 @@ from typing import Any
 
 from engine.contract import Event, IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex, hex_name, hexside
-from engine.vaevictis import stratagems
+from engine.vaevictis import control, mines, stratagems
 from engine.vaevictis.data import SIDES, GameData, Side, UnitDef, other_side
 from engine.vaevictis.state import GameState, Position, UnitState
+from engine.vaevictis.trucks import allowance as truck_allowance
+from engine.vaevictis.trucks import motorized_units
 from engine.vaevictis.zoc import enemy_zoc
 
 MobilityClass = str
@@ -103,6 +105,12 @@ class _MapTables:
     max_steps: int
     attack_ap: int
     move_ap: int
+    road_alone_counts: frozenset[MobilityClass] | None = None
+    """[6.2] The classes bound by the road's "alone" rule, and the only ones that count as company (Alsace
+    1944: mechanized; the others always have the road rate); ``None``: every unit (Ardennes 1944)."""
+    along_river: Mapping[tuple[Hex, Hex], tuple[Hex, ...]] | None = None
+    """[4.1] Per pair of adjacent hexes (both orders), the hexes beyond the river hexsides of both: a move
+    between the two runs along that river (Alsace 1944 ``[zoc] along_river_hexside``); ``None`` if no rule."""
 
 
 _CACHE: dict[int, tuple[weakref.ref[GameData], _MapTables]] = {}
@@ -176,6 +184,13 @@ def _build_tables(data: GameData) -> _MapTables:
     # The chart's Westwall row is headed "Germ.": its attack optional, like its column shift, is the German's.
     westwall = terrain_chart.get("westwall", {})
     westwall_side = westwall.get("column_shift_only_for")
+    # Other overlays marked "attack optional" (Alsace 1944 forts and factories) shelter both sides.
+    shelter |= frozenset(
+        h
+        for kind, hexes in game_map.overlays.items()
+        if kind != "westwall" and terrain_chart.get(kind, {}).get("attack_optional")
+        for h in hexes
+    )
     by_side: dict[Side, frozenset[Hex]] = {}
     for mover_side in SIDES:
         optional = westwall.get("attack_optional") and westwall_side in (None, mover_side)
@@ -199,6 +214,22 @@ def _build_tables(data: GameData) -> _MapTables:
             crossing[(False, c, river_kind)] = (us_mp, 0)
             crossing[(True, c, river_kind)] = (0.0, int(german_ap)) if german_ap != PROHIBITED else (PROHIBITED, 0)
 
+    alone_counts = terrain_chart["road"].get("alone_counts")
+    along_river: dict[tuple[Hex, Hex], tuple[Hex, ...]] | None = None
+    if raw.get("zoc", {}).get("along_river_hexside"):
+        along_river = {}
+        for h in grid.hexes:
+            for n in grid.neighbours(h):
+                beyond = tuple(
+                    e
+                    for e in grid.neighbours(h)
+                    if grid.are_adjacent(e, n)
+                    and hexside(h, e) in game_map.river_at
+                    and hexside(n, e) in game_map.river_at
+                )
+                if beyond:
+                    along_river[(h, n)] = beyond
+
     return _MapTables(
         links=links,
         cost=cost,
@@ -211,6 +242,8 @@ def _build_tables(data: GameData) -> _MapTables:
         max_steps=int(raw["stacking"]["max_steps"]),
         attack_ap=int(raw["actions"]["normal_attack"]),
         move_ap=int(raw["actions"]["move"]),
+        road_alone_counts=frozenset(alone_counts) if alone_counts is not None else None,
+        along_river=along_river,
     )
 
 
@@ -263,6 +296,7 @@ _NO_MP = 6
 _SAME_UNIT_ZOC = 7
 _NO_AP_TO_ATTACK = 8
 _TERRAIN_CLOSED = 9
+_ALONG_RIVER = 10
 
 
 class _Mover:
@@ -304,14 +338,24 @@ class _Mover:
         self.ignore_zoc = ignore_zoc
         self.shelter = t.shelter[self.side]
 
-        # [6.1] The stack moves at the pace of its slowest member and pays the worst of its classes.
-        self.allowance = min(t.allowance[d.kind] for d in self.defs)
-        self.classes = sorted({terrain_class(d) for d in self.defs})
-        crossing_classes = sorted({crossing_class(d) for d in self.defs})
+        # [6.1] The stack moves at the pace of its slowest member and pays the worst of its classes; [17] a
+        # motorized battalion (Alsace 1944 trucks) moves and crosses as a mechanized unit.
+        motorized = motorized_units(data, state)
+        members = list(zip(self.ids, self.defs, strict=True))
+        self.allowance = min(truck_allowance(data, u) if u in motorized else t.allowance[d.kind] for u, d in members)
+        member_classes = ["mechanized" if u in motorized else terrain_class(d) for u, d in members]
+        self.classes = sorted(set(member_classes))
+        crossing_classes = sorted({"mechanized" if u in motorized else crossing_class(d) for u, d in members})
         self.cost = t.cost["+".join(self.classes)]
         # [6.2] Only a unit moving alone may use the road rate; [16.1] trucks pay 1/2 on roads.
         self.alone = len(self.ids) == 1
         self.road_rate = t.road[self.classes[-1]]
+        self.road_alone = self.alone
+        counted = t.road_alone_counts
+        if counted is not None:
+            # [6.2] Alsace 1944: only the counted classes need to be alone, and only they count as company.
+            self.road_alone = sum(1 for c in member_classes if c in counted) <= 1
+            self.road_rate = max(t.road[c] for c in self.classes)
         self.trucks = (trucks or (entering_at is None and rides_trucks(state, unit_ids))) and self.alone
         self.crossing = {
             kind: (
@@ -336,6 +380,8 @@ class _Mover:
         self.blocking_marker: dict[Hex, str] = {}
         """The event marker that blocks a hex, for the refusal's wording."""
         self.other_units: set[Hex] = set()
+        """Hexes holding friendly units that deny the road rate (6.2): any other unit, or only those of the
+        classes the road's ``alone_counts`` names."""
         self.friendly_steps: dict[Hex, int] = {}
         enemy_hexes = []
         for hex_, occupants in pos.occupants.items():
@@ -346,7 +392,10 @@ class _Mover:
                 continue
             others = [u for u in occupants if u.id not in movers]
             if others:
-                self.other_units.add(hex_)
+                if counted is None or any(
+                    ("mechanized" if u.id in motorized else terrain_class(data.units[u.id])) in counted for u in others
+                ):
+                    self.other_units.add(hex_)
                 self.friendly_steps[hex_] = sum(u.steps for u in others)
         # [15.2, 15.3] The enemy's hex-blocking event markers (Ardennes: Roadblock, Stosser).
         blocking = data.events_with_effect("blocks-hex", "blocks-hex-on-roll")
@@ -362,6 +411,8 @@ class _Mover:
         mechanised = any(d.is_mechanized for d in self.defs)
         self.tolls = stratagems.toll_hexes(data, state, self.side) if mechanised else {}
         self.zoc: dict[Hex, set[str]] = {} if ignore_zoc else enemy_zoc(pos, self.side)
+        self.mined = mines.mined_hexes(data, state, self.side)
+        """[14] Hexes the group may enter but not leave until it clears the enemy's mines."""
         self.near_enemy: set[Hex] = set()
         if self.trucks:
             grid = data.map.grid
@@ -391,6 +442,12 @@ class _Mover:
                     f"{definition.name} entered an enemy zone of control and must attack before it moves on",
                     rule="4.2",
                 )
+            if unit.hex is not None and unit.hex in self.mined:
+                return IllegalActionError(
+                    f"{definition.name} may not leave {hex_name(unit.hex)} until a unit there spends 1 AP to clear "
+                    "its booby traps and mines",
+                    rule="14",
+                )
         if self.entering_at is None and len({u.hex for u in self.units}) != 1:
             return IllegalActionError(f"{self.names} are not in the same hex and cannot move as a stack", rule="5")
         if self.entering_at is not None and self.entering_at not in self.data.map.entry_hexes[self.side]:
@@ -407,6 +464,9 @@ class _Mover:
         why = self.blocked.get(to, _OK)
         if why:
             return 0.0, 0, why
+        along = self.tables.along_river
+        if along is not None and from_ is not None and any(e in self.zoc for e in along.get((from_, to), ())):
+            return 0.0, 0, _ALONG_RIVER
         ap_cost = 0
         if river:
             mp_cost, ap_cost = self.crossing.get(river, (PROHIBITED, 0))
@@ -434,7 +494,7 @@ class _Mover:
     def hex_cost(self, from_: Hex | None, to: Hex, road: bool) -> float:
         """[6.2, TEC] The MPs to enter ``to``: its terrain, or the road rate along a road for a unit alone."""
         mp_cost = self.cost[to]
-        if road and self.alone and to not in self.other_units and (from_ is None or from_ not in self.other_units):
+        if road and self.road_alone and to not in self.other_units and (from_ is None or from_ not in self.other_units):
             mp_cost = min(mp_cost, 0.5 if self.trucks and to not in self.near_enemy else self.road_rate)
         return mp_cost
 
@@ -565,6 +625,7 @@ def legal_destinations(
     # The loop inlines Mover.pay (the same arithmetic; test_every_route_found_passes_check_move guards it) and
     # caches each hex's legal steps, which do not depend on the label.
     allowance, move_ap, attack_ap = mover.allowance, mover.tables.move_ap, mover.attack_ap
+    mined = mover.mined
     shelter = mover.shelter
     steps_from: dict[Hex, list[tuple[Hex, float, int, bool]]] = {}
     settled: dict[Hex, list[tuple[int, float]]] = {}
@@ -590,8 +651,8 @@ def legal_destinations(
             if dominated:
                 continue
             front.append((ap, mp))
-        if here in zoc and (index != 0 or stop_at_start):
-            continue  # [4.2] entering an enemy ZoC stops the move
+        if (here in zoc or here in mined) and (index != 0 or stop_at_start):
+            continue  # [4.2] entering an enemy ZoC stops the move; [14] so does entering a mined hex
         steps = steps_from.get(here)
         if steps is None:
             steps = []
@@ -777,6 +838,12 @@ def check_move(
                 f"{_unit_names(data, mover.zoc[here])}",
                 rule="4.2",
             )
+        if here in mover.mined:
+            raise IllegalActionError(
+                f"{mover.names} must stop in {hex_name(here)}: it is mined, and a unit there must spend 1 AP to "
+                "clear it before leaving",
+                rule="14",
+            )
         link = next((entry for entry in mover.tables.links[here] if entry[0] == to), None)
         if link is None:
             raise IllegalActionError(f"{hex_name(here)} and {hex_name(to)} are not adjacent", rule="6.1")
@@ -840,6 +907,12 @@ def _refusal(
             f"{names} cannot cross the {river_name} into {target}: a German crossing costs 1 AP and none is left; "
             "the unit stays behind the river",
             rule="13.1",
+        )
+    if why == _ALONG_RIVER:
+        return IllegalActionError(
+            f"{names} may not move from {hex_name(here or to)} to {target} along the river: an enemy zone of "
+            "control lies across it",
+            rule="4.1",
         )
     if why == _SAME_UNIT_ZOC:
         assert here is not None
@@ -917,6 +990,7 @@ def apply_move(
     )
     shelter = _tables(data).shelter[data.side_of(unit_ids[0])]
     must_attack = checked.enters_enemy_zoc and checked.destination not in shelter
+    control.note_passage(data, state, data.side_of(unit_ids[0]), checked.path)
     for unit_id in unit_ids:
         unit = state.units[unit_id]
         unit.hex = checked.destination

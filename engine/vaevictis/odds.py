@@ -52,6 +52,7 @@ from engine.vaevictis.combat_command_support import holder_name, holder_side, is
 from engine.vaevictis.combat_command_support import may_support as cc_support_problem
 from engine.vaevictis.data import CrtCell, GameData, Side, other_side
 from engine.vaevictis.disorganization import is_disorganized
+from engine.vaevictis.doctrine import attached_formation
 from engine.vaevictis.events import nuts_quality_bonus
 from engine.vaevictis.geography import is_british_west_of_meuse
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -447,6 +448,9 @@ def support_problem(pos: Position, hq_id: str, unit: UnitState) -> str | None:
     formation = data.formations[data.units[unit.id].formation]
     if data.side_of(hq_id) != data.side_of(unit.id):
         return "the other side"
+    attached = attached_formation(pos.state, data, unit.id)
+    if attached is not None and data.formations[attached].hq != hq_id:
+        return f"another formation (its Combat Command is attached to {data.formations[attached].name}, 9.2)"
     if not formation.independent:
         if data.nationality_of(hq_id) == "german":
             if data.units[hq_id].formation != formation.id:
@@ -894,7 +898,11 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         key=lambda entry: sum(m.amount for m in entry[1]),
     )
     shifts: list[Modifier] = list(terrain_shifts)
-    if all(u.improved_position for u in defenders):
+    # [12.2] Counters that never act (strongpoints) share the Improved Position of the units stacked with them,
+    # and have none alone.
+    static = data.tables.raw.get("static", {}).get("kinds", {})
+    dug_in = [u for u in defenders if data.units[u.id].kind not in static]
+    if dug_in and all(u.improved_position for u in dug_in):
         shifts.append(
             Modifier(
                 int(tables["status"]["improved_position"]["column_shift_if_all_in_ip"]),

@@ -20,10 +20,6 @@ from engine.vaevictis.data import GameData, Side, UnitDef
 Phase = str
 """One of ``air``, ``supply``, ``support``, ``initiative``, ``operations``, ``administrative``, ``over``."""
 
-LASTING_FLAGS = ("face_down", "set_aside", "reached-regions", "exited", "stratagems", "variant")
-"""Keys of ``GameState.flags`` that hold facts for the whole game rather than the turn (hidden garrisons,
-regions reached, units exited, stratagem records, the variant's triggers): a new turn keeps them."""
-
 
 def halve(value: int) -> int:
     """Halve a value, rounding fractions up (0.3: 5 halved is 3)."""

@@ -34,7 +34,7 @@ from typing import Any
 
 from engine.contract import Choice, Event, IllegalActionError, Prompt
 from engine.hexgrid import Hex, hex_name
-from engine.vaevictis import garrisons
+from engine.vaevictis import control, garrisons
 from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.rolls import roll
 from engine.vaevictis.state import GameState, MapMarker, Position
@@ -44,7 +44,7 @@ SUCCESSIVE = "initiative-successive-activations"
 INITIATIVE_EFFECTS = (COMBINED, SUCCESSIVE)
 AP_TOLL = "ap-toll-on-road"
 BLOCKS_ARMOR = "blocks-armor"
-BLOCKS_TOWN = "blocks-hex-in-town"
+BLOCKS_TOWN = control.CONTROL_EFFECTS[0]  # "blocks-hex-in-town": its hexes need control (15.2)
 NO_REACTIVATION = "no-reactivation"
 BRIDGE = "cancels-bridge-halving"
 RAID = "raid-on-fort"
@@ -53,9 +53,6 @@ MARKER_EFFECTS = (AP_TOLL, BLOCKS_ARMOR, BLOCKS_TOWN)
 ENTER_ON_REMOVAL = (BLOCKS_ARMOR, BLOCKS_TOWN)
 """[15.2 errata] The enemy unit that pays 1 AP to remove the marker enters its hex for free."""
 OPERATIONS_EFFECTS = (AP_TOLL, BLOCKS_ARMOR, BLOCKS_TOWN, NO_REACTIVATION, BRIDGE, RAID)
-
-LASTING = "stratagems"
-"""Game-long flag: ``{"entered": [hexes an enemy of the German entered], ...}`` (kept across turns)."""
 
 
 def params_of(data: GameData, event_id: str) -> Mapping[str, Any]:
@@ -85,34 +82,14 @@ is not halved across a bridge, and that attack's target once declared."""
 
 
 def note_passage(data: GameData, state: GameState, side: Side, unit_ids: list[str], path: tuple[Hex, ...]) -> None:
-    """Record the hexes a move went through: every hex a side has entered this game (15.2 Alarm Battalion:
-    "through which no French unit has passed"), and this turn's hexes crossed by its armoured or mechanised
-    units (15.2 Bottleneck). Only for a game with such stratagems."""
-    if not data.events_with_effect(AP_TOLL, BLOCKS_TOWN):
+    """Record this turn's hexes crossed by a side's armoured or mechanised units (15.2 Bottleneck), in a game
+    with that stratagem. The hexes a side has entered this game (15.2 Alarm Battalion: "through which no
+    French unit has passed") are :mod:`engine.vaevictis.control`'s record."""
+    if not data.events_with_effect(AP_TOLL):
         return
-    lasting = state.flags.setdefault(LASTING, {})
-    entered = lasting.setdefault("entered", {}).setdefault(side, [])
-    entered.extend(h for h in path if h not in entered)
     if any(data.units[u].is_mechanized for u in unit_ids):
         passed = state.flags.setdefault(PASSED, {}).setdefault(side, [])
         passed.extend(h for h in path if h not in passed)
-
-
-def note_positions(data: GameData, state: GameState) -> None:
-    """After any action: the hexes where each side's units stand count as entered (advances, retreats, free
-    entries after removing a marker), for the Alarm Battalion's "under his control" (15.2)."""
-    if not data.events_with_effect(BLOCKS_TOWN):
-        return
-    entered = state.flags.setdefault(LASTING, {}).setdefault("entered", {})
-    for unit in state.on_map():
-        side = data.side_of(unit.id)
-        seen = entered.setdefault(side, [])
-        if unit.hex not in seen:
-            seen.append(unit.hex)
-
-
-def entered_by(state: GameState, side: Side) -> frozenset[Hex]:
-    return frozenset(state.flags.get(LASTING, {}).get("entered", {}).get(side, ()))
 
 
 def reactivation_barred(data: GameData, state: GameState, unit_id: str) -> bool:
@@ -223,7 +200,7 @@ def _check_hex(data: GameData, state: GameState, side: Side, event_id: str, hex_
         place = game_map.settlements.get(hex_)
         if place is None or place.kind not in ("city", "village"):
             raise IllegalActionError(f"{definition.name} goes in a city or village; {where} is neither", rule)
-        if hex_ in entered_by(state, enemy):
+        if not control.controls(state, side, enemy, hex_):
             raise IllegalActionError(f"an enemy unit has passed through {where}: it is not under your control", rule)
         return
     if effect == RAID:

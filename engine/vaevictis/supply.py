@@ -47,6 +47,7 @@ class SupplyNet:
         self.edge = frozenset(h for h in pos.data.map.friendly_edges[side] if h not in self.supply_closed)
         self.road_to_edge = self._roads_reaching_edge()
         self._hq_supplied: dict[str, bool] = {}
+        self._command_areas: dict[str, frozenset[Hex]] = {}
 
     # --- Lines of command (8.1) ---------------------------------------------------------------------------
 
@@ -66,17 +67,31 @@ class SupplyNet:
             return True
         return self._within(hq.hex, unit.hex, command_range(self.data, self.side), self.enemy_hexes, rivers=False)
 
+    def in_command_elsewhere(self, unit: UnitState) -> bool:
+        """[9.3] Whether the unit traces a line of command to an HQ of its side other than its own."""
+        own = self.data.formations[self.data.units[unit.id].formation].hq
+        return unit.hex is not None and any(
+            unit.hex in self.command_area(f.hq)
+            for f in self.data.formations.values()
+            if f.hq is not None and f.hq != own and self.data.side_of(f.hq) == self.side
+        )
+
     def command_area(self, hq_id: str) -> frozenset[Hex]:
         """[8.1] The hexes an HQ's lines of command reach: within its range, around enemy-held hexes."""
+        if hq_id in self._command_areas:
+            return self._command_areas[hq_id]
         hq = self.pos.state.units[hq_id]
         if hq.hex is None or not hq.on_map:
             return frozenset()
         reach = command_range(self.data, self.side)
-        return frozenset(
+        hq_hex = hq.hex
+        area = frozenset(
             h
-            for h in self.grid.within(hq.hex, reach)
-            if h not in self.enemy_hexes and self._within(hq.hex, h, reach, self.enemy_hexes, rivers=False)
+            for h in self.grid.within(hq_hex, reach)
+            if h not in self.enemy_hexes and self._within(hq_hex, h, reach, self.enemy_hexes, rivers=False)
         )
+        self._command_areas[hq_id] = area
+        return area
 
     # --- Lines of supply (10) -----------------------------------------------------------------------------
 
@@ -88,14 +103,16 @@ class SupplyNet:
             return True
         if self.data.units[unit.id].is_hq:
             return self.hq_supplied(unit.id)
-        if self._near_supplied_road(unit.hex):
+        road_only = road_only_hexes(self.data) if self.data.units[unit.id].is_mechanized else frozenset()
+        if self._near_supplied_road(unit.hex, road_only):
             return True
         reach = command_range(self.data, self.side)
         for hq_id in self.supplying_hqs(unit.id):
             hq = self.pos.state.units[hq_id]
             if hq.hex is None or not hq.on_map or not self.hq_supplied(hq_id):
                 continue
-            if self._within(hq.hex, unit.hex, reach, self.supply_closed - {hq.hex, unit.hex}, rivers=True):
+            closed = self.supply_closed - {hq.hex, unit.hex}
+            if self._within(hq.hex, unit.hex, reach, closed, rivers=True, road_only=road_only):
                 return True
         return False
 
@@ -132,11 +149,17 @@ class SupplyNet:
             and (formation.independent or f.army == formation.army)
         ]
 
-    def _near_supplied_road(self, hex_: Hex) -> bool:
-        """Whether a road leading to the friendly edge is in the hex or one open step away."""
+    def _near_supplied_road(self, hex_: Hex, road_only: frozenset[Hex] = frozenset()) -> bool:
+        """Whether a road leading to the friendly edge is in the hex or one open step away (for a mechanized
+        unit, not off road into terrain it may enter only along a road, 10.1)."""
         if hex_ in self.road_to_edge:
             return True
-        return any(n in self.road_to_edge and self._open_step(hex_, n) for n in self.grid.neighbours(hex_))
+        return any(
+            n in self.road_to_edge
+            and self._open_step(hex_, n)
+            and (n not in road_only or self.data.map.has_road(hex_, n))
+            for n in self.grid.neighbours(hex_)
+        )
 
     def _open_step(self, a: Hex, b: Hex) -> bool:
         """Whether a line of supply may step from ``a`` into ``b`` (10.1, 13.1)."""
@@ -162,10 +185,19 @@ class SupplyNet:
                     queue.append(n)
         return frozenset(seen)
 
-    def _within(self, start: Hex, goal: Hex, reach: int, closed: Iterable[Hex], rivers: bool) -> bool:
+    def _within(
+        self,
+        start: Hex,
+        goal: Hex,
+        reach: int,
+        closed: Iterable[Hex],
+        rivers: bool,
+        road_only: frozenset[Hex] = frozenset(),
+    ) -> bool:
         """Whether a path of at most ``reach`` hexes joins two hexes avoiding ``closed`` hexes.
 
-        With ``rivers``, only bridged river hexsides may be crossed (a line of supply, 10.1, 13.1).
+        With ``rivers``, only bridged river hexsides may be crossed (a line of supply, 10.1, 13.1);
+        ``road_only`` hexes are entered only along a road (a mechanized unit's line of supply, 10.1).
         """
         if self.grid.distance(start, goal) > reach:
             return False
@@ -184,6 +216,8 @@ class SupplyNet:
                 if n in seen or n in closed_set:
                     continue
                 if rivers and game_map.river_between(hex_, n) is not None and not game_map.is_bridged(hex_, n):
+                    continue
+                if n in road_only and not game_map.has_road(hex_, n):
                     continue
                 seen[n] = steps + 1
                 queue.append(n)
@@ -208,6 +242,21 @@ def no_entry_hexes(data: GameData) -> frozenset[Hex]:
     return found
 
 
+_ROAD_ONLY: dict[int, tuple[GameData, frozenset[Hex]]] = {}
+
+
+def road_only_hexes(data: GameData) -> frozenset[Hex]:
+    """[10.1] Hexes whose terrain the chart opens to mechanized units only along a road (Alsace 1944: difficult
+    and mountain): a mechanized unit's line of supply enters them only by road; once per game data."""
+    cached = _ROAD_ONLY.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    chart = data.tables.raw["terrain"]
+    found = frozenset(h for h, t in data.map.terrain.items() if "mechanized" in chart.get(t, {}).get("road_only", ()))
+    _ROAD_ONLY[id(data)] = (data, found)
+    return found
+
+
 def blocking_markers(data: GameData, side: Side) -> frozenset[str]:
     """Event markers that close a hex to a side's lines of supply: the enemy's hex-blocking events
     (Ardennes: the Roadblock to the German, 15.3; the Stosser to the Allies, 15.2)."""
@@ -224,11 +273,16 @@ def update_statuses(pos: Position, side: Side, all_in_command: bool = False) -> 
     of 17.1 for the American units.
     """
     net = SupplyNet(pos, side)
+    through_other_hq = pos.data.tables.raw["doctrine"][side].get("in_command_through_other_hq", False)
     changes: list[tuple[str, str]] = []
     for unit in list(pos.state.on_map()):
         if pos.side_of(unit.id) != side:
             continue
         in_command = all_in_command or net.in_command(unit)
+        if not in_command and through_other_hq and net.in_command_elsewhere(unit):
+            # 9.3: in command through another HQ, but only for general activations (doctrine.py).
+            in_command = True
+            pos.state.flags.setdefault("command_through_other_hq", []).append(unit.id)
         if in_command == unit.out_of_command:
             changes.append((unit.id, "in-command" if in_command else "out-of-command"))
         unit.out_of_command = not in_command

@@ -13,25 +13,29 @@ import math
 from engine.contract import Choice, Event, IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import combat_command_support as cc_support
-from engine.vaevictis import disorganization
+from engine.vaevictis import control, disorganization
 from engine.vaevictis.activation import is_waiting_to_enter
-from engine.vaevictis.data import SIDES, GameData, Side
+from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.geography import beyond_meuse
 from engine.vaevictis.rolls import dice_of, roll
-from engine.vaevictis.state import LASTING_FLAGS, GameState, Position
+from engine.vaevictis.state import GameState, Position
 from engine.vaevictis.supply import SupplyNet, update_statuses
 from engine.vaevictis.variant import reinforcement_of, replaces_grant
 from engine.vaevictis.zoc import enemy_zoc
 
 PHASES = ("air", "supply", "support", "initiative", "operations", "administrative")
 
+GAME_LONG_FLAGS = frozenset({control.PASSED, "face_down", "set_aside", "reached-regions", "exited", "variant"})
+"""Facts of ``state.flags`` that outlive the turn: hex control (18, 15.2), the hidden garrisons (16), the
+regions reached and units exited (19.1, 19.2), the variant's triggers (19.4). Ardennes sets none of them."""
+
 
 # --- Start of a turn -------------------------------------------------------------------------------------
 
 
 def start_turn(data: GameData, state: GameState) -> list[Event]:
-    """Reset the per-turn facts and enter the air phase."""
-    state.flags = {"phase_done": [], **{k: v for k, v in state.flags.items() if k in LASTING_FLAGS}}
+    """Reset the per-turn facts (keeping the game-long ones) and enter the air phase."""
+    state.flags = {"phase_done": [], **{k: v for k, v in state.flags.items() if k in GAME_LONG_FLAGS}}
     for unit in state.units.values():
         unit.activations = 0
         unit.action_points = 0
@@ -207,6 +211,8 @@ def entry_hexes_for(data: GameData, state: GameState, unit_id: str) -> list[Hex]
     pos = Position(data, state)
     side = data.side_of(unit_id)
     free = [h for h in reinforcement.hexes if pos.side_at(h) in (None, side)]
+    if reinforcement.controlled:  # 18: only hexes no enemy unit has passed through
+        free = [h for h in free if control.controls(state, side, other_side(side), h)]
     south = south_entry_hexes(data)
     if side != "allied" or not set(reinforcement.hexes) <= south:
         return free

@@ -3,7 +3,8 @@
 [4.1] A unit controls its own hex and the six around it, but never across a river, bridged or not. An HQ or a
 unit whose combat strength is 1 controls only its own hex, which enemy units may not enter. [7.8] A
 breakthrough marker cancels the other side's control in its hex and the six around it, but not the control
-a unit exerts over its own hex. [15.3] A Roadblock has no zone of control.
+a unit exerts over its own hex. [15.3] A Roadblock has no zone of control. The tables' ``[zoc]`` names the
+kinds of counter with no zone at all or a full zone whatever their strength (Alsace 1944 12.2, 16).
 """
 
 from __future__ import annotations
@@ -14,18 +15,25 @@ from engine.vaevictis.state import Position, UnitState
 
 
 def exerts_zoc_beyond_own_hex(pos: Position, unit: UnitState) -> bool:
-    """[4.1] Whether a unit's zone reaches the adjacent hexes (not an HQ, strength above 1; [16] a face-down
-    garrison, whose strength nobody knows, always)."""
-    if unit.id in pos.state.flags.get("face_down", ()):
-        return True
+    """[4.1] Whether a unit's zone reaches the adjacent hexes (not an HQ, strength above 1).
+
+    The tables' ``[zoc] full`` kinds reach them whatever their strength (Alsace 1944 16: face-down
+    garrisons, whose strength nobody knows, exert a zone of control); a Raid's commando never does (Alsace
+    1944 15.3), though it is counted as a garrison."""
     if unit.id in pos.state.flags.get("commandos", ()):
-        return False  # [Alsace 15.3] the raid's commando exerts no ZoC
-    return not pos.unit_def(unit.id).is_hq and pos.strength(unit) > 1
+        return False
+    definition = pos.unit_def(unit.id)
+    if definition.kind in pos.data.tables.raw.get("zoc", {}).get("full", ()):
+        return True
+    return not definition.is_hq and pos.strength(unit) > 1
 
 
 def zoc_hexes(pos: Position, unit: UnitState) -> set[Hex]:
-    """[4.1] The hexes a unit controls, before any breakthrough."""
+    """[4.1] The hexes a unit controls, before any breakthrough; none for the tables' ``[zoc] none`` kinds
+    (Alsace 1944 12.2: a strongpoint has no zone of control)."""
     assert unit.hex is not None
+    if pos.unit_def(unit.id).kind in pos.data.tables.raw.get("zoc", {}).get("none", ()):
+        return set()
     hexes = {unit.hex}
     if exerts_zoc_beyond_own_hex(pos, unit):
         hexes.update(pos.data.map.dry_neighbours[unit.hex])

@@ -199,8 +199,9 @@ def test_the_full_game_is_refused_with_what_the_engine_lacks() -> None:
     game = VaeVictisGame(load_game("alsace44"))
     with pytest.raises(InvalidActionError) as refused:
         game.new_game("entire-battle", {}, bytes(32))
-    for missing in ("strongpoint counters",):
-        assert missing in refused.value.reason
+    assert "[strongpoint_rules]" in refused.value.reason
+    for played in ("counters", "[garrisons]", "[mines]", "[trucks]", "[raid_commando]", "exit-units", "variant"):
+        assert played not in refused.value.reason
 
 
 def test_random_play_on_the_alsace_core_keeps_the_invariants(core: GameData) -> None:

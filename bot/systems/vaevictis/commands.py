@@ -65,6 +65,13 @@ COMMANDS: tuple[CommandDef, ...] = (
         "leave-ip", "Take a unit out of its improved position.", (opt("unit", "the unit", "ip_unit"),), "leave_ip"
     ),
     CommandDef("recover", "Recover a unit from fatigue.", (opt("unit", "the unit", "fatigued"),), verb="recover"),
+    CommandDef("mine", "Alsace 1944: an infantry unit mines the village it is in, 1 AP (14).", (UNIT,), verb="mine"),
+    CommandDef(
+        "clear-mines", "Alsace 1944: a unit clears the mines in its hex, 1 AP (14).", (UNIT,), verb="clear_mines"
+    ),
+    CommandDef(
+        "trucks", "Alsace 1944: put an infantry battalion in trucks, 3 AP and 6 MP (17).", (UNIT,), verb="trucks"
+    ),
     CommandDef(
         "detach",
         "Make a detachment from a division of the activation (18).",

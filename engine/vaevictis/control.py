@@ -1,0 +1,56 @@
+"""[18] Hex control (Alsace 1944): a hex is controlled by a side while no enemy unit has passed through it.
+
+18 and 19.2 bring some German reinforcements in at "a German-controlled road hex on the north map edge" or
+"a German-controlled hex north or north-east of Mulhouse"; 15.2 defines control as a hex "through which no
+French unit has passed". Umpire records, for the whole game, every hex a side's units have entered by a move
+(the whole path) or stood in after any action (so retreats and advances count where they end). The record
+is kept only in a game whose data asks for control (a reinforcement marked ``controlled = true``, or an event
+with one of the ``CONTROL_EFFECTS``), in
+``state.flags["passed"]``, which outlives the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.hexgrid import Hex
+from engine.vaevictis.data import SIDES, GameData, Side
+from engine.vaevictis.state import GameState
+
+PASSED = "passed"
+
+
+CONTROL_EFFECTS = ("blocks-hex-in-town",)
+"""Event effects played only where no enemy unit has passed (15.2 Alarm Battalion, :mod:`stratagems`)."""
+
+
+def tracked(data: GameData) -> bool:
+    """Whether the game's data asks for hex control."""
+    return any(r.controlled for r in data.reinforcements) or bool(data.events_with_effect(*CONTROL_EFFECTS))
+
+
+def passed_by(state: GameState, side: Side) -> frozenset[Hex]:
+    """The hexes the side's units have passed through in this game."""
+    return frozenset(state.flags.get(PASSED, {}).get(side, ()))
+
+
+def note_passage(data: GameData, state: GameState, side: Side, hexes: Iterable[Hex]) -> None:
+    """Record that the side's units passed through the hexes."""
+    if not tracked(data):
+        return
+    record = state.flags.setdefault(PASSED, {s: [] for s in SIDES})
+    seen = set(record[side])
+    record[side] += sorted(h for h in set(hexes) if h not in seen)
+
+
+def note_positions(data: GameData, state: GameState) -> None:
+    """Record the hex of every unit on the map (after retreats and advances)."""
+    if not tracked(data):
+        return
+    for side in SIDES:
+        note_passage(data, state, side, (u.hex for u in state.on_map() if data.side_of(u.id) == side and u.hex))
+
+
+def controls(state: GameState, side: Side, enemy: Side, hex_: Hex) -> bool:
+    """Whether ``side`` controls the hex: no unit of ``enemy`` has passed through it."""
+    return hex_ not in passed_by(state, enemy)
