@@ -51,8 +51,10 @@ def table(data: GameData) -> Mapping[str, Any]:
 
 
 def applies(data: GameData, state: GameState) -> bool:
-    """Whether the game plays the variant (a variant scenario of a game with a ``[variant]`` table)."""
-    return bool(table(data)) and data.scenarios[state.scenario].variant
+    """Whether the game plays the variant (a variant scenario of a game with a ``[variant]`` table; a
+    position built for a test names no scenario of the data, and plays none)."""
+    scenario = data.scenarios.get(state.scenario)
+    return bool(table(data)) and scenario is not None and scenario.variant
 
 
 def _record(state: GameState) -> dict[str, Any]:

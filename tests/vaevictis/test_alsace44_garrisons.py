@@ -178,10 +178,10 @@ def test_16_garrisons_are_static_and_never_activated(game: VaeVictisGame) -> Non
     with pytest.raises(IllegalActionError) as refused:
         act.check_can_join(state, game.data, state.units[label])
     assert refused.value.rule == "16"
-    # [2.2] A side has activated everything without its static counters.
+    # [2.2] A side has activated everything (as often as the data asks) without its static counters.
     for unit_id, unit in state.units.items():
         if game.data.side_of(unit_id) == "german" and not garrisons.is_static(game.data, unit_id):
-            unit.activations = 1
+            unit.activations = game._activations_to_end_turn()
             unit.arrived = True
     assert game._has_activated_everything(state, "german")
 

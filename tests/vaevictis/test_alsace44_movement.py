@@ -69,10 +69,15 @@ def alone(data: GameData, placements: dict[str, Hex]) -> GameState:
 
 
 def to_operations(game: VaeVictisGame, state: GameState) -> GameState:
-    """Run a new game's support phase (nothing allotted) to its operations phase."""
+    """Run a new game's support phase (nothing allotted) to its operations phase, declining the sealed
+    initiative stratagems (2.1, 15)."""
     while state.phase != "operations":
         side, prompt = next(iter(game.prompts(state).items()))
-        done = next(c for c in prompt.choices if c.verb == "end_support")
+        done = next(
+            c
+            for c in prompt.choices
+            if c.verb == "end_support" or (c.verb == "initiative_stratagem" and not c.args["play"])
+        )
         state, _ = game.apply(state, Action(side, done.verb, dict(done.args)))
     return state
 

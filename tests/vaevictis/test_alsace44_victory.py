@@ -13,7 +13,7 @@ import pytest
 from engine.contract import Action, IllegalActionError
 from engine.hexgrid import Hex
 from engine.vaevictis import activation as act
-from engine.vaevictis import victory
+from engine.vaevictis import opening, victory
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
@@ -168,7 +168,7 @@ def test_19_2_units_leave_the_map_by_an_exit_hex_as_a_move_action(game: VaeVicti
 def test_19_2_leaving_the_map_elsewhere_is_refused_and_changes_nothing(game: VaeVictisGame) -> None:
     data = game.data
     state = in_french_activation(game, game.new_game("entire-battle", {}, SEED))
-    infantry = french_infantry(data, state)[0]
+    infantry = next(u for u in french_infantry(data, state) if opening.activation_refusal(data, state, u) is None)
     state = joined(game, state, infantry)
     before = json.dumps(state.to_json(), sort_keys=True)
     with pytest.raises(IllegalActionError) as refused:
