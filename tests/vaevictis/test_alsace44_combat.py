@@ -14,20 +14,18 @@ the face that gives a wanted result, so a test never depends on a hand-computed 
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from engine.contract import Action, IllegalActionError, InvalidActionError, RulesError
+from engine.contract import Action, IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex
 from engine.vaevictis import combat, disorganization, turn
 from engine.vaevictis import combat_command_support as cc_support
 from engine.vaevictis import retreat as rt
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame, game_options
-from engine.vaevictis.legal import candidate_actions
 from engine.vaevictis.loader import ScenarioError, build_game
 from engine.vaevictis.odds import AttackPlan, assess, preview
 from engine.vaevictis.state import GameState, Position
@@ -35,7 +33,7 @@ from engine.vaevictis.unseen_odds import unseen_preview
 from scenarios import load_game
 from tests.vaevictis.test_alsace44_engine import core_documents
 from tests.vaevictis.test_combat_fixtures import act, attack, new_state, seed_for, verbs
-from tests.vaevictis.test_random_play import check_invariants, weighted_order
+from tests.vaevictis.test_random_play import play
 
 Docs = dict[str, Any]
 
@@ -615,22 +613,9 @@ def test_random_play_with_the_vv60_snafu_keeps_the_invariants() -> None:
     """Random legal actions on the Alsace core with the 9.5 option (ALSACE44_COMBAT_RANDOM_ACTIONS, default 300)."""
     game = VaeVictisGame(DATA)
     actions = int(os.environ.get("ALSACE44_COMBAT_RANDOM_ACTIONS", "300"))
-    rng = random.Random(95)
-    state = game.new_game("entire-battle", {"snafu_vv60": True}, (95).to_bytes(32, "big"))
-    taken = 0
-    while taken < actions and state.result is None:
-        side = rng.choice(sorted(game.prompts(state)))
-        for action in weighted_order(rng, candidate_actions(game, state, side)):
-            try:
-                state, _ = game.apply(state, action)
-            except RulesError:
-                continue
-            taken += 1
-            break
-        else:
-            raise AssertionError(f"dead end for {side}")
-        check_invariants(game, state)
-    assert taken == actions or state.result is not None
+    start = game.new_game("entire-battle", {"snafu_vv60": True}, (95).to_bytes(32, "big"))
+    state, log = play(game, 95, "entire-battle", actions, start=start)
+    assert len(log) == actions or state.result is not None
 
 
 def test_9_5_an_even_snafu_may_choose_the_afflicted_sides_quality_unit() -> None:

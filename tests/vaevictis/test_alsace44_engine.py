@@ -9,23 +9,21 @@ with the list of what it lacks.
 from __future__ import annotations
 
 import os
-import random
 from typing import Any
 
 import pytest
 
-from engine.contract import IllegalActionError, InvalidActionError, RulesError
+from engine.contract import IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex
 from engine.vaevictis import victory
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import UNSUPPORTED_SETUP_TABLES, VaeVictisGame
-from engine.vaevictis.legal import candidate_actions
 from engine.vaevictis.loader import build_game
 from engine.vaevictis.movement import check_move
 from engine.vaevictis.odds import AttackPlan, Contribution, assess, defender_terrain_shifts, sum_strengths
 from scenarios import game_folder, load_game, read_documents
 from tests.vaevictis.positions import position as bare_position
-from tests.vaevictis.test_random_play import check_invariants, weighted_order
+from tests.vaevictis.test_random_play import play
 
 
 def core_documents() -> dict[str, Any]:
@@ -208,19 +206,5 @@ def test_random_play_on_the_alsace_core_keeps_the_invariants(core: GameData) -> 
     """Random legal actions on the Alsace map and counters (ALSACE44_RANDOM_ACTIONS, default 300)."""
     game = VaeVictisGame(core)
     actions = int(os.environ.get("ALSACE44_RANDOM_ACTIONS", "300"))
-    rng = random.Random(44)
-    state = game.new_game("entire-battle", {}, (44).to_bytes(32, "big"))
-    taken = 0
-    while taken < actions and state.result is None:
-        side = rng.choice(sorted(game.prompts(state)))
-        for action in weighted_order(rng, candidate_actions(game, state, side)):
-            try:
-                state, _ = game.apply(state, action)
-            except RulesError:
-                continue
-            taken += 1
-            break
-        else:
-            raise AssertionError(f"dead end for {side}")
-        check_invariants(game, state)
-    assert taken == actions or state.result is not None
+    state, log = play(game, 44, "entire-battle", actions)
+    assert len(log) == actions or state.result is not None

@@ -270,26 +270,10 @@ def test_19_4_random_play_of_the_variant_keeps_the_invariants(game: VaeVictisGam
     """Random legal actions after a checked set-up and an offensive effort (ALSACE44_VARIANT_ACTIONS, default
     200); the groups enter as French moves trigger them."""
     import os
-    import random
 
-    from engine.contract import RulesError
-    from engine.vaevictis.legal import candidate_actions
-    from tests.vaevictis.test_random_play import check_invariants, weighted_order
+    from tests.vaevictis.test_random_play import play
 
     actions = int(os.environ.get("ALSACE44_VARIANT_ACTIONS", "200"))
-    rng = random.Random(19)
-    state = effort(game, both_set_up(game), 2, "fr-2-dim,fr-9-dic")
-    taken = 0
-    while taken < actions and state.result is None:
-        side = rng.choice(sorted(game.prompts(state)))
-        for action in weighted_order(rng, candidate_actions(game, state, side)):
-            try:
-                state, _ = game.apply(state, action)
-            except RulesError:
-                continue
-            taken += 1
-            break
-        else:
-            raise AssertionError(f"dead end for {side}")
-        check_invariants(game, state)
-    assert taken == actions or state.result is not None
+    start = effort(game, both_set_up(game), 2, "fr-2-dim,fr-9-dic")
+    state, log = play(game, 19, "variant", actions, start=start)
+    assert len(log) == actions or state.result is not None
