@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,3 +54,19 @@ async def started(service: GameService, channel: int = CHANNEL, bids: tuple[int,
     if bids:
         await service.act(channel, RED, "bid", {"amount": bids[0]})
         await service.act(channel, BLUE, "bid", {"amount": bids[1]})
+
+
+@pytest.fixture
+def pictures(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str | None, dict[str, Any]]]]:
+    """Every (seat, view) a map picture is drawn from."""
+    import render.view_picture
+
+    drawn: list[tuple[str | None, dict[str, Any]]] = []
+    original = render.view_picture.picture_from_view
+
+    def spy(data: Any, view: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn.append((kwargs.get("seat"), view))
+        return original(data, view, *args, **kwargs)
+
+    monkeypatch.setattr(render.view_picture, "picture_from_view", spy)
+    yield drawn

@@ -9,7 +9,7 @@ preview; the German takes the result; the end of the activation posts the map of
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -41,22 +41,6 @@ async def fake(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[
     yield opened
     await opened.stop()
     await store.close()
-
-
-@pytest.fixture
-def pictures(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str | None, dict[str, Any]]]]:
-    """Every (seat, view) a map picture is drawn from."""
-    import render.view_picture
-
-    drawn: list[tuple[str | None, dict[str, Any]]] = []
-    original = render.view_picture.picture_from_view
-
-    def spy(data: Any, view: Any, *args: Any, **kwargs: Any) -> Any:
-        drawn.append((kwargs.get("seat"), view))
-        return original(data, view, *args, **kwargs)
-
-    monkeypatch.setattr(render.view_picture, "picture_from_view", spy)
-    return drawn
 
 
 async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[Any]) -> None:

@@ -54,22 +54,6 @@ async def fake(db_path: Path, pinned_seed: None) -> AsyncIterator[FakeDiscord]:
     await store.close()
 
 
-@pytest.fixture
-def pictures(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str | None, dict[str, Any]]]]:
-    """Every (seat, view) a map picture is drawn from."""
-    import render.view_picture
-
-    drawn: list[tuple[str | None, dict[str, Any]]] = []
-    original = render.view_picture.picture_from_view
-
-    def spy(data: Any, view: Any, *args: Any, **kwargs: Any) -> Any:
-        drawn.append((kwargs.get("seat"), view))
-        return original(data, view, *args, **kwargs)
-
-    monkeypatch.setattr(render.view_picture, "picture_from_view", spy)
-    yield drawn
-
-
 def no_traceback(sent: list[Sent]) -> None:
     assert not any("went wrong" in s.content or "Traceback" in s.content for s in sent)
 
