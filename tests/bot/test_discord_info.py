@@ -31,7 +31,6 @@ from tests.bot.test_discord_ardennes import (
 )
 
 fake = ardennes.fake
-pictures = ardennes.pictures
 pinned_seed = ardennes.pinned_seed
 pytestmark = pytest.mark.usefixtures("pinned_seed")
 
