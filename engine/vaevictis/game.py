@@ -39,6 +39,7 @@ from engine.vaevictis import (
     mines,
     movement,
     opening,
+    setup_phase,
     stacking,
     stratagems,
     trucks,
@@ -80,16 +81,11 @@ def game_options(data: GameData) -> dict[str, str]:
     return {name: text for name, text in OPTIONS.items() if offered[name]}
 
 
-UNSUPPORTED_SETUP_TABLES = ("strongpoint_rules",)
-"""Set-up tables a game's data may hold whose rules this engine does not play yet (Alsace 1944's)."""
-
-
 def unsupported(data: GameData, scenario: str) -> list[str]:
-    """What a scenario's data asks for that the engine cannot play yet: victory kinds, events without a
-    handler, set-up rules; an empty list for a game the engine plays in full."""
+    """What a scenario's data asks for that the engine cannot play: victory kinds, events without a handler;
+    an empty list for a game the engine plays in full."""
     missing = victory.unsupported(data, scenario)
     missing += [f"the event '{e.name}'" for e in sorted(data.events.values(), key=lambda e: e.id) if not e.effect]
-    missing += [f"the set-up rules [{table}]" for table in UNSUPPORTED_SETUP_TABLES if table in data.extra]
     return missing
 
 
@@ -116,21 +112,17 @@ class VaeVictisGame:
 
     seats: tuple[Side, ...] = SIDES
 
-    def __init__(self, data: GameData, *, missing_rules_allowed: bool = False) -> None:
-        """The game of ``data``. ``missing_rules_allowed`` is for TESTS only: it lets :meth:`new_game` set up a
-        scenario whose rules the engine does not play in full yet (see :func:`unsupported`), so the parts that
-        exist can be played while the others are written. The bot never sets it: players get a complete game
-        or a refusal that lists what is missing."""
+    def __init__(self, data: GameData) -> None:
         self.data = data
-        self.missing_rules_allowed = missing_rules_allowed
         self.options = game_options(data)
 
     # --- New game ---------------------------------------------------------------------------------------
 
     def new_game(self, scenario: str, options: Mapping[str, Any], seed: bytes) -> GameState:
-        """Set a scenario up: counters in place, pools filled, turn 1 ready for its first activation.
+        """Set a scenario up: counters in place, pools filled, then the players' set-up phase if the scenario
+        has one (Alsace 19.2, 19.4.1), else turn 1 ready for its first activation.
 
-        :raises InvalidActionError: for an unknown scenario or option.
+        :raises InvalidActionError: for an unknown scenario or option, or data the engine cannot play.
         """
         if scenario not in self.data.scenarios:
             raise InvalidActionError(
@@ -145,7 +137,7 @@ class VaeVictisGame:
         if options.get("c3i_snafu") and options.get("snafu_vv60"):
             raise InvalidActionError("choose one SNAFU rule: c3i_snafu or snafu_vv60 (9.5)")
         missing = unsupported(self.data, scenario)
-        if missing and not self.missing_rules_allowed:
+        if missing:
             raise InvalidActionError(
                 f"{self.data.name} cannot be played yet: the engine lacks {'; '.join(missing)} (see its rules notes)"
             )
@@ -175,7 +167,8 @@ class VaeVictisGame:
                     pool[kind] = pool.get(kind, 0) + count
         state.events_left = {event.id: event.count for event in self.data.events.values()}
         turn.start_turn(self.data, state)
-        variant.prepare(self.data, state)  # [Alsace 19.4] the variant opens with the free set-ups
+        variant.prepare(self.data, state)  # [Alsace 19.4] the variant's reinforcements wait for its groups
+        setup_phase.prepare(self.data, state)  # [Alsace 19.2, 19.4.1] the players' set-up comes first
         self.advance(state)
         return state
 
@@ -185,7 +178,7 @@ class VaeVictisGame:
         done = state.flags.setdefault("phase_done", [])
         while state.result is None:
             if state.phase == "setup":
-                return events  # [Alsace 19.4.1] the free set-ups and the offensive effort come first
+                return events  # [Alsace 19.2, 19.4.1] the set-ups (and the variant's offensive effort) come first
             if state.phase == "air":
                 if "air" not in done:
                     events += turn.air_phase(self.data, state)
@@ -280,7 +273,7 @@ class VaeVictisGame:
         if state.phase == "initiative":
             return initiative.initiative_prompts(self.data, state)
         if state.phase == "setup":
-            return variant.prompts(self.data, state)
+            return setup_phase.prompts(self.data, state)
         side = state.active
         assert side is not None
         if state.activation is None:
@@ -527,10 +520,15 @@ class VaeVictisGame:
         if state.phase == "support" and action.verb == "allot":
             return turn.allot(self.data, state, side, text_arg(args, "hq"), text_arg(args, "marker"))
         if state.phase == "setup" and action.verb == "place":
-            return variant.place(self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex"))
+            unit_id = text_arg(args, "unit")
+            if unit_id not in self.data.units:
+                raise InvalidActionError(f"there is no unit {unit_id!r}")
+            return setup_phase.place(self.data, state, side, unit_id, hex_arg(self.data, args, "hex"))
         if state.phase == "setup" and action.verb == "setup_done":
-            return variant.setup_done(self.data, state, side)
+            return setup_phase.setup_done(self.data, state, side)
         if state.phase == "setup" and action.verb == "offensive_effort":
+            if setup_phase.setup_side(self.data, state) is not None:
+                raise IllegalActionError("the French announce their effort once both sides have set up", "19.4.1")
             heavy, divisions = variant.effort_args(args)
             return variant.announce_effort(self.data, state, side, heavy, divisions)
         if state.phase == "initiative" and action.verb == "initiative_stratagem":

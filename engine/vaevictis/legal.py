@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.contract import Action, IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import mines, movement, trucks, turn, variant, zoc
+from engine.vaevictis import mines, movement, setup_phase, trucks, turn, variant, zoc
 from engine.vaevictis.data import Side, other_side
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.rolls import dice_of
@@ -143,6 +143,9 @@ def candidate_actions(game: VaeVictisGame, state: GameState, side: Side, per_uni
     if prompt is None:
         return []
     actions = [Action(side, c.verb, dict(c.args)) for c in prompt.choices]
+    if "place" in prompt.free_verbs:  # [Alsace 19.2, 19.4.1] the set-up: a few legal hexes per unit placed
+        for unit_id, hex_ in setup_phase.place_choices(game.data, state, side, per_unit):
+            actions.append(Action(side, "place", {"unit": unit_id, "hex": hex_name(hex_)}))
     if "move" not in prompt.free_verbs:
         return actions
     for unit in units_that_may_act(game, state, side):

@@ -4,12 +4,14 @@ reinforcement groups that French moves trigger.
 Everything comes from the set-up's ``[variant]`` table (docs/scenario-format.md) and applies to the scenarios
 marked ``variant = true``:
 
-- ``german_setup`` / ``french_setup``: before turn 1 (the phase ``setup``) the German, then the French, place
-  the listed units freely (``place``), then say ``setup_done``; the engine then checks the conditions the table
-  names: the ``region`` (the reserves: ``reserve_region``), no stack of two divisions, a line of command to
-  each unit's HQ within its command range, every front-line hex held or in a German zone of control, the
-  independent ``regiments`` within ``regiments_within`` hexes; German units within ``improved_position_within``
-  of the front line are put in Improved Positions.
+- ``german_setup`` / ``french_setup``: before turn 1 (the phase ``setup``, engine/vaevictis/setup_phase.py) the
+  German, then the French, place the listed units freely (``place``), then say ``setup_done``; the engine then
+  checks the conditions the table names: the ``region`` (the reserves: ``reserve_region``), no stack of two
+  divisions, a line of command to each unit's HQ within its command range, every front-line hex held or in a
+  German zone of control, the independent ``regiments`` within ``regiments_within`` hexes; German units within
+  ``improved_position_within`` of the front line are put in Improved Positions. The German also places
+  ``free_strongpoints`` strongpoints in ``strongpoint_region``, after one goes to each ``fixed_strongpoints``
+  hex.
 - ``offensive_effort``: the French then announce (publicly) the heavy artillery markers (within
   ``heavy_artillery``, at most those of the pool) and the infantry divisions (``division_choices``) of the
   offensive. Only those divisions may be activated on turn 1; German units have the APs of
@@ -59,7 +61,7 @@ def applies(data: GameData, state: GameState) -> bool:
 
 def _record(state: GameState) -> dict[str, Any]:
     record: dict[str, Any] = state.flags.setdefault(
-        FLAG, {"groups": {}, "setup_done": [], "budget_turns": [], "effort": None}
+        FLAG, {"groups": {}, "budget_turns": [], "effort": None}
     )
     return record
 
@@ -86,7 +88,7 @@ def _group_units(data: GameData) -> set[str]:
 def prepare(data: GameData, state: GameState) -> None:
     """At set-up: units that only the variant's groups bring wait for their trigger (in a historical game
     they never come); in a variant game the German historical reinforcements wait for the groups too, and
-    the game opens with the set-up phase."""
+    the set-up phase follows (engine/vaevictis/setup_phase.py)."""
     if not table(data):
         return
     scheduled = {u for r in data.reinforcements for u in r.units}
@@ -101,7 +103,6 @@ def prepare(data: GameData, state: GameState) -> None:
         if unit_id not in placed:
             state.arrivals[unit_id] = NEVER
     _record(state)
-    state.phase = "setup"
 
 
 def replaces_grant(data: GameData, state: GameState, army: str, turn: int) -> bool:
@@ -140,96 +141,19 @@ def placeable(data: GameData, side: Side) -> dict[str, str]:
     return units
 
 
-def setup_side(data: GameData, state: GameState) -> Side | None:
-    """Whose set-up it is now (the German first), or ``None`` once both are done."""
-    if state.phase != "setup":
-        return None
-    done = _record(state)["setup_done"]
-    for side in SIDES_IN_ORDER:
-        if side not in done:
-            return side
-    return None
-
-
 def prompts(data: GameData, state: GameState) -> dict[Side, Prompt]:
-    """[19.4.1] The set-up phase's decisions: each side's free set-up, then the French offensive effort."""
-    if state.phase != "setup":
+    """[19.4.1] Once both sides have set up (engine/vaevictis/setup_phase.py), the French offensive effort."""
+    if state.phase != "setup" or not applies(data, state):
         return {}
-    side = setup_side(data, state)
-    if side is not None:
-        return {
-            side: Prompt(
-                side,
-                f"Variant set-up (19.4.1): place your units freely ({RULE}), then say you are done. Your units stand "
-                "at the historical set-up until you move them.",
-                (Choice("setup_done", {}, "Set-up done"),),
-                ("place",),
-                rule="19.4.1",
-            )
-        }
     return {"allied": Prompt("allied", _effort_text(data), tuple(effort_choices(data, state)), rule="19.4.1")}
 
 
-def place(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex) -> list[Event]:
-    """[19.4.1] Put one of the side's freely placed units on a hex of its region.
-
-    :raises IllegalActionError: out of the side's set-up, a unit it does not place, or a hex outside the
-        region or held by the enemy; the state is then unchanged.
-    """
-    if setup_side(data, state) != side:
-        raise IllegalActionError("it is not your set-up now (the German sets up first, 19.4.1)", "19.4.1")
-    regions = placeable(data, side)
-    if unit_id not in regions:
-        raise IllegalActionError(f"{unit_id!r} is not one of the units you place freely", "19.4.1")
-    region = regions[unit_id]
-    if region and hex_ not in data.map.regions.get(region, ()):
-        raise IllegalActionError(f"{data.units[unit_id].name} is placed in the region '{region}'", "19.4.1")
-    pos = Position(data, state)
-    if pos.side_at(hex_) == other_side(side):
-        raise IllegalActionError(f"{hex_name(hex_)} holds enemy units", "19.4.1")
-    unit = state.units[unit_id]
-    unit.hex, unit.arrived, unit.improved_position = hex_, True, False
-    return [
-        Event(
-            "setup",
-            f"{data.units[unit_id].name} placed at {hex_name(hex_)}.",
-            {"unit": unit_id, "hex": hex_},
-        )
-    ]
-
-
-def setup_done(data: GameData, state: GameState, side: Side) -> list[Event]:
-    """[19.4.1] Check the side's set-up against the variant's conditions and close it.
-
-    :raises IllegalActionError: naming the first condition broken; the state is then unchanged.
-    """
-    if setup_side(data, state) != side:
-        raise IllegalActionError("it is not your set-up now (the German sets up first, 19.4.1)", "19.4.1")
-    problem = setup_problem(data, state, side)
-    if problem:
-        raise IllegalActionError(problem, "19.4.1")
-    setup = _setup_table(data, side)
-    within = setup.get("improved_position_within")
-    if within is not None:
-        front = data.map.regions.get("front line", ())
-        grid = data.map.grid
-        for unit_id in placeable(data, side):
-            unit = state.units[unit_id]
-            if unit.hex is not None and data.units[unit_id].kind not in ("hq",):
-                unit.improved_position = any(grid.distance(unit.hex, f) <= int(within) for f in front)
-    _record(state)["setup_done"].append(side)
-    return [Event("setup-done", f"The {side} player has set up (19.4.1).", {"side": side})]
-
-
 def setup_problem(data: GameData, state: GameState, side: Side) -> str | None:
-    """The first set-up condition of 19.4.1 the side's placement breaks, or ``None``."""
+    """The first condition of 19.4.1 the side's placement breaks, or ``None`` (beside each unit's area, the
+    stacking limit and the strongpoints' one a hex, which engine/vaevictis/setup_phase.py checks first)."""
     setup = _setup_table(data, side)
     pos = Position(data, state)
     regions = placeable(data, side)
-    for unit_id, region in sorted(regions.items()):
-        unit = state.units[unit_id]
-        if unit.hex is None or (region and unit.hex not in data.map.regions.get(region, ())):
-            return f"{data.units[unit_id].name} must stand in the region '{region}'"
     if setup.get("no_mixed_division_stacks"):
         for hex_, units in pos.occupants.items():
             divisions = {_division(data, u.id) for u in units if pos.side_of(u.id) == side}
@@ -340,7 +264,7 @@ def announce_effort(data: GameData, state: GameState, side: Side, heavy: int, di
 
     :raises IllegalActionError: out of its moment, or figures the variant does not allow; nothing changes then.
     """
-    if state.phase != "setup" or setup_side(data, state) is not None or side != "allied":
+    if state.phase != "setup" or side != "allied":
         raise IllegalActionError("the French announce their offensive effort once both sides have set up", "19.4.1")
     offered = {
         (c.args["heavy_artillery"], frozenset(str(c.args["divisions"]).split(","))) for c in effort_choices(data, state)
@@ -554,7 +478,7 @@ def data_problems(data: GameData) -> list[tuple[str, str]]:
                 found.append((entry, f"region {region!r} is not in the map"))
     for key in ("german_setup", "french_setup"):
         setup = variant.get(key, {})
-        for region in (setup.get("region"), setup.get("reserve_region")):
+        for region in (setup.get("region"), setup.get("reserve_region"), setup.get("strongpoint_region")):
             if region is not None and region not in data.map.regions:
                 found.append((f"[variant.{key}]", f"region {region!r} is not in the map"))
         for formation in setup.get("formations", []):

@@ -1,9 +1,5 @@
-"""The bot's systems with Alsace 1944 playable in tests while some of its rules are still being written.
-
-The bot's own ``alsace44`` adapter refuses to set up a game whose rules the engine lacks (players never get
-one); these systems give the same adapter an engine with the test-only switch on (tests/vaevictis/alsace.py).
-Once Alsace is complete the switch changes nothing.
-"""
+"""The bot's systems with Alsace 1944 first (the default game of a command layer), on the test game of
+tests/vaevictis/alsace.py (Alsace as players get it)."""
 
 from __future__ import annotations
 
@@ -14,7 +10,7 @@ from tests.vaevictis.alsace import alsace_game
 
 
 def alsace_adapter() -> VaeVictisAdapter:
-    """The bot's Vae Victis adapter on Alsace 1944, missing rules allowed (tests only)."""
+    """The bot's Vae Victis adapter on the Alsace 1944 test game."""
     game = alsace_game()
     adapter = VaeVictisAdapter("alsace44", data=game.data)
     adapter.game = game
@@ -22,7 +18,7 @@ def alsace_adapter() -> VaeVictisAdapter:
 
 
 def alsace_systems() -> dict[str, SystemFactory]:
-    """The bot's systems, Alsace 1944 first (the default of a command layer) and playable in tests."""
+    """The bot's systems, Alsace 1944 first (the default of a command layer)."""
 
     def factory() -> SystemAdapter:
         return alsace_adapter()

@@ -16,9 +16,9 @@ from bot.store import Store
 from bot.systems import systems
 from engine.vaevictis.game import OPTIONS
 from tests.bot.alsace import alsace_systems
-from tests.vaevictis.alsace import missing_rules
 
 ANN = Caller(11, "ann")
+BOB = Caller(12, "bob")
 CHANNEL = 700
 SCENARIOS = ("initial-assault", "entire-battle", "initial-assault-variant", "entire-battle-variant")
 
@@ -56,51 +56,47 @@ async def test_game_create_suggests_alsace_its_scenarios_and_options(tmp_path: P
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
-async def test_players_get_a_complete_alsace_game_or_a_refusal_listing_what_is_missing(
-    tmp_path: Path, scenario: str
-) -> None:
-    """Players never get a game with rules missing: while the engine lacks some, `game create` names them."""
+async def test_players_create_every_alsace_scenario_and_the_german_sets_up_first(tmp_path: Path, scenario: str) -> None:
+    """Players create each Alsace scenario with `game create`; it opens with the German set-up (19.2, 19.4.1)."""
     store = await Store.open(tmp_path / "umpire.sqlite3")
     try:
         layer = CommandLayer(GameService(store, systems()), "ardennes44")
         replies = await layer.run("game create", Context(ANN, CHANNEL, 1), {"system": "alsace44", "scenario": scenario})
         text = "\n".join(r.text for r in replies)
-        missing = missing_rules(scenario)
-        if missing:
-            assert text.startswith("Refused: Alsace 1944 cannot be played yet"), text
-            assert all(item in text for item in missing)
-            assert await store.live_game_in(CHANNEL) is None
-        else:
-            assert "Game #1 created**: Alsace 1944" in text, text
+        assert "Game #1 created**: Alsace 1944" in text, text
+        await layer.run("game join", Context(ANN, CHANNEL, 1), {"seat": "german"})
+        await layer.run("game join", Context(BOB, CHANNEL, 1), {"seat": "allied"})
+        replies = await layer.run("game start", Context(ANN, CHANNEL, 1), {})
+        text = "\n".join(r.text for r in replies)
+        rule = "19.4.1" if scenario.endswith("variant") else "19.2"
+        assert f"et-up ({rule}, 12.2)" in text, text
     finally:
         await store.close()
 
 
 def test_umpire_local_game_alsace44(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The console creates an Alsace game; the German sets up with `place`, a refusal names its rule, and
+    `act setup_done` begins turn 1."""
     script = tmp_path / "game.txt"
-    script.write_text("game status\n", encoding="utf-8")
+    script.write_text(
+        "game status\nplace de-ohren 1111\nplace de-ohren 1110\nact setup_done\n",
+        encoding="utf-8",
+    )
     args = ["local", "--game", "alsace44", "--script", str(script), "--no-pictures", "--db", ":memory:"]
     code = main(args)
-    captured = capsys.readouterr()
-    if missing_rules("initial-assault"):
-        assert code == 1 and "Alsace 1944 cannot be played yet" in captured.out
-        assert "no alsace44 game was created" in captured.err and "german>" not in captured.out
-    else:
-        assert code == 0 and "Game #1 created**: Alsace 1944, scenario initial-assault" in captured.out
+    out = capsys.readouterr().out
+    assert code == 0 and "Game #1 created**: Alsace 1944, scenario initial-assault" in out
+    assert "Set-up (19.2, 12.2)" in out
+    assert "Ohren is placed in 1109 or 1110, not in 1111" in out and "(19.2)" in out
+    assert "Ohren placed at 1110 (19.2)." in out
+    assert "The German player has set up (19.2)." in out and "Support phase" in out
 
 
 async def test_the_console_plays_alsace(tmp_path: Path) -> None:
-    """The console on Alsace 1944 (its missing rules allowed, as in every test until they are written)."""
     out = io.StringIO()
-    script = ["game status", "act end_support", "act end_support", "units", "oob"]
+    script = ["act setup_done", "game status", "act end_support", "act end_support", "units", "oob"]
     await play(alsace_systems(), system="alsace44", script=script, out=out, out_dir=tmp_path, pictures=False)
     text = out.getvalue()
     assert "Game #1 created**: Alsace 1944, scenario initial-assault" in text
     assert "Turn 1 (14-15 November 1944), support phase" in text  # no weather, no dangling comma
     assert "Traceback" not in text and "went wrong" not in text
-
-
-def test_the_bot_never_allows_missing_rules() -> None:
-    """Only tests set the engine's ``missing_rules_allowed``: the bot's adapters leave it off."""
-    for game_id in ("alsace44", "ardennes44"):
-        assert systems()[game_id]().game.missing_rules_allowed is False  # type: ignore[attr-defined]

@@ -224,8 +224,11 @@ def test_19_2_strongpoints_six_fixed_and_six_placed_within_five_hexes_of_the_fro
     assert fixed == [514, 820, 1414, 1506, 1608, 1610]
     placed = [p for p in strongpoints if p.choices]
     assert len(placed) == 6
-    near = set(data.map.regions["within 5 hexes of the front line"])
+    near = set(data.map.regions["within 5 hexes of the front line, German side"])
     assert all(p.choices == near and p.hex in near for p in placed)
+    grid, line = data.map.grid, data.map.regions["front line"]
+    assert all(min(grid.distance(h, f) for f in line) <= 5 for h in near)
+    assert not near & set(data.map.regions["west of the front line"])
 
 
 def test_19_2_german_units_next_to_the_front_line_start_in_improved_positions(data: GameData) -> None:

@@ -1,9 +1,8 @@
 """The general engine on Alsace 1944's data (issue 14): what the game's data asks of the engine is read from it.
 
 The Alsace rule differences themselves (strongpoints, garrisons, stratagems, trucks, the variant...) are the
-next issue; here the engine plays the part of the game it can ("the core": the real map, counters, tables,
-set-up and reinforcements, without the tables whose rules are not written yet), and refuses the full game
-with the list of what it lacks.
+next issue; here the engine plays "the core": the real map, counters, tables, set-up and reinforcements,
+without strongpoints and without the players' set-up step (:func:`core_documents`).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from engine.contract import IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex
 from engine.vaevictis import victory
 from engine.vaevictis.data import GameData
-from engine.vaevictis.game import UNSUPPORTED_SETUP_TABLES, VaeVictisGame
+from engine.vaevictis.game import VaeVictisGame, unsupported
 from engine.vaevictis.loader import build_game
 from engine.vaevictis.movement import check_move
 from engine.vaevictis.odds import AttackPlan, Contribution, assess, defender_terrain_shifts, sum_strengths
@@ -27,16 +26,19 @@ from tests.vaevictis.test_random_play import play
 
 
 def core_documents() -> dict[str, Any]:
-    """Alsace 1944's files without what the engine cannot play yet."""
+    """Alsace 1944's files for the tests of one rule: without strongpoints, and with the German units of 19.2's
+    set-up fixed on their suggested hexes, so that a historical game starts at turn 1 (the set-up phase has
+    its own tests, test_alsace44_setup.py)."""
     docs: dict[str, Any] = read_documents(game_folder("alsace44"))
     setup = docs["setup.toml"]
-    for table in UNSUPPORTED_SETUP_TABLES:
-        setup.pop(table, None)
+    setup.pop("strongpoint_rules", None)
     setup["event"] = [e for e in setup["event"] if e.get("effect")]  # the stratagems the engine plays
     counters = docs["counters.toml"]
     gone = {u["id"] for u in counters["unit"] if u["kind"] == "strongpoint"}
     counters["unit"] = [u for u in counters["unit"] if u["id"] not in gone]
-    setup["setup"] = [p for p in setup["setup"] if p["unit"] not in gone]
+    setup["setup"] = [
+        {k: v for k, v in p.items() if k not in ("region", "choices")} for p in setup["setup"] if p["unit"] not in gone
+    ]
     return docs
 
 
@@ -193,13 +195,14 @@ def test_the_c3i_snafu_option_needs_its_tables(core: GameData) -> None:
         VaeVictisGame(core).new_game("initial-assault", {"c3i_snafu": True}, bytes(32))
 
 
-def test_the_full_game_is_refused_with_what_the_engine_lacks() -> None:
+def test_every_alsace_scenario_is_set_up_for_players_with_its_set_up_phase() -> None:
+    """Nothing is missing: the engine plays the whole of Alsace 1944's data, each scenario opening with the
+    players' set-up (19.2, 19.4.1)."""
     game = VaeVictisGame(load_game("alsace44"))
-    with pytest.raises(InvalidActionError) as refused:
-        game.new_game("entire-battle", {}, bytes(32))
-    assert "[strongpoint_rules]" in refused.value.reason
-    for played in ("counters", "[garrisons]", "[mines]", "[trucks]", "[raid_commando]", "exit-units", "variant"):
-        assert played not in refused.value.reason
+    for scenario in game.data.scenarios:
+        assert unsupported(game.data, scenario) == []
+        state = game.new_game(scenario, {}, bytes(32))
+        assert state.phase == "setup" and set(game.prompts(state)) == {"german"}
 
 
 def test_random_play_on_the_alsace_core_keeps_the_invariants(core: GameData) -> None:

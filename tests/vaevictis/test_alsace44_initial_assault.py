@@ -38,15 +38,17 @@ def apply(game: VaeVictisGame, state: GameState, action: Action) -> GameState:
     return state
 
 
+QUIET_VERBS = ("setup_done", "end_support", "initiative_stratagem", "react", "pass", "end_activation")
+"""[19.2] The German takes the suggested set-up; then nobody commits support, plays a stratagem or acts."""
+
+
 def play_quietly(game: VaeVictisGame, state: GameState, until: Callable[[GameState], bool]) -> GameState:
     """Both sides commit no support and pass (or end what they must) until ``until`` holds or the game ends."""
     while state.result is None and not until(state):
         prompts = game.prompts(state)
         side = sorted(s for s, p in prompts.items() if not p.optional)[0]
         choices = {c.verb: c for c in prompts[side].choices}
-        quiet = next(
-            v for v in ("end_support", "initiative_stratagem", "react", "pass", "end_activation") if v in choices
-        )
+        quiet = next(v for v in QUIET_VERBS if v in choices)
         state = apply(game, state, Action(side, quiet, dict(choices[quiet].args)))
     return state
 

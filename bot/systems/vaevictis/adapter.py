@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from engine.vaevictis.state import GameState
     from render.picture import Overlay
 
-PICTURE_KINDS = frozenset({"end-activation", "turn", "victory"})
-"""Events after which the channel gets the map picture: an activation ends, a new turn, the end (a pass alone
-changes nothing on the map)."""
+PICTURE_KINDS = frozenset({"end-activation", "turn", "victory", "setup-done"})
+"""Events after which the channel gets the map picture: an activation ends, a new turn, the end, a side's set-up
+is done (a pass alone changes nothing on the map)."""
 
 OVERLAYS = {
     "reachable": "where a unit may move now, with the MPs spent (6)",
@@ -213,6 +213,13 @@ class VaeVictisAdapter:
                 for h in hexes
                 if u == unit
             ]
+        if source in ("setup_unit", "setup_hex"):  # [Alsace 19.2, 19.4.1] the set-up phase
+            from engine.vaevictis import setup_phase
+
+            if source == "setup_unit":
+                return unit_pairs(sorted(setup_phase.placeables(data, state, side)))[:25]
+            hexes = setup_phase.legal_hexes(data, state, side, str(given.get("unit", "")))
+            return [(hex_name(h), hex_name(h)) for h in hexes if hex_name(h).startswith(typed)][:25]
         if source == "top_unit":
             view = self.game.view(state, seat)  # type: ignore[arg-type]
             return [

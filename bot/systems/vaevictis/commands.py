@@ -113,8 +113,8 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef(
         "place",
-        "Variant set-up: put one of your units on a hex of its set-up area (Alsace 19.4.1).",
-        (UNIT, opt("hex", "the hex", None)),
+        "Set-up: put one of your units on a hex of its set-up area (Alsace 19.2, 19.4.1).",
+        (opt("unit", "the unit you place", "setup_unit"), opt("hex", "the hex", "setup_hex")),
         verb="place",
     ),
     CommandDef("end-activation", "End the activation in progress.", verb="end_activation", slow=True),

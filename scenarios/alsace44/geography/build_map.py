@@ -355,8 +355,10 @@ def derive_regions(
     line = set(front)
     west_edge = [h for h in playable if h[0] == 1 and h not in line]
     west_of_front = reach(west_edge, set(), playable - line)
-    german_variant = sorted((playable - west_of_front) & set(west_of_rivers))
-    near_front = sorted(h for h in playable if min(hex_distance(h, f) for f in front) <= 5)
+    german_side = playable - west_of_front
+    german_variant = sorted(german_side & set(west_of_rivers))
+    # [19.2] the free strongpoints: "not more than 5 hexes from the front line", on the German side of it.
+    near_front = sorted(h for h in german_side if min(hex_distance(h, f) for f in front) <= 5)
     french_entry = sorted(h for h in playable if h[0] == 1 or (h[1] == (ROWS - 1 if h[0] % 2 else ROWS) and h[0] <= 11))
     return {
         "front line": front,
@@ -370,7 +372,8 @@ def derive_regions(
         "Switzerland": sorted(h for h in HEXES if terrain[h] == "s"),
         "west of the front line": sorted(west_of_front),
         "German variant set-up area": german_variant,
-        "within 5 hexes of the front line": near_front,
+        "east of the front line": sorted(german_side),
+        "within 5 hexes of the front line, German side": near_front,
         "French entry edges": french_entry,
     }
 
