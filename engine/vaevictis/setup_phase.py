@@ -186,16 +186,29 @@ def place(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex)
 
 
 def place_choices(data: GameData, state: GameState, side: Side, per_unit: int = 3) -> list[tuple[str, Hex]]:
-    """A sample of legal placements, a few hexes per unit spread over its area (for random play and menus)."""
+    """A sample of legal placements for random play: a few hexes per unit spread over its area. While the
+    side's set-up meets every condition, only placements that keep it so are offered, so that random play
+    can always close it (a placement that breaks one is legal too: the set-up tests make those)."""
     if setup_side(data, state) != side:
         return []
+    acceptable = setup_problem(data, state, side) is None
     found = []
     for unit_id, placeable in sorted(placeables(data, state, side).items()):
         hexes = sorted(placeable.hexes)
         step = max(1, len(hexes) // per_unit)
         spread = [h for offset in range(step) for h in hexes[offset::step]]  # every hex, the spread ones first
-        legal = (h for h in spread if place_refusal(data, state, side, unit_id, h) is None)
-        found += [(unit_id, h) for _, h in zip(range(per_unit), legal, strict=False)]
+        trial = state.copy()  # the unit tried on each hex in turn
+        chosen = 0
+        for hex_ in spread:
+            if chosen == per_unit:
+                break
+            if hex_ == state.units[unit_id].hex or place_refusal(data, state, side, unit_id, hex_) is not None:
+                continue
+            trial.units[unit_id].hex = hex_
+            if acceptable and setup_problem(data, trial, side) is not None:
+                continue
+            found.append((unit_id, hex_))
+            chosen += 1
     return found
 
 
@@ -231,7 +244,7 @@ def setup_problem(data: GameData, state: GameState, side: Side) -> IllegalAction
     if not variant.applies(data, state):
         missing = _division_without_strongpoint(data, state, side, placeable)
         if missing:
-            return IllegalActionError(missing, str(_strongpoint_table(data).get("rule", scenario_rule)))
+            return IllegalActionError(missing, scenario_rule)
         return None
     problem = variant.setup_problem(data, state, side)
     return IllegalActionError(problem, "19.4.1") if problem else None

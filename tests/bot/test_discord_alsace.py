@@ -1,8 +1,8 @@
 """Alsace 1944 through the real discord.py command tree against the fake Discord (no network).
 
-The dice seed is pinned so the game goes the same way each run. Alsace is played with its missing rules
-allowed, as in every test until they are written (tests/bot/alsace.py): the game is created with `game
-create system:alsace44`; the French allot a support marker (1.6); the German, who has the initiative, passes;
+The dice seed is pinned so the game goes the same way each run. The game is created with `game create
+system:alsace44`; the German keeps the suggested set-up (19.2, its own test in test_discord_alsace_setup.py);
+the French allot a support marker (1.6); the German, who has the initiative, passes;
 the French activate the 2e DIM and attack 0416 from two adjacent stacks with their support, after the odds
 preview; the German takes the result; the end of the activation posts the map of what changed.
 """
@@ -67,6 +67,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     assert "- turn 1: 14-15 November 1944\n" in briefing  # no weather in Alsace
     setup_map = next(p for p in posts(start, CHANNEL) if p.files == ["map.png"])
     assert setup_map.content == "The map at the start." and pictures[-1][0] is None
+    start = await choose(fake, ANN, prompt_to(start, ANN), "Set-up done")  # [19.2] the suggested set-up
 
     # Support (1.6): the French allot a light artillery to the 2e DIM; the German none.
     sent = await choose(fake, BOB, prompt_to(start, BOB), "light artillery to HQ 2e DIM")

@@ -12,8 +12,8 @@ the dice, the status, the odds preview and every autocomplete are read by each s
 against the units that audience has ever seen.
 
 ``UMPIRE_FOG_SEEDS`` (default 1) sets how many games of each; ``UMPIRE_FOG_ACTIONS`` (default 100) how many
-actions each. A failure reproduces from its seed. Alsace 1944 is played with its missing rules allowed, as in
-every test until they are written (tests/bot/alsace.py).
+actions each. A failure reproduces from its seed. An Alsace 1944 game opens with the German set-up (19.2), whose
+random placements are checked like any other action.
 """
 
 from __future__ import annotations

@@ -41,6 +41,19 @@ def test_19_every_scenario_plays_to_a_result(game: VaeVictisGame, scenario: str,
     assert state.result is not None, f"no result after {len(log)} actions (turn {state.turn})"
     assert state.turn == game.data.scenarios[scenario].turns, (state.turn, state.result)
     assert game.result(state) is not None
+    if start is None:  # [19.2] the German's set-up, random placements included, came first
+        assert log[[a.verb for a in log].index("setup_done")].seat == "german"
+
+
+def test_19_2_random_play_places_german_units_before_the_set_up_is_done(game: VaeVictisGame) -> None:
+    """[19.2, 12.2] Random play's German moves his units and strongpoints about before saying he is done (the
+    invariants, 12.2's one strongpoint a hex among them, after every action)."""
+    placed = []
+    for seed in range(100, 103):
+        _, log = play(game, seed, "initial-assault", 60, also_check=check_alsace_invariants)
+        verbs = [a.verb for a in log]
+        placed.append(verbs[: verbs.index("setup_done")].count("place"))
+    assert any(placed), placed
 
 
 def test_an_option_the_game_does_not_offer_is_refused(game: VaeVictisGame) -> None:
