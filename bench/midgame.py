@@ -65,8 +65,8 @@ def random_game(
 
 
 def bench_game(game_id: str = "ardennes44") -> VaeVictisGame:
-    """The game measured: Alsace 1944 as the tests play it while some of its rules are still being written
-    (tests/vaevictis/alsace.py: the engine's test-only ``missing_rules_allowed``), any other as players get it."""
+    """The game measured: Alsace 1944 as the tests play it (tests/vaevictis/alsace.py), any other as players
+    get it."""
     if game_id == "alsace44":
         from tests.vaevictis.alsace import alsace_game
 

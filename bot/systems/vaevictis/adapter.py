@@ -216,6 +216,8 @@ class VaeVictisAdapter:
         if source in ("setup_unit", "setup_hex"):  # [Alsace 19.2, 19.4.1] the set-up phase
             from engine.vaevictis import setup_phase
 
+            if setup_phase.setup_side(data, state) != side:
+                return []
             if source == "setup_unit":
                 return unit_pairs(sorted(setup_phase.placeables(data, state, side)))[:25]
             hexes = setup_phase.legal_hexes(data, state, side, str(given.get("unit", "")))
