@@ -30,7 +30,7 @@ from typing import Any
 from engine.contract import Choice, Event, IllegalActionError, Prompt
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import variant
-from engine.vaevictis.data import GameData, Side, other_side
+from engine.vaevictis.data import GameData, Placement, Side, other_side
 from engine.vaevictis.stacking import stacking_limit
 from engine.vaevictis.state import GameState, Position
 
@@ -73,7 +73,12 @@ def sides(data: GameData, state: GameState) -> tuple[Side, ...]:
     place (the German alone in 19.1 and 19.2)."""
     if variant.applies(data, state):
         return variant.SIDES_IN_ORDER
-    return tuple(side for side in ("german", "allied") if placeables(data, state, side))
+    return tuple(side for side in ("german", "allied") if any(_owner_places(data, p, side) for p in data.setup))
+
+
+def _owner_places(data: GameData, placement: Placement, side: Side) -> bool:
+    """Whether the set-up entry is a unit of ``side`` that its owner places (it has a region or choices)."""
+    return bool(placement.choices) and data.side_of(placement.unit) == side
 
 
 def variant_strongpoints(data: GameData) -> tuple[list[tuple[str, Hex]], list[str]]:
@@ -99,9 +104,9 @@ def placeables(data: GameData, state: GameState, side: Side) -> dict[str, Placea
             for unit_id in variant_strongpoints(data)[1]:
                 found[unit_id] = Placeable(unit_id, _region(data, region), f"in '{region}'")
         return found
-    regions = {h: name for name, hexes in data.map.regions.items() for h in [frozenset(hexes)]}
+    regions = {frozenset(hexes): name for name, hexes in data.map.regions.items()}
     for placement in data.setup:
-        if placement.choices and data.side_of(placement.unit) == side:
+        if _owner_places(data, placement, side):
             named = regions.get(placement.choices)
             where = f"in '{named}'" if named else "in " + " or ".join(hex_name(h) for h in sorted(placement.choices))
             found[placement.unit] = Placeable(placement.unit, placement.choices, where)
@@ -136,12 +141,15 @@ def setup_side(data: GameData, state: GameState) -> Side | None:
 # --- Placing ------------------------------------------------------------------------------------------------
 
 
-def place_refusal(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex) -> IllegalActionError | None:
-    """Why ``side`` may not put ``unit_id`` on ``hex_`` now, or ``None``."""
+def place_refusal(
+    data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex, placeable: Placeable | None = None
+) -> IllegalActionError | None:
+    """Why ``side`` may not put ``unit_id`` on ``hex_`` now, or ``None`` (``placeable``: the unit's entry of
+    :func:`placeables`, when the caller has it already)."""
     scenario_rule = rule(data, state)
     if setup_side(data, state) != side:
         return IllegalActionError(f"it is not your set-up now ({_order_text(data, state)})", scenario_rule)
-    placeable = placeables(data, state, side).get(unit_id)
+    placeable = placeable or placeables(data, state, side).get(unit_id)
     if placeable is None:
         return IllegalActionError(f"{unit_id!r} is not one of the units you place ({scenario_rule})", scenario_rule)
     name = data.units[unit_id].name
@@ -202,7 +210,7 @@ def place_choices(data: GameData, state: GameState, side: Side, per_unit: int = 
         for hex_ in spread:
             if chosen == per_unit:
                 break
-            if hex_ == state.units[unit_id].hex or place_refusal(data, state, side, unit_id, hex_) is not None:
+            if hex_ == state.units[unit_id].hex or place_refusal(data, state, side, unit_id, hex_, placeable):
                 continue
             trial.units[unit_id].hex = hex_
             if acceptable and setup_problem(data, trial, side) is not None:
@@ -219,7 +227,7 @@ def legal_hexes(
     placeable = placeable or placeables(data, state, side).get(unit_id)
     if placeable is None:
         return []
-    return [h for h in sorted(placeable.hexes) if place_refusal(data, state, side, unit_id, h) is None]
+    return [h for h in sorted(placeable.hexes) if place_refusal(data, state, side, unit_id, h, placeable) is None]
 
 
 # --- Closing a set-up ------------------------------------------------------------------------------------------
