@@ -205,6 +205,16 @@ def test_every_alsace_scenario_is_set_up_for_players_with_its_set_up_phase() -> 
         assert state.phase == "setup" and set(game.prompts(state)) == {"german"}
 
 
+def test_data_the_engine_cannot_play_is_refused_with_what_it_lacks() -> None:
+    """`unsupported` stays the guard: a stratagem without an effect the engine knows is named, no game made."""
+    docs = read_documents(game_folder("alsace44"))
+    event = next(e for e in docs["setup.toml"]["event"] if e["id"] == "antitank-ditch")  # an effect without params
+    event.pop("effect")
+    with pytest.raises(InvalidActionError) as refused:
+        VaeVictisGame(build_game(docs)).new_game("entire-battle", {}, bytes(32))
+    assert "cannot be played yet" in refused.value.reason and f"the event '{event['name']}'" in refused.value.reason
+
+
 def test_random_play_on_the_alsace_core_keeps_the_invariants(core: GameData) -> None:
     """Random legal actions on the Alsace map and counters (ALSACE44_RANDOM_ACTIONS, default 300)."""
     game = VaeVictisGame(core)
