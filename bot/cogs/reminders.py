@@ -53,8 +53,10 @@ class Reminders(commands.Cog):
                     text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)])
                 )
                 sent += 1
-            except discord.HTTPException:
+            except discord.HTTPException as error:
                 log.warning("could not post a reminder in channel %s", table.game.channel)
+                if error.status >= 500 or error.status == 429:  # Discord's passing trouble: again next round
+                    await self.bot.service.remind_again(table.game.id, seat)
         return sent
 
     async def run_room_clocks(self) -> int:
