@@ -1,10 +1,12 @@
-"""The reminders' round (bot/cogs/reminders.py) when Discord fails: a reminder that could not be posted because
-Discord had trouble (5xx, rate limit) is tried again at the next round, not a day later; one refused for good
-(the channel gone, no permission) waits its day as before."""
+"""The reminders' round (bot/cogs/reminders.py, bot/cogs/league_deadlines.py) when Discord fails: a reminder or
+a late game's notice that could not be posted because Discord had trouble (5xx, rate limit) is tried again at the
+next round (a reminder, not a day later; a notice, not never); one refused for good (the channel gone, no
+permission) is not (a reminder waits its day as before)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -64,5 +66,40 @@ async def test_a_reminder_discord_failed_to_post_is_tried_again_next_round(
             assert "waiting for your decision as **blue**" in fake.sent[start].content
         now[0] += DAY - 60  # a day after the failure, not yet a day after the retry: once a day at most
         assert await reminders.send_due() == (0 if again else 1)
+    finally:
+        await close_fake(fake)
+
+
+class LateGames:
+    """A league room with one late game to tell; records the games to tell again."""
+
+    def __init__(self) -> None:
+        self.league = SimpleNamespace(id=7, name="Autumn", organiser=RED.user_id, channel=CHANNEL)
+        self.late = [SimpleNamespace(id=3, game=12, thread=CHANNEL + 1)]
+        self.again: list[Any] = []
+
+    async def newly_late(self) -> list[tuple[Any, list[Any]]]:
+        return [(self.league, self.late)]
+
+    async def tell_late_again(self, late: list[Any]) -> None:
+        self.again += late
+
+
+@pytest.mark.parametrize(("status", "again"), [(503, True), (429, True), (403, False), (404, False)])
+async def test_a_late_games_notice_discord_failed_to_post_is_told_again_next_round(
+    status: int, again: bool, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = await open_fake(db_path)
+    try:
+        deadlines: Any = fake.bot.get_cog("LeagueDeadlines")  # loaded as an extension: not this module's class
+        deadlines.room = room = LateGames()
+        channel = fake.bot.get_partial_messageable(CHANNEL)
+
+        async def failing(*args: object, **kwargs: object) -> None:
+            raise discord.HTTPException(Failure(status, "trouble"), "could not post")
+
+        monkeypatch.setattr(type(channel), "send", failing)
+        assert await deadlines.tell_late() == 0
+        assert room.again == (room.late if again else [])
     finally:
         await close_fake(fake)
