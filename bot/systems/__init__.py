@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.systems.asl.commands import AslRoom
+from bot.systems.asl.data_tools import AslDataTools
 from bot.systems.base import DataTools, Room
 from bot.systems.vaevictis.commands import VaeVictisRoom
 from bot.systems.vaevictis.data_tools import VaeVictisDataTools
@@ -68,6 +69,7 @@ VAE_VICTIS = VaeVictisRoom()
 ASL = AslRoom()
 WARGAME_COMMANDER = WargameCommanderRoom()
 VAE_VICTIS_DATA = VaeVictisDataTools()
+ASL_DATA = AslDataTools()
 WARGAME_COMMANDER_DATA = WargameCommanderDataTools()
 
 
@@ -76,7 +78,7 @@ def registry() -> dict[str, Registration]:
     return {
         "ardennes44": Registration(partial(_vae_victis, "ardennes44"), VAE_VICTIS, VAE_VICTIS_DATA),
         "alsace44": Registration(partial(_vae_victis, "alsace44"), VAE_VICTIS, VAE_VICTIS_DATA),
-        "asl": Registration(_asl, ASL),
+        "asl": Registration(_asl, ASL, ASL_DATA),
         "wargame-commander": Registration(_wargame_commander, WARGAME_COMMANDER, WARGAME_COMMANDER_DATA),
     }
 

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+import scenarios.asl
 from bot.cli import main
 from bot.systems import all_data_tools, data_tools
 from scenarios import ROOT, VAE_VICTIS_GAMES
+from scenarios.asl import MODULES
 from scenarios.wargame_commander import BOARDS
 
 
@@ -26,12 +28,17 @@ def folder_copy(tmp_path: Path, game: str = "ardennes44") -> Path:
 
 @pytest.mark.parametrize(
     ("game", "opening"),
-    [("ardennes44", "Ardennes 1944: sound."), ("alsace44", "Alsace 1944: sound."), ("wargame-commander", "")],
+    [
+        ("ardennes44", "Ardennes 1944: sound."),
+        ("alsace44", "Alsace 1944: sound."),
+        ("wargame-commander", ""),
+        ("a-bridge-too-far", "A Bridge Too Far (HASL) - campaign game Refit Phase: sound. 16 CG dates"),
+    ],
 )
 def test_validate_reports_every_bundled_game_sound(game: str, opening: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", game]) == 0
     out, err = capsys.readouterr()
-    assert opening in out and ": sound. " in out and "hexes" in out and err == ""
+    assert opening in out and ": sound. " in out and err == ""
 
 
 def test_validate_counts_a_vae_victis_games_counters_and_steps(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,6 +61,18 @@ def test_validate_lists_every_problem_of_a_broken_folder(tmp_path: Path, capsys:
     assert out == "" and f"{folder}: 1 problem(s)" in err and "map.toml: (file): not valid TOML" in err
 
 
+def test_validate_lists_every_problem_of_a_broken_asl_module(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file, text = scenarios.asl.module_text("a-bridge-too-far")
+    broken = text.replace("[module]", "[module", 1)
+    assert broken != text
+    monkeypatch.setattr(scenarios.asl, "module_text", lambda module_id: (file, broken))
+    assert main(["validate", "a-bridge-too-far"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "a-bridge-too-far: 1 problem(s)\n  a-bridge-too-far.toml: " in err
+
+
 def test_validate_a_board_file_that_cannot_be_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", str(tmp_path / "missing.toml")]) == 1
     assert "umpire: cannot read" in capsys.readouterr().err
@@ -71,7 +90,7 @@ def test_validate_an_unknown_name_says_what_is_bundled(capsys: pytest.CaptureFix
     assert main(["validate", "nowhere"]) == 1
     err = capsys.readouterr().err
     assert "umpire: no bundled game, folder or data file called 'nowhere'" in err
-    assert "ardennes44, alsace44, wargame-commander" in err
+    assert "ardennes44, alsace44, a-bridge-too-far, wargame-commander" in err
 
 
 def test_render_a_close_up_of_a_bundled_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -113,6 +132,8 @@ def test_render_says_which_games_draw_a_map(tmp_path: Path, capsys: pytest.Captu
     assert main(["render", "wargame-commander", "--out", str(tmp_path / "x.png")]) == 1
     refusal = "umpire: `umpire render` draws a bundled game (ardennes44, alsace44) or the path of a game folder; not"
     assert refusal in capsys.readouterr().err
+    assert main(["render", "a-bridge-too-far", "--out", str(tmp_path / "x.png")]) == 1
+    assert refusal in capsys.readouterr().err
     assert main(["render", "nowhere", "--out", str(tmp_path / "x.png")]) == 1
     assert "no bundled game, folder or data file called 'nowhere'" in capsys.readouterr().err
 
@@ -125,7 +146,7 @@ def test_render_to_a_file_that_cannot_be_written(tmp_path: Path, capsys: pytest.
 
 def test_the_data_tools_know_every_bundled_game_and_the_paths_of_their_kind(tmp_path: Path) -> None:
     tools = all_data_tools()
-    assert [g for t in tools for g in t.games] == [*VAE_VICTIS_GAMES, *BOARDS]  # as the data packages list them
+    assert [g for t in tools for g in t.games] == [*VAE_VICTIS_GAMES, *MODULES, *BOARDS]  # as the data lists them
     assert data_tools("ardennes44") is data_tools("alsace44") is data_tools(str(tmp_path)) is not None
     assert data_tools("wargame-commander") is data_tools(str(tmp_path / "board.toml")) is not data_tools("alsace44")
     assert data_tools("asl") is None and data_tools(str(tmp_path / "missing")) is None
