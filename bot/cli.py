@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_bot_commands(commands: Any) -> None:
     """The subcommands of the bot: run, local, replay, verify."""
+    from bot.systems import registry
+
     run = commands.add_parser(
         "run",
         help="run the Discord bot",
@@ -85,7 +87,7 @@ def add_bot_commands(commands: Any) -> None:
         "--system",
         "--game",
         dest="system",
-        help="the game system or game, e.g. alsace44, or asl for an ASL campaign game (default: the first)",
+        help=f"the game system or game: {', '.join(registry())} (default: the first)",
     )
     local.add_argument("--out-dir", type=Path, default=Path("."), help="where map pictures go (default: here)")
     local.add_argument(
