@@ -30,14 +30,14 @@ changes nothing on the map)."""
 OVERLAYS = {
     "reachable": "where a unit may move now, with the MPs spent (6)",
     "zoc": "the enemy zones of control (4)",
-    "command": "your HQs' command ranges (1.4)",
+    "command": "your HQs' command ranges (8.1)",
     "supply": "your supply lines and the units without supply (10)",
     "victory": "the scenario's victory cities (17)",
     "combats": "the combats of this turn (or of the last `turns`), results at the arrows' heads (7.5)",
 }
 """The overlays a player may ask for with ``map``."""
 
-ATTACK_KINDS = {"normal": "normal attack (7)", "prepared": "prepared attack (7.2)"}
+ATTACK_KINDS = {"normal": "normal attack (7.3.1)", "prepared": "prepared attack (7.3.2)"}
 
 CLOSE_UP_MAX_RADIUS = 7
 """A picture of what changed is a close-up when the changes fit within this many hexes of a centre."""
@@ -142,7 +142,8 @@ class VaeVictisAdapter:
         if source == "attack_kind":
             return [(f"{k}: {v}", k) for k, v in ATTACK_KINDS.items()]
         if source == "overlay":
-            return [(f"{k}: {v}", k) for k, v in OVERLAYS.items()]
+            texts = {**OVERLAYS, "victory": f"the scenario's victory cities ({data.rule('17')})"}
+            return [(f"{k}: {v}", k) for k, v in texts.items()]
         if source == "standing_order":
             chosen = [o.strip() for o in str(given.get("orders", "")).split(",")[:-1] if o.strip()]
             prefix = ",".join(chosen) + "," if chosen else ""
