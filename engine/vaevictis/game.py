@@ -960,20 +960,27 @@ class VaeVictisGame:
 
     def _mine(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[14] An activated infantry unit mines the village it stands in (1 AP)."""
+        self._check_game_has("mines", "booby traps and mines")
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         return events + mines.mine(self.data, state, unit)
 
     def _clear_mines(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[14] An activated unit clears the enemy's mines in its hex (1 AP); its MPs are kept (6.1)."""
+        self._check_game_has("mines", "booby traps and mines")
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         return events + mines.clear(self.data, state, unit)
 
     def _trucks(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[17] The side's Trucks counter motorizes an infantry battalion for this activation."""
-        if "trucks" not in self.data.extra:
-            raise IllegalActionError(f"{self.data.name} has no Trucks counter", "17")
+        self._check_game_has("trucks", "Trucks counter")
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         return events + trucks.use(self.data, state, unit)
+
+    def _check_game_has(self, table: str, what: str) -> None:
+        """A verb of a rule the game does not have (Alsace 1944's mines and trucks in Ardennes 1944) is refused
+        without a rule number: the game's book has none for it."""
+        if table not in self.data.extra:
+            raise IllegalActionError(f"{self.data.name} has no {what}")
 
     def _leave_ip(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         unit = self._unit(state, args, "unit", side)

@@ -9,10 +9,12 @@ how many games of each.
 
 from __future__ import annotations
 
+import ast
 import os
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -247,3 +249,74 @@ def test_alsace_refuses_a_detachment_as_a_thing_it_does_not_have() -> None:
     with pytest.raises(IllegalActionError) as refused:
         game.apply(state, Action("allied", "detach", {"division": "fr-i-4-rtm"}))
     assert refused.value.rule is None and refused.value.reason == "Alsace 1944 has no detachments"
+
+
+# --- The shared code cites through GameData.rule ----------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED_MODULES = [
+    *sorted((ROOT / "engine" / "vaevictis").glob("*.py")),
+    *sorted((ROOT / "bot/systems/vaevictis").glob("*.py")),
+]
+ONE_GAMES_MODULES = {
+    "garrisons.py", "mines.py", "trucks.py", "variant.py", "stratagems.py", "initiative_stratagems.py",
+    "disorganization.py", "snafu_vv60.py", "exits.py", "control.py", "combat_command_support.py",
+}  # fmt: skip
+"""Modules of Alsace 1944's own rules: they cite its book directly."""
+LITERAL_ALLOWED = {
+    ("christmas.py", "15.4"): "Ardennes' optional Christmas presents, offered only by a game whose data has them",
+    ("combat.py", "15.4"): "the Christmas re-roll, the same",
+    ("game.py", "15.4"): "the Christmas prompt, the same",
+    ("detachments.py", "18"): "Ardennes' detachments: a game without detachment markers refuses before",
+    ("game.py", "18"): "the same",
+    ("reports.py", "18"): "the detachments made, listed only when there are some",
+    ("game.py", "16.2"): "the British units of Ardennes 1944",
+    ("turn.py", "10.4"): "Ardennes' fuel shortage table",
+    ("movement.py", "14"): "Alsace 1944's mines",
+    ("rule_table_checks.py", "14"): "the checks of Alsace 1944's [mines] table",
+    ("rule_table_checks.py", "17"): "the checks of Alsace 1944's [trucks] table",
+    ("combat_rules.py", "12.2"): "the check of [retreat] destroyed_kinds: Alsace 1944's strongpoints and garrisons",
+    ("combat_rules.py", "16"): "the same",
+    ("loader.py", "16"): "the loader's check of Alsace 1944's garrisons, for the data's authors",
+    ("loader.py", "16.1"): "the loader's checks of entry hexes, for the data's authors",
+    ("commands.py", "14"): "a command description that names its game (Alsace 1944)",
+    ("commands.py", "17"): "the same",
+    ("commands.py", "18"): "the same (Ardennes 1944)",
+}
+"""Literal Ardennes numbers the shared modules may keep, each where only one game can read it."""
+
+
+def numbered_otherwise() -> set[str]:
+    """Ardennes numbers that Alsace 1944's book gives another rule, or none."""
+    ardennes, alsace = load_game("ardennes44"), load_game("alsace44")
+    otherwise = {n for n in ardennes.rule_numbers.book if alsace.rule(n) != n or n not in alsace.rule_numbers.book}
+    return otherwise | {"18"}  # Ardennes' detachments, which Alsace does not have; its 18 is reinforcements
+
+
+def literal_citations(path: Path, numbers: set[str]) -> set[str]:
+    """The numbers of ``numbers`` a module's strings cite literally: not docstrings, not ``data.rule("...")``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            skipped.add(id(node.value))  # a docstring
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "rule":
+            skipped.update(id(arg) for arg in node.args)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped:
+            cited = numbers_in(node.value) + ([node.value] if re.fullmatch(NUMBER, node.value) else [])
+            found |= set(cited) & numbers
+    return found
+
+
+def test_the_shared_code_cites_the_rules_alsace_numbers_otherwise_through_the_games_table() -> None:
+    numbers = numbered_otherwise()
+    assert {"12.2", "16.1", "17", "14.3", "18"} <= numbers
+    literal = {
+        (path.name, n)
+        for path in SHARED_MODULES
+        if path.name not in ONE_GAMES_MODULES
+        for n in literal_citations(path, numbers)
+    }
+    assert sorted(literal - set(LITERAL_ALLOWED)) == []

@@ -32,7 +32,7 @@ OVERLAYS = {
     "zoc": "the enemy zones of control (4)",
     "command": "your HQs' command ranges (8.1)",
     "supply": "your supply lines and the units without supply (10)",
-    "victory": "the scenario's victory cities (17)",
+    "victory": "the scenario's victory cities",
     "combats": "the combats of this turn (or of the last `turns`), results at the arrows' heads (7.5)",
 }
 """The overlays a player may ask for with ``map``."""
@@ -145,7 +145,7 @@ class VaeVictisAdapter:
         if source == "attack_kind":
             return [(f"{k}: {v}", k) for k, v in ATTACK_KINDS.items()]
         if source == "overlay":
-            texts = {**OVERLAYS, "victory": f"the scenario's victory cities ({data.rule('17')})"}
+            texts = {**OVERLAYS, "victory": f"{OVERLAYS['victory']} ({data.rule('17')})"}
             return [(f"{k}: {v}", k) for k, v in texts.items()]
         if source == "standing_order":
             chosen = [o.strip() for o in str(given.get("orders", "")).split(",")[:-1] if o.strip()]
