@@ -320,3 +320,14 @@ def test_the_shared_code_cites_the_rules_alsace_numbers_otherwise_through_the_ga
         for n in literal_citations(path, numbers)
     }
     assert sorted(literal - set(LITERAL_ALLOWED)) == []
+
+
+def test_the_loader_refuses_a_translation_outside_the_book() -> None:
+    from engine.vaevictis.loader import ScenarioError, build_game
+    from scenarios import game_folder, read_documents
+
+    documents = read_documents(game_folder("alsace44"))
+    documents["rule_numbers.toml"]["rule_numbers"]["same_rule"]["16.1"] = "16.1"
+    with pytest.raises(ScenarioError) as refused:
+        build_game(documents)
+    assert "[rule_numbers.same_rule] 16.1: '16.1' is not a rule number of the book" in str(refused.value)
