@@ -104,8 +104,6 @@ def choose(data: GameData, state: GameState, side: Side, choice: str, args: Mapp
     :raises IllegalActionError: (15.4) when the rule is off, it is not the start of turn 5, the side already
         chose, or the unit may not recover a step.
     """
-    if "christmas_presents" not in data.extra:  # a game without the rule (Alsace 1944)
-        raise IllegalActionError(f"{data.name} has no Christmas presents")
     if not is_enabled(state):
         raise IllegalActionError("the Christmas presents optional rule is not in play", RULE)
     if state.turn != present_turn(data) or state.phase not in _BEFORE_OPERATIONS:
