@@ -446,13 +446,18 @@ class GameData:
     rule_numbers: RuleNumbers = field(default_factory=RuleNumbers, repr=False)
     """The numbering of the game's rule book."""
 
-    def rule(self, ardennes_number: str) -> str:
-        """The number this game's book gives the rule that Ardennes 1944 numbers ``ardennes_number``.
+    def rule(self, cited: str) -> str:
+        """The number this game's book gives the rule that Ardennes 1944 numbers ``cited``.
 
         The shared rules code cites through it (``data.rule("16.1")`` is "18.1" in Alsace 1944); a module of
         one game's own rules cites that game's numbers directly.
         """
-        return self.rule_numbers.same_rule.get(ardennes_number, ardennes_number)
+        return self.rule_numbers.same_rule.get(cited, cited)
+
+    @property
+    def has_air_power(self) -> bool:
+        """Whether the game has air supports: a ``[support.air]`` row (Ardennes 1944; Alsace 1944 has none, 2.1)."""
+        return "air" in self.tables.raw.get("support", {})
 
     def events_with_effect(self, *effects: str) -> frozenset[str]:
         """The ids of the game's events that have one of these effects."""

@@ -1008,9 +1008,9 @@ def load_rule_numbers(documents: Documents, file: str, problems: Problems) -> Ru
     if not all(isinstance(number, str) for number in book):
         problems.add(file, "[rule_numbers] book", "lists rule numbers as strings")
         book = []
-    for ardennes, own in same_rule.items():
+    for cited, own in same_rule.items():
         if not isinstance(own, str) or (book and own not in book):
-            problems.add(file, f"[rule_numbers.same_rule] {ardennes}", f"{own!r} is not a rule number of the book")
+            problems.add(file, f"[rule_numbers.same_rule] {cited}", f"{own!r} is not a rule number of the book")
     return RuleNumbers(frozenset(book), {k: v for k, v in same_rule.items() if isinstance(v, str)})
 
 

@@ -809,7 +809,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
     for who, count, owner in (("The attacker", plan.air, side), ("The defender", plan.defender_air, enemy)):
         if count < 0:
             raise _refuse("a number of air supports cannot be negative", data.rule("14.3"))
-        if count > 0 and "air" not in data.extra:
+        if count > 0 and not data.has_air_power:
             raise _refuse(f"{data.name} has no air support", data.rule("14.3"))
         if count > air_limit:
             raise _refuse(f"{who} may commit at most {air_limit} air support(s) to this attack", "7.3")

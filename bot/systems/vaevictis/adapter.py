@@ -58,8 +58,8 @@ class VaeVictisAdapter:
         self.scenarios: tuple[str, ...] = tuple(self.game.data.scenarios)
         self.options: Mapping[str, str] = dict(self.game.options)
         self.standing_orders: Mapping[str, str] = {k: v[1] for k, v in STANDING_ORDERS.items()}
-        has_air = "air" in self.game.data.extra  # Alsace 1944 has no air power (2.1, 7.3)
-        self.unused_options: Mapping[str, tuple[str, ...]] = {} if has_air else {"attack": ("air",)}
+        air = self.game.data.has_air_power  # Alsace 1944 has none (2.1, 7.3)
+        self.unused_options: Mapping[str, tuple[str, ...]] = {} if air else {"attack": ("air",)}
         """Options of the room's commands this game does not have, left out of its help."""
 
     # --- The engine contract --------------------------------------------------------------------------
@@ -162,7 +162,7 @@ class VaeVictisAdapter:
                 return [(hex_name(s["hex"]), hex_name(s["hex"])) for s in view["stacks"]]
             return [(f"{u['name']} ({u['id']})", u["id"]) for s in view["stacks"] for u in s["units"]]
         if source == "air_points":
-            if "air" not in data.extra:
+            if not data.has_air_power:
                 return [(f"0: {data.name} has no air support ({data.rule('14.3')})", "0")]
             left = state.air_missions.get(seat, 0) if seat in self.seats else 0
             return [(f"{n} of the {left} air support mission(s) left this turn", str(n)) for n in range(left + 1)]
