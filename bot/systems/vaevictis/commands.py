@@ -146,7 +146,7 @@ HELP_EXAMPLES: dict[str, dict[str, str]] = {
     },
     "alsace44": {
         "activate": "activate fr-9-dic   (or its name, or: activate general)",
-        "move": "move units=fr-i-23-ric to=1022   (or: move I/23 RIC 1022)",
+        "move": 'move units=fr-i-23-ric to=1022   (or by its name: move units="I/23 RIC" to=1022)',
         "enter": "enter unit=fr-b-cc5 at=0101",
         "attack": "attack target=1120 attackers=fr-i-23-ric,fr-ii-23-ric   (then ok or cancel)",
         "event": "event antitank-ditch 0416",
