@@ -268,7 +268,7 @@ SHARED_MODULES = [
 ]
 ONE_GAMES_MODULES = {
     "garrisons.py", "mines.py", "trucks.py", "variant.py", "stratagems.py", "initiative_stratagems.py",
-    "disorganization.py", "snafu_vv60.py", "exits.py", "control.py", "combat_command_support.py",
+    "disorganization.py", "snafu_vv60.py", "exits.py", "control.py", "combat_command_support.py", "setup_phase.py",
 }  # fmt: skip
 """Modules of Alsace 1944's own rules: they cite its book directly."""
 LITERAL_ALLOWED = {
