@@ -69,6 +69,7 @@ async def test_7_3_the_attack_commands_air_option_in_alsace_offers_none_and_is_r
     await fake.command(ANN, CHANNEL, "game join", seat="german")
     await fake.command(BOB, CHANNEL, "game join", seat="allied")
     start = await fake.command(BOB, CHANNEL, "game start")
+    start = await choose(fake, ANN, prompt_to(start, ANN), "Set-up done")  # [19.2] the suggested set-up
     sent = await choose(fake, ANN, prompt_to(start, ANN), "Done")
     sent = await choose(fake, BOB, prompt_to(start, BOB), "Done")
     told = posts(sent, CHANNEL)[-1].content
