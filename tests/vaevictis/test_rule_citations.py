@@ -27,7 +27,7 @@ from engine.vaevictis.legal import candidate_actions
 from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.state import GameState
 from scenarios import load_game
-from tests.vaevictis.alsace import alsace_game
+from tests.vaevictis.alsace import alsace_game, suggested_set_up
 from tests.vaevictis.test_combat_fixtures import new_state
 from tests.vaevictis.test_random_play import check_invariants, weighted_order
 
@@ -206,7 +206,7 @@ def alsace_refusal(game: VaeVictisGame, state: GameState, action: Action) -> Ill
 def test_18_1_an_alsace_reinforcement_brought_in_early_is_refused_with_18_1() -> None:
     game = alsace_game()
     data = game.data
-    state = game.new_game("entire-battle", {}, bytes(32))
+    state = suggested_set_up(game, game.new_game("entire-battle", {}, bytes(32)))  # [19.2] then turn 1
     later = next(r for r in data.reinforcements if r.turn > 1 and data.side_of(r.units[0]) == "allied")
     while "allied" not in game.prompts(state) or state.phase != "operations":
         side = sorted(game.prompts(state))[0]
