@@ -106,6 +106,18 @@ def test_7_3_2_prepared_attacks_shift_two_columns_for_the_french_and_the_german(
         assert [m.amount for m in shifts if m.rule == "7.3.2"] == [2]
 
 
+def test_7_5_an_exact_half_of_the_ratio_rounds_up_on_either_side() -> None:
+    # 0.3, 7.5: "always rounded to the nearest whole number" (1.50 to 1 gives 2:1), without Ardennes' "not in
+    # the defender's favor": 2 against 3 is 1:1.5, read 1:2 (Ardennes 1:1).
+    state = new_state(DATA, {GR1: 2610, RTM1: 2611})
+    assessed = assess(DATA, state, plan("german", 2611, GR1))
+    assert (assessed.attack_total, assessed.defence_total, assessed.ratio) == (2, 3, "1:2")
+    state = new_state(DATA, {RTM1: 2610, GR1: 2611, GR2: 2611})
+    assert assess(DATA, state, plan("allied", 2611, RTM1)).ratio == "1:1"  # 3 against 4 is 1:1.33
+    state = new_state(DATA, {RTM1: 2610, RTM2: 2610, GR1: 2611, GR2: 2611})
+    assert assess(DATA, state, plan("allied", 2611, RTM1, RTM2)).ratio == "2:1"  # 6 against 4: 1.5 to 1
+
+
 def test_7_1_tanks_attack_out_of_or_into_difficult_terrain_only_along_a_road() -> None:
     data, grid = DATA, DATA.map.grid
     joined = next(
