@@ -180,6 +180,15 @@ def test_7_4_armored_superiority_against_tanks() -> None:
     assert defending not in drm_reasons(DATA, state, plan("allied", 2610, "fr-a-cc2"))
 
 
+def test_7_4_a_village_in_difficult_terrain_shifts_two_columns() -> None:
+    # 7.4's example: the defender's terrain shifts are cumulative.
+    fresse = next(h for h, s in DATA.map.settlements.items() if s.name == "Fresse")
+    assert DATA.map.terrain[fresse] == "difficult" and DATA.map.is_village(fresse)
+    state = new_state(DATA, {RTM1: DATA.map.grid.neighbours(fresse)[0], GR1: fresse})
+    terrain = [m.amount for m in assess(DATA, state, plan("allied", fresse, RTM1)).shifts if m.rule.startswith("0.2")]
+    assert sum(terrain) == -2 and len(terrain) == 2
+
+
 def test_7_4_no_divisional_integrity() -> None:
     def same_division(docs: Docs) -> None:
         for unit in docs["counters.toml"]["unit"]:

@@ -148,6 +148,28 @@ def test_2_2_the_series_roll_ends_the_turn_on_the_totals_the_data_gives() -> Non
     assert turn_after_a_series_roll([]) == 1  # none does
 
 
+def test_2_2_the_series_rolls_only_from_its_second_sequence(core: GameData) -> None:
+    # "At the end of each activation sequence ... beginning with the second, this player must roll 2d6."
+    game = VaeVictisGame(core)
+    state = to_operations(game, game.new_game("initial-assault", {}, bytes(32)))
+    side = state.active
+    assert side is not None
+    other = "german" if side == "allied" else "allied"
+    for unit_id, unit in state.units.items():
+        if core.side_of(unit_id) == other:
+            unit.activations = 2
+            unit.eliminated = unit.eliminated or not unit.on_map
+    rolls = []
+    for _ in range(2):
+        state, _ = game.apply(state, Action(side, "activate_general", {}))
+        state, events = game.apply(state, Action(side, "end_activation", {}))
+        rolls.append([e for e in events if e.data.get("rule") == "2.2"])
+        if state.turn != 1:
+            break
+        assert state.active == side  # the series goes on: the other side has nothing left to activate
+    assert rolls[0] == [] and len(rolls[1]) == 1
+
+
 # --- 4 Zones of control ---------------------------------------------------------------------------------------
 
 
