@@ -363,7 +363,7 @@ def round_ratio(attack: int, defence: int, halves_up: bool = False) -> tuple[int
 def ratio_halves_up(data: GameData) -> bool:
     """[7.5] Whether an exact half of the force ratio rounds up even in the defender's favour (the tables'
     ``[rounding] ratio_halves = "up"``; Ardennes 1944 rounds it toward the attacker)."""
-    return data.tables.raw.get("rounding", {}).get("ratio_halves") == "up"
+    return bool(data.tables.raw.get("rounding", {}).get("ratio_halves") == "up")
 
 
 def _half_down(num: int, den: int) -> int:
