@@ -468,6 +468,8 @@ def support_problem(pos: Position, hq_id: str, unit: UnitState) -> str | None:
                 return "another formation (a German HQ supports its own formation's units)"
         elif data.army_of(hq_id).id != data.army_of(unit.id).id and data.nationality_of(unit.id) != "british":
             return "another army (an Allied HQ supports its own army's units)"
+    elif not data.tables.raw.get("doctrine", {}).get(data.side_of(hq_id), {}).get("hq_supports_independents", True):
+        return "an independent unit (this side's HQs support only their own formation's units)"  # Alsace 1944 1.3
     if first_turn_all_in_command(pos.data, pos.state, data.side_of(unit.id)):
         return None
     if is_british_west_of_meuse(data, unit) and data.nationality_of(hq_id) == "british":

@@ -349,6 +349,27 @@ def test_1_6_one_pool_per_side_and_french_hqs_support_any_formation() -> None:
     assert refused.value.rule == "1.3"
 
 
+def test_1_3_a_german_hq_supports_no_independent_a_french_hq_supports_any_unit() -> None:
+    # 1.3: "German HQ can support only units of their formation"; Alsace has no counterpart of Ardennes' 16.3
+    # (independents supported by any HQ in range). A French HQ "can support any unit of any formation".
+    independent, hq = "de-34-fu-335", "hq-de-338-vgd"
+    state = new_state(DATA, {independent: 2610, hq: 2609, RTM1: 2611, "hq-fr-2-dim": 2612, "fr-cdo-fr": 2711})
+    state.units[hq].supports = ["light_artillery"]
+    alone = plan("german", 2611, independent, supports=((hq, "light_artillery"),))
+    before = state.to_json()
+    with pytest.raises(IllegalActionError) as refused:
+        combat.begin_attack(DATA, state, alone)
+    assert refused.value.rule == "1.3" and "independent" in refused.value.reason and state.to_json() == before
+    state = new_state(DATA, {independent: 2610, GR1: 2610, hq: 2609, RTM1: 2611})
+    state.units[hq].supports = ["light_artillery"]
+    with_formation = plan("german", 2611, independent, GR1, supports=((hq, "light_artillery"),))
+    assert any(m.rule == "1.6" for m in assess(DATA, state, with_formation).shifts)  # the 338th's unit is supported
+    state = new_state(DATA, {"fr-cdo-fr": 2610, "hq-fr-2-dim": 2609, GR1: 2611})
+    state.units["hq-fr-2-dim"].supports = ["light_artillery"]
+    french = plan("allied", 2611, "fr-cdo-fr", supports=(("hq-fr-2-dim", "light_artillery"),))
+    assert any(m.rule == "1.6" for m in assess(DATA, state, french).shifts)  # a French independent is
+
+
 def test_1_6_a_combat_command_receives_a_tank_destroyer_even_out_of_its_hqs_range() -> None:
     game = VaeVictisGame(DATA)
     state = game.new_game("entire-battle", {}, bytes(32))

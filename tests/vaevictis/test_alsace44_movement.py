@@ -690,6 +690,23 @@ def test_17_no_trucks_before_turn_3_nor_after_the_first_action(alsace: GameData)
     assert "infantry battalion" in refusal(lambda: trucks.use(alsace, state, state.units["fr-a-cc2"])).reason
 
 
+def test_3_5_2_17_a_fatigued_battalion_in_trucks_may_not_recover_after_it_moved(alsace: GameData) -> None:
+    # Recovery "must be done as a fatigued unit's first action" (3.4.1, 3.5.2); the trucks are a first action
+    # too (17), and their APs must not make a later recovery look like the first (random play found a fatigued
+    # battalion that rode the trucks, moved into an enemy ZoC, then "recovered" with its last AP).
+    a, b = road_into(alsace, "forest")
+    state = active(alsace, {"fr-i-4-rtm": a}, "allied", turn_number=3)
+    unit = state.units["fr-i-4-rtm"]
+    unit.fatigued = True
+    join(alsace, state, "fr-i-4-rtm")
+    trucks.use(alsace, state, unit)
+    assert unit.action_points == 2  # the trucks' 3, less 1 for fatigue
+    unit.action_points -= 1  # a move action
+    before = state.to_json()
+    refused = refusal(lambda: act.recover_fatigue(state, alsace, unit))
+    assert refused.rule == "3.5.2" and state.to_json() == before and unit.fatigued
+
+
 def test_17_the_trucks_go_at_the_end_of_the_activation_sequence(alsace: GameData) -> None:
     a, _ = road_into(alsace, "forest")
     state = active(alsace, {"fr-i-4-rtm": a}, "allied", turn_number=3)
