@@ -694,7 +694,7 @@ def test_3_5_2_17_a_fatigued_battalion_in_trucks_may_not_recover_after_it_moved(
     # Recovery "must be done as a fatigued unit's first action" (3.4.1, 3.5.2); the trucks are a first action
     # too (17), and their APs must not make a later recovery look like the first (random play found a fatigued
     # battalion that rode the trucks, moved into an enemy ZoC, then "recovered" with its last AP).
-    a, b = road_into(alsace, "forest")
+    a, _ = road_into(alsace, "forest")
     state = active(alsace, {"fr-i-4-rtm": a}, "allied", turn_number=3)
     unit = state.units["fr-i-4-rtm"]
     unit.fatigued = True
