@@ -363,6 +363,15 @@ def test_9_3_a_german_unit_in_command_through_another_hq_acts_only_in_general_ac
     act.check_can_join(state, alsace, unit)
 
 
+def test_8_2_an_independent_far_from_every_hq_is_never_out_of_command(alsace: GameData) -> None:
+    # 8.2 needs a unit "unable to trace a LoC to its HQ"; an independent has none (docs/rules/alsace44.md).
+    pos = position(alsace, {"hq-de-338-vgd": 915, "de-34-fu-335": 2606, "hq-fr-2-dim": 115, "fr-i-6-rtm": 1121})
+    update_statuses(pos, "german")
+    update_statuses(pos, "allied")
+    assert not pos.state.units["de-34-fu-335"].out_of_command
+    assert not pos.state.units["fr-i-6-rtm"].out_of_command
+
+
 def test_9_2_combat_commands_attach_to_infantry_divisions_for_the_turn(alsace: GameData) -> None:
     cc2 = doctrine.combat_command_units(alsace, "cc2")
     cc3 = doctrine.combat_command_units(alsace, "cc3")
