@@ -160,6 +160,9 @@ def test_19_4_1_the_offensive_effort_sets_turn_1_and_the_vosges_artillery(game: 
     assert variant.activation_refusal(data, state, dfl) is not None
     dim = next(u for u, d in data.units.items() if d.formation == "fr-2-dim" and not d.is_hq)
     assert variant.activation_refusal(data, state, dim) is None
+    # The choice is among the three infantry divisions: independents and the turn-1 Combat Commands may act.
+    assert variant.activation_refusal(data, state, "fr-i-9-zouaves") is None
+    assert variant.activation_refusal(data, state, "fr-a-cc4") is None
 
 
 def german_in_activation(game: VaeVictisGame, state: GameState) -> GameState:
