@@ -127,7 +127,7 @@ def reinforcements_due(game: VaeVictisGame, state: GameState, side: Side) -> lis
         try:
             act.check_can_join(state, game.data, unit)
         except IllegalActionError as error:
-            if error.rule != "16.1":
+            if error.rule != game.data.rule("16.1"):
                 continue
         hexes = turn.entry_hexes_for(game.data, state, unit_id)
         if hexes:

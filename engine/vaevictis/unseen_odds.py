@@ -148,10 +148,10 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     worst_ratio = round_ratio(exact.attack_total, high, halves_up)
     best_ratio = round_ratio(exact.attack_total, low, halves_up)
 
-    shifts = tuple(m for m in exact.shifts if m.rule != "12.2")
+    shifts = tuple(m for m in exact.shifts if m.rule != data.rule("12.2"))
     ip_shift = int(data.tables.raw["status"]["improved_position"]["column_shift_if_all_in_ip"])
     improved = (
-        Modifier(ip_shift, "every defender in Improved Positions", "12.2")
+        Modifier(ip_shift, "every defender in Improved Positions", data.rule("12.2"))
         if all(u.improved_position for u in seen_units)
         else None
     )
