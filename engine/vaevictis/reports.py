@@ -126,11 +126,18 @@ def hex_report(data: GameData, state: GameState, seat: Side | None, hex_: Hex) -
     stack = next((s for s in view["stacks"] if s["hex"] == hex_), None)
     pos = Position(data, state)
     control: dict[Side, list[str]] = {}
+    # [16] A face-down garrison goes by the name its view gives it, never its label's.
+    shown = {str(u["id"]): str(u["name"]) for s in view["stacks"] for u in s["units"] if u.get("face_down")}
     for side in SIDES:
         for unit_id in sorted(zoc.enemy_zoc(pos, other_side(side)).get(hex_, set())):
             unit = state.units[unit_id]
             assert unit.hex is not None
-            who = data.units[unit_id].name if unit_id in seen else f"hidden counter at {hex_name(unit.hex)}"
+            if unit_id in shown:
+                who = f"{shown[unit_id]} at {hex_name(unit.hex)}"
+            elif unit_id in seen:
+                who = data.units[unit_id].name
+            else:
+                who = f"hidden counter at {hex_name(unit.hex)}"
             if who not in control.setdefault(side, []):
                 control[side].append(who)
     hidden = int(stack["hidden"]) if stack else 0
