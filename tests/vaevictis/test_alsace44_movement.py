@@ -610,6 +610,33 @@ def test_14_a_french_unit_stops_in_a_mined_hex_and_leaves_only_after_clearing_it
     assert check_move(alsace, state, ["fr-i-4-rtm"], [v, far])
 
 
+def test_14_an_advance_after_combat_stops_in_a_mined_hex_and_never_leaves_one(alsace: GameData) -> None:
+    from engine.vaevictis import retreat
+
+    v, clear = village(alsace)
+    beyond = next(n for n in alsace.map.grid.neighbours(v) if n != clear and not alsace.map.river_between(v, n))
+    # The German stack retreated out of the village v (to ``beyond``); the French attacker at ``clear`` may
+    # advance two hexes along that path.
+    state = active(alsace, {"fr-i-4-rtm": clear}, "allied")
+    path = [[v, beyond]]
+
+    def options(here: Hex, moved: int) -> tuple[Hex, ...]:
+        return retreat.advance_options(Position(alsace, state), "allied", ["fr-i-4-rtm"], here, moved, v, path, 2)
+
+    assert retreat.advance_stops(Position(alsace, state), "allied", clear, v, v) is None
+    state.units["fr-i-4-rtm"].hex = v
+    assert options(v, 1) == (beyond,)
+    state.units["fr-i-4-rtm"].hex = clear
+    state.markers = [MapMarker("mines", v, "german", 1)]
+    assert options(clear, 0) == (v,)  # a mined hex may be entered
+    assert retreat.advance_stops(Position(alsace, state), "allied", clear, v, v) == "it entered a mined hex (14)"
+    state.units["fr-i-4-rtm"].hex = v
+    assert options(v, 1) == ()  # and not left by advancing, mines uncleared
+    state.markers = [MapMarker("mines", clear, "german", 1)]
+    state.units["fr-i-4-rtm"].hex = clear
+    assert options(clear, 0) == ()  # an attacker standing in a mined hex does not advance out of it
+
+
 def test_14_no_improved_position_in_a_mined_village(alsace: GameData) -> None:
     v, _ = village(alsace)
     state = active(alsace, {"de-i-757": v}, "german")
