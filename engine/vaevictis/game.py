@@ -13,7 +13,7 @@ Every handler works on a copy of the state and either returns the new state with
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from engine.contract import (
@@ -109,6 +109,25 @@ STANDING_ORDERS: dict[str, tuple[str, str]] = {
 }
 """Orders a player may give in advance (DESIGN: standing orders answer prompts), each the verb it answers with."""
 """Actions that may come outside the main flow of prompts: events and detachments (15, 18)."""
+
+
+REACTIONS: tuple[tuple[str, str, str, str], ...] = (
+    ("play_event", "play an event", "15", "15.1"),
+    ("remove_marker", "remove an enemy event marker", "15", "15.1"),
+    ("mine_retreat", "try to mine the village your units just retreated out of", "14", "14"),
+)
+"""What each verb of an optional reaction offers, the rule its wording cites and the prompt's rule."""
+
+
+def _reaction_prompt(side: Side, reactions: Sequence[Choice]) -> Prompt:
+    """An optional prompt worded after what it offers: an event (15), mining a village a retreat left (14)."""
+    offered = [(what, cite, rule) for verb, what, cite, rule in REACTIONS if any(c.verb == verb for c in reactions)]
+    if len(offered) == 1:
+        what, cite, rule = offered[0]
+        text = f"You may {what} now ({cite})."
+    else:
+        text = "You may " + ", or ".join(f"{what} ({cite})" for what, cite, _ in offered) + " now."
+    return Prompt(side, text, tuple(reactions), rule=offered[0][2], optional=True)
 
 
 class VaeVictisGame:
@@ -251,9 +270,7 @@ class VaeVictisGame:
                         prompt.seat, prompt.text, prompt.choices, free, prompt.secret, prompt.rule, prompt.optional
                     )
                 else:
-                    prompts[side] = Prompt(
-                        side, "You may play an event now (15).", tuple(reactions), rule="15.1", optional=True
-                    )
+                    prompts[side] = _reaction_prompt(side, reactions)
         return prompts
 
     def _event_choices(self, state: GameState, side: Side) -> list[Choice]:

@@ -897,7 +897,11 @@ def test_14_a_german_stack_retreating_out_of_a_village_may_try_once_to_mine_it(c
     choices = mines.retreat_choices(core, state, "german")
     assert [c.args for c in choices] == [{"unit": "de-i-757", "hex": hex_name(v)}]  # infantry only
     game = VaeVictisGame(core)
-    assert any(c.verb == "mine_retreat" for c in game.prompts(state)["german"].choices)  # offered out of turn
+    offer = game.prompts(state)["german"]
+    assert any(c.verb == "mine_retreat" for c in offer.choices) and offer.optional  # offered out of turn
+    # Worded after what it offers, with its rule (the core data have no events to offer beside it).
+    wording = "You may try to mine the village your units just retreated out of now (14)."
+    assert (offer.text, offer.rule) == (wording, "14")
     new, events = game.apply(state, Action("german", "mine_retreat", dict(choices[0].args)))
     die = next(e.data["die"] for e in events if e.kind == "roll")
     assert bool(new.markers_at(v, "mines")) is (die < core.units["de-i-757"].quality)  # a quality check
