@@ -397,6 +397,8 @@ class Reinforcements:
     turn: int
     units: tuple[str, ...]
     hexes: tuple[Hex, ...]
+    region: str | None = None
+    """The map region the entry hexes make up, when the reinforcement list names one (18)."""
 
 
 @dataclass(frozen=True)
@@ -441,6 +443,7 @@ def order_of_battle(data: GameData, state: GameState, side: Side) -> OrderOfBatt
             )
         )
     coming: dict[tuple[int, tuple[Hex, ...]], list[str]] = {}
+    regions: dict[tuple[Hex, ...], str] = {}
     for reinforcement in data.reinforcements:
         for unit_id in reinforcement.units:
             unit = state.units.get(unit_id)
@@ -448,11 +451,14 @@ def order_of_battle(data: GameData, state: GameState, side: Side) -> OrderOfBatt
                 continue
             due = state.arrivals.get(unit_id, reinforcement.turn)
             coming.setdefault((due, reinforcement.hexes), []).append(data.units[unit_id].name)
+            if reinforcement.region is not None:
+                regions[reinforcement.hexes] = reinforcement.region
     return OrderOfBattle(
         side=side,
         armies=tuple(armies),
         reinforcements=tuple(
-            Reinforcements(turn, tuple(names), hexes) for (turn, hexes), names in sorted(coming.items())
+            Reinforcements(turn, tuple(names), hexes, regions.get(hexes))
+            for (turn, hexes), names in sorted(coming.items())
         ),
         eliminated=tuple(
             data.units[u.id].name for u in state.units.values() if u.eliminated and data.side_of(u.id) == side
