@@ -123,7 +123,7 @@ def _reaction_prompt(side: Side, reactions: Sequence[Choice]) -> Prompt:
     """An optional prompt worded after what it offers: an event (15), mining a village a retreat left (14)."""
     offered = [(what, cite, rule) for verb, what, cite, rule in REACTIONS if any(c.verb == verb for c in reactions)]
     if len(offered) == 1:
-        what, cite, rule = offered[0]
+        what, cite, _ = offered[0]
         text = f"You may {what} now ({cite})."
     else:
         text = "You may " + ", or ".join(f"{what} ({cite})" for what, cite, _ in offered) + " now."

@@ -9,9 +9,9 @@ hexes before the next one is applied, and the player chooses among what remains.
 
 [7.7.2] An advance enters the vacated hex first, then follows a retreat path (armored and mechanized units
 may leave it after the first hex); it never crosses what the unit could not cross, stops on entering an enemy
-ZoC (except the vacated hex) and stops after crossing a river. [Alsace 1944 14] It stops in a hex the enemy has
-mined, and does not start from one: a unit leaves such a hex only once the mines are cleared. After an attack on several hexes (7.2) the
-advance may enter any vacated target hex first, then follow the retreat path that starts there.
+ZoC (except the vacated hex) and stops after crossing a river. After an attack on several hexes (7.2) the
+advance may enter any vacated target hex first, then follow the retreat path that starts there. [Alsace 1944
+14] It stops in a hex the enemy has mined and never starts from one: a unit leaves it once the mines are cleared.
 
 Readings (docs/rules/ardennes44.md): "general direction of the friendly edge" = hexes nearer to the nearest
 friendly edge hex than the hex left, when there are any; a friendly unit in a hex cancels the enemy ZoC

@@ -933,3 +933,24 @@ def test_19_2_the_opening_limits_are_those_of_the_historical_scenarios_only(alsa
     state.scenario = "entire-battle-variant"  # 19.4.1 has its own first-turn rules
     assert opening.activation_refusal(alsace, state, "de-i-1210") is None
     assert opening.action_point_cap(alsace, state, "de-i-1210") is None
+
+
+def test_18_1_only_reinforcements_that_may_join_the_activation_are_offered_to_enter() -> None:
+    from engine.vaevictis.legal import candidate_actions
+    from tests.vaevictis.alsace import alsace_game
+
+    game = alsace_game()
+    state = to_operations(game, game.new_game("initial-assault", {}, b"\x07" * 32))
+    assert state.active == "allied"  # the 1er CA's initiative (19.2)
+    state, _ = game.apply(state, Action("allied", "activate_formation", {"formation": "fr-2-dim"}))
+    # CC4 and CC5 are due on turn 1 but not attached to the 2e DIM (9.2): they may not enter with it (18.1).
+    assert not [a for a in candidate_actions(game, state, "allied") if a.verb == "enter"]
+    entry = game.data.map.regions["French entry edges"][15]
+    refused = refusal(lambda: game.apply(state, Action("allied", "enter", {"unit": "fr-b-cc5", "at": f"{entry:04d}"})))
+    assert refused.rule == "3.2"
+    # Attached to it (arranged), CC5 enters with the 2e DIM: every entry offered is accepted.
+    state.flags.setdefault(doctrine.ATTACHED, {})["cc5"] = "fr-2-dim"
+    offered = [a for a in candidate_actions(game, state, "allied") if a.verb == "enter"]
+    assert {a.args["unit"] for a in offered} == {"fr-b-cc5", "fr-d-cc5", "fr-r-cc5"}
+    for action in offered:
+        game.apply(state, action)

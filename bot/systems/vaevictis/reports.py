@@ -341,10 +341,8 @@ def oob_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str)
             made = "; ".join(f"{d} of {p} in {hex_name(h)}" for d, p, h in oob.detachments)
             lines.append(f"Detachments (18): {made}")
         lines.append("Reinforcements to come (16.1):")
-        lines += [
-            f"- turn {r.turn} at {entry_place(r)}: {', '.join(r.units)}"
-            for r in oob.reinforcements
-        ] or ["- none"]
+        coming = [f"- turn {r.turn} at {entry_place(r)}: {', '.join(r.units)}" for r in oob.reinforcements]
+        lines += coming or ["- none"]
         lines.append(f"Eliminated: {', '.join(oob.eliminated) or 'none'}")
         lines.append("Events left (15): " + (", ".join(f"{n} {c}" for n, c in oob.events_left if c) or "none"))
         orders = ", ".join(state.standing_orders.get(seat, [])) or "none"
