@@ -10,9 +10,10 @@ import asyncio
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.vaevictis.data import GameData
+if TYPE_CHECKING:
+    from bot.systems.base import DataTools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,11 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Load a bundled game (by id) or a folder of game data and report every problem found, "
         "each with its file and entry. Exit status 0 when the data is sound.",
     )
-    validate.add_argument(
-        "game",
-        help="a bundled game id (ardennes44, wargame-commander), the path of a game folder, or a Wargame Commander "
-        "board file (.toml)",
-    )
+    validate.add_argument("game", help=_readable())
 
     render = commands.add_parser(
         "render",
@@ -41,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Draw a game's map with its terrain, rivers, roads and names; with --setup, the counters of "
         "the initial setup too.",
     )
-    render.add_argument("game", help="a bundled game id (ardennes44) or the path of a game folder")
+    render.add_argument("game", help=_readable(drawing=True))
     render.add_argument("--setup", action="store_true", help="place the counters of the initial setup")
     render.add_argument("--out", required=True, type=Path, help="the PNG file to write")
     render.add_argument(
@@ -56,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_bot_commands(commands: Any) -> None:
     """The subcommands of the bot: run, local, replay, verify."""
+    from bot.systems import registry
+
     run = commands.add_parser(
         "run",
         help="run the Discord bot",
@@ -88,7 +87,7 @@ def add_bot_commands(commands: Any) -> None:
         "--system",
         "--game",
         dest="system",
-        help="the game system or game, e.g. alsace44, or asl for an ASL campaign game (default: the first)",
+        help=f"the game system or game: {', '.join(registry())} (default: the first)",
     )
     local.add_argument("--out-dir", type=Path, default=Path("."), help="where map pictures go (default: here)")
     local.add_argument(
@@ -119,99 +118,52 @@ def add_bot_commands(commands: Any) -> None:
     verify.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
 
 
-def load(game: str) -> GameData:
-    """Load a bundled game by id, or a game folder by path."""
-    from scenarios import VAE_VICTIS_GAMES, load_game, load_game_folder
+def _tools(game: str, drawing: bool = False) -> DataTools | None:
+    """The data tools that read ``game`` (:func:`bot.systems.data_tools`), with ``drawing`` those that draw its
+    map; ``None`` once the reason is printed."""
+    from bot.systems import all_data_tools, data_tools
 
-    if game in VAE_VICTIS_GAMES:
-        return load_game(game)
-    folder = Path(game)
-    if not folder.is_dir():
-        raise SystemExit(f"umpire: no bundled game or folder called {game!r}; bundled: {', '.join(VAE_VICTIS_GAMES)}")
-    return load_game_folder(folder)
+    tools = data_tools(game)
+    if tools is None:
+        bundled = ", ".join(g for t in all_data_tools() for g in t.games)
+        print(f"umpire: no bundled game, folder or data file called {game!r}; bundled: {bundled}", file=sys.stderr)
+        return None
+    if drawing and not tools.draws:
+        print(f"umpire: `umpire render` draws {_readable(drawing=True)}; not {game}", file=sys.stderr)
+        return None
+    return tools
+
+
+def _readable(drawing: bool = False) -> str:
+    """What ``umpire validate`` reads (with ``drawing``, what ``umpire render`` draws), in words: each system's
+    bundled games, then the paths it reads."""
+    from bot.systems import all_data_tools
+
+    tools = [t for t in all_data_tools() if t.draws or not drawing]
+    words = [f"a bundled game ({', '.join(g for t in tools for g in t.games)})", *(t.files for t in tools if t.files)]
+    return f"{', '.join(words[:-1])} or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from engine.vaevictis.loader import ScenarioError
-    from scenarios.wargame_commander import BOARDS
-
-    if args.game in BOARDS or args.game.endswith(".toml"):
-        return validate_wargame_commander(args.game)
-    try:
-        data = load(args.game)
-    except ScenarioError as error:
-        print(f"{args.game}: {len(error.problems)} problem(s)", file=sys.stderr)
-        for problem in error.problems:
-            print(f"  {problem}", file=sys.stderr)
+    tools = _tools(args.game)
+    if tools is None:
         return 1
-    from engine.vaevictis.detachments import is_detachment_marker
-
-    printed = [u for u in data.units if not is_detachment_marker(u)]
-    steps = {side: 0 for side in ("german", "allied")}
-    for unit_id in printed:
-        steps[data.side_of(unit_id)] += data.units[unit_id].steps
-    print(
-        f"{data.name}: sound. {len(data.map.grid.hexes)} hexes, {len(data.map.places)} places, "
-        f"{len(data.map.rivers)} rivers, {len(data.map.roads)} roads; {len(printed)} counters "
-        f"and {len(data.units) - len(printed)} detachment markers "
-        f"(German {steps['german']} steps, Allied {steps['allied']} steps); "
-        f"scenarios: {', '.join(s.name for s in data.scenarios.values())}."
-    )
-    return 0
-
-
-def validate_wargame_commander(game: str) -> int:
-    """``umpire validate`` for a Wargame Commander board: a bundled id or a league's board file."""
-    import tomllib
-
-    from engine.wargame_commander.board import BoardError, parse_board
-    from scenarios.wargame_commander import BOARDS, board_document, board_document_from_file
-
-    try:
-        raw = board_document(game) if game in BOARDS else board_document_from_file(game)
-        board = parse_board(raw)
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        print(f"umpire: cannot read {game}: {error}", file=sys.stderr)
-        return 1
-    except BoardError as error:
-        print(f"{game}: {len(error.problems)} problem(s)", file=sys.stderr)
-        for problem in error.problems:
-            print(f"  {problem}", file=sys.stderr)
-        return 1
-    corps = [u for u in board.units.values() if u.type != "hq"]
-    print(
-        f"{board.title}: sound. {len(board.grid.hexes)} hexes, {len(board.depots)} supply depots, "
-        f"{len(board.airfields)} airfields, {len(board.squads)} squads, {len(board.aircraft)} aircraft types; "
-        f"{len(board.units) - len(corps)} Army HQs and {len(corps)} corps; {board.frames} frames."
-    )
-    return 0
+    report = tools.validate(args.game)
+    print(report.text, file=sys.stdout if report.sound else sys.stderr)
+    return 0 if report.sound else 1
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from engine.hexgrid import parse_hex
-    from engine.vaevictis.loader import ScenarioError
-    from render.picture import MapPicture, setup_picture
-    from render.snapshot import render_map, to_png
+    from bot.systems.base import DataError
 
-    try:
-        data = load(args.game)
-    except ScenarioError as error:
-        print(f"umpire: the data of {args.game} is broken; run 'umpire validate {args.game}'", file=sys.stderr)
-        print(f"  first problem: {error.problems[0]}", file=sys.stderr)
+    tools = _tools(args.game, drawing=True)
+    if tools is None:
         return 1
-    picture = setup_picture(data) if args.setup else MapPicture(game_map=data.map, title=data.name)
-    region = None
-    if args.around:
-        try:
-            center = parse_hex(args.around)
-        except ValueError as error:
-            print(f"umpire: {error}", file=sys.stderr)
-            return 2
-        if not data.map.grid.contains(center):
-            print(f"umpire: hex {args.around} is not on the {data.name} map", file=sys.stderr)
-            return 2
-        region = (center, max(1, args.radius))
-    png = to_png(render_map(picture, region=region))
+    try:
+        png = tools.render(args.game, args.setup, args.around, args.radius)
+    except DataError as error:
+        print(error, file=sys.stderr)
+        return error.status
     try:
         args.out.write_bytes(png)
     except OSError as error:

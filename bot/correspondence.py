@@ -64,6 +64,11 @@ class Correspondence(ServiceCore):
             found.append((Table(game, seats), seat, row.user_id, reserve))
         return found
 
+    async def remind_again(self, game_id: int, seat: str) -> None:
+        """A reminder that could not be posted (Discord failing for a while) is due again at the next check,
+        not a day later."""
+        await self.store.snooze_reminder(game_id, seat, self.clock())
+
     async def request_vacation(self, channel: int, caller: Caller, days: int) -> Table:
         """Ask for a vacation of ``days`` days; the opponent accepts it with :meth:`accept_vacation`.
 

@@ -160,7 +160,7 @@ class Info:
     text: str
     picture: bytes | None = None
     buttons: tuple[tuple[str, str, str], ...] = ()
-    """(label, press verb, argument) of each button (see :mod:`bot.info`)."""
+    """(label, press verb, argument) of each button: :mod:`bot.info`'s verbs, or its room's (``Room.press_verbs``)."""
     menu: tuple[tuple[str, str], ...] = ()
     """(label, value) entries of one select menu, pressed with ``menu_verb``."""
     menu_verb: str = ""

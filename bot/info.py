@@ -6,10 +6,10 @@ here. Each answer comes from the game system's ``inform`` (:meth:`bot.service.Ga
 asking seat sees the game, and is sent privately as one message (a long one goes whole as an attached file:
 :func:`bot.paging.fit`, which the transport applies to every reply).
 
-Buttons and menus (custom id verbs): ``ia`` attack a hex (with one unit, or every unit able to): the odds
-preview; ``ix`` a unit's action (dig in, recover); ``im`` where a unit may move (the reachable overlay);
-``io`` one formation of the order of battle; ``ip`` one past activation; ``ir`` the turn report, for a player
-whose direct messages are closed.
+Buttons and menus (custom id verbs): ``im`` where a unit may move (the reachable overlay); ``io`` one
+formation of the order of battle; ``ip`` one past activation; ``ir`` the turn report, for a player whose
+direct messages are closed. An answer's buttons that act (attack this hex, dig in ...) are its system's: the
+room lists their verbs in its ``press_verbs`` and runs its own commands (:class:`bot.systems.base.Room`).
 """
 
 from __future__ import annotations
@@ -23,14 +23,11 @@ from bot.service import Caller, Info, Outcome, Refusal
 if TYPE_CHECKING:
     from bot.systems.base import Layer
 
-PRESS_VERBS = frozenset({"ia", "ix", "im", "io", "ip", "ir"})
+PRESS_VERBS = frozenset({"im", "io", "ip", "ir"})
 """Custom id verbs of the information buttons and menus."""
 
 INFORM_COMMANDS = frozenset({"hex", "unit", "hq", "oob", "victory", "brief", "stats", "replay", "reports"})
 """The commands answered through the system's ``inform`` (a system without it answers none of them)."""
-
-UNIT_ACTIONS = {"enter_ip": "dig-in", "recover": "recover"}
-"""Unit actions a button may take: engine verb to command."""
 
 TURN_REPORTS = "turn_reports"
 """The preference key of the turn-start reports (on unless turned off)."""
@@ -89,17 +86,6 @@ async def answer_replies(layer: Layer, ctx: Context, answer: Info, name: str) ->
 
 async def press(layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]) -> list[Reply]:
     """A press on an information button or menu."""
-    if verb == "ia":
-        target, _, unit = arg.partition(".")
-        attackers = [unit] if unit else await _able_attackers(layer, ctx, target)
-        if not attackers:
-            raise Refusal(f"none of your units may attack {target} now")
-        return await layer.run("attack", ctx, {"target": target, "attackers": ",".join(attackers)})
-    if verb == "ix":
-        action, _, unit = arg.partition(".")
-        if action not in UNIT_ACTIONS:
-            raise Refusal("this button is not one of mine")
-        return await layer.run(UNIT_ACTIONS[action], ctx, {"unit": unit})
     if verb == "im":
         return await layer.run("map", ctx, {"overlay": "reachable", "unit": arg})
     if verb == "io":
@@ -113,12 +99,6 @@ async def press(layer: Layer, ctx: Context, verb: str, arg: str, state: int, val
         answer = await layer.service.info(ctx.channel, ctx.caller, "turn-report", seat=arg)
         return await answer_replies(layer, ctx, answer, "report")
     raise Refusal("this button is not one of mine")
-
-
-async def _able_attackers(layer: Layer, ctx: Context, target: str) -> list[str]:
-    """The units that would attack ``target`` together (the system chooses them: ``attack-group``)."""
-    answer = await layer.service.info(ctx.channel, ctx.caller, "attack-group", target)
-    return [u for u in answer.text.split(",") if u]
 
 
 async def map_combats(layer: Layer, ctx: Context, turns: int) -> list[Reply]:

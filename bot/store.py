@@ -311,6 +311,8 @@ class Store:
         """Games' compression dictionaries (set once, never changed), as read."""
         self._archives: dict[int, bytes] = {}
         """Games' archive dictionaries (set once, never changed), as read and decompressed."""
+        self._archives_left: set[int] = set()
+        """Games whose archive was left undone, the file busy (:meth:`archive_left_undone` retries them)."""
 
     # --- Opening --------------------------------------------------------------------------------------
 
@@ -630,25 +632,49 @@ class Store:
             self._dictionaries[game_id] = bytes(row["log_dictionary"])
         return self._dictionaries[game_id]
 
-    async def archive(self, game_id: int) -> None:
+    async def archive(self, game_id: int) -> bool:
         """Archive a game's log once it is over: its arguments and events packed again with a dictionary sampled
         from the whole game (:func:`_archived`), for about a third less room.
 
         The packing runs in a worker thread outside the write lock (about 0.3 s for a whole Ardennes game), then
         a short transaction writes the rows still as they were read. Rows read the same in either form, so an
-        archive left undone (the file busy) loses nothing but room.
+        archive left undone (the file busy) loses nothing but room until :meth:`archive_left_undone` does it.
+
+        :returns: whether it is done (``False``: the file was busy; the game is kept for a retry).
         """
         try:
             archive = await _log_to_archive(self._reader, game_id)
-        except sqlite3.OperationalError as error:
-            if isinstance(_busy(error), StoreBusyError):
-                return
-            raise
-        if archive is None:
-            return
-        with contextlib.suppress(StoreBusyError):
-            async with self.transaction() as db:
-                await _write_archive(db, archive)
+            if archive is not None:
+                async with self.transaction() as db:
+                    await _write_archive(db, archive)
+        except (sqlite3.OperationalError, StoreBusyError) as error:
+            if isinstance(error, sqlite3.OperationalError) and not isinstance(_busy(error), StoreBusyError):
+                raise
+            self._archives_left.add(game_id)
+            return False
+        self._archives_left.discard(game_id)
+        return True
+
+    async def archive_left_undone(self) -> int:
+        """Archive again the logs left undone (:meth:`archive`): the games skipped while the file was busy, and
+        any finished game whose log was never archived (skipped before a restart). The bot calls it with the
+        reminders. Returns how many were archived; those still busy wait for the next call."""
+        skipped = sorted(self._archives_left)
+        try:
+            rows = await self._all(
+                "SELECT id FROM games WHERE status NOT IN (?, ?) AND (id IN ({}) OR archive_dictionary IS NULL "
+                "AND EXISTS (SELECT 1 FROM actions WHERE actions.game = games.id)) ORDER BY id".format(
+                    ", ".join("?" * len(skipped))
+                ),
+                (*LIVE_STATUSES, *skipped),
+            )
+        except StoreBusyError:
+            return 0
+        self._archives_left.clear()  # a game live again is archived at its next end; a busy one comes back
+        done = 0
+        for row in rows:
+            done += await self.archive(int(row["id"]))
+        return done
 
     async def _archive(self, game_id: int) -> bytes | None:
         """The game's archive dictionary, once its log was archived (:meth:`Store.archive`)."""

@@ -61,8 +61,10 @@ SHARED_LAYER = (
     "bot/rooms.py",
     "bot/info.py",
     "bot/cogs",
+    "bot/cli.py",
 )
-"""The shared layer (a module, or a package's folder): it asks the systems' adapters, it names none."""
+"""The shared layer (a module, or a package's folder): it asks the systems' adapters, it names none. The command
+line is in it: ``umpire validate`` and ``umpire render`` ask each system's data tools (``bot.systems.base``)."""
 SYSTEM_ROOMS = ("bot.systems.",)
 """What the shared layer may not import: a game system's room (``bot.systems`` itself, the registry, and
 ``bot.systems.base``, the adapter interface, it may)."""
@@ -177,6 +179,25 @@ def test_shared_layer_names_no_game_system() -> None:
     named = {
         name: sorted(t for t in graph[name] if t.startswith(SYSTEM_ROOMS) and t != "bot.systems.base")
         for name in shared
+    }
+    assert {n: t for n, t in named.items() if t} == {}
+
+
+def system_engines() -> tuple[str, ...]:
+    """The game systems' engines (``engine.vaevictis`` ...): each package of ``engine/``."""
+    return tuple(f"engine.{path.name}." for path in (ROOT / "engine").iterdir() if (path / "__init__.py").is_file())
+
+
+def test_shared_layer_imports_no_systems_engine_or_data() -> None:
+    graph = import_graph()
+    shared = {
+        name
+        for name, path in project_modules().items()
+        if any(str(path.relative_to(ROOT)).startswith(prefix) for prefix in SHARED_LAYER)
+    }
+    assert "bot.cli" in shared and len(system_engines()) >= 3
+    named = {
+        name: sorted(t for t in graph[name] if f"{t}.".startswith((*system_engines(), "scenarios."))) for name in shared
     }
     assert {n: t for n, t in named.items() if t} == {}
 

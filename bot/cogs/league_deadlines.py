@@ -47,6 +47,8 @@ class LeagueDeadlines(commands.Cog):
                     text, allowed_mentions=discord.AllowedMentions(users=users)
                 )
                 sent += 1
-            except discord.HTTPException:
+            except discord.HTTPException as error:
                 log.warning("could not tell league %s of its late games", league.id)
+                if error.status >= 500 or error.status == 429:  # Discord's passing trouble: again next round
+                    await self.room.tell_late_again(late)
         return sent

@@ -1,5 +1,6 @@
 """Correspondence reminders: ping the player who holds a game up, and only them, at most once a day. The rooms'
-clocks run with them (:meth:`bot.systems.base.Room.on_clock`: e.g. a frame report's dispute window that ran out)."""
+clocks run with them (:meth:`bot.systems.base.Room.on_clock`: e.g. a frame report's dispute window that ran out),
+and so do the archives of finished games' logs left undone while the file was busy (:meth:`bot.store.Store.archive`)."""
 
 from __future__ import annotations
 
@@ -32,8 +33,13 @@ class Reminders(commands.Cog):
         self.loop.cancel()
 
     async def send_due(self) -> int:
-        """Post every due reminder, then what the rooms' clocks decided; returns how many messages were sent."""
+        """Post every due reminder, then what the rooms' clocks decided; returns how many messages were sent.
+        Finished games' logs whose archive was left undone (the file busy) are archived now."""
         sent = await self.run_room_clocks()
+        try:
+            await self.bot.service.store.archive_left_undone()
+        except Exception:
+            log.exception("archiving the logs left undone failed")
         for table, seat, user, reserve in await self.bot.service.due_reminders():
             text = (
                 f"<@{user}>: reminder, game #{table.game.id} is waiting for your decision as **{seat}**. "
@@ -47,8 +53,10 @@ class Reminders(commands.Cog):
                     text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)])
                 )
                 sent += 1
-            except discord.HTTPException:
+            except discord.HTTPException as error:
                 log.warning("could not post a reminder in channel %s", table.game.channel)
+                if error.status >= 500 or error.status == 429:  # Discord's passing trouble: again next round
+                    await self.bot.service.remind_again(table.game.id, seat)
         return sent
 
     async def run_room_clocks(self) -> int:

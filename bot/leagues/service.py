@@ -579,6 +579,10 @@ class LeagueService:
                 found.append((league, late))
         return found
 
+    async def tell_late_again(self, late: Sequence[Pairing]) -> None:
+        """Late games whose notice could not be posted (Discord failing for a while): told at the next round."""
+        await self.store.mark_late_told([p.id for p in late], told=False)
+
     async def _running(self) -> list[int]:
         rows = await self.games.store.query("SELECT id FROM leagues WHERE status = 'running' ORDER BY id")
         return [int(r["id"]) for r in rows]

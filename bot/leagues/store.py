@@ -282,9 +282,11 @@ class LeagueStore:
             await db.execute("UPDATE league_games SET deadline = ?, late_told = 0 WHERE id = ?", (deadline, pairing_id))
             await self._log(db, *log)
 
-    async def mark_late_told(self, pairing_ids: Sequence[int]) -> None:
+    async def mark_late_told(self, pairing_ids: Sequence[int], told: bool = True) -> None:
         async with self.store.transaction() as db:
-            await db.executemany("UPDATE league_games SET late_told = 1 WHERE id = ?", [(i,) for i in pairing_ids])
+            await db.executemany(
+                "UPDATE league_games SET late_told = ? WHERE id = ?", [(int(told), i) for i in pairing_ids]
+            )
 
     async def guild_pairings(self, guild: int | None) -> list[tuple[str, Pairing]]:
         """Every decided pairing of a server's leagues with the game system its round played."""

@@ -5,7 +5,9 @@ A system registers its adapter's two halves (:mod:`bot.systems.base`):
 - a factory of its game half (:class:`bot.service.SystemAdapter`). A factory imports its system only when
   called, so the bot starts, and the other systems keep working, even when one system's code is missing or
   broken; the service builds each adapter once, on first use;
-- its command half (:class:`bot.systems.base.Room`), light, read when the bot starts.
+- its command half (:class:`bot.systems.base.Room`), light, read when the bot starts;
+- its data tools (:class:`bot.systems.base.DataTools`), if it has data files to check or maps to draw: what
+  ``umpire validate`` and ``umpire render`` do with them (light too).
 
 - ``ardennes44``, ``alsace44``: Ardennes 1944 and Alsace 1944 on the Vae Victis operational system, one adapter
   (:mod:`bot.systems.vaevictis`) on each game's data;
@@ -19,12 +21,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.systems.asl.commands import AslRoom
-from bot.systems.base import Room
+from bot.systems.asl.data_tools import AslDataTools
+from bot.systems.base import DataTools, Room
 from bot.systems.vaevictis.commands import VaeVictisRoom
+from bot.systems.vaevictis.data_tools import VaeVictisDataTools
 from bot.systems.wargame_commander.commands import WargameCommanderRoom
+from bot.systems.wargame_commander.data_tools import WargameCommanderDataTools
 
 if TYPE_CHECKING:
     from bot.service import SystemAdapter, SystemFactory
@@ -32,10 +38,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Registration:
-    """A game system as registered: its adapter's game half (built on first use) and command half."""
+    """A game system as registered: its adapter's game half (built on first use) and command half, and the
+    command line's tools for its data (``None``: it has none)."""
 
     factory: SystemFactory
     room: Room
+    tools: DataTools | None = None
 
 
 def _vae_victis(game_id: str) -> SystemAdapter:
@@ -60,15 +68,18 @@ VAE_VICTIS = VaeVictisRoom()
 """One room for every game on the Vae Victis system (the game is data)."""
 ASL = AslRoom()
 WARGAME_COMMANDER = WargameCommanderRoom()
+VAE_VICTIS_DATA = VaeVictisDataTools()
+ASL_DATA = AslDataTools()
+WARGAME_COMMANDER_DATA = WargameCommanderDataTools()
 
 
 def registry() -> dict[str, Registration]:
     """The game systems of this bot by id (the first is the default)."""
     return {
-        "ardennes44": Registration(partial(_vae_victis, "ardennes44"), VAE_VICTIS),
-        "alsace44": Registration(partial(_vae_victis, "alsace44"), VAE_VICTIS),
-        "asl": Registration(_asl, ASL),
-        "wargame-commander": Registration(_wargame_commander, WARGAME_COMMANDER),
+        "ardennes44": Registration(partial(_vae_victis, "ardennes44"), VAE_VICTIS, VAE_VICTIS_DATA),
+        "alsace44": Registration(partial(_vae_victis, "alsace44"), VAE_VICTIS, VAE_VICTIS_DATA),
+        "asl": Registration(_asl, ASL, ASL_DATA),
+        "wargame-commander": Registration(_wargame_commander, WARGAME_COMMANDER, WARGAME_COMMANDER_DATA),
     }
 
 
@@ -80,3 +91,16 @@ def systems() -> dict[str, SystemFactory]:
 def rooms() -> dict[str, Room]:
     """The command half of each game system, by system id (several ids may share one room)."""
     return {system_id: entry.room for system_id, entry in registry().items()}
+
+
+def all_data_tools() -> tuple[DataTools, ...]:
+    """Every system's data tools, once each (the games of one system share them), in the registry's order."""
+    found = [entry.tools for entry in registry().values() if entry.tools is not None]
+    return tuple(dict.fromkeys(found))
+
+
+def data_tools(game: str) -> DataTools | None:
+    """The data tools for ``game``: a bundled game's id, else a path whose data one system reads (a game
+    folder, a board file); ``None`` when no system knows it."""
+    tools = all_data_tools()
+    return next((t for t in tools if game in t.games), None) or next((t for t in tools if t.reads(Path(game))), None)

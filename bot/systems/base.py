@@ -14,11 +14,16 @@ The cross-system features (the moderators, :mod:`bot.moderation`; the leagues, :
 are rooms too, with the same interface (:mod:`bot.rooms` lists them all).
 
 A room's handlers get the command layer as a :class:`Layer`: the part of it a room may use.
+
+Beside the two halves, a system may register its :class:`DataTools`: what the command line (``umpire validate``,
+``umpire render``, :mod:`bot.cli`) does with its data files, so that the command line names no system either.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
@@ -152,4 +157,52 @@ class Room:
         return "game create", {"scenario": scenario, "options": options, "system": system_id}, False
 
 
-__all__ = ["Components", "Layer", "Room"]
+@dataclass(frozen=True)
+class DataReport:
+    """What ``umpire validate`` says of a game's data: a summary when it is sound, else every problem."""
+
+    sound: bool
+    text: str
+    """One line when sound (what the data holds); else a first line and one indented line per problem."""
+
+
+class DataError(Exception):
+    """Data or input a data tool cannot use: the sentence to print, and the command's exit status."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class DataTools:
+    """What a game system offers the command line for its data: ``umpire validate`` (a check of a bundled game
+    or of a league's own files, listing every problem) and ``umpire render`` (its map as a PNG picture).
+
+    Light like a room: it imports its engine and data only when called. Every member has a default; a system
+    sets or overrides what it brings and registers one instance (:mod:`bot.systems`)."""
+
+    games: tuple[str, ...] = ()
+    """The bundled games it reads, by id."""
+    files: str = ""
+    """What else it reads, in words for the command line's help (``"the path of a game folder"``)."""
+    draws: bool = False
+    """Whether :meth:`render` draws its maps."""
+
+    def reads(self, path: Path) -> bool:
+        """Whether ``path`` (not a bundled id) looks like its data: a folder, a file of its kind."""
+        return False
+
+    def validate(self, game: str) -> DataReport:
+        """Load a bundled game (by id) or the data at a path, and report what it holds or every problem."""
+        return DataReport(False, f"umpire: {game} has no check of its data")
+
+    def render(self, game: str, setup: bool, around: str | None, radius: int) -> bytes:
+        """A PNG picture of a game's map (with its initial set-up when ``setup``), or a close-up of ``radius``
+        hexes around the hex ``around``.
+
+        :raises DataError: broken data (status 1) or a hex not on the map (status 2), with the sentence to print.
+        """
+        raise DataError(f"umpire: {game}'s map is not drawn by `umpire render`")
+
+
+__all__ = ["Components", "DataError", "DataReport", "DataTools", "Layer", "Room"]

@@ -1,6 +1,6 @@
 """The Historical ASL campaign-game keeper: the Refit Phase between CG Scenarios as a pure game system.
 
-The bot does not play the scenarios; it keeps the campaign between them. :data:`SYSTEM` offers the
+The bot does not play the scenarios; it keeps the campaign between them. :class:`AslCampaignSystem` offers the
 engine contract (:mod:`engine.contract`) over a :class:`~engine.asl.state.CampaignState`:
 
 - :mod:`engine.asl.module` - the module as data (dates, steps, tables, RG chart) and its validating loader;
@@ -23,7 +23,6 @@ from engine.contract import Action, Event, Prompt, Result, Seat
 
 __all__ = [
     "ORGANISER",
-    "SYSTEM",
     "AslCampaignSystem",
     "CampaignState",
     "Module",
@@ -78,9 +77,3 @@ class AslCampaignSystem:
     def state_from_json(self, data: Mapping[str, Any]) -> CampaignState:
         """Read a state back."""
         return state_from_json(data)
-
-
-SYSTEM = AslCampaignSystem()
-"""The HASL campaign-game system, without module data until its user gives it (:attr:`AslCampaignSystem.modules`:
-the bot's adapter builds its own with the bundled modules, ``bot.systems.asl.adapter``; the tests' root
-``conftest.py`` gives this one the bundled modules)."""

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from engine.asl import SYSTEM, CampaignState
+from engine.asl import CampaignState
 from engine.asl.module import Module, load_table_override, parse_module_text
 from engine.contract import Action, Event
+from tests.asl.campaign_system import SYSTEM
 
 HERE = Path(__file__).parent
 TEST_CHART = (HERE / "example_rg_chart.toml").read_text(encoding="utf-8")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from conftest import TEST_CHART, bundled, new_table
+from conftest import SEED, TEST_CHART, bundled, new_table
 
-from engine.asl import SYSTEM, ModuleError, load_table_override
+from engine.asl import AslCampaignSystem, ModuleError, load_table_override
 from engine.contract import InvalidActionError, NotYourTurnError
+from scenarios.asl import module_text
+from tests.asl.campaign_system import SYSTEM
 
 SOURCE_TABLES = {
     "escape": "9.6054",
@@ -152,3 +154,20 @@ def test_organiser_override_through_an_action_is_validated_and_logged() -> None:
     events = table.act("organiser", "load_table", text=TEST_CHART, file="chart.toml")
     assert "chart.toml: rg_chart, cgs replaced" in events[0].text
     assert SYSTEM.view(table.state, None)["rg_chart_status"] == "loaded"
+
+
+def test_the_engine_takes_its_modules_from_its_caller_and_keeps_no_global() -> None:
+    import engine.asl
+
+    assert not hasattr(engine.asl, "SYSTEM")  # no module-level system for a test or the bot to configure
+    options = {"start": "17N", "end": "19PM", "elr": {"allied": 5, "german": 3}, "san": {"allied": 3, "german": 4}}
+    with pytest.raises(InvalidActionError, match="no data for the module 'a-bridge-too-far'"):
+        AslCampaignSystem().new_game("a-bridge-too-far", options, SEED)
+    given: list[str] = []
+
+    def modules(module_id: str) -> tuple[str, str]:
+        given.append(module_id)
+        return module_text(module_id)
+
+    state = AslCampaignSystem(modules).new_game("a-bridge-too-far", options, SEED)
+    assert given == ["a-bridge-too-far"] and state.module["module"]["id"] == "a-bridge-too-far"

@@ -6,9 +6,9 @@ import pytest
 from conftest import Table, new_table
 from test_refit import advance, end_scenario
 
-from engine.asl import SYSTEM
 from engine.asl.units import Unit, casualty_reduce, consequences, harden, replace
 from engine.contract import IllegalActionError, InvalidActionError
+from tests.asl.campaign_system import SYSTEM
 
 
 def initial_ob(table: Table) -> None:

@@ -4,15 +4,23 @@ layer lists and routes them without naming a system."""
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
+from typing import Any, cast
 
+import pytest
+
+from bot import info
 from bot.catalogue import COMMANDS, SHARED_COMMANDS
 from bot.cogs.slash import groups
 from bot.console import play
+from bot.replies import Context, Reply
 from bot.rooms import all_rooms
+from bot.service import Caller, Info, Refusal
 from bot.systems import registry, rooms, systems
+from bot.systems.base import Layer
 from tests.bot.doubles import require_ardennes
 
-SHARED_PRESS_VERBS = {"c", "s", "ok", "no", "dm", "rsy", "rsn", "ia", "ix", "im", "io", "ip", "ir"}
+SHARED_PRESS_VERBS = {"c", "s", "ok", "no", "dm", "rsy", "rsn", "im", "io", "ip", "ir"}
 
 
 def test_every_room_command_is_in_the_catalogue_once() -> None:
@@ -34,6 +42,11 @@ def test_rooms_press_verbs_collide_neither_with_each_other_nor_with_the_shared_o
     for room in all_rooms():
         assert not room.press_verbs & seen, room
         seen |= room.press_verbs
+
+
+def test_the_shared_information_buttons_are_shared_verbs_and_the_acting_ones_the_rooms() -> None:
+    assert info.PRESS_VERBS <= SHARED_PRESS_VERBS
+    assert rooms()["ardennes44"].press_verbs >= {"ia", "ix"}  # attack this hex, dig in, recover
 
 
 def test_registry_pairs_each_system_with_its_room() -> None:
@@ -65,3 +78,42 @@ async def test_console_help_in_an_asl_campaign_lists_no_operational_command() ->
     listed = help_words(out.getvalue())
     assert {"campaign create", "campaign buy", "mod load-table", "game status", "choose"} <= listed
     assert not {"move", "attack", "activate", "frame report", "hex", "victory"} & listed
+
+
+class Clicks:
+    """A stand-in command layer: records the commands a button runs; the adapter's ``attack-group`` is
+    ``group``."""
+
+    def __init__(self, group: str) -> None:
+        self.service = self
+        self.group = group
+        self.ran: list[tuple[str, dict[str, Any]]] = []
+
+    async def info(self, channel: int, caller: Caller, topic: str, key: str = "", seat: str | None = None) -> Info:
+        assert topic == "attack-group"
+        return Info(self.group)
+
+    async def run(self, name: str, ctx: Context, options: Mapping[str, Any]) -> list[Reply]:
+        self.ran.append((name, dict(options)))
+        return []
+
+
+async def test_the_vae_victis_rooms_buttons_run_its_commands_attack_dig_in_and_recover() -> None:
+    room, ctx = rooms()["ardennes44"], Context(Caller(1), 5)
+    clicks = Clicks("de-26-vg,de-2-pz-boehm")
+    layer = cast(Layer, clicks)
+    await room.press(layer, ctx, "ia", "2515", 3, ())  # every able unit: the adapter's attack group
+    await room.press(layer, ctx, "ia", "2712.de-2-pz-cochenhausen", 3, ())
+    await room.press(layer, ctx, "ix", "enter_ip.de-26-vg", 3, ())
+    await room.press(layer, ctx, "ix", "recover.de-26-vg", 3, ())
+    assert clicks.ran == [
+        ("attack", {"target": "2515", "attackers": "de-26-vg,de-2-pz-boehm"}),
+        ("attack", {"target": "2712", "attackers": "de-2-pz-cochenhausen"}),
+        ("dig-in", {"unit": "de-26-vg"}),
+        ("recover", {"unit": "de-26-vg"}),
+    ]
+    with pytest.raises(Refusal, match="none of your units may attack 2515 now"):
+        await room.press(cast(Layer, Clicks("")), ctx, "ia", "2515", 3, ())
+    with pytest.raises(Refusal, match="this button is not one of mine"):
+        await room.press(layer, ctx, "ix", "leave_ip.de-26-vg", 3, ())
+    assert len(clicks.ran) == 4

@@ -7,6 +7,7 @@ import json
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from bot.service import GameService
 from bot.store import ARCHIVED, MIGRATIONS, GameRow, NewAction, Store
 from tests.bot.conftest import BLUE, CHANNEL, RED, started
 from tests.bot.doubles import duel_systems
+from tests.bot.test_discord import close_fake, open_fake
 from tests.bot.test_store_scale import play
 
 VERSION_3 = Path(__file__).parent / "data" / "version3.sqlite3"
@@ -154,3 +156,88 @@ async def test_an_archive_packed_while_the_log_changed_overwrites_nothing_that_c
     async with store.transaction() as db:
         await store_module._write_archive(db, archive)
     assert raw_rows(db_path, "SELECT events FROM actions WHERE seq = 4") == [("[]",)]
+
+
+def busy_while_archiving(monkeypatch: pytest.MonkeyPatch, db_path: Path) -> sqlite3.Connection:
+    """Another program takes the file's write lock as the next archive is packed (it holds it until the caller
+    rolls it back): the archive must be left undone."""
+    intruder = sqlite3.connect(db_path, isolation_level=None)
+    packed = store_module._log_to_archive
+
+    async def pack_then_lock(db: Any, game_id: int) -> Any:
+        archive = await packed(db, game_id)
+        monkeypatch.setattr(store_module, "_log_to_archive", packed)
+        intruder.execute("BEGIN IMMEDIATE")
+        return archive
+
+    monkeypatch.setattr(store_module, "_log_to_archive", pack_then_lock)
+    return intruder
+
+
+def archived(db_path: Path) -> bool:
+    """Whether every row of the log is archived (packed, or plain where packing gains nothing)."""
+    rows = raw_rows(db_path, "SELECT events FROM actions")
+    return bool(rows) and all((isinstance(e, bytes) and e[0] == ARCHIVED) or isinstance(e, str) for (e,) in rows)
+
+
+async def test_an_archive_skipped_while_the_file_was_busy_is_done_by_the_bots_next_clock(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = await open_fake(db_path)
+    try:
+        service = fake.bot.service
+        await started(service)
+        await play(service, 6)
+        before = await service.store.actions(1, include_undone=True)
+        intruder = busy_while_archiving(monkeypatch, db_path)
+        await service.resign(CHANNEL, BLUE)  # the game ends; its archive meets the lock
+        intruder.rollback()
+        intruder.close()
+        assert raw_rows(db_path, "SELECT status, archive_dictionary IS NULL FROM games") == [("finished", 1)]
+        assert not archived(db_path)
+        reminders: Any = fake.bot.get_cog("Reminders")  # loaded as an extension: not this module's class
+        assert type(reminders).__name__ == "Reminders"
+        await reminders.send_due()
+        assert raw_rows(db_path, "SELECT archive_dictionary IS NULL FROM games") == [(0,)] and archived(db_path)
+        assert await service.store.actions(1, include_undone=True) == before
+        assert await service.store.archive_left_undone() == 0  # nothing left
+    finally:
+        await close_fake(fake)
+
+
+async def test_an_archive_skipped_before_a_restart_is_done_after_it(
+    db_path: Path, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await started(service)
+    await play(service, 5)
+    intruder = busy_while_archiving(monkeypatch, db_path)
+    await service.resign(CHANNEL, RED)
+    intruder.rollback()
+    intruder.close()
+    assert not archived(db_path)
+    other = await Store.open(db_path)  # a restart: the skipped game is found in the file
+    try:
+        assert await other.archive_left_undone() == 1
+        assert archived(db_path) and (await GameService(other, duel_systems()).verify(1))[2] == []
+    finally:
+        await other.close()
+
+
+async def test_a_reopened_game_ended_again_while_the_file_was_busy_archives_its_new_rows_later(
+    db_path: Path, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await started(service)
+    await play(service, 4)
+    await service.resign(CHANNEL, RED)
+    store = service.store
+    game = await store.game(1)
+    assert game is not None and archived(db_path)
+    game = await store.set_status(game, "active")  # a moderator's correction reopens it
+    await play(service, 2)
+    game = (await service.table(CHANNEL)).game
+    intruder = busy_while_archiving(monkeypatch, db_path)
+    await store.set_status(game, "abandoned")
+    intruder.rollback()
+    intruder.close()
+    assert not archived(db_path)  # its dictionary is set: only this process remembers the skip
+    assert await store.archive_left_undone() == 1 and archived(db_path)

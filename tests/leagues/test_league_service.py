@@ -99,6 +99,18 @@ async def test_a_swiss_of_n_players_plays_at_most_half_as_many_rounds(room: Leag
         await room.close(LEAGUE, ORG)
 
 
+async def test_a_late_game_whose_notice_failed_is_told_again(room: LeagueService) -> None:
+    await league(room, 2, rounds=1, round_days=3)
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, Threads(), guild=GUILD)
+    clock = room.games.clock
+    assert isinstance(clock, Clock)
+    clock.now += 4 * DAY
+    ((_, late),) = await room.newly_late()
+    await room.tell_late_again(late)  # the notice could not be posted
+    assert [[p.id for p in again] for _, again in await room.newly_late()] == [[pairings[0].id]]
+    assert await room.newly_late() == []
+
+
 async def test_deadlines_late_games_are_told_once_and_may_be_extended(room: LeagueService) -> None:
     await league(room, 2, rounds=1, round_days=3)
     _, pairings, _ = await room.next_round(LEAGUE, ORG, Threads(), guild=GUILD)

@@ -1,11 +1,11 @@
-"""The Historical ASL campaign-game keeper as the bot uses it: :class:`AslAdapter` over :data:`engine.asl.SYSTEM`.
+"""The Historical ASL campaign-game keeper as the bot uses it: :class:`AslAdapter` over :data:`SYSTEM`.
 
 The engine runs the Refit Phase (RePh) between CG Scenarios; this adapter adds what the bot needs around the
 engine contract (:class:`bot.service.SystemAdapter`): the state as JSON, autocomplete sources, information
 texts (the CG roster and the RG Purchase Record, 9.6178) and the items a sealed purchase is made of.
 
 Secrets stay sealed here too: every text for the channel is built from the public view
-(``engine.asl.SYSTEM.view(state, None)``); a seat's private texts come from its own view, which holds its
+(``SYSTEM.view(state, None)``); a seat's private texts come from its own view, which holds its
 own secrets and never the other side's. A public event that carries a sealed content (which the engine
 never emits) is turned into a private one before it leaves the adapter.
 """

@@ -10,12 +10,13 @@ game on the system (Ardennes 1944, Alsace 1944) shares these commands.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.definitions import UNIT, CommandDef, OptionDef, opt
 from bot.replies import Context, Handler, Reply
 from bot.systems.base import Layer, Room
+from bot.systems.vaevictis import buttons
 
 COMMANDS: tuple[CommandDef, ...] = (
     CommandDef(
@@ -154,3 +155,10 @@ class VaeVictisRoom(Room):
             return await layer.outcome_replies(ctx, outcome)
 
         return {"activate": activate, "standing-orders": standing_orders}
+
+    press_verbs = buttons.PRESS_VERBS  # the information answers' attack and unit action buttons
+
+    async def press(
+        self, layer: Layer, ctx: Context, verb: str, arg: str, state: int, values: Sequence[str]
+    ) -> list[Reply]:
+        return await buttons.press(layer, ctx, verb, arg)

@@ -1,0 +1,105 @@
+"""The reminders' round (bot/cogs/reminders.py, bot/cogs/league_deadlines.py) when Discord fails: a reminder or
+a late game's notice that could not be posted because Discord had trouble (5xx, rate limit) is tried again at the
+next round (a reminder, not a day later; a notice, not never); one refused for good (the channel gone, no
+permission) is not (a reminder waits its day as before)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from tests.bot.conftest import BLUE, CHANNEL, RED
+from tests.bot.test_discord import close_fake, open_fake
+
+DAY = 86400.0
+
+
+class Failure:
+    """Enough of an aiohttp response for :class:`discord.HTTPException`."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        self.status = status
+        self.reason = reason
+
+
+@pytest.mark.parametrize(
+    ("error", "again"),
+    [
+        (discord.DiscordServerError(Failure(503, "Service Unavailable"), "down"), True),
+        (discord.Forbidden(Failure(403, "Forbidden"), {"code": 50013, "message": "Missing Permissions"}), False),
+    ],
+)
+async def test_a_reminder_discord_failed_to_post_is_tried_again_next_round(
+    error: discord.HTTPException, again: bool, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = await open_fake(db_path)
+    try:
+        service = fake.bot.service
+        now = [1_000_000.0]
+        service.clock = lambda: now[0]
+        await service.create(
+            guild=1, channel=CHANNEL, caller=RED, system_id="duel", scenario="standard", days_per_move=2
+        )
+        await service.join(CHANNEL, RED, "red")
+        await service.join(CHANNEL, BLUE, "blue")
+        await service.start(CHANNEL, RED)
+        await service.act(CHANNEL, RED, "bid", {"amount": 1})
+        reminders: Any = fake.bot.get_cog("Reminders")  # loaded as an extension: not this module's class
+        assert type(reminders).__name__ == "Reminders"
+        now[0] += 2 * DAY + 1
+        channel = fake.bot.get_partial_messageable(CHANNEL)
+
+        async def failing(*args: object, **kwargs: object) -> None:
+            raise error
+
+        with monkeypatch.context() as broken:
+            broken.setattr(type(channel), "send", failing)
+            assert await reminders.send_due() == 0
+        now[0] += 600  # the next round, ten minutes on
+        start = len(fake.sent)
+        assert await reminders.send_due() == (1 if again else 0)
+        if again:
+            assert "waiting for your decision as **blue**" in fake.sent[start].content
+        now[0] += DAY - 60  # a day after the failure, not yet a day after the retry: once a day at most
+        assert await reminders.send_due() == (0 if again else 1)
+    finally:
+        await close_fake(fake)
+
+
+class LateGames:
+    """A league room with one late game to tell; records the games to tell again."""
+
+    def __init__(self) -> None:
+        self.league = SimpleNamespace(id=7, name="Autumn", organiser=RED.user_id, channel=CHANNEL)
+        self.late = [SimpleNamespace(id=3, game=12, thread=CHANNEL + 1)]
+        self.again: list[Any] = []
+
+    async def newly_late(self) -> list[tuple[Any, list[Any]]]:
+        return [(self.league, self.late)]
+
+    async def tell_late_again(self, late: list[Any]) -> None:
+        self.again += late
+
+
+@pytest.mark.parametrize(("status", "again"), [(503, True), (429, True), (403, False), (404, False)])
+async def test_a_late_games_notice_discord_failed_to_post_is_told_again_next_round(
+    status: int, again: bool, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = await open_fake(db_path)
+    try:
+        deadlines: Any = fake.bot.get_cog("LeagueDeadlines")  # loaded as an extension: not this module's class
+        deadlines.room = room = LateGames()
+        channel = fake.bot.get_partial_messageable(CHANNEL)
+
+        async def failing(*args: object, **kwargs: object) -> None:
+            raise discord.HTTPException(Failure(status, "trouble"), "could not post")
+
+        monkeypatch.setattr(type(channel), "send", failing)
+        assert await deadlines.tell_late() == 0
+        assert room.again == (room.late if again else [])
+    finally:
+        await close_fake(fake)
