@@ -111,6 +111,28 @@ STANDING_ORDERS: dict[str, tuple[str, str]] = {
 """Actions that may come outside the main flow of prompts: events and detachments (15, 18)."""
 
 
+def _fatigued_by_joining(state: GameState, attackers: Sequence[str]) -> GameState:
+    """[3.5, 7.5] The state as the attack will find it: an attacker that joins the activation by attacking,
+    already activated this turn, is fatigued as it joins (and halved), so the odds shown count it so. No die
+    decides it; the state given is left as it is."""
+    activation = state.activation
+    joining = [
+        u
+        for u in attackers
+        if activation is not None
+        and u in state.units
+        and u not in activation.units
+        and state.units[u].activations >= 1
+        and not state.units[u].fatigued
+    ]
+    if not joining:
+        return state
+    trial = state.copy()
+    for unit_id in joining:
+        trial.units[unit_id].fatigued = True
+    return trial
+
+
 REACTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("play_event", "play an event", "15", "15.1"),
     ("remove_marker", "remove an enemy event marker", "15", "15.1"),
@@ -940,6 +962,7 @@ class VaeVictisGame:
         Changes nothing and rolls nothing.
         """
         plan = self.attack_plan(state, side, args)
+        state = _fatigued_by_joining(state, plan.attackers)
         # [16] A face-down garrison's values are nobody's to know: it counts as unseen, fog of war or not.
         hidden = set(garrisons.face_down(state))
         if state.options.get("fog_of_war") or hidden:

@@ -172,7 +172,8 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     attackers = "fr-ii-8-rtm,fr-i-5-rtm"
     preview = answers(await fake.command(BOB, CHANNEL, "attack", target="0816", attackers=attackers))[-1]
     assert preview.ephemeral and "Defence 0 to 6: 1 garrison face down (16)" in preview.content
-    assert "II/8 RTM 3 halved: attacking across a bridge (0.2)" in preview.content
+    # Reactivated by the attack, both battalions are fatigued as they join (3.5): the odds count it already.
+    assert "Attack 2: II/8 RTM 3 halved: fatigued (3.5.1), attacking across a bridge (0.2)" in preview.content
     assert "Festung" not in preview.content and "fog of war" not in preview.content
     assert "Cancelled; nothing changed." in answers(await fake.click(BOB, preview, "Cancel"))[-1].content
 
@@ -181,7 +182,8 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     no_traceback(sent)
     assert "Allied plays Bridge captured by the FFI (Pont capture)" in posts(sent, CHANNEL)[-1].content
     preview = answers(await fake.command(BOB, CHANNEL, "attack", target="0816", attackers=attackers))[-1]
-    assert "Attack 6: II/8 RTM 3; I/5 RTM 3\n" in preview.content and "Festung" not in preview.content
+    assert "Attack 3: II/8 RTM 3 halved: fatigued (3.5.1); I/5 RTM 3 halved: fatigued (3.5.1)\n" in preview.content
+    assert "Festung" not in preview.content
 
     # [16] Declared, the attack flips the garrison: its identity is one roll of the game's dice among the 16
     # counters still face down, then the combat is fought at exact odds.
@@ -190,7 +192,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     told = "\n".join(p.content for p in posts(sent, CHANNEL))
     assert "Garrison at 0816 flipped (it is attacked): drew counter 11 of the 16 still face down" in told
     assert "The garrison at 0816 is Festung 4: strength 1, quality 2." in told
-    assert "Combat at 0816: 3 against 1, ratio 3:1" in told  # 6 against 1, the fort's two columns left
+    assert "Combat at 0816: 3 against 1, ratio 3:1" in told  # as the preview said, the fort's two columns left
     sent = await choose(fake, ANN, prompt_to(sent, ANN), "Festung 4 loses a step")
     assert "Festung 4 is eliminated" in posts(sent, CHANNEL)[-1].content
     sent = await choose(fake, BOB, prompt_to(sent, BOB), "Advance II/8 RTM, I/5 RTM to 0816")
