@@ -45,21 +45,11 @@ HELP_ALSO = (
 )
 
 EXAMPLES = {
-    "activate": 'activate "XLVII Panzerkorps"   (or its id, or: activate general)',
-    "move": "move units=de-2-pz-cochenhausen to=2614   (or: move Cochenhausen/2 2614)",
-    "enter": "enter unit=us-7-ad at=1902",
-    "attack": "attack target=2515 attackers=de-2-pz-boehm   (then ok or cancel)",
     "choose": "choose 2",
-    "event": "event nuts 2515",
-    "map": "map overlay:reachable unit:de-26-vg   (Discord's option:value works too)",
-    "hex": "hex 2515",
-    "unit": "unit Mueller/12   (a name or an id)",
-    "stack": "stack 2515",
-    "act": "act retreat unit=us-110-28 to=2416",
-    "standing-orders": "standing-orders take-losses,no-advance",
     "game undo": "game undo",
 }
-"""Examples for ``help COMMAND`` (any other command gets one made from its options)."""
+"""Examples for ``help COMMAND`` in any game; a game's room gives its own (:meth:`bot.systems.base.Room.help_examples`),
+and any other command gets one made from its options."""
 
 CONSOLE_ONLY = {
     "as": "as SEAT: type for that seat (the console switches by itself to whoever must decide).",
@@ -273,11 +263,15 @@ class Console:
             if len(close) > 20:
                 return f"There is no command {topic!r}. {self.help_text()}"
             return f"Try: {', '.join(close)}."
+        system_id = self.system_id or self.layer.default_system
+        unused = getattr(self.service.system(system_id), "unused_options", {}).get(command.name, ())
+        options = [o for o in command.options if o.name not in unused]  # what this game does not have (air)
         lines = [f"{command.name}: {command.description}"]
-        for option in command.options:
+        for option in options:
             lines.append(f"  {option.name}{'' if option.required else ' (optional)'}: {option.description}")
-        made = " ".join(f"{o.name}=..." for o in command.options if o.required)
-        lines.append(f"Example: {EXAMPLES.get(command.name, f'{command.name} {made}'.strip())}")
+        made = " ".join(f"{o.name}=..." for o in options if o.required)
+        examples = {**EXAMPLES, **self.layer.room_of(system_id).help_examples(system_id)}
+        lines.append(f"Example: {examples.get(command.name, f'{command.name} {made}'.strip())}")
         if command.options:
             lines.append("Options go in order, or as name=value (or name:value) in any order.")
         return "\n".join(lines)

@@ -162,7 +162,7 @@ class UmpireBot(commands.Bot):
 
     async def handle_autocomplete(
         self, interaction: discord.Interaction[Any], definition: CommandDef, option: OptionDef, current: str
-    ) -> list[app_commands.Choice[str]]:
+    ) -> list[app_commands.Choice[Any]]:
         """Suggestions legal now for the caller; never more than 25, never an error."""
         given = {k: v for k, v in vars(interaction.namespace).items() if v is not None}
         try:
@@ -172,6 +172,9 @@ class UmpireBot(commands.Bot):
         except Exception:
             log.exception("autocomplete of %s %s failed", definition.name, option.name)
             return []
+        if option.kind == "integer":  # Discord takes an integer option's suggestions as numbers only
+            numbers = [(label, value) for label, value in pairs if value.lstrip("-").isdigit()]
+            return [app_commands.Choice(name=label[:100] or value, value=int(value)) for label, value in numbers[:25]]
         return [app_commands.Choice(name=label[:100] or value[:100], value=value[:100]) for label, value in pairs[:25]]
 
     async def check_seat_owner(self, interaction: discord.Interaction[Any], match: re.Match[str] | None) -> bool:

@@ -87,7 +87,7 @@ def make_command(
 
 
 def _completer(bot: UmpireBot, definition: CommandDef, option: OptionDef) -> Any:
-    async def complete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    async def complete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[Any]]:
         return await bot.handle_autocomplete(interaction, definition, option, current)
 
     return complete

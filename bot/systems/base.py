@@ -111,6 +111,11 @@ class Room:
     fog_of_war: str = "Fog of war"
     """How the channel names fog of war (with its rule number) when it hides a seat's choices."""
 
+    def help_examples(self, system_id: str) -> Mapping[str, str]:
+        """Examples for ``help COMMAND`` in one of its games, by command name, with that game's own ids and
+        hexes; a command without one gets an example made from its options."""
+        return {}
+
     def handlers(self, layer: Layer) -> dict[str, Handler]:
         """The handlers of those of :attr:`commands` that are not a plain verb (called once per layer)."""
         return {}

@@ -85,7 +85,7 @@ def check_can_join(state: GameState, data: GameData, unit: UnitState, arriving: 
     if unit.id in activation.units:
         return
     if not unit.arrived and not arriving:
-        raise IllegalActionError(f"{definition.name} has not arrived yet", "16.1")
+        raise IllegalActionError(f"{definition.name} has not arrived yet", data.rule("16.1"))
     if unit.eliminated:
         raise IllegalActionError(f"{definition.name} has been eliminated", "1.2")
     refusal = variant_refusal(data, state, unit.id)  # [Alsace 19.4.1] the offensive's divisions, a budget
@@ -170,7 +170,9 @@ def formation_activation_problem(
     if formation is None or side is None or data.armies[formation.army].side != side:
         return IllegalActionError(f"{formation_id!r} is not one of your formations", "3.2")
     if formation.independent or formation.hq is None:
-        return IllegalActionError(f"{formation.name} are independents: they act only in general activations", "16.3")
+        return IllegalActionError(
+            f"{formation.name} are independents: they act only in general activations", data.rule("16.3")
+        )
     hq = state.units[formation.hq]
     refusal = variant_refusal(data, state, formation.hq)
     if refusal is not None:
@@ -204,7 +206,7 @@ def formation_restriction(state: GameState, data: GameData, formation_id: str) -
     army = data.formations[formation_id].army
     if data.armies[army].side == "german" and army in used:
         return (
-            "17.1",
+            data.rule("17.1"),
             f"on turn 1 the three German formation activations come one from each army; "
             f"{data.armies[army].name} has had its turn",
         )

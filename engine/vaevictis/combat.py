@@ -1131,10 +1131,11 @@ def _apply_defence_support(
     defender = _seat(record)
     if verb == "air_defence":
         if not air:
-            raise _refuse("no air support may be added: none left, or the combat's limit is reached", "14.3")
+            raise _refuse("no air support may be added: none left, or the combat's limit is reached", data.rule("14.3"))
         record["plan"]["defender_air"] = int(record["plan"].get("defender_air", 0)) + 1
         state.air_missions[defender] = state.air_missions.get(defender, 0) - 1
-        return [Event("support", "The defender adds an air support (14.3)", {"side": defender, "kind": "air"})]
+        text = f"The defender adds an air support ({data.rule('14.3')})"
+        return [Event("support", text, {"side": defender, "kind": "air"})]
     if verb != "support_defence":
         raise InvalidActionError(
             f"answer with support_defence, air_defence, choose_quality or supports_done, not {verb!r}"

@@ -409,6 +409,20 @@ class Tables:
     """Effect code per 2d6 total; empty for a game without that table."""
 
 
+@dataclass(frozen=True)
+class RuleNumbers:
+    """How the game's rule book numbers its rules (``rule_numbers.toml``; docs/scenario-format.md).
+
+    The shared rules code was written from Ardennes 1944 and cites that book's numbers through
+    :meth:`GameData.rule`; a game whose book numbers a rule otherwise says so in ``same_rule``.
+    """
+
+    book: frozenset[str] = frozenset()
+    """Every rule number the game's book prints, chapters included; empty when the data does not say."""
+    same_rule: Mapping[str, str] = field(default_factory=dict)
+    """Ardennes 1944's number of a rule -> this book's number of the same rule, where they differ."""
+
+
 # --- Everything ------------------------------------------------------------------------------------------
 
 
@@ -432,6 +446,21 @@ class GameData:
     tables: Tables
     extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """Further setup sections (air, fuel shortage, Christmas presents) as parsed, for the rules modules."""
+    rule_numbers: RuleNumbers = field(default_factory=RuleNumbers, repr=False)
+    """The numbering of the game's rule book."""
+
+    def rule(self, cited: str) -> str:
+        """The number this game's book gives the rule that Ardennes 1944 numbers ``cited``.
+
+        The shared rules code cites through it (``data.rule("16.1")`` is "18.1" in Alsace 1944); a module of
+        one game's own rules cites that game's numbers directly.
+        """
+        return self.rule_numbers.same_rule.get(cited, cited)
+
+    @property
+    def has_air_power(self) -> bool:
+        """Whether the game has air supports: a ``[support.air]`` row (Ardennes 1944; Alsace 1944 has none, 2.1)."""
+        return "air" in self.tables.raw.get("support", {})
 
     def events_with_effect(self, *effects: str) -> frozenset[str]:
         """The ids of the game's events that have one of these effects."""

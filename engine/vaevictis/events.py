@@ -187,8 +187,6 @@ def _spend(data: GameData, state: GameState, event_id: EventId) -> None:
 
 
 def _check_activation_of(state: GameState, side: Side, what: str, rule: str) -> None:
-    if state.result is not None:
-        raise IllegalActionError("the game is over", "17")
     if state.activation is None or state.activation.side != side:
         raise IllegalActionError(f"{what} is played during a {side} activation", rule)
     if state.pending:
@@ -265,7 +263,7 @@ def _check_timing(data: GameData, state: GameState, event_id: EventId) -> None:
     effect = effect_of(data, event_id)
     own = data.events[event_id].side
     if state.result is not None:
-        raise IllegalActionError("the game is over", "17")
+        raise IllegalActionError("the game is over", data.rule("17"))
     if effect in (BLOCKS_HEX_ON_ROLL, ZOC_INFILTRATION, STACK_GAINS_AP):
         _check_activation_of(state, own, name, rule)
     elif effect == ENEMY_LOSES_AP:

@@ -136,7 +136,7 @@ def _fatigued_by_joining(state: GameState, attackers: Sequence[str]) -> GameStat
 REACTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("play_event", "play an event", "15", "15.1"),
     ("remove_marker", "remove an enemy event marker", "15", "15.1"),
-    ("mine_retreat", "try to mine the village your units just retreated out of", "14", "14"),
+    mines.RETREAT_REACTION,
 )
 """What each verb of an optional reaction offers, the rule its wording cites and the prompt's rule."""
 
@@ -515,6 +515,8 @@ class VaeVictisGame:
             return event_rules.remove_marker(
                 self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
             )
+        if not self.data.detachments:  # a game without detachment markers (Alsace 1944)
+            raise IllegalActionError(f"{self.data.name} has no detachments")
         if state.activation is None or state.activation.side != side or state.pending:
             raise IllegalActionError("detachments are made during the activation of their division", "18")
         if action.verb == "detach":
@@ -827,9 +829,13 @@ class VaeVictisGame:
     def _check_may_move(self, state: GameState, unit: UnitState) -> None:
         name = self.data.units[unit.id].name
         if unit.cannot_move:
-            raise IllegalActionError(f"{name} began the game next to a German unit and cannot move on turn 1", "17.1")
+            raise IllegalActionError(
+                f"{name} began the game next to a German unit and cannot move on turn 1", self.data.rule("17.1")
+            )
         if not unit.on_map:
-            raise IllegalActionError(f"{name} is not on the map: use 'enter' for a reinforcement", "16.1")
+            raise IllegalActionError(
+                f"{name} is not on the map: use 'enter' for a reinforcement", self.data.rule("16.1")
+            )
         if unit.improved_position:
             raise IllegalActionError(f"{name} is in an Improved Position: leave it first (no AP cost)", "12.1")
 
@@ -841,14 +847,16 @@ class VaeVictisGame:
         unit = self._unit(state, args, "unit", side)
         arrival = variant.reinforcement_of(self.data, state, unit_id)
         if arrival is None or unit.arrived:
-            raise IllegalActionError(f"{self.data.units[unit_id].name} is not a reinforcement waiting to enter", "16.1")
+            raise IllegalActionError(
+                f"{self.data.units[unit_id].name} is not a reinforcement waiting to enter", self.data.rule("16.1")
+            )
         due = self._arrival_turn(state, unit_id)
         if due > state.turn:
-            raise IllegalActionError(f"{self.data.units[unit_id].name} arrives on turn {due}", "16.1")
+            raise IllegalActionError(f"{self.data.units[unit_id].name} arrives on turn {due}", self.data.rule("16.1"))
         allowed_hexes = turn.entry_hexes_for(self.data, state, unit_id)
         if entry not in allowed_hexes:
             allowed = " or ".join(hex_name(h) for h in allowed_hexes) or "no free entry hex this turn"
-            raise IllegalActionError(f"{self.data.units[unit_id].name} enters at {allowed}", "16.1")
+            raise IllegalActionError(f"{self.data.units[unit_id].name} enters at {allowed}", self.data.rule("16.1"))
         unit.arrived = True
         _, events = self._activated_unit(state, side, unit_id)
         us_trucks = arrival.trucks and self.data.nationality_of(unit_id) == "us"
@@ -870,7 +878,9 @@ class VaeVictisGame:
         )
         if target not in destinations:
             unit.arrived = False
-            raise IllegalActionError(f"{hex_name(target)} cannot be reached on entry this activation", "16.1")
+            raise IllegalActionError(
+                f"{hex_name(target)} cannot be reached on entry this activation", self.data.rule("16.1")
+            )
         entered[str(entry)] = already + 1
         self._check_british_restriction(state, [unit_id], destinations[target].path)
         stratagems.note_passage(self.data, state, side, [unit_id], destinations[target].path)
@@ -990,20 +1000,27 @@ class VaeVictisGame:
 
     def _mine(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[14] An activated infantry unit mines the village it stands in (1 AP)."""
+        self._check_game_has("mines", "booby traps and mines")
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         return events + mines.mine(self.data, state, unit)
 
     def _clear_mines(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[14] An activated unit clears the enemy's mines in its hex (1 AP); its MPs are kept (6.1)."""
+        self._check_game_has("mines", "booby traps and mines")
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         return events + mines.clear(self.data, state, unit)
 
     def _trucks(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[17] The side's Trucks counter motorizes an infantry battalion for this activation."""
-        if "trucks" not in self.data.extra:
-            raise IllegalActionError(f"{self.data.name} has no Trucks counter", "17")
+        self._check_game_has("trucks", "Trucks counter")
         unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
         return events + trucks.use(self.data, state, unit)
+
+    def _check_game_has(self, table: str, what: str) -> None:
+        """A verb of a rule the game does not have (Alsace 1944's mines and trucks in Ardennes 1944) is refused
+        without a rule number: the game's book has none for it."""
+        if table not in self.data.extra:
+            raise IllegalActionError(f"{self.data.name} has no {what}")
 
     def _leave_ip(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         unit = self._unit(state, args, "unit", side)

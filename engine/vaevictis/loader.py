@@ -30,6 +30,7 @@ from engine.vaevictis.data import (
     Reinforcement,
     River,
     Road,
+    RuleNumbers,
     ScenarioDef,
     Side,
     SupportGrant,
@@ -998,6 +999,22 @@ def check_chart_covers_map(data: GameData, problems: Problems, tables_file: str)
             problems.add(tables_file, f"[crossing.{kind}]", "missing: the map has this kind of water")
 
 
+def load_rule_numbers(documents: Documents, file: str, problems: Problems) -> RuleNumbers:
+    """The numbering of the game's rule book; a game without the file cites the shared code's numbers."""
+    if file not in documents:
+        return RuleNumbers()
+    table = Reader(problems, file, "[rule_numbers]", documents[file].get("rule_numbers", {}))
+    book = table.get("book", list, [])
+    same_rule = table.get("same_rule", dict, {})
+    if not all(isinstance(number, str) for number in book):
+        problems.add(file, "[rule_numbers] book", "lists rule numbers as strings")
+        book = []
+    for cited, own in same_rule.items():
+        if not isinstance(own, str) or (book and own not in book):
+            problems.add(file, f"[rule_numbers.same_rule] {cited}", f"{own!r} is not a rule number of the book")
+    return RuleNumbers(frozenset(book), {k: v for k, v in same_rule.items() if isinstance(v, str)})
+
+
 def build_game(documents: Documents, default_id: str = "game") -> GameData:
     """Build and validate a game from its parsed files (``{"game.toml": {...}, "map.toml": {...}, ...}``).
 
@@ -1018,6 +1035,7 @@ def build_game(documents: Documents, default_id: str = "game") -> GameData:
         documents, files["setup"], problems, game_map, armies, units, tables
     )
     scenarios = load_scenarios(documents, files["scenarios"], problems, len(turns))
+    rule_numbers = load_rule_numbers(documents, game.get("rule_numbers", str, "rule_numbers.toml"), problems)
     data = GameData(
         id=game.get("id", str, default_id),
         name=game.get("name", str, default_id),
@@ -1034,6 +1052,7 @@ def build_game(documents: Documents, default_id: str = "game") -> GameData:
         scenarios=scenarios,
         tables=tables,
         extra=extra,
+        rule_numbers=rule_numbers,
     )
     if not problems:
         check_cross_references(data, problems, files)

@@ -429,14 +429,15 @@ class _Mover:
                 return IllegalActionError(f"{definition.name} has been eliminated", rule="1.2")
             if self.entering_at is None and unit.hex is None:
                 return IllegalActionError(
-                    f"{definition.name} is not on the map: name its entry hex to bring it in", rule="16.1"
+                    f"{definition.name} is not on the map: name its entry hex to bring it in",
+                    rule=self.data.rule("16.1"),
                 )
             if self.entering_at is not None and unit.hex is not None:
-                return IllegalActionError(f"{definition.name} is already on the map", rule="16.1")
+                return IllegalActionError(f"{definition.name} is already on the map", rule=self.data.rule("16.1"))
             if unit.cannot_move:
                 return IllegalActionError(
                     f"{definition.name} may not move this turn: it began the game adjacent to a German unit",
-                    rule="17.1",
+                    rule=self.data.rule("17.1"),
                 )
             if unit.must_attack:
                 return IllegalActionError(
@@ -452,7 +453,9 @@ class _Mover:
         if self.entering_at is None and len({u.hex for u in self.units}) != 1:
             return IllegalActionError(f"{self.names} are not in the same hex and cannot move as a stack", rule="5")
         if self.entering_at is not None and self.entering_at not in self.data.map.entry_hexes[self.side]:
-            return IllegalActionError(f"{hex_name(self.entering_at)} is not an entry hex of the {self.side}s", "16.1")
+            return IllegalActionError(
+                f"{hex_name(self.entering_at)} is not an entry hex of the {self.side}s", self.data.rule("16.1")
+            )
         if self.ap <= 0 and self.mp <= 0:
             who = "it has" if self.alone else "they have"
             return IllegalActionError(f"{self.names} cannot move: {who} no action point left", rule="3.4.1")
@@ -815,7 +818,7 @@ def check_move(
     else:
         if hexes[0] != entering_at:
             raise IllegalActionError(
-                f"the path of a reinforcement starts at its entry hex, {hex_name(entering_at)}", rule="16.1"
+                f"the path of a reinforcement starts at its entry hex, {hex_name(entering_at)}", rule=data.rule("16.1")
             )
         road, river = mover.entry_link(entering_at)
         mp_cost, ap_cost, why = mover.step_cost(None, entering_at, road, river)
@@ -823,7 +826,7 @@ def check_move(
             raise _refusal(mover, why, None, entering_at, mp_cost, mover.ap, mover.mp)
         if mover.ap < mover.tables.move_ap:
             raise IllegalActionError(
-                f"{mover.names} cannot enter the map: entering is a move action and costs 1 AP", rule="16.1"
+                f"{mover.names} cannot enter the map: entering is a move action and costs 1 AP", rule=data.rule("16.1")
             )
         ap, mp = mover.ap - mover.tables.move_ap, mover.allowance
         new_ap, new_mp, why = mover.pay(ap, mp, mp_cost, ap_cost, entering_at)

@@ -808,13 +808,17 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
     air_limit = int(kind_row["air_supports"])
     for who, count, owner in (("The attacker", plan.air, side), ("The defender", plan.defender_air, enemy)):
         if count < 0:
-            raise _refuse("a number of air supports cannot be negative", "14.3")
+            raise _refuse("a number of air supports cannot be negative", data.rule("14.3"))
+        if count > 0 and not data.has_air_power:
+            raise _refuse(f"{data.name} has no air support", data.rule("14.3"))
         if count > air_limit:
             raise _refuse(f"{who} may commit at most {air_limit} air support(s) to this attack", "7.3")
         if not committed and count > state.air_missions.get(owner, 0):
-            raise _refuse(f"{who} has {state.air_missions.get(owner, 0)} air support mission(s) left", "14.2")
+            raise _refuse(
+                f"{who} has {state.air_missions.get(owner, 0)} air support mission(s) left", data.rule("14.2")
+            )
     if plan.air + plan.defender_air > 2:
-        raise _refuse("there cannot be more than two air supports in a single combat", "14.3")
+        raise _refuse("there cannot be more than two air supports in a single combat", data.rule("14.3"))
 
     # Quality units (7.4): one attacking unit, one defending unit from any target hex.
     if plan.attacker_quality is None:
@@ -907,7 +911,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             Modifier(
                 int(tables["status"]["improved_position"]["column_shift_if_all_in_ip"]),
                 "every defender in Improved Positions",
-                "12.2",
+                data.rule("12.2"),
             )
         )
     nationalities = {data.nationality_of(u.id) for u in attackers}
@@ -956,7 +960,9 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
                 cancelled.append("air")
                 continue
             who = "attacker" if sign > 0 else "defender"
-            shifts.append(Modifier(sign * int(air_def["column_shift"]), f"air support for the {who}", "14.3"))
+            shifts.append(
+                Modifier(sign * int(air_def["column_shift"]), f"air support for the {who}", data.rule("14.3"))
+            )
     if snafu == "column-left":
         shifts.append(Modifier(-1, "SNAFU 2, poor air-ground coordination", "9.5"))
 

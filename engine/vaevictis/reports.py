@@ -267,7 +267,7 @@ def command_reason(pos: Position, net: supply.SupplyNet, unit: UnitState) -> str
         else:
             now = f"enemy-held hexes bar every line of command of {reach} hexes from {name}"
     if formation.independent:
-        now = "independent units are always in command (16.3)"
+        now = f"independent units are always in command ({data.rule('16.3')})"
     return f"{status} this turn (8.1); {now}"
 
 
@@ -584,7 +584,7 @@ def victory_status(data: GameData, state: GameState, seat: Side | None) -> Victo
             if condition.supplied and holder == condition.side:
                 note = (", supplied" if good else ", not supplied") if known else ", supply hidden (11)"
             if holder == condition.side and not any(victory.counts_for_victory(data, u) for u in units):
-                note = ", an HQ alone, which does not count (17)"
+                note = f", an HQ alone, which does not count ({data.rule('17')})"
             parts.append(f"{city} {holder.capitalize()}{note}")
             held += good
         detail = "; ".join(parts) + f" ({held} of {condition.count} needed held)"

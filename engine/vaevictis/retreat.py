@@ -287,7 +287,7 @@ def advance_stops(pos: Position, side: Side, came_from: Hex, hex_: Hex, vacated:
     if pos.data.map.river_between(came_from, hex_) is not None:
         return "it crossed a river"
     if hex_ in mines.mined_hexes(pos.data, pos.state, side):
-        return "it entered a mined hex (14)"
+        return mines.ADVANCE_STOP
     if hex_ not in vacated_hexes(vacated) and hex_ in zoc.enemy_zoc(pos, side):
         return "it entered an enemy zone of control"
     return None

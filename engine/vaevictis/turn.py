@@ -78,10 +78,10 @@ def air_phase(data: GameData, state: GameState) -> list[Event]:
     state.air_missions = {side: 0 for side in SIDES}
     if state.turn not in air.get("turns", []):
         return events
-    allied_die, event = roll(state, "Allied air missions", "14.2")
+    allied_die, event = roll(state, "Allied air missions", data.rule("14.2"))
     events.append(event)
     state.air_missions["allied"] = math.ceil(allied_die / 2) + 1
-    german_die, event = roll(state, "German air mission", "14.2")
+    german_die, event = roll(state, "German air mission", data.rule("14.2"))
     events.append(event)
     state.air_missions["german"] = 1 if german_die >= 4 else 0
     events.append(
@@ -193,8 +193,8 @@ def southern_front(data: GameData, state: GameState) -> list[Event]:
         Event(
             "reinforcements",
             f"German units hold {', '.join(hex_name(h) for h in held)}: "
-            f"{', '.join(delayed)} arrive a turn late (16.1).",
-            {"held": held, "rule": "16.1"},
+            f"{', '.join(delayed)} arrive a turn late ({data.rule('16.1')}).",
+            {"held": held, "rule": data.rule("16.1")},
         )
     ]
 
@@ -323,7 +323,8 @@ def initiative_phase(data: GameData, state: GameState) -> list[Event]:
     events: list[Event] = []
     if state.turn <= 2 and "german-initiative-turns-1-2" in rules(data, state):
         state.initiative = "german"
-        events.append(Event("initiative", "The German player has the initiative (17.1).", {"side": "german"}))
+        text = f"The German player has the initiative ({data.rule('17.1')})."
+        events.append(Event("initiative", text, {"side": "german"}))
     else:
         table = dice_of(state)
         while True:

@@ -87,7 +87,7 @@ class UnseenPreview:
         fogged = self.unseen - self.face_down
         why_unseen = [f"{fogged} counter(s) unseen (fog of war, 11.1)"] if fogged else []
         if self.face_down:
-            why_unseen.append(f"{self.face_down} garrison{'s' if self.face_down > 1 else ''} face down (16)")
+            why_unseen.append(garrisons.unseen_words(self.face_down))
         out = [
             *self.heading,
             f"Defence {low} to {high}: " + (f"{seen}; " if seen else "") + "; ".join(why_unseen),
@@ -114,10 +114,7 @@ class UnseenPreview:
         if fogged:
             out.append("The stack is revealed when the attack is declared (11.1): the odds are then exact.")
         if self.face_down:
-            out.append(
-                "The garrison is flipped once the attack is declared and its supports allotted (16): the odds are "
-                "then exact."
-            )
+            out.append(garrisons.REVEALED_WHEN_ATTACKED)
         return out
 
 
@@ -156,10 +153,10 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     high = sum_strengths(seen, rounding) + strongest * len(hidden)
     worst_ratio, best_ratio = round_ratio(exact.attack_total, high), round_ratio(exact.attack_total, low)
 
-    shifts = tuple(m for m in exact.shifts if m.rule != "12.2")
+    shifts = tuple(m for m in exact.shifts if m.rule != data.rule("12.2"))
     ip_shift = int(data.tables.raw["status"]["improved_position"]["column_shift_if_all_in_ip"])
     improved = (
-        Modifier(ip_shift, "every defender in Improved Positions", "12.2")
+        Modifier(ip_shift, "every defender in Improved Positions", data.rule("12.2"))
         if all(u.improved_position for u in seen_units)
         else None
     )

@@ -30,14 +30,14 @@ changes nothing on the map)."""
 OVERLAYS = {
     "reachable": "where a unit may move now, with the MPs spent (6)",
     "zoc": "the enemy zones of control (4)",
-    "command": "your HQs' command ranges (1.4)",
+    "command": "your HQs' command ranges (8.1)",
     "supply": "your supply lines and the units without supply (10)",
-    "victory": "the scenario's victory cities (17)",
+    "victory": "the scenario's victory cities",
     "combats": "the combats of this turn (or of the last `turns`), results at the arrows' heads (7.5)",
 }
 """The overlays a player may ask for with ``map``."""
 
-ATTACK_KINDS = {"normal": "normal attack (7)", "prepared": "prepared attack (7.2)"}
+ATTACK_KINDS = {"normal": "normal attack (7.3.1)", "prepared": "prepared attack (7.3.2)"}
 
 CLOSE_UP_MAX_RADIUS = 7
 """A picture of what changed is a close-up when the changes fit within this many hexes of a centre."""
@@ -58,6 +58,9 @@ class VaeVictisAdapter:
         self.scenarios: tuple[str, ...] = tuple(self.game.data.scenarios)
         self.options: Mapping[str, str] = dict(self.game.options)
         self.standing_orders: Mapping[str, str] = {k: v[1] for k, v in STANDING_ORDERS.items()}
+        air = self.game.data.has_air_power  # Alsace 1944 has none (2.1, 7.3)
+        self.unused_options: Mapping[str, tuple[str, ...]] = {} if air else {"attack": ("air",)}
+        """Options of the room's commands this game does not have, left out of its help."""
 
     # --- The engine contract --------------------------------------------------------------------------
 
@@ -142,7 +145,8 @@ class VaeVictisAdapter:
         if source == "attack_kind":
             return [(f"{k}: {v}", k) for k, v in ATTACK_KINDS.items()]
         if source == "overlay":
-            return [(f"{k}: {v}", k) for k, v in OVERLAYS.items()]
+            texts = {**OVERLAYS, "victory": f"{OVERLAYS['victory']} ({data.rule('17')})"}
+            return [(f"{k}: {v}", k) for k, v in texts.items()]
         if source == "standing_order":
             chosen = [o.strip() for o in str(given.get("orders", "")).split(",")[:-1] if o.strip()]
             prefix = ",".join(chosen) + "," if chosen else ""
@@ -157,6 +161,11 @@ class VaeVictisAdapter:
             if source == "any_hex":
                 return [(hex_name(s["hex"]), hex_name(s["hex"])) for s in view["stacks"]]
             return [(f"{u['name']} ({u['id']})", u["id"]) for s in view["stacks"] for u in s["units"]]
+        if source == "air_points":
+            if not data.has_air_power:
+                return [(f"0: {data.name} has no air support ({data.rule('14.3')})", "0")]
+            left = state.air_missions.get(seat, 0) if seat in self.seats else 0
+            return [(f"{n} of the {left} air support mission(s) left this turn", str(n)) for n in range(left + 1)]
         if seat is None or seat not in self.seats:
             return []
         side: Any = seat

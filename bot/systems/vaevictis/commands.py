@@ -54,7 +54,15 @@ COMMANDS: tuple[CommandDef, ...] = (
             opt("attackers", "the attacking units, separated by commas", "attacker"),
             opt("kind", "normal or prepared attack (default: normal)", "attack_kind", False),
             opt("supports", "support markers, e.g. hq-id:artillery, separated by commas", "support", False),
-            OptionDef("air", "air points committed", "integer", False, None, 0, 9),
+            OptionDef(
+                "air",
+                "air supports committed, in a game with air power (none in Alsace 1944)",
+                "integer",
+                False,
+                "air_points",
+                0,
+                9,
+            ),
             opt("quality", "the attacker whose quality is used, who takes the first loss", "attacker", False),
         ),
         verb="attack",
@@ -75,7 +83,7 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef(
         "detach",
-        "Make a detachment from a division of the activation (18).",
+        "Ardennes 1944: make a detachment from a division of the activation (18).",
         (
             opt("division", "the division", "division"),
             opt("steps", "how many steps the detachment takes (default: as many as allowed)", "detach_steps", False),
@@ -84,7 +92,7 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef(
         "recombine",
-        "A detachment rejoins its division in the same hex (18).",
+        "Ardennes 1944: a detachment rejoins its division in the same hex (18).",
         (opt("detachment", "the detachment", "detachment"),),
         verb="recombine",
     ),
@@ -123,6 +131,38 @@ COMMANDS: tuple[CommandDef, ...] = (
 )
 """The play commands of a Vae Victis game."""
 
+HELP_EXAMPLES: dict[str, dict[str, str]] = {
+    "ardennes44": {
+        "activate": 'activate "XLVII Panzerkorps"   (or its id, or: activate general)',
+        "move": "move units=de-2-pz-cochenhausen to=2614   (or: move Cochenhausen/2 2614)",
+        "enter": "enter unit=us-7-ad at=1902",
+        "attack": "attack target=2515 attackers=de-2-pz-boehm   (then ok or cancel)",
+        "event": "event nuts 2515",
+        "map": "map overlay:reachable unit:de-26-vg   (Discord's option:value works too)",
+        "hex": "hex 2515",
+        "unit": "unit Mueller/12   (a name or an id)",
+        "stack": "stack 2515",
+        "act": "act retreat unit=us-110-28 to=2416",
+        "standing-orders": "standing-orders take-losses,no-advance",
+    },
+    "alsace44": {
+        "activate": "activate fr-9-dic   (or its name, or: activate general)",
+        "move": 'move units=fr-i-23-ric to=1022   (or by its name: move units="I/23 RIC" to=1022)',
+        "enter": "enter unit=fr-b-cc5 at=0101",
+        "attack": "attack target=1120 attackers=fr-i-23-ric,fr-ii-23-ric   (then ok or cancel)",
+        "event": "event antitank-ditch 0416",
+        "map": "map overlay:reachable unit:fr-i-4-rtm   (Discord's option:value works too)",
+        "hex": "hex 1120",
+        "unit": "unit fr-i-4-rtm   (a name or an id)",
+        "stack": "stack 0315",
+        "act": "act retreat unit=de-i-757 to=1219",
+        "standing-orders": "standing-orders take-losses,no-advance",
+        "mine": "mine de-i-758",
+        "trucks": "trucks fr-i-4-rtm",
+    },
+}
+"""Examples for ``help COMMAND`` in each game of the system: its own units, hexes and events."""
+
 
 class VaeVictisRoom(Room):
     """The command half of a Vae Victis game."""
@@ -134,6 +174,9 @@ class VaeVictisRoom(Room):
         "activate_formation": "activate",
         "activate_general": "activate general",
     }
+
+    def help_examples(self, system_id: str) -> Mapping[str, str]:
+        return HELP_EXAMPLES.get(system_id, {})
 
     def handlers(self, layer: Layer) -> dict[str, Handler]:
         async def activate(ctx: Context, o: dict[str, Any]) -> list[Reply]:

@@ -152,7 +152,7 @@ def hex_info(game: VaeVictisGame, state: GameState, seat: Side | None, where: He
         lines.append(f"{side.capitalize()} defender here: {total:+d} column(s): {detail}")
     if report.victory:
         holder = report.holder.capitalize() if report.holder else "nobody"
-        lines.append(f"Victory place (17), held by {holder}: " + "; ".join(report.victory))
+        lines.append(f"Victory place ({data.rule('17')}), held by {holder}: " + "; ".join(report.victory))
     for side, names in report.zoc.items():
         lines.append(f"Zone of control of the {side} side (4): {', '.join(names)}")
     if report.markers:
@@ -249,7 +249,7 @@ def unit_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str
         if report.must_attack:
             lines.append("Must attack before its activation ends (4.2).")
         if report.cannot_move:
-            lines.append("May not move this turn (17.1).")
+            lines.append(f"May not move this turn ({data.rule('17.1')}).")
         unit = state.units[unit_id]
         if unit in legal.units_that_may_act(game, state, report.side):
             options = legal.unit_options(game, state, unit)
@@ -340,7 +340,7 @@ def oob_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str)
         if oob.detachments:
             made = "; ".join(f"{d} of {p} in {hex_name(h)}" for d, p, h in oob.detachments)
             lines.append(f"Detachments (18): {made}")
-        lines.append("Reinforcements to come (16.1):")
+        lines.append(f"Reinforcements to come ({data.rule('16.1')}):")
         coming = [f"- turn {r.turn} at {entry_place(r)}: {', '.join(r.units)}" for r in oob.reinforcements]
         lines += coming or ["- none"]
         lines.append(f"Eliminated: {', '.join(oob.eliminated) or 'none'}")
@@ -412,7 +412,7 @@ def turn_report_text(game: VaeVictisGame, state: GameState, seat: Side, log: Log
     lines.append(f"Isolated (10.3): {', '.join(report.isolated) or 'none'}")
     lines.append(f"Unsupplied (10.3): {', '.join(report.unsupplied) or 'none'}")
     due = [f"{', '.join(r.units)} at {entry_place(r)}" for r in report.reinforcements]
-    lines.append(f"Reinforcements due this turn (16.1): {'; '.join(due) or 'none'}")
+    lines.append(f"Reinforcements due this turn ({game.data.rule('16.1')}): {'; '.join(due) or 'none'}")
     lines.append("Support pools (1.6): " + "; ".join(f"{a}: {_pool(p)}" for a, p in report.pools))
     lines.append("Events left (15): " + (", ".join(f"{n} {c}" for n, c in report.events_left) or "none"))
     lines.append(f"Events you may play now (15): {', '.join(report.playable) or 'none'}")
