@@ -19,6 +19,7 @@ from engine.vaevictis.initiative_stratagems import may_join as may_join_combined
 from engine.vaevictis.movement import is_shelter
 from engine.vaevictis.state import Activation, GameState, Position, UnitState
 from engine.vaevictis.stratagems import reactivation_barred
+from engine.vaevictis.trucks import motorized_units
 from engine.vaevictis.variant import activation_refusal as variant_refusal
 from engine.vaevictis.variant import joined as variant_joined
 from engine.vaevictis.zoc import enemy_zoc
@@ -326,7 +327,8 @@ def recover_fatigue(state: GameState, data: GameData, unit: UnitState) -> list[E
         raise IllegalActionError(f"{definition.name} can recover only in its first activation of the turn", "3.5.2")
     pos = Position(data, state)
     unfatigued = pos.base_action_points(unit) + 1
-    if unit.action_points != pos.base_action_points(unit) or unfatigued < 2:
+    riding = unit.id in motorized_units(data, state)  # [Alsace 17] the trucks were its first action
+    if unit.action_points != pos.base_action_points(unit) or unfatigued < 2 or riding:
         raise IllegalActionError(f"recovery must be {definition.name}'s first action of the activation", "3.5.2")
     unit.fatigued = False
     unit.action_points = unfatigued - 2

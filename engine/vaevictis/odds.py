@@ -336,13 +336,16 @@ def column_index(data: GameData, name: str) -> int:
     return data.tables.crt_columns.index(name)
 
 
-def round_ratio(attack: int, defence: int) -> tuple[int, int]:
-    """[7.5] The force ratio rounded to the nearest whole number, never in the defender's favour.
+def round_ratio(attack: int, defence: int, halves_up: bool = False) -> tuple[int, int]:
+    """[7.5] The force ratio rounded to the nearest whole number, never in the defender's favour; with
+    ``halves_up`` (Alsace 1944 0.3, 7.5: no such exception) an exact half rounds up on either side.
 
     Returns ``(a, d)`` with one of them 1: ``(2, 1)`` for 2:1, ``(1, 3)`` for 1:3.
 
     >>> round_ratio(149, 100), round_ratio(150, 100), round_ratio(10, 25), round_ratio(10, 26)
     ((1, 1), (2, 1), (1, 2), (1, 3))
+    >>> round_ratio(10, 15), round_ratio(10, 15, halves_up=True)
+    ((1, 1), (1, 2))
     """
     if defence <= 0:
         return (max(1, attack), 1) if attack > 0 else (1, 1)
@@ -351,8 +354,16 @@ def round_ratio(attack: int, defence: int) -> tuple[int, int]:
     if attack >= defence:
         # attack / defence rounded half up: floor(a/d + 1/2).
         return ((2 * attack + defence) // (2 * defence), 1)
+    if halves_up:
+        return (1, (2 * defence + attack) // (2 * attack))
     # defence / attack rounded half down (toward the attacker): ceil(d/a - 1/2).
     return (1, max(1, _half_down(defence, attack)))
+
+
+def ratio_halves_up(data: GameData) -> bool:
+    """[7.5] Whether an exact half of the force ratio rounds up even in the defender's favour (the tables'
+    ``[rounding] ratio_halves = "up"``; Ardennes 1944 rounds it toward the attacker)."""
+    return bool(data.tables.raw.get("rounding", {}).get("ratio_halves") == "up")
 
 
 def _half_down(num: int, den: int) -> int:
@@ -457,6 +468,8 @@ def support_problem(pos: Position, hq_id: str, unit: UnitState) -> str | None:
                 return "another formation (a German HQ supports its own formation's units)"
         elif data.army_of(hq_id).id != data.army_of(unit.id).id and data.nationality_of(unit.id) != "british":
             return "another army (an Allied HQ supports its own army's units)"
+    elif not data.tables.raw.get("doctrine", {}).get(data.side_of(hq_id), {}).get("hq_supports_independents", True):
+        return "an independent unit (this side's HQs support only their own formation's units)"  # Alsace 1944 1.3
     if first_turn_all_in_command(pos.data, pos.state, data.side_of(unit.id)):
         return None
     if is_british_west_of_meuse(data, unit) and data.nationality_of(hq_id) == "british":
@@ -891,7 +904,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         defence_details.append(_contribution(pos, unit, halvings))
     attack_total = sum_strengths(attack_details, rounding_mode(data))
     defence_total = sum_strengths(defence_details, rounding_mode(data))
-    ratio = round_ratio(attack_total, defence_total)
+    ratio = round_ratio(attack_total, defence_total, ratio_halves_up(data))
     ratio_text = f"{ratio[0]}:{ratio[1]}"
     base = ratio_column(data, ratio)
 

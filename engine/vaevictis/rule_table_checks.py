@@ -80,6 +80,8 @@ def _check_tables(raw: Mapping[str, Any], add: Add, file: str) -> None:
             add(file, entry, "attached_combat_commands is a whole number (9.2)")
         if not isinstance(doctrine.get("in_command_through_other_hq", False), bool):
             add(file, entry, "in_command_through_other_hq is true or false (9.3)")
+        if not isinstance(doctrine.get("hq_supports_independents", True), bool):
+            add(file, entry, "hq_supports_independents is true or false (1.3)")
 
 
 def _check_setup(data: GameData, add: Add, file: str) -> None:

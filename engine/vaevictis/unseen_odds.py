@@ -31,6 +31,7 @@ from engine.vaevictis.odds import (
     divisional_integrity,
     quality_of,
     ratio_column,
+    ratio_halves_up,
     round_ratio,
     rounding_mode,
     sum_strengths,
@@ -151,7 +152,9 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
         for halvings in combinations_with_replacement(range(most_halvings + 1), len(hidden))
     )
     high = sum_strengths(seen, rounding) + strongest * len(hidden)
-    worst_ratio, best_ratio = round_ratio(exact.attack_total, high), round_ratio(exact.attack_total, low)
+    halves_up = ratio_halves_up(data)
+    worst_ratio = round_ratio(exact.attack_total, high, halves_up)
+    best_ratio = round_ratio(exact.attack_total, low, halves_up)
 
     shifts = tuple(m for m in exact.shifts if m.rule != data.rule("12.2"))
     ip_shift = int(data.tables.raw["status"]["improved_position"]["column_shift_if_all_in_ip"])

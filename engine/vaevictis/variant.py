@@ -523,6 +523,7 @@ def reinforcement_of(data: GameData, state: GameState, unit_id: str) -> Reinforc
                         hexes=tuple(where),
                         trucks=unit_id in group.get("trucked_units", []),
                         action_points=group.get("action_points") if wave is group else None,
+                        controlled=bool(wave.get("controlled", group.get("controlled", False))),  # 18
                     )
     return next((r for r in data.reinforcements if unit_id in r.units), None)
 

@@ -106,6 +106,18 @@ def test_7_3_2_prepared_attacks_shift_two_columns_for_the_french_and_the_german(
         assert [m.amount for m in shifts if m.rule == "7.3.2"] == [2]
 
 
+def test_7_5_an_exact_half_of_the_ratio_rounds_up_on_either_side() -> None:
+    # 0.3, 7.5: "always rounded to the nearest whole number" (1.50 to 1 gives 2:1), without Ardennes' "not in
+    # the defender's favor": 2 against 3 is 1:1.5, read 1:2 (Ardennes 1:1).
+    state = new_state(DATA, {GR1: 2610, RTM1: 2611})
+    assessed = assess(DATA, state, plan("german", 2611, GR1))
+    assert (assessed.attack_total, assessed.defence_total, assessed.ratio) == (2, 3, "1:2")
+    state = new_state(DATA, {RTM1: 2610, GR1: 2611, GR2: 2611})
+    assert assess(DATA, state, plan("allied", 2611, RTM1)).ratio == "1:1"  # 3 against 4 is 1:1.33
+    state = new_state(DATA, {RTM1: 2610, RTM2: 2610, GR1: 2611, GR2: 2611})
+    assert assess(DATA, state, plan("allied", 2611, RTM1, RTM2)).ratio == "2:1"  # 6 against 4: 1.5 to 1
+
+
 def test_7_1_tanks_attack_out_of_or_into_difficult_terrain_only_along_a_road() -> None:
     data, grid = DATA, DATA.map.grid
     joined = next(
@@ -166,6 +178,15 @@ def test_7_4_armored_superiority_against_tanks() -> None:
     assert drm_reasons(DATA, state, plan("allied", 2610, "fr-a-cc2"))[defending] == -1
     state = new_state(DATA, {"de-106-pzgr": 2610, "fr-a-cc2": 2611})  # no dot: no superiority
     assert defending not in drm_reasons(DATA, state, plan("allied", 2610, "fr-a-cc2"))
+
+
+def test_7_4_a_village_in_difficult_terrain_shifts_two_columns() -> None:
+    # 7.4's example: the defender's terrain shifts are cumulative.
+    fresse = next(h for h, s in DATA.map.settlements.items() if s.name == "Fresse")
+    assert DATA.map.terrain[fresse] == "difficult" and DATA.map.is_village(fresse)
+    state = new_state(DATA, {RTM1: DATA.map.grid.neighbours(fresse)[0], GR1: fresse})
+    terrain = [m.amount for m in assess(DATA, state, plan("allied", fresse, RTM1)).shifts if m.rule.startswith("0.2")]
+    assert sum(terrain) == -2 and len(terrain) == 2
 
 
 def test_7_4_no_divisional_integrity() -> None:
@@ -326,6 +347,27 @@ def test_1_6_one_pool_per_side_and_french_hqs_support_any_formation() -> None:
     with pytest.raises(IllegalActionError) as refused:
         assess(DATA, state, german)  # the 159th's HQ supports only its own formation (1.3)
     assert refused.value.rule == "1.3"
+
+
+def test_1_3_a_german_hq_supports_no_independent_a_french_hq_supports_any_unit() -> None:
+    # 1.3: "German HQ can support only units of their formation"; Alsace has no counterpart of Ardennes' 16.3
+    # (independents supported by any HQ in range). A French HQ "can support any unit of any formation".
+    independent, hq = "de-34-fu-335", "hq-de-338-vgd"
+    state = new_state(DATA, {independent: 2610, hq: 2609, RTM1: 2611, "hq-fr-2-dim": 2612, "fr-cdo-fr": 2711})
+    state.units[hq].supports = ["light_artillery"]
+    alone = plan("german", 2611, independent, supports=((hq, "light_artillery"),))
+    before = state.to_json()
+    with pytest.raises(IllegalActionError) as refused:
+        combat.begin_attack(DATA, state, alone)
+    assert refused.value.rule == "1.3" and "independent" in refused.value.reason and state.to_json() == before
+    state = new_state(DATA, {independent: 2610, GR1: 2610, hq: 2609, RTM1: 2611})
+    state.units[hq].supports = ["light_artillery"]
+    with_formation = plan("german", 2611, independent, GR1, supports=((hq, "light_artillery"),))
+    assert any(m.rule == "1.6" for m in assess(DATA, state, with_formation).shifts)  # the 338th's unit is supported
+    state = new_state(DATA, {"fr-cdo-fr": 2610, "hq-fr-2-dim": 2609, GR1: 2611})
+    state.units["hq-fr-2-dim"].supports = ["light_artillery"]
+    french = plan("allied", 2611, "fr-cdo-fr", supports=(("hq-fr-2-dim", "light_artillery"),))
+    assert any(m.rule == "1.6" for m in assess(DATA, state, french).shifts)  # a French independent is
 
 
 def test_1_6_a_combat_command_receives_a_tank_destroyer_even_out_of_its_hqs_range() -> None:

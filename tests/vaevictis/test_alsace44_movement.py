@@ -148,6 +148,28 @@ def test_2_2_the_series_roll_ends_the_turn_on_the_totals_the_data_gives() -> Non
     assert turn_after_a_series_roll([]) == 1  # none does
 
 
+def test_2_2_the_series_rolls_only_from_its_second_sequence(core: GameData) -> None:
+    # "At the end of each activation sequence ... beginning with the second, this player must roll 2d6."
+    game = VaeVictisGame(core)
+    state = to_operations(game, game.new_game("initial-assault", {}, bytes(32)))
+    side = state.active
+    assert side is not None
+    other = "german" if side == "allied" else "allied"
+    for unit_id, unit in state.units.items():
+        if core.side_of(unit_id) == other:
+            unit.activations = 2
+            unit.eliminated = unit.eliminated or not unit.on_map
+    rolls = []
+    for _ in range(2):
+        state, _ = game.apply(state, Action(side, "activate_general", {}))
+        state, events = game.apply(state, Action(side, "end_activation", {}))
+        rolls.append([e for e in events if e.data.get("rule") == "2.2"])
+        if state.turn != 1:
+            break
+        assert state.active == side  # the series goes on: the other side has nothing left to activate
+    assert rolls[0] == [] and len(rolls[1]) == 1
+
+
 # --- 4 Zones of control ---------------------------------------------------------------------------------------
 
 
@@ -339,6 +361,15 @@ def test_9_3_a_german_unit_in_command_through_another_hq_acts_only_in_general_ac
     assert refusal(lambda: act.check_can_join(state, alsace, unit)).rule == "9.3"
     state.activation = Activation("german", "general", None, limit=3)
     act.check_can_join(state, alsace, unit)
+
+
+def test_8_2_an_independent_far_from_every_hq_is_never_out_of_command(alsace: GameData) -> None:
+    # 8.2 needs a unit "unable to trace a LoC to its HQ"; an independent has none (docs/rules/alsace44.md).
+    pos = position(alsace, {"hq-de-338-vgd": 915, "de-34-fu-335": 2606, "hq-fr-2-dim": 115, "fr-i-6-rtm": 1121})
+    update_statuses(pos, "german")
+    update_statuses(pos, "allied")
+    assert not pos.state.units["de-34-fu-335"].out_of_command
+    assert not pos.state.units["fr-i-6-rtm"].out_of_command
 
 
 def test_9_2_combat_commands_attach_to_infantry_divisions_for_the_turn(alsace: GameData) -> None:
@@ -693,6 +724,23 @@ def test_17_no_trucks_before_turn_3_nor_after_the_first_action(alsace: GameData)
     state = active(alsace, {"fr-a-cc2": a}, "allied", turn_number=3)
     join(alsace, state, "fr-a-cc2")
     assert "infantry battalion" in refusal(lambda: trucks.use(alsace, state, state.units["fr-a-cc2"])).reason
+
+
+def test_3_5_2_17_a_fatigued_battalion_in_trucks_may_not_recover_after_it_moved(alsace: GameData) -> None:
+    # Recovery "must be done as a fatigued unit's first action" (3.4.1, 3.5.2); the trucks are a first action
+    # too (17), and their APs must not make a later recovery look like the first (random play found a fatigued
+    # battalion that rode the trucks, moved into an enemy ZoC, then "recovered" with its last AP).
+    a, _ = road_into(alsace, "forest")
+    state = active(alsace, {"fr-i-4-rtm": a}, "allied", turn_number=3)
+    unit = state.units["fr-i-4-rtm"]
+    unit.fatigued = True
+    join(alsace, state, "fr-i-4-rtm")
+    trucks.use(alsace, state, unit)
+    assert unit.action_points == 2  # the trucks' 3, less 1 for fatigue
+    unit.action_points -= 1  # a move action
+    before = state.to_json()
+    refused = refusal(lambda: act.recover_fatigue(state, alsace, unit))
+    assert refused.rule == "3.5.2" and state.to_json() == before and unit.fatigued
 
 
 def test_17_the_trucks_go_at_the_end_of_the_activation_sequence(alsace: GameData) -> None:

@@ -160,6 +160,9 @@ def test_19_4_1_the_offensive_effort_sets_turn_1_and_the_vosges_artillery(game: 
     assert variant.activation_refusal(data, state, dfl) is not None
     dim = next(u for u, d in data.units.items() if d.formation == "fr-2-dim" and not d.is_hq)
     assert variant.activation_refusal(data, state, dim) is None
+    # The choice is among the three infantry divisions: independents and the turn-1 Combat Commands may act.
+    assert variant.activation_refusal(data, state, "fr-i-9-zouaves") is None
+    assert variant.activation_refusal(data, state, "fr-a-cc4") is None
 
 
 def german_in_activation(game: VaeVictisGame, state: GameState) -> GameState:
@@ -277,3 +280,20 @@ def test_19_4_random_play_of_the_variant_keeps_the_invariants(game: VaeVictisGam
     start = effort(game, both_set_up(game), 2, "fr-2-dim,fr-9-dic")
     state, log = play(game, 19, "variant", actions, start=start)
     assert len(log) == actions or state.result is not None
+
+
+@pytest.mark.parametrize("unit", ["de-i-490", "de-kg-renschling"])
+def test_19_4_2_the_vosges_group_and_kg_renschling_enter_only_by_german_controlled_hexes(
+    game: VaeVictisGame, unit: str
+) -> None:
+    # "Vosges Group: enters via a German-controlled road hex on the north map edge"; "KG Renschling in a
+    # German-controlled hex north or northeast of Mulhouse" (18: hexes no French unit has passed through).
+    from engine.vaevictis import control
+    from engine.vaevictis.turn import entry_hexes_for
+
+    data = game.data
+    state = game.new_game(LONG, {}, SEED)
+    before = entry_hexes_for(data, state, unit)
+    assert len(before) > 1
+    control.note_passage(data, state, "allied", [before[0]])
+    assert entry_hexes_for(data, state, unit) == before[1:]

@@ -179,3 +179,28 @@ def test_19_2_leaving_the_map_elsewhere_is_refused_and_changes_nothing(game: Vae
     with pytest.raises(IllegalActionError) as refused:  # 19.1 counts no exits: nobody leaves
         game.apply(short, Action("allied", "exit_map", {"units": infantry}))
     assert refused.value.rule == "19.2"
+
+
+def test_15_3_19_2_a_raid_commando_leaves_before_the_last_victory_check(game: VaeVictisGame) -> None:
+    # The commando leaves "at the end of the turn" with the administrative phase's removals, which come before
+    # its victory check (2.1 step 5): it does not hold its fort for 19.2.
+    from engine.vaevictis.stratagems import COMMANDOS, commando_ids
+
+    data = game.data
+    state = game.new_game("entire-battle", {}, SEED)
+    raided, *others = forts(data)
+    occupy(data, state, [*place_hexes(data, "Belfort"), *place_hexes(data, "Mulhouse"), *others])
+    for unit in state.units_at(raided):
+        unit.hex, unit.eliminated, unit.steps = None, True, 0
+    commando = commando_ids(data)[0]
+    state.units[commando].hex, state.units[commando].arrived = raided, True
+    state.flags[COMMANDOS] = [commando]
+    state.turn, state.phase, state.active = data.scenarios["entire-battle"].turns, "operations", None
+    game._end_operations(state)
+    assert state.result is not None and state.result["result"] == "german"
+    assert state.units[commando].hex is None
+    state = game.new_game("entire-battle", {}, SEED)  # a French unit on that fort instead holds it
+    occupy(data, state, [*place_hexes(data, "Belfort"), *place_hexes(data, "Mulhouse"), *forts(data)])
+    state.turn, state.phase, state.active = data.scenarios["entire-battle"].turns, "operations", None
+    game._end_operations(state)
+    assert state.result is not None and state.result["result"] == "allied-tactical"
