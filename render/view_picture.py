@@ -43,6 +43,11 @@ STATUS_MARKERS: dict[str, str] = {
 SIDE_NAMES = {"german": "German", "allied": "Allied"}
 
 
+FACE_DOWN_LABEL = "Garrison"
+"""[Alsace 16] A face-down garrison's title on its counter: the "?" of its values says it is face down, and the
+view's longer name would shrink to an unreadable size on the counter's bar."""
+
+
 def face_from_view(data: GameData, unit: Mapping[str, Any]) -> CounterFace:
     """A counter's face from one unit of the view: printed values from the data, the rest from the view."""
     statuses = [str(s) for s in unit.get("status", [])]
@@ -54,7 +59,7 @@ def face_from_view(data: GameData, unit: Mapping[str, Any]) -> CounterFace:
         STATUS_MARKERS.get(s, s.replace("_", "-")) for s in statuses if not (s == "activated" and face.is_hq)
     )
     return CounterFace(
-        label=str(unit.get("name", face.label)),
+        label=FACE_DOWN_LABEL if hidden else str(unit.get("name", face.label)),
         side=face.side,
         nationality=face.nationality,
         kind=face.kind,

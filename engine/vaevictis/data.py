@@ -275,6 +275,9 @@ class Reinforcement:
     controlled: bool = False
     """The entry hexes must be controlled by the side: no enemy unit has passed through them (Alsace 1944
     18, 19.2 "a German-controlled hex")."""
+    region: str | None = None
+    """The map region the entry hexes are, when the list names one (Alsace 1944 18: "along the west or south
+    edge"): reports name it instead of listing its hexes."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ Every handler works on a copy of the state and either returns the new state with
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from engine.contract import (
@@ -107,6 +107,47 @@ STANDING_ORDERS: dict[str, tuple[str, str]] = {
 """Actions that may come outside the main flow of prompts: events and detachments (15, 18)."""
 
 
+def _fatigued_by_joining(state: GameState, attackers: Sequence[str]) -> GameState:
+    """[3.5, 7.5] The state as the attack will find it: an attacker that joins the activation by attacking,
+    already activated this turn, is fatigued as it joins (and halved), so the odds shown count it so. No die
+    decides it; the state given is left as it is."""
+    activation = state.activation
+    joining = [
+        u
+        for u in attackers
+        if activation is not None
+        and u in state.units
+        and u not in activation.units
+        and state.units[u].activations >= 1
+        and not state.units[u].fatigued
+    ]
+    if not joining:
+        return state
+    trial = state.copy()
+    for unit_id in joining:
+        trial.units[unit_id].fatigued = True
+    return trial
+
+
+REACTIONS: tuple[tuple[str, str, str, str], ...] = (
+    ("play_event", "play an event", "15", "15.1"),
+    ("remove_marker", "remove an enemy event marker", "15", "15.1"),
+    mines.RETREAT_REACTION,
+)
+"""What each verb of an optional reaction offers, the rule its wording cites and the prompt's rule."""
+
+
+def _reaction_prompt(side: Side, reactions: Sequence[Choice]) -> Prompt:
+    """An optional prompt worded after what it offers: an event (15), mining a village a retreat left (14)."""
+    offered = [(what, cite, rule) for verb, what, cite, rule in REACTIONS if any(c.verb == verb for c in reactions)]
+    if len(offered) == 1:
+        what, cite, _ = offered[0]
+        text = f"You may {what} now ({cite})."
+    else:
+        text = "You may " + ", or ".join(f"{what} ({cite})" for what, cite, _ in offered) + " now."
+    return Prompt(side, text, tuple(reactions), rule=offered[0][2], optional=True)
+
+
 class VaeVictisGame:
     """One Vae Victis game system bound to its data (Ardennes 1944, Alsace 1944, ...)."""
 
@@ -114,6 +155,7 @@ class VaeVictisGame:
 
     def __init__(self, data: GameData) -> None:
         self.data = data
+        self._trying_attacks = False
         self.options = game_options(data)
 
     # --- New game ---------------------------------------------------------------------------------------
@@ -244,9 +286,7 @@ class VaeVictisGame:
                         prompt.seat, prompt.text, prompt.choices, free, prompt.secret, prompt.rule, prompt.optional
                     )
                 else:
-                    prompts[side] = Prompt(
-                        side, "You may play an event now (15).", tuple(reactions), rule="15.1", optional=True
-                    )
+                    prompts[side] = _reaction_prompt(side, reactions)
         return prompts
 
     def _event_choices(self, state: GameState, side: Side) -> list[Choice]:
@@ -306,7 +346,7 @@ class VaeVictisGame:
             "put_on_top",
             *(verb for verb, table in GAME_VERBS.items() if table in self.data.extra),
         )
-        owing = act.units_owing_an_attack(state, self.data)
+        owing = self._owing_an_attack(state)
         text = "Act with your activated units, then end the activation."
         if owing:
             names = ", ".join(self.data.units[u.id].name for u in owing)
@@ -931,6 +971,7 @@ class VaeVictisGame:
         Changes nothing and rolls nothing.
         """
         plan = self.attack_plan(state, side, args)
+        state = _fatigued_by_joining(state, plan.attackers)
         # [16] A face-down garrison's values are nobody's to know: it counts as unseen, fog of war or not.
         hidden = set(garrisons.face_down(state))
         if state.options.get("fog_of_war") or hidden:
@@ -991,10 +1032,40 @@ class VaeVictisGame:
         unit.movement_points = 0.0
         return events
 
+    def _owing_an_attack(self, state: GameState) -> list[UnitState]:
+        """[4.2] The activation's units that entered an enemy zone of control and still owe an attack they can
+        make: the duty cannot demand an attack the rules forbid (a mechanized unit with no road into the
+        defender's hex, Alsace 7.1), so a unit without any legal attack on an adjacent enemy is let off."""
+        owing = act.units_owing_an_attack(state, self.data)
+        if not owing or self._trying_attacks:
+            return owing  # an attack tried below asks for the prompts again: no second round of trials
+        self._trying_attacks = True
+        try:
+            return [unit for unit in owing if self._has_a_legal_attack(state, unit)]
+        finally:
+            self._trying_attacks = False
+
+    def _has_a_legal_attack(self, state: GameState, unit: UnitState) -> bool:
+        if unit.hex is None:
+            return False
+        side = self.data.side_of(unit.id)
+        pos = Position(self.data, state)
+        for target in self.data.map.grid.neighbours(unit.hex):
+            if pos.side_at(target) != other_side(side):
+                continue
+            for kind in ("normal", "prepared"):
+                action = Action(side, "attack", {"kind": kind, "attackers": unit.id, "target": hex_name(target)})
+                try:
+                    self.apply(state, action)
+                except (IllegalActionError, InvalidActionError, NotYourTurnError):
+                    continue
+                return True
+        return False
+
     def _end_activation(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         if state.activation is None:
             raise IllegalActionError("no activation is in progress", "2.1")
-        owing = act.units_owing_an_attack(state, self.data)
+        owing = self._owing_an_attack(state)
         if owing:
             names = ", ".join(self.data.units[u.id].name for u in owing)
             raise IllegalActionError(f"{names} entered an enemy zone of control and must attack first", "4.2")

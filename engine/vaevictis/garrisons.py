@@ -62,6 +62,17 @@ HIDDEN_NAME = HIDDEN_GARRISON
 """What a face-down garrison is called in views and messages: its label's name would suggest a value."""
 
 
+def unseen_words(count: int) -> str:
+    """[16] How an odds preview says that ``count`` of the defenders are face-down garrisons."""
+    return f"{count} garrison{'s' if count > 1 else ''} face down ({RULE})"
+
+
+REVEALED_WHEN_ATTACKED = (
+    f"The garrison is flipped once the attack is declared and its supports allotted ({RULE}): the odds are then exact."
+)
+"""[16] The last line of the odds preview of an attack on a face-down garrison."""
+
+
 def has_garrisons(data: GameData) -> bool:
     """Whether the game's data places hidden garrisons (a ``[garrisons]`` set-up table)."""
     return "garrisons" in data.extra

@@ -9,9 +9,10 @@ every path or every combination of attackers).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.contract import Action, IllegalActionError
+from engine.contract import Action, IllegalActionError, RulesError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
 from engine.vaevictis import mines, movement, setup_phase, trucks, turn, variant, zoc
@@ -125,10 +126,10 @@ def reinforcements_due(game: VaeVictisGame, state: GameState, side: Side) -> lis
         if game.data.side_of(unit_id) != side:
             continue
         try:
-            act.check_can_join(state, game.data, unit)
-        except IllegalActionError as error:
-            if error.rule != game.data.rule("16.1"):
-                continue
+            # [3.2, 9, 18.1] It enters when its formation is activated: it must be able to join this activation.
+            act.check_can_join(state, game.data, unit, arriving=True)
+        except IllegalActionError:
+            continue
         hexes = turn.entry_hexes_for(game.data, state, unit_id)
         if hexes:
             found.append((unit_id, hexes))
@@ -162,9 +163,26 @@ def candidate_actions(game: VaeVictisGame, state: GameState, side: Side, per_uni
         for verb in game_verbs(game, state, unit):
             actions.append(Action(side, verb, {"unit": unit.id}))
     for unit_id, hexes in reinforcements_due(game, state, side):
-        # A few entry hexes spread along the edge: the first may be closed to the unit (Alsace 1944's west edge
-        # starts in difficult terrain, which a mechanized unit enters only by road).
-        step = max(1, len(hexes) // per_unit)
-        for hex_ in hexes[::step][:per_unit]:
+        for hex_ in legal_entries(game, state, side, unit_id, hexes, per_unit):
             actions.append(Action(side, "enter", {"unit": unit_id, "at": hex_name(hex_)}))
     return actions
+
+
+def legal_entries(
+    game: VaeVictisGame, state: GameState, side: Side, unit_id: str, hexes: Sequence[Hex], wanted: int
+) -> list[Hex]:
+    """[16.1, 18] Up to ``wanted`` of a due reinforcement's entry hexes that it may really enter now, spread
+    along the edge. Each is tried: an entry hex may be closed to the unit (Alsace 1944's west edge starts in
+    difficult terrain, which a mechanized unit enters only by road), or taken up by units entered before."""
+    step = max(1, len(hexes) // wanted)
+    spread = list(hexes[::step])
+    found: list[Hex] = []
+    for hex_ in [*spread, *(h for h in hexes if h not in spread)]:
+        try:
+            game.apply(state, Action(side, "enter", {"unit": unit_id, "at": hex_name(hex_)}))
+        except RulesError:
+            continue
+        found.append(hex_)
+        if len(found) == wanted:
+            break
+    return found

@@ -618,6 +618,7 @@ def load_setup(
                     reader.get("trucks", bool, False),
                     reader.get("action_points", int, None),
                     reader.get("controlled", bool, False),
+                    reader.get("region", str, None) if not reader.get("hexes", list, []) else None,
                 )
             )
 

@@ -29,6 +29,10 @@ from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
 
 MARKER = "mines"
 CHANCES = "mine_chances"
+RETREAT_REACTION = ("mine_retreat", "try to mine the village your units just retreated out of", "14", "14")
+"""The optional reaction of mining the village a retreat left: verb, words, the rule cited and the prompt's."""
+ADVANCE_STOP = "it entered a mined hex (14)"
+"""Why an advance after combat stops in a mined hex (:func:`engine.vaevictis.retreat.advance_stops`)."""
 
 
 def _table(data: GameData) -> dict[str, Any]:

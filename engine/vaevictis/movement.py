@@ -408,7 +408,8 @@ class _Mover:
         for hex_, kind in stratagems.blocked_hexes(data, state, self.side, armored).items():
             self.blocked.setdefault(hex_, _MARKER)
             self.blocking_marker[hex_] = kind
-        mechanised = any(d.is_mechanized for d in self.defs)
+        # [17] A trucked battalion moves as a mechanised unit, and pays the Bottleneck like one.
+        mechanised = any(d.is_mechanized or u in motorized for u, d in members)
         self.tolls = stratagems.toll_hexes(data, state, self.side) if mechanised else {}
         self.zoc: dict[Hex, set[str]] = {} if ignore_zoc else enemy_zoc(pos, self.side)
         self.mined = mines.mined_hexes(data, state, self.side)

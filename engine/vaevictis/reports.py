@@ -126,11 +126,18 @@ def hex_report(data: GameData, state: GameState, seat: Side | None, hex_: Hex) -
     stack = next((s for s in view["stacks"] if s["hex"] == hex_), None)
     pos = Position(data, state)
     control: dict[Side, list[str]] = {}
+    # [16] A face-down garrison goes by the name its view gives it, never its label's.
+    shown = {str(u["id"]): str(u["name"]) for s in view["stacks"] for u in s["units"] if u.get("face_down")}
     for side in SIDES:
         for unit_id in sorted(zoc.enemy_zoc(pos, other_side(side)).get(hex_, set())):
             unit = state.units[unit_id]
             assert unit.hex is not None
-            who = data.units[unit_id].name if unit_id in seen else f"hidden counter at {hex_name(unit.hex)}"
+            if unit_id in shown:
+                who = f"{shown[unit_id]} at {hex_name(unit.hex)}"
+            elif unit_id in seen:
+                who = data.units[unit_id].name
+            else:
+                who = f"hidden counter at {hex_name(unit.hex)}"
             if who not in control.setdefault(side, []):
                 control[side].append(who)
     hidden = int(stack["hidden"]) if stack else 0
@@ -390,6 +397,8 @@ class Reinforcements:
     turn: int
     units: tuple[str, ...]
     hexes: tuple[Hex, ...]
+    region: str | None = None
+    """The map region the entry hexes make up, when the reinforcement list names one (18)."""
 
 
 @dataclass(frozen=True)
@@ -434,6 +443,7 @@ def order_of_battle(data: GameData, state: GameState, side: Side) -> OrderOfBatt
             )
         )
     coming: dict[tuple[int, tuple[Hex, ...]], list[str]] = {}
+    regions: dict[tuple[Hex, ...], str] = {}
     for reinforcement in data.reinforcements:
         for unit_id in reinforcement.units:
             unit = state.units.get(unit_id)
@@ -441,11 +451,14 @@ def order_of_battle(data: GameData, state: GameState, side: Side) -> OrderOfBatt
                 continue
             due = state.arrivals.get(unit_id, reinforcement.turn)
             coming.setdefault((due, reinforcement.hexes), []).append(data.units[unit_id].name)
+            if reinforcement.region is not None:
+                regions[reinforcement.hexes] = reinforcement.region
     return OrderOfBattle(
         side=side,
         armies=tuple(armies),
         reinforcements=tuple(
-            Reinforcements(turn, tuple(names), hexes) for (turn, hexes), names in sorted(coming.items())
+            Reinforcements(turn, tuple(names), hexes, regions.get(hexes))
+            for (turn, hexes), names in sorted(coming.items())
         ),
         eliminated=tuple(
             data.units[u.id].name for u in state.units.values() if u.eliminated and data.side_of(u.id) == side

@@ -10,7 +10,8 @@ hexes before the next one is applied, and the player chooses among what remains.
 [7.7.2] An advance enters the vacated hex first, then follows a retreat path (armored and mechanized units
 may leave it after the first hex); it never crosses what the unit could not cross, stops on entering an enemy
 ZoC (except the vacated hex) and stops after crossing a river. After an attack on several hexes (7.2) the
-advance may enter any vacated target hex first, then follow the retreat path that starts there.
+advance may enter any vacated target hex first, then follow the retreat path that starts there. [Alsace 1944
+14] It stops in a hex the enemy has mined and never starts from one: a unit leaves it once the mines are cleared.
 
 Readings (docs/rules/ardennes44.md): "general direction of the friendly edge" = hexes nearer to the nearest
 friendly edge hex than the hex left, when there are any; a friendly unit in a hex cancels the enemy ZoC
@@ -24,7 +25,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.hexgrid import Hex
-from engine.vaevictis import zoc
+from engine.vaevictis import mines, zoc
 from engine.vaevictis.combat_rules import retreat_rules
 from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.state import Position
@@ -254,6 +255,8 @@ def advance_options(
     data = pos.data
     if moved >= allowance:
         return ()
+    if here in mines.mined_hexes(data, pos.state, side):
+        return ()  # [14] a unit in an enemy-mined hex leaves it only once the mines are cleared, never by advancing
     if moved == 0:
         candidates: set[Hex] = set(vacated_hexes(vacated))
     else:
@@ -283,6 +286,8 @@ def advance_stops(pos: Position, side: Side, came_from: Hex, hex_: Hex, vacated:
     """
     if pos.data.map.river_between(came_from, hex_) is not None:
         return "it crossed a river"
+    if hex_ in mines.mined_hexes(pos.data, pos.state, side):
+        return mines.ADVANCE_STOP
     if hex_ not in vacated_hexes(vacated) and hex_ in zoc.enemy_zoc(pos, side):
         return "it entered an enemy zone of control"
     return None

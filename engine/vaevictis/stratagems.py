@@ -38,6 +38,7 @@ from engine.vaevictis import control, garrisons
 from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.rolls import roll
 from engine.vaevictis.state import GameState, MapMarker, Position
+from engine.vaevictis.trucks import motorized_units
 
 COMBINED = "initiative-combined-activation"
 SUCCESSIVE = "initiative-successive-activations"
@@ -87,7 +88,8 @@ def note_passage(data: GameData, state: GameState, side: Side, unit_ids: list[st
     French unit has passed") are :mod:`engine.vaevictis.control`'s record."""
     if not data.events_with_effect(AP_TOLL):
         return
-    if any(data.units[u].is_mechanized for u in unit_ids):
+    motorized = motorized_units(data, state)  # [17] a trucked battalion moves as a mechanised unit
+    if any(data.units[u].is_mechanized or u in motorized for u in unit_ids):
         passed = state.flags.setdefault(PASSED, {}).setdefault(side, [])
         passed.extend(h for h in path if h not in passed)
 

@@ -18,7 +18,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from engine.hexgrid import hex_name
-from engine.vaevictis import combat_rules
+from engine.vaevictis import combat_rules, garrisons
 from engine.vaevictis.combat_rules import retreat_rules
 from engine.vaevictis.data import GameData, UnitDef, other_side
 from engine.vaevictis.events import nuts_quality_bonus
@@ -78,15 +78,20 @@ class UnseenPreview:
     best: Case
     superiority: tuple[int, int] = (0, 0)
     """Both sides' armored superiority (7.4, Alsace 1944), at worst and at best for the attacker."""
+    face_down: int = 0
+    """How many of the unseen counters are face-down garrisons (Alsace 1944, 16), unseen whatever the fog."""
 
     def lines(self) -> list[str]:
         """The preview in words."""
         seen = "; ".join(f"{c.name} {c.strength}" + (" halved" if c.halvings else "") for c in self.seen)
         low, high = self.defence
+        fogged = self.unseen - self.face_down
+        why_unseen = [f"{fogged} counter(s) unseen (fog of war, 11.1)"] if fogged else []
+        if self.face_down:
+            why_unseen.append(garrisons.unseen_words(self.face_down))
         out = [
             *self.heading,
-            f"Defence {low} to {high}: " + (f"{seen}; " if seen else "") + f"{self.unseen} counter(s) unseen "
-            "(fog of war, 11.1)",
+            f"Defence {low} to {high}: " + (f"{seen}; " if seen else "") + "; ".join(why_unseen),
             f"Ratio between {self.ratios[0]} and {self.ratios[1]} (7.5)",
             *(f"Shift {m}" for m in self.shifts),
         ]
@@ -107,7 +112,10 @@ class UnseenPreview:
         for title, case in (("At worst", self.worst), ("At best", self.best)):
             results = ", ".join(f"{text} {float(chance) * 100:.0f}%" for text, chance in case.chances)
             out.append(f"{title} (column {case.column}, die {case.drm:+d}): {results}")
-        out.append("The stack is revealed when the attack is declared (11.1): the odds are then exact.")
+        if fogged:
+            out.append("The stack is revealed when the attack is declared (11.1): the odds are then exact.")
+        if self.face_down:
+            out.append(garrisons.REVEALED_WHEN_ATTACKED)
         return out
 
 
@@ -215,6 +223,7 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
         quality=quality,
         integrity=integrity,
         superiority=superiority,
+        face_down=len(set(hidden) & garrisons.face_down(state)),
         worst=worst,
         best=best,
     )

@@ -100,3 +100,20 @@ async def test_the_console_plays_alsace(tmp_path: Path) -> None:
     assert "Game #1 created**: Alsace 1944, scenario initial-assault" in text
     assert "Turn 1 (14-15 November 1944), support phase" in text  # no weather, no dangling comma
     assert "Traceback" not in text and "went wrong" not in text
+
+
+def test_18_the_reports_name_an_entry_region_instead_of_listing_its_hexes() -> None:
+    from bot.systems.vaevictis.reports import oob_info, turn_report_text
+    from tests.vaevictis.alsace import alsace_game
+
+    game = alsace_game()
+    state = game.new_game("initial-assault", {}, b"\x03" * 32)
+    report = turn_report_text(game, state, "allied", [])
+    # 18, 19.2: the French enter "along the west or south edge", 31 hexes, named once.
+    assert "B/CC5, D/CC5, R/CC5, A/CC4, B/CC4, C/CC4 at one of the 31 hexes of French entry edges" in report
+    assert "0101 or" not in report
+    french = oob_info(game, state, "allied", "").text
+    assert "- turn 2 at one of the 31 hexes of French entry edges: " in french and "0101 or" not in french
+    german = oob_info(game, state, "german", "").text
+    assert "- turn 3 at 2201 or 2601: " in german  # two hexes listed by the rules stay listed
+    assert "- turn 3 at one of the 11 hexes of north-edge roads: " in german

@@ -1,14 +1,19 @@
 """Alsace 1944 through the real discord.py command tree against the fake Discord (no network).
 
 The dice seed is pinned so the game goes the same way each run. The game is created with `game create
-system:alsace44`; the German keeps the suggested set-up (19.2, its own test in test_discord_alsace_setup.py);
-the French allot a support marker (1.6); the German, who has the initiative, passes;
+system:alsace44`, as a player does; the German keeps the suggested set-up (19.2, its own test in
+test_discord_alsace_setup.py); the French allot a support marker (1.6); the initiative stratagems are asked (2.1);
 the French activate the 2e DIM and attack 0416 from two adjacent stacks with their support, after the odds
-preview; the German takes the result; the end of the activation posts the map of what changed.
+preview; the German takes the result; two battalions cross to the fort of 0816; the end of the activation
+posts the map of what changed. Then the hidden garrison (16): both seats see it face down; the French play
+the FFI's bridge capture (15.3) and attack it, the odds a range until the declared attack flips it by a
+verifiable draw; the picture after it; the German flips another in his activation and the picture shows its
+values; after the German resigns, `game verify` recomputes every roll, the draws included.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +24,7 @@ import bot.service
 from bot.config import Settings
 from bot.discord_app import UmpireBot
 from bot.store import Store
-from tests.bot.alsace import alsace_systems
+from bot.systems import systems
 from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, posts
 from tests.bot.test_discord_ardennes import choose, no_traceback, prompt_to
 
@@ -34,7 +39,7 @@ SEED = b"\x07" * 32
 async def fake(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     monkeypatch.setattr(bot.service, "new_seed", lambda: SEED)
     store = await Store.open(db_path)
-    umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, alsace_systems(), sync_commands=False,
+    umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, systems(), sync_commands=False,
                        run_background_tasks=False)  # fmt: skip
     opened = FakeDiscord(umpire)
     await opened.start()
@@ -116,6 +121,13 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
                 break
     assert "Combat at 0416 is over" in "\n".join(p.content for p in posts(sent, CHANNEL))
 
+    # [16] Two more battalions cross to 0716, by the fort of 0816 and its face-down German garrison.
+    for unit in ("fr-ii-8-rtm", "fr-i-5-rtm"):
+        for hex_ in ("0617", "0716"):
+            sent = await fake.command(BOB, CHANNEL, "move", units=unit, to=hex_)
+            no_traceback(sent)
+    assert "I/5 RTM move 0617-0716" in posts(sent, CHANNEL)[-1].content
+
     # The end of the activation: the picture of what changed, for everyone.
     pictures.clear()
     sent = await fake.command(BOB, CHANNEL, "end-activation")
@@ -123,6 +135,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     picture = next(p for p in posts(sent, CHANNEL) if p.files == ["map.png"])
     assert picture.file_data["map.png"].startswith(b"\x89PNG")
     assert pictures and pictures[0][0] is None  # the channel gets the public view
+    assert_face_down(pictures[0][1], 816)
     # [15.3, 19.2] The French played the 1er CA on turn 1: their second HQ activation comes at once.
     assert "your activation sequence" in prompt_to(sent, BOB).content
 
@@ -134,3 +147,93 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     assert "Montbeliard: German" in status
     fort = answers(await fake.command(BOB, CHANNEL, "hex", hex="1110"))[-1].content
     assert "German defender in the Fort (12.3)" in fort
+
+    # [16] Nobody knows the garrison's values before it is flipped: not the French, and not the German either
+    # (its counter is drawn only when it is flipped: docs/rules/alsace44.md, 16). Each seat's own picture and
+    # /hex say "face down" and no more.
+    for user, seat in ((ANN, "german"), (BOB, "allied")):
+        pictures.clear()
+        close_up = answers(await fake.command(user, CHANNEL, "map", hex="0816"))[-1]
+        assert close_up.ephemeral and close_up.files == ["map.png"] and pictures[-1][0] == seat
+        assert_face_down(pictures[-1][1], 816)
+        told = answers(await fake.command(user, CHANNEL, "hex", hex="0816"))[-1]
+        assert told.ephemeral and "- Garrison (face down) (de-festung-2): strength ?, steps 1/1, quality ?" in (
+            told.content
+        )
+        assert "Festung" not in told.content
+
+    # The second HQ activation of the 1er CA (15.3): the 2e DIM again, its HQ fatigued (asked first).
+    sent = await choose(fake, BOB, prompt_to(sent, BOB), "Activate 2e DIM (2nd Moroccan Infantry Division)")
+    assert "activating it again fatigues its HQ" in answers(sent)[-1].content
+    sent = await fake.click(BOB, answers(sent)[-1], "Confirm")
+    assert "HQ 2e DIM is reactivated and becomes fatigued" in posts(sent, CHANNEL)[-1].content
+
+    # [7.5, 16] The odds of an attack on the face-down garrison: a range, its values unseen. Across the
+    # bridged Doubs the attackers are halved (0.2).
+    attackers = "fr-ii-8-rtm,fr-i-5-rtm"
+    preview = answers(await fake.command(BOB, CHANNEL, "attack", target="0816", attackers=attackers))[-1]
+    assert preview.ephemeral and "Defence 0 to 6: 1 garrison face down (16)" in preview.content
+    # Reactivated by the attack, both battalions are fatigued as they join (3.5): the odds count it already.
+    assert "Attack 2: II/8 RTM 3 halved: fatigued (3.5.1), attacking across a bridge (0.2)" in preview.content
+    assert "Festung" not in preview.content and "fog of war" not in preview.content
+    assert "Cancelled; nothing changed." in answers(await fake.click(BOB, preview, "Cancel"))[-1].content
+
+    # [15.3] A stratagem by command: the FFI capture the bridge, and the next attack is not halved across it.
+    sent = await fake.command(BOB, CHANNEL, "event", event="bridge-captured-by-ffi", hex="0816")
+    no_traceback(sent)
+    assert "Allied plays Bridge captured by the FFI (Pont capture)" in posts(sent, CHANNEL)[-1].content
+    preview = answers(await fake.command(BOB, CHANNEL, "attack", target="0816", attackers=attackers))[-1]
+    assert "Attack 3: II/8 RTM 3 halved: fatigued (3.5.1); I/5 RTM 3 halved: fatigued (3.5.1)\n" in preview.content
+    assert "Festung" not in preview.content
+
+    # [16] Declared, the attack flips the garrison: its identity is one roll of the game's dice among the 16
+    # counters still face down, then the combat is fought at exact odds.
+    sent = await fake.click(BOB, preview, "Confirm")
+    no_traceback(sent)
+    told = "\n".join(p.content for p in posts(sent, CHANNEL))
+    assert "Garrison at 0816 flipped (it is attacked): drew counter 11 of the 16 still face down" in told
+    assert "The garrison at 0816 is Festung 4: strength 1, quality 2." in told
+    assert "Combat at 0816: 3 against 1, ratio 3:1" in told  # as the preview said, the fort's two columns left
+    sent = await choose(fake, ANN, prompt_to(sent, ANN), "Festung 4 loses a step")
+    assert "Festung 4 is eliminated" in posts(sent, CHANNEL)[-1].content
+    sent = await choose(fake, BOB, prompt_to(sent, BOB), "Advance II/8 RTM, I/5 RTM to 0816")
+    assert "Combat at 0816 is over" in posts(sent, CHANNEL)[-1].content
+
+    # The picture after it: the French in 0816, no face-down counter left there.
+    pictures.clear()
+    sent = await fake.command(BOB, CHANNEL, "end-activation")
+    no_traceback(sent)
+    assert any(p.files == ["map.png"] for p in posts(sent, CHANNEL)) and pictures[0][0] is None
+    assert {u["id"] for u in units_at(pictures[0][1], 816)} == {"fr-ii-8-rtm", "fr-i-5-rtm"}
+
+    # [16] The German flips the garrison of 0812 in his activation: the picture after it shows its values.
+    sent = await choose(fake, ANN, prompt_to(sent, ANN), "Activate 189. Infanterie-Division")
+    sent = await choose(fake, ANN, prompt_to(sent, ANN), "Flip the garrison at 0812 (16)")
+    told = "\n".join(p.content for p in posts(sent, CHANNEL))
+    assert "Garrison at 0812 flipped (at the German player's choice): drew counter 11 of the 15 still face down" in told
+    assert "The garrison at 0812 is Festung 5: strength 1, quality 2." in told
+    pictures.clear()
+    sent = await fake.command(ANN, CHANNEL, "end-activation")
+    assert any(p.files == ["map.png"] for p in posts(sent, CHANNEL)) and pictures[0][0] is None
+    [flipped] = units_at(pictures[0][1], 812)
+    assert (flipped["name"], flipped["strength"], flipped["quality"]) == ("Festung 5", 1, 2)
+    assert not flipped.get("face_down")
+
+    # [16, dice] After the end, anyone checks every roll against the revealed seed, the two draws included.
+    sent = await fake.click(ANN, answers(await fake.command(ANN, CHANNEL, "game resign"))[-1], "Confirm")
+    assert "The dice seed was" in posts(sent, CHANNEL)[-1].content
+    checked = answers(await fake.command(EVE, CHANNEL, "game verify"))[-1].content
+    assert "8 roll(s) recomputed: all agree" in checked
+
+
+def units_at(view: dict[str, Any], hex_: int) -> list[dict[str, Any]]:
+    """The units a view shows in a hex."""
+    return [u for stack in view["stacks"] if stack["hex"] == hex_ for u in stack["units"]]
+
+
+def assert_face_down(view: dict[str, Any], hex_: int) -> None:
+    """[16] The view shows a face-down garrison in the hex, with no value, and names no garrison counter."""
+    [garrison] = units_at(view, hex_)
+    assert garrison["face_down"] and garrison["name"] == "Garrison (face down)"
+    assert garrison["strength"] == garrison["quality"] == "?"
+    assert "Festung" not in json.dumps(view)  # no flipped garrison yet: no counter's name anywhere

@@ -34,3 +34,20 @@ def test_3_4_3_a_unit_of_a_stack_with_aps_left_goes_on_when_the_others_must_stop
     table.refused("german", "move", "3.4.1", "no action point left", units="de-12-vg,de-hansen", to="0705")
     table.act("german", "move", units="de-hansen", to="0705")
     assert table.unit("de-hansen").hex == 705
+
+
+def test_3_5_the_odds_preview_counts_the_fatigue_an_attacker_takes_as_it_joins_again() -> None:
+    """[3.5, 7.5] An attacker already activated this turn is fatigued (3.5.1: halved) as the attack brings it
+    into the activation: the preview's odds are the combat's, and the preview itself changes nothing."""
+    table = Table(placements=CONTACT)
+    table.act("german", "activate_general")
+    table.set("de-peiper", activations=1)  # it took part in an earlier activation this turn
+    before = table.state.to_json()
+    shown = table.game.preview(table.state, "german", {"kind": "normal", "attackers": "de-peiper", "target": "0203"})
+    assert table.state.to_json() == before
+    assert "fatigued (3.5.1)" in shown.assessment.attackers_detail[0].halvings
+    table.act("german", "attack", kind="normal", attackers="de-peiper", target="0203")
+    events = table.act("allied", "supports_done")
+    combat = next(e for e in events if e.kind == "combat")
+    odds = shown.assessment
+    assert combat.text.startswith(f"Combat at 0203: {odds.attack_total} against {odds.defence_total},")

@@ -719,3 +719,38 @@ def test_1_6_a_combat_commands_marker_is_used_through_the_game_commands() -> Non
     fight = next(e for e in events if e.kind == "combat")
     assert {"amount": 1, "reason": "tank destroyer support of CC4", "rule": "1.6"} in fight.data["drm_detail"]
     assert cc_support.held(state, "cc4") == []
+
+
+def test_4_2_7_1_a_unit_the_rules_forbid_to_attack_is_let_off_its_duty_to_attack() -> None:
+    # 4.2: a unit that entered an enemy zone of control must attack before the activation ends; when its only
+    # attacks are forbidden (a tank into difficult terrain with no road, 7.1) the duty cannot be met, and the
+    # activation may end. An infantry battalion in the same place still owes its attack.
+    from engine.vaevictis.state import Activation
+
+    data, grid = DATA, DATA.map.grid
+    clear, difficult = next(
+        (a, b)
+        for a in grid.hexes
+        for b in grid.neighbours(a)
+        if data.map.terrain[a] == "clear"
+        and data.map.terrain[b] == "difficult"
+        and not data.map.has_road(a, b)
+        and data.map.river_between(a, b) is None
+    )
+    game = VaeVictisGame(data)
+    for attacker, owes in (("fr-a-cc2", False), (RTM1, True)):
+        state = new_state(data, {attacker: clear, GR1: difficult})
+        state.scenario, state.turn, state.active = "initial-assault", 2, "allied"
+        state.activation = Activation(side="allied", kind="formation", formation=data.units[attacker].formation)
+        state.activation.units.append(attacker)
+        state.units[attacker].must_attack = True
+        if owes:
+            with pytest.raises(IllegalActionError) as refused:
+                game.apply(state, Action("allied", "end_activation", {}))
+            assert refused.value.rule == "4.2"
+        else:
+            with pytest.raises(IllegalActionError) as forbidden:
+                assess(data, state, plan("allied", difficult, attacker))
+            assert forbidden.value.rule == "7.1"
+            after, _ = game.apply(state, Action("allied", "end_activation", {}))
+            assert after.activation is None or after.activation != state.activation

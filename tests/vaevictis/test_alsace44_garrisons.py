@@ -114,7 +114,15 @@ def test_16_a_face_down_garrison_shows_no_value_to_either_seat_nor_the_channel(g
             report = reports.unit_report(game.data, state, seat, unit["id"])  # type: ignore[arg-type]
             assert report is not None and report.name == garrisons.HIDDEN_NAME and not report.long_name
             face = face_from_view(game.data, unit)
-            assert face.face_down and face.strength == 0 and face.quality == 0
+            assert face.face_down and face.strength == 0 and face.quality == 0 and face.label == "Garrison"
+            # Nor does /hex name a label in the zone of control it exerts around it.
+            where = state.units[unit["id"]].hex
+            assert where is not None
+            zones = zoc.enemy_zoc(Position(game.data, state), "allied")
+            beside = next(h for h in game.data.map.grid.neighbours(where) if unit["id"] in zones.get(h, ()))
+            zone = reports.hex_report(game.data, state, seat, beside).zoc  # type: ignore[arg-type]
+            assert f"{garrisons.HIDDEN_NAME} at {hex_name(where)}" in zone["german"]
+            assert game.data.units[unit["id"]].name not in json.dumps(zone)
 
 
 def test_16_a_face_down_garrison_exerts_a_zone_of_control(game: VaeVictisGame) -> None:
@@ -234,7 +242,10 @@ def test_16_the_odds_preview_of_an_attack_on_a_face_down_garrison_reads_no_value
         preview = other.preview(state, "allied", attack_args(state, HUNINGUE))
         previews.append(preview.lines())
     assert previews[0] == previews[1]
-    assert "unseen" in " ".join(previews[0])
+    # The range is said to come from the face-down garrison (16), not from Ardennes' fog of war.
+    text = "\n".join(previews[0])
+    assert "1 garrison face down (16)" in text and "flipped once the attack is declared" in text
+    assert "fog of war" not in text and "11.1" not in text
 
 
 def test_16_a_garrison_whose_stack_retreats_is_destroyed(game: VaeVictisGame) -> None:

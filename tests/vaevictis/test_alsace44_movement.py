@@ -641,6 +641,33 @@ def test_14_a_french_unit_stops_in_a_mined_hex_and_leaves_only_after_clearing_it
     assert check_move(alsace, state, ["fr-i-4-rtm"], [v, far])
 
 
+def test_14_an_advance_after_combat_stops_in_a_mined_hex_and_never_leaves_one(alsace: GameData) -> None:
+    from engine.vaevictis import retreat
+
+    v, clear = village(alsace)
+    beyond = next(n for n in alsace.map.grid.neighbours(v) if n != clear and not alsace.map.river_between(v, n))
+    # The German stack retreated out of the village v (to ``beyond``); the French attacker at ``clear`` may
+    # advance two hexes along that path.
+    state = active(alsace, {"fr-i-4-rtm": clear}, "allied")
+    path = [[v, beyond]]
+
+    def options(here: Hex, moved: int) -> tuple[Hex, ...]:
+        return retreat.advance_options(Position(alsace, state), "allied", ["fr-i-4-rtm"], here, moved, v, path, 2)
+
+    assert retreat.advance_stops(Position(alsace, state), "allied", clear, v, v) is None
+    state.units["fr-i-4-rtm"].hex = v
+    assert options(v, 1) == (beyond,)
+    state.units["fr-i-4-rtm"].hex = clear
+    state.markers = [MapMarker("mines", v, "german", 1)]
+    assert options(clear, 0) == (v,)  # a mined hex may be entered
+    assert retreat.advance_stops(Position(alsace, state), "allied", clear, v, v) == "it entered a mined hex (14)"
+    state.units["fr-i-4-rtm"].hex = v
+    assert options(v, 1) == ()  # and not left by advancing, mines uncleared
+    state.markers = [MapMarker("mines", clear, "german", 1)]
+    state.units["fr-i-4-rtm"].hex = clear
+    assert options(clear, 0) == ()  # an attacker standing in a mined hex does not advance out of it
+
+
 def test_14_no_improved_position_in_a_mined_village(alsace: GameData) -> None:
     v, _ = village(alsace)
     state = active(alsace, {"de-i-757": v}, "german")
@@ -918,7 +945,11 @@ def test_14_a_german_stack_retreating_out_of_a_village_may_try_once_to_mine_it(c
     choices = mines.retreat_choices(core, state, "german")
     assert [c.args for c in choices] == [{"unit": "de-i-757", "hex": hex_name(v)}]  # infantry only
     game = VaeVictisGame(core)
-    assert any(c.verb == "mine_retreat" for c in game.prompts(state)["german"].choices)  # offered out of turn
+    offer = game.prompts(state)["german"]
+    assert any(c.verb == "mine_retreat" for c in offer.choices) and offer.optional  # offered out of turn
+    # Worded after what it offers, with its rule (the core data have no events to offer beside it).
+    wording = "You may try to mine the village your units just retreated out of now (14)."
+    assert (offer.text, offer.rule) == (wording, "14")
     new, events = game.apply(state, Action("german", "mine_retreat", dict(choices[0].args)))
     die = next(e.data["die"] for e in events if e.kind == "roll")
     assert bool(new.markers_at(v, "mines")) is (die < core.units["de-i-757"].quality)  # a quality check
@@ -950,3 +981,24 @@ def test_19_2_the_opening_limits_are_those_of_the_historical_scenarios_only(alsa
     state.scenario = "entire-battle-variant"  # 19.4.1 has its own first-turn rules
     assert opening.activation_refusal(alsace, state, "de-i-1210") is None
     assert opening.action_point_cap(alsace, state, "de-i-1210") is None
+
+
+def test_18_1_only_reinforcements_that_may_join_the_activation_are_offered_to_enter() -> None:
+    from engine.vaevictis.legal import candidate_actions
+    from tests.vaevictis.alsace import alsace_game, suggested_set_up
+
+    game = alsace_game()
+    state = to_operations(game, suggested_set_up(game, game.new_game("initial-assault", {}, b"\x07" * 32)))
+    assert state.active == "allied"  # the 1er CA's initiative (19.2)
+    state, _ = game.apply(state, Action("allied", "activate_formation", {"formation": "fr-2-dim"}))
+    # CC4 and CC5 are due on turn 1 but not attached to the 2e DIM (9.2): they may not enter with it (18.1).
+    assert not [a for a in candidate_actions(game, state, "allied") if a.verb == "enter"]
+    entry = game.data.map.regions["French entry edges"][15]
+    refused = refusal(lambda: game.apply(state, Action("allied", "enter", {"unit": "fr-b-cc5", "at": f"{entry:04d}"})))
+    assert refused.rule == "3.2"
+    # Attached to it (arranged), CC5 enters with the 2e DIM: every entry offered is accepted.
+    state.flags.setdefault(doctrine.ATTACHED, {})["cc5"] = "fr-2-dim"
+    offered = [a for a in candidate_actions(game, state, "allied") if a.verb == "enter"]
+    assert {a.args["unit"] for a in offered} == {"fr-b-cc5", "fr-d-cc5", "fr-r-cc5"}
+    for action in offered:
+        game.apply(state, action)

@@ -246,6 +246,35 @@ def test_15_2_the_bottleneck_costs_french_armour_an_ap_where_armour_has_passed(g
     assert check_move(data, state, [INFANTRY], [beside, crossing]).ap_spent == 1
 
 
+def test_15_2_17_a_trucked_battalion_pays_the_bottleneck_and_opens_it_as_mechanised_units_do(
+    game: VaeVictisGame,
+) -> None:
+    """[15.2, 17] Reading (docs/rules/alsace44.md): a battalion in trucks moves as a mechanised unit (17's
+    mechanized column, 6.2's road rule), so the Bottleneck's "French armored/mechanized units" include it."""
+    from engine.vaevictis import trucks
+
+    data = game.data
+    crossing, beside = intersection(data)
+    state = operations(game, "allied")
+    empty_area(data, state, [crossing, beside])
+    join(game, state, INFANTRY, beside)
+    trucks.motorize(data, state, state.units[INFANTRY])
+    state, _ = game.apply(
+        state,
+        Action("allied", "move", {"units": INFANTRY, "to": f"{crossing:04d}", "path": f"{beside:04d},{crossing:04d}"}),
+    )
+    state, _ = game.apply(
+        state,
+        Action("allied", "move", {"units": INFANTRY, "to": f"{beside:04d}", "path": f"{crossing:04d},{beside:04d}"}),
+    )
+    # Only a trucked battalion has passed: the German may place the Bottleneck, and the battalion pays it.
+    state, _ = game.apply(state, Action("german", "play_event", {"event": "bottleneck", "hex": f"{crossing:04d}"}))
+    free = state.copy()
+    free.markers = []
+    paid = check_move(data, state, [INFANTRY], [beside, crossing]).ap_spent
+    assert paid == check_move(data, free, [INFANTRY], [beside, crossing]).ap_spent + 1
+
+
 def test_15_2_the_antitank_ditch_blocks_french_tanks_and_one_french_unit_removes_it(game: VaeVictisGame) -> None:
     data = game.data
     crossing, beside = intersection(data)

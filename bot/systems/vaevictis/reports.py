@@ -341,15 +341,21 @@ def oob_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str)
             made = "; ".join(f"{d} of {p} in {hex_name(h)}" for d, p, h in oob.detachments)
             lines.append(f"Detachments (18): {made}")
         lines.append(f"Reinforcements to come ({data.rule('16.1')}):")
-        lines += [
-            f"- turn {r.turn} at {' or '.join(hex_name(h) for h in r.hexes)}: {', '.join(r.units)}"
-            for r in oob.reinforcements
-        ] or ["- none"]
+        coming = [f"- turn {r.turn} at {entry_place(r)}: {', '.join(r.units)}" for r in oob.reinforcements]
+        lines += coming or ["- none"]
         lines.append(f"Eliminated: {', '.join(oob.eliminated) or 'none'}")
         lines.append("Events left (15): " + (", ".join(f"{n} {c}" for n, c in oob.events_left if c) or "none"))
         orders = ", ".join(state.standing_orders.get(seat, [])) or "none"
         lines.append(f"Standing orders: {orders}")
     return Info("\n".join(lines), menu=tuple(menu[:25]), menu_verb="io", menu_placeholder="Open one formation")
+
+
+def entry_place(reinforcements: reports.Reinforcements) -> str:
+    """Where reinforcements enter: the region the list names (Alsace 1944 18: an edge of the map), or their
+    hexes one by one."""
+    if reinforcements.region is not None:
+        return f"one of the {len(reinforcements.hexes)} hexes of {reinforcements.region}"
+    return " or ".join(hex_name(h) for h in reinforcements.hexes)
 
 
 # --- /victory, /brief ----------------------------------------------------------------------------------------
@@ -405,7 +411,7 @@ def turn_report_text(game: VaeVictisGame, state: GameState, seat: Side, log: Log
     lines.append(f"Out of command (8.1): {', '.join(report.out_of_command) or 'none'}")
     lines.append(f"Isolated (10.3): {', '.join(report.isolated) or 'none'}")
     lines.append(f"Unsupplied (10.3): {', '.join(report.unsupplied) or 'none'}")
-    due = [f"{', '.join(r.units)} at {' or '.join(hex_name(h) for h in r.hexes)}" for r in report.reinforcements]
+    due = [f"{', '.join(r.units)} at {entry_place(r)}" for r in report.reinforcements]
     lines.append(f"Reinforcements due this turn ({game.data.rule('16.1')}): {'; '.join(due) or 'none'}")
     lines.append("Support pools (1.6): " + "; ".join(f"{a}: {_pool(p)}" for a, p in report.pools))
     lines.append("Events left (15): " + (", ".join(f"{n} {c}" for n, c in report.events_left) or "none"))
