@@ -210,7 +210,7 @@ def test_17_1_a_general_activation_ends_the_german_run() -> None:
 def test_4_2_the_duty_to_attack_lapses_when_no_enemy_controls_the_hex_any_more() -> None:
     table = Table(placements=FRONT)
     table.act("german", "activate_general")
-    table.set("de-12-vg", must_attack=True)  # as if it had just entered the zone of 2nd ID at 0304
+    table.set("de-12-vg", must_attack=True, action_points=3)  # as if it had just entered the zone of 2nd ID at 0304
     table.state.activation.units.append("de-12-vg")  # type: ignore[union-attr]
     table.set("de-12-vg", hex=304)
     table.refused("german", "end_activation", "4.2", "must attack first")
