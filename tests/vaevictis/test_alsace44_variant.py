@@ -297,3 +297,19 @@ def test_19_4_2_the_vosges_group_and_kg_renschling_enter_only_by_german_controll
     assert len(before) > 1
     control.note_passage(data, state, "allied", [before[0]])
     assert entry_hexes_for(data, state, unit) == before[1:]
+
+
+def test_19_4_1_the_divisions_set_up_west_of_the_savoureuse_and_the_allaine(game: VaeVictisGame) -> None:
+    # The Savoureuse rises inside the map: its line runs on north from its source, so the area west of the two
+    # rivers holds neither Belfort's east side nor the Rhine plain (docs/rules/alsace44.md, 19.4.1).
+    data = game.data
+    area = set(data.map.regions["German variant set-up area"])
+    assert area <= set(data.map.regions["west of the Savoureuse and the Allaine"])
+    assert len(area) < len(data.map.regions["east of the front line"]) // 2
+    for east in (1308, 1411, 2606, 1703):  # east of Belfort, the reserves' area, Mulhouse, north of the source
+        assert east not in area
+    state = game.new_game(LONG, {}, SEED)
+    before = state.copy()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(state, Action("german", "place", {"unit": "de-i-1212", "hex": "1308"}))
+    assert refused.value.rule == "19.4.1" and same(state, before)

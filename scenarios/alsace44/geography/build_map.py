@@ -348,7 +348,12 @@ def derive_regions(
     east_start = [parse("1210"), parse("1209")]
     north_of_allaine = reach(east_start, allaine | savoureuse | rhine, playable)
     east_of_belfort = sorted(h for h in north_of_allaine if h[0] >= 12)
-    west_of_rivers = sorted(reach([parse("0810")], allaine | savoureuse, playable))
+    # [19.4.1] The Savoureuse rises inside the map: north of its source, its line runs on up the source's
+    # hex column to the north edge, or a walk would go round the source and take the whole German side.
+    source = min(savoureuse, key=lambda side: min(side[0][1], side[1][1]))
+    source_row, east_col = min(source[0][1], source[1][1]), max(source[0][0], source[1][0])
+    east_of_source = {h for h in playable if h[1] <= source_row and h[0] >= east_col}
+    west_of_rivers = sorted(reach([parse("0810")], allaine | savoureuse, playable - east_of_source))
     road_hexes = {h for _n, hexes in roads for h in hexes}
     north_roads = sorted(h for h in road_hexes if h[1] == 1)
     # "strictly west of the front line" (19.4): reached from the west edge without entering a front-line hex.
