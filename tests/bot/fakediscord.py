@@ -15,7 +15,10 @@ import asyncio
 import itertools
 import json
 import re
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -24,7 +27,10 @@ from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.commands import COMMANDS_BY_NAME
+from bot.config import Settings
 from bot.discord_app import UmpireBot
+from bot.game_types import SystemFactory
+from bot.store import Store
 
 GUILD = 9000
 APP = 4242
@@ -544,3 +550,19 @@ def answers(sent: list[Sent]) -> list[Sent]:
 def posts(sent: list[Sent], channel: int | None = None) -> list[Sent]:
     """The public messages posted in a channel."""
     return [s for s in sent if s.kind == "channel" and (channel is None or s.channel == channel)]
+
+
+@asynccontextmanager
+async def bot_behind_fake_discord(db_path: Path, systems: Mapping[str, SystemFactory]) -> AsyncIterator[FakeDiscord]:
+    """The bot over ``systems`` and a store at ``db_path``, started behind the fake Discord; stopped and closed
+    on leaving."""
+    store = await Store.open(db_path)
+    umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, dict(systems), sync_commands=False,
+                       run_background_tasks=False)  # fmt: skip
+    opened = FakeDiscord(umpire)
+    await opened.start()
+    try:
+        yield opened
+    finally:
+        await opened.stop()
+        await store.close()

@@ -21,11 +21,8 @@ from typing import Any
 import pytest
 
 import bot.service
-from bot.config import Settings
-from bot.discord_app import UmpireBot
-from bot.store import Store
 from bot.systems import systems
-from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, posts
+from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, bot_behind_fake_discord, posts
 from tests.bot.test_discord_ardennes import choose, no_traceback, prompt_to
 
 ANN = FakeUser(11, "ann")  # German
@@ -38,14 +35,8 @@ SEED = b"\x07" * 32
 @pytest.fixture
 async def fake(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     monkeypatch.setattr(bot.service, "new_seed", lambda: SEED)
-    store = await Store.open(db_path)
-    umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, systems(), sync_commands=False,
-                       run_background_tasks=False)  # fmt: skip
-    opened = FakeDiscord(umpire)
-    await opened.start()
-    yield opened
-    await opened.stop()
-    await store.close()
+    async with bot_behind_fake_discord(db_path, systems()) as opened:
+        yield opened
 
 
 async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[Any]) -> None:

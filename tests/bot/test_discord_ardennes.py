@@ -26,7 +26,7 @@ from bot.discord_app import UmpireBot
 from bot.store import Store
 from bot.systems import systems
 from tests.bot.doubles import require_ardennes
-from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
+from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, bot_behind_fake_discord, posts
 
 ANN = FakeUser(11, "ann")  # German
 BOB = FakeUser(22, "bob")  # Allied
@@ -44,14 +44,8 @@ def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 async def fake(db_path: Path, pinned_seed: None) -> AsyncIterator[FakeDiscord]:
-    store = await Store.open(db_path)
-    umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, systems(), sync_commands=False,
-                       run_background_tasks=False)  # fmt: skip
-    opened = FakeDiscord(umpire)
-    await opened.start()
-    yield opened
-    await opened.stop()
-    await store.close()
+    async with bot_behind_fake_discord(db_path, systems()) as opened:
+        yield opened
 
 
 def no_traceback(sent: list[Sent]) -> None:

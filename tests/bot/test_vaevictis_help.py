@@ -10,14 +10,11 @@ from pathlib import Path
 import pytest
 
 import bot.service
-from bot.config import Settings
 from bot.console import play
-from bot.discord_app import UmpireBot
-from bot.store import Store
 from bot.systems import systems
 from tests.bot.alsace import alsace_systems
 from tests.bot.doubles import require_ardennes
-from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, posts
+from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, bot_behind_fake_discord, posts
 from tests.bot.test_discord_ardennes import CHANNEL, choose, prompt_to
 
 ANN = FakeUser(11, "ann")  # German
@@ -54,14 +51,8 @@ async def test_help_of_the_other_commands_is_per_game_too(tmp_path: Path) -> Non
 @pytest.fixture
 async def fake(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     monkeypatch.setattr(bot.service, "new_seed", lambda: b"\x07" * 32)
-    store = await Store.open(db_path)
-    umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, alsace_systems(), sync_commands=False,
-                       run_background_tasks=False)  # fmt: skip
-    opened = FakeDiscord(umpire)
-    await opened.start()
-    yield opened
-    await opened.stop()
-    await store.close()
+    async with bot_behind_fake_discord(db_path, alsace_systems()) as opened:
+        yield opened
 
 
 async def test_7_3_the_attack_commands_air_option_in_alsace_offers_none_and_is_refused(fake: FakeDiscord) -> None:
