@@ -1,6 +1,6 @@
 """The Discord bot: the time from an interaction to its answer, on a mid-game Entire Battle position.
 
-``python bench/bench_bot.py`` (about a minute). The bot is the real :class:`bot.discord_app.UmpireBot` with
+``python bench/bench_bot.py`` (about a minute). The bot is the real :class:`bot.transports.discord_app.UmpireBot` with
 its real discord.py command tree, fed interactions by the test suite's fake Discord (no network: HTTP calls
 are recorded, so the figures are the bot's own work plus discord.py's, not Discord's round trips). The store
 is a SQLite file in a temporary folder, seeded with the log of ``bench.midgame.random_game`` (The Entire
@@ -39,12 +39,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.bench_store import write_log
 from bench.midgame import random_game
 from bench.timing import print_load
-from bot import service as service_module
-from bot.config import Limits, Settings
-from bot.discord_app import UmpireBot
-from bot.service import Caller
-from bot.store import Store
+from bot.service import game_service as service_module
+from bot.service.config import Limits, Settings
+from bot.service.game_service import Caller
+from bot.store.sqlite import SqliteStore
 from bot.systems import systems
+from bot.transports.discord_app import UmpireBot
 from engine.contract import Action, RulesError
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.legal import candidate_actions
@@ -112,7 +112,9 @@ def _legal(game: VaeVictisGame, state: GameState, action: Action) -> bool:
     return True
 
 
-async def seed_games(store: Store, log: list[Action], rows: list[tuple[list[dict[str, Any]], Any]], count: int) -> None:
+async def seed_games(
+    store: SqliteStore, log: list[Action], rows: list[tuple[list[dict[str, Any]], Any]], count: int
+) -> None:
     """``count`` games at the mid-game position, each in its own channel, written as the bot writes them."""
     seed_bytes = SEED.to_bytes(32, "big")
     service_module.new_seed = lambda: seed_bytes  # type: ignore[attr-defined]
@@ -282,7 +284,7 @@ async def bench(folder: Path) -> list[tuple[str, float, float, float]]:
           f"move {dict(moves.args)}, attack {dict(attack.args)} ({time.perf_counter() - began:.1f} s)")  # fmt: skip
     figures: list[tuple[str, float, float, float]] = []
     for count in (1, GAMES):
-        store = await Store.open(folder / f"bench-{count}.sqlite3")
+        store = await SqliteStore.open(folder / f"bench-{count}.sqlite3")
         began = time.perf_counter()
         await seed_games(store, log, rows, count)
         print(f"{count} game(s) seeded in {time.perf_counter() - began:.1f} s")
@@ -294,7 +296,7 @@ async def bench(folder: Path) -> list[tuple[str, float, float, float]]:
 
 
 async def bench_store(
-    store: Store, count: int, activate: Action, moves: Action, attack: Action
+    store: SqliteStore, count: int, activate: Action, moves: Action, attack: Action
 ) -> list[tuple[str, float, float, float]]:
     """The measures on a store holding ``count`` games at the position."""
     figures: list[tuple[str, float, float, float]] = []

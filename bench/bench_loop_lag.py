@@ -1,7 +1,7 @@
 """Does drawing a picture in the render thread hold up the event loop? The loop's lag while it draws.
 
 ``python bench/bench_loop_lag.py`` (half a minute). The service draws the whole map of a mid-game position
-(the bench position, seed 7) 5 times in its render thread (:mod:`bot.rendering`) while a task on the event loop
+(the bench position, seed 7) 5 times in its render thread (:mod:`bot.service.rendering`) while a task on the event loop
 asks to wake every 5 ms; the lag is how late each wake-up comes. The same ticks without drawing give the
 machine's own lag. A picture that held the GIL would delay the loop by its whole drawing time.
 """
@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.bench_store import logged, new_game, write_log
 from bench.midgame import random_game
 from bench.timing import print_figures, print_load
-from bot.service import GameService
-from bot.store import Store
+from bot.service.game_service import GameService
+from bot.store.sqlite import SqliteStore
 from bot.systems import systems
 from engine.vaevictis.game import VaeVictisGame
 from scenarios import load_game
@@ -44,7 +44,7 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
     game = VaeVictisGame(load_game("ardennes44"))
     state, log = random_game(game, 7, 540, rest=True)
     rows, _ = logged(game, 7, log)
-    store = await Store.open(folder / "lag.sqlite3")
+    store = await SqliteStore.open(folder / "lag.sqlite3")
     try:
         service = GameService(store, systems())
         created = await new_game(service, 5000, 7)

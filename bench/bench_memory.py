@@ -1,13 +1,13 @@
 """Memory of a bot with 50 games that have drawn full maps and close-ups: the process's peak RSS.
 
-``python bench/bench_memory.py`` (about a minute). The service is the bot's (:class:`bot.service.GameService`
-over a SQLite file, with discord.py and the bot's modules imported); 50 games stand at the bench position
-(The Entire Battle, ``bench.midgame.random_game`` seed 7, 540 actions, stored in one transaction with the
-last state as snapshot). Each game draws the
-channel's whole map, then a close-up round the hex of its first unit on the map (``/map hex:``), as the bot
-draws them (in its render thread). Peak RSS (``ru_maxrss``) is read after loading, after the first full map,
-the first close-up, and all 50 games; the state cache's size against its bound. The C allocator is set as the
-bot sets it at its start (:mod:`bot.allocator`); ``--malloc-default`` leaves glibc's defaults, for comparison.
+``python bench/bench_memory.py`` (about a minute). The service is the bot's
+(:class:`bot.service.game_service.GameService` over a SQLite file, with discord.py and the bot's modules imported);
+50 games stand at the bench position (The Entire Battle, ``bench.midgame.random_game`` seed 7, 540 actions, stored
+in one transaction with the last state as snapshot). Each game draws the channel's whole map, then a close-up round
+the hex of its first unit on the map (``/map hex:``), as the bot draws them (in its render thread). Peak RSS
+(``ru_maxrss``) is read after loading, after the first full map, the first close-up, and all 50 games; the state
+cache's size against its bound. The C allocator is set as the bot sets it at its start
+(:mod:`bot.transports.allocator`); ``--malloc-default`` leaves glibc's defaults, for comparison.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.bench_store import GERMAN, logged, new_game, write_log
 from bench.midgame import random_game
 from bench.timing import print_load
-from bot import discord_app  # noqa: F401 (the bot's own modules, discord.py included, count in its memory)
-from bot.allocator import tune_allocator
-from bot.config import DEFAULT_STATE_CACHE
-from bot.service import GameService
-from bot.store import Store
+from bot.service.config import DEFAULT_STATE_CACHE
+from bot.service.game_service import GameService
+from bot.store.sqlite import SqliteStore
 from bot.systems import systems
+from bot.transports import discord_app  # noqa: F401 (the bot's own modules, discord.py included, count in its memory)
+from bot.transports.allocator import tune_allocator
 from engine.hexgrid import hex_name
 from engine.vaevictis.game import VaeVictisGame
 from render import counters
@@ -51,7 +51,7 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
     snapshot = state.to_json()
     hex_ = next(u.hex for u in state.units.values() if u.on_map and u.hex is not None)
     del game, state, log
-    store = await Store.open(folder / "memory.sqlite3")
+    store = await SqliteStore.open(folder / "memory.sqlite3")
     figures = []
     try:
         service = GameService(store, systems(), state_cache=DEFAULT_STATE_CACHE)
@@ -88,7 +88,7 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
 def main() -> None:
     print_load()
     if "--malloc-default" not in sys.argv:
-        tune_allocator()  # as the bot does at its start (bot.discord_app.run)
+        tune_allocator()  # as the bot does at its start (bot.transports.discord_app.run)
     with tempfile.TemporaryDirectory() as folder:
         figures = asyncio.run(bench(Path(folder)))
     print("| measure | peak RSS |")

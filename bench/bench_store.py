@@ -35,10 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.midgame import SCENARIO, random_game
 from bench.timing import median_ms, print_figures, print_load
-from bot import store as store_module
-from bot.commands import CommandLayer, Context
-from bot.service import Caller, GameService
-from bot.store import SNAPSHOT_EVERY, GameRow, NewAction, Store, pack_snapshot
+from bot.commands.layer import CommandLayer, Context
+from bot.service.game_service import Caller, GameService
+from bot.store import sqlite as store_module
+from bot.store.records import SNAPSHOT_EVERY, GameRow, NewAction
+from bot.store.sqlite import SqliteStore, pack_snapshot
 from bot.systems import systems
 from engine.contract import Action
 from engine.vaevictis.game import VaeVictisGame
@@ -73,9 +74,9 @@ def logged(game: VaeVictisGame, seed: int, log: list[Action]) -> tuple[list[Row]
 
 
 async def new_game(service: GameService, channel: int, seed: int) -> GameRow:
-    import bot.service
+    import bot.service.game_service
 
-    bot.service.new_seed = lambda: seed.to_bytes(32, "big")  # type: ignore[attr-defined]
+    bot.service.game_service.new_seed = lambda: seed.to_bytes(32, "big")  # type: ignore[attr-defined]
     await service.create(guild=1, channel=channel, caller=GERMAN, system_id="ardennes44", scenario=SCENARIO)
     await service.join(channel, GERMAN, "german")
     await service.join(channel, ALLIED, "allied")
@@ -83,7 +84,7 @@ async def new_game(service: GameService, channel: int, seed: int) -> GameRow:
     return (await service.table(channel)).game
 
 
-async def write_log(store: Store, game: GameRow, rows: list[Row], snapshots: dict[int, Any]) -> None:
+async def write_log(store: SqliteStore, game: GameRow, rows: list[Row], snapshots: dict[int, Any]) -> None:
     """Append ``rows`` to a game's log in one transaction, with snapshots at the given action numbers."""
     counts: dict[str, int] = dict(game.seat_actions)
     async with store.transaction() as db:
@@ -131,7 +132,7 @@ async def flat_cost(folder: Path) -> list[tuple[str, str]]:
     state, log = random_game(game, POSITION_SEED, POSITION_ACTIONS, rest=True)
     rows, states = logged(game, POSITION_SEED, log)
     activate, move = plan(game, state)
-    store = await Store.open(folder / "flat.sqlite3")
+    store = await SqliteStore.open(folder / "flat.sqlite3")
     figures: list[tuple[str, str]] = []
     try:
         service = GameService(store, systems())
@@ -206,10 +207,10 @@ async def disk(folder: Path) -> list[tuple[str, str]]:
     final, log = random_game(game, GAME_SEED, 6000)
     rows, states = logged(game, GAME_SEED, log)
     empty = folder / "empty.sqlite3"
-    opened = await Store.open(empty)
+    opened = await SqliteStore.open(empty)
     await opened.close()
     path = folder / "finished.sqlite3"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         await store._db.execute("PRAGMA synchronous=OFF")  # the bench's own speed; sizes are the same
         service = GameService(store, systems())

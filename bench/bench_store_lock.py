@@ -4,7 +4,7 @@ how soon a write is refused.
 ``python bench/bench_store_lock.py`` (a few seconds). A store file holds two Duel games; another connection
 (standing for another program, e.g. a second bot or a ``sqlite3`` shell left in a transaction) takes the
 write lock and keeps it. Meanwhile one task tries to write to game A (it waits up to
-:data:`bot.store.WRITE_WAIT_MS`, then is refused) while reads of game B are timed: a read goes through the
+:data:`bot.store.sqlite.WRITE_WAIT_MS`, then is refused) while reads of game B are timed: a read goes through the
 store's read connection, so it does not queue behind the blocked write. Printed: the median and the longest
 read of game B during the wait, and the time until the write was refused.
 """
@@ -21,15 +21,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import Caller, GameService
-from bot.store import Store, StoreBusyError
+from bot.service.game_service import Caller, GameService
+from bot.store.records import StoreBusyError
+from bot.store.sqlite import SqliteStore
 from tests.bot.doubles import duel_systems
 
 RED, BLUE = Caller(11, "ann"), Caller(22, "bob")
 
 
 async def measure(path: Path) -> None:
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     service = GameService(store, duel_systems())
     for channel in (1, 2):
         await service.create(guild=1, channel=channel, caller=RED, system_id="duel", scenario="standard")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from bot.definitions import CommandDef, OptionDef, opt
-from bot.replies import Context, Handler, Reply, seats_line
+from bot.commands.definitions import CommandDef, OptionDef, opt
+from bot.commands.replies import Context, Handler, Reply, seats_line
 from bot.systems.base import Layer, Room
 
 COMMANDS: tuple[CommandDef, ...] = (

@@ -1,21 +1,31 @@
-"""Sealed secrets: hash receipts posted when a side commits, checkable by anyone after the reveal.
+"""Sealed decisions for every game system: salts, commitments (receipts), reveals, and secret dice.
 
-A secret's receipt is the SHA-256 of the canonical JSON of ``{"salt": <salt hex>, "secret": <content>}``.
-The salt is derived from the game's seed, the campaign's correction epoch and the secret's id with
-HMAC-SHA256, so it cannot be guessed before the reveal (which publishes it) and needs no extra randomness.
-A moderator's correction starts a new epoch: a decision sealed again after it gets a fresh salt, so its
-new receipt cannot be matched against the salt already published. Checking a receipt takes a few lines
-of standard-library Python::
+A decision taken in secret (an initiative chit, a purchase, a secret die roll, a battle designation) is sealed:
+the channel sees only its receipt, the SHA-256 of a text that holds the decision and a salt; at the reveal the
+text is published, and anyone can check it against the receipt posted earlier. Two forms are in use, both
+checkable with a few lines of standard-library Python:
 
-    import hashlib, json
-    body = json.dumps({"salt": salt, "secret": content}, sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False)
-    assert hashlib.sha256(body.encode()).hexdigest() == receipt
+- **A system's own secrets** (the ASL Refit Phase, the Wargame Commander): the receipt is the SHA-256 of the
+  canonical JSON of ``{"salt": <salt hex>, "secret": <content>}`` (:func:`sealed_text`, :func:`receipt_for`).
+  The salt is derived from the game's seed, the correction epoch and the secret's id with HMAC-SHA256
+  (:func:`salt_for`), so it cannot be guessed before the reveal and needs no extra randomness. A moderator's
+  correction starts a new epoch: a decision sealed again after it gets a fresh salt, so its new receipt cannot
+  be matched against the salt already published::
 
-Secret dice (the CPP variable arrival DR, RG strength, SW, leader and composition rolls) come from a
-separate stream per side, seeded with ``HMAC(seed, "asl-secret-dice:<side>")`` (with ``:<epoch>`` after a
-correction, so dice already seen are never dealt again), so the count of public rolls never tells the
-channel how many secret rolls a side made.
+      import hashlib, json
+      body = json.dumps({"salt": salt, "secret": content}, sort_keys=True, separators=(",", ":"),
+                        ensure_ascii=False)
+      assert hashlib.sha256(body.encode()).hexdigest() == receipt
+
+- **A sealed prompt's answer** (an engine prompt marked secret, such as Alsace 1944's initiative stratagems,
+  sealed by the bot for the system): the receipt is the SHA-256 of ``json.dumps({"salt", "seat", "verb",
+  "args"}, sort_keys=True)`` with a random salt the bot draws (:func:`sealed_answer`).
+
+Secret dice come from a separate stream per side (:func:`secret_dice`), seeded with HMAC(seed, a label naming
+the side and the epoch), so the count of public rolls never tells the channel how many secret rolls a side made.
+
+The labels mixed into salts and dice streams (``asl-secret:...``, ``asl-secret-dice:...``) were fixed when the
+first system used them; they are part of every receipt already posted and never change.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from engine.dice import Dice
@@ -66,3 +77,21 @@ def secret_dice(seed: bytes, side: str, rolls_made: int, epoch: int = 0) -> Dice
     label = f"asl-secret-dice:{side}" if epoch == 0 else f"asl-secret-dice:{side}:{epoch}"
     stream_seed = hmac.new(seed, label.encode(), hashlib.sha256).digest()
     return Dice(stream_seed, rolls_made)
+
+
+def sealed_answer(seat: str, verb: str, args: Mapping[str, Any], salt_hex: str) -> tuple[str, str]:
+    """The stored text and the receipt (SHA-256 hex) of one seat's answer to a sealed prompt.
+
+    >>> text, receipt = sealed_answer("german", "stratagem", {"play": True}, "00" * 16)
+    >>> text
+    '{"args": {"play": true}, "salt": "00000000000000000000000000000000", "seat": "german", "verb": "stratagem"}'
+    >>> verify_sealed_text(text, receipt)
+    True
+    """
+    text = json.dumps({"salt": salt_hex, "seat": seat, "verb": verb, "args": dict(args)}, sort_keys=True)
+    return text, hashlib.sha256(text.encode()).hexdigest()
+
+
+def verify_sealed_text(text: str, receipt: str) -> bool:
+    """Whether a revealed text is the one whose receipt was posted when it was sealed."""
+    return hmac.compare_digest(hashlib.sha256(text.encode()).hexdigest(), receipt)

@@ -42,32 +42,35 @@ def test_render_never_imports_discord_or_the_database() -> None:
 # --- The rooms (docs/architecture.md): no import circles, the engine imports nothing above it ----------------
 
 LAYERS = ("bot", "engine", "render", "scenarios")
-SHARED_LAYER = (
-    "bot/commands",
-    "bot/service",
-    "bot/store",
-    "bot/game_types.py",
-    "bot/caches.py",
-    "bot/correspondence.py",
-    "bot/verification.py",
-    "bot/game_life.py",
-    "bot/prompting.py",
-    "bot/catalogue.py",
-    "bot/discord_app.py",
-    "bot/console.py",
-    "bot/views.py",
-    "bot/replies.py",
-    "bot/definitions.py",
-    "bot/rooms.py",
-    "bot/info.py",
-    "bot/cogs",
-    "bot/cli.py",
-)
-"""The shared layer (a module, or a package's folder): it asks the systems' adapters, it names none. The command
-line is in it: ``umpire validate`` and ``umpire render`` ask each system's data tools (``bot.systems.base``)."""
+SHARED_LAYER = ("bot/store", "bot/service", "bot/commands", "bot/transports")
+"""The shared layer (the four layer packages of ``bot/``): it asks the systems' adapters, it names none. The
+command line is in it: ``umpire validate`` and ``umpire render`` ask each system's data tools
+(``bot.systems.base``)."""
 SYSTEM_ROOMS = ("bot.systems.",)
 """What the shared layer may not import: a game system's room (``bot.systems`` itself, the registry, and
 ``bot.systems.base``, the adapter interface, it may)."""
+
+FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("store", ("bot.store",)),
+    ("service", ("bot.service",)),
+    ("the words of answers", ("bot.commands.replies", "bot.commands.definitions", "bot.commands.posted_files")),
+    ("rooms", ("bot.systems", "bot.leagues", "bot.moderation")),
+    ("commands", ("bot.commands",)),
+    ("transports", ("bot.transports",)),
+)
+"""The floors of ``bot/``, lowest first (docs/architecture.md): a module imports only from its own floor or
+below. The rooms stand between the service and the command layer: they answer in the command layer's words
+(replies, command definitions, posted files) and are handed the layer itself as a ``Layer`` protocol."""
+
+
+def floor_of(module: str) -> int | None:
+    """The floor of a ``bot`` module: its longest matching prefix in :data:`FLOORS` (``None`` for ``bot``)."""
+    best: tuple[int, int] | None = None
+    for number, (_name, prefixes) in enumerate(FLOORS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (best is None or len(prefix) > best[1]):
+                best = (number, len(prefix))
+    return None if best is None else best[0]
 
 
 def module_name(path: Path) -> str:
@@ -195,21 +198,18 @@ def test_shared_layer_imports_no_systems_engine_or_data() -> None:
         for name, path in project_modules().items()
         if any(str(path.relative_to(ROOT)).startswith(prefix) for prefix in SHARED_LAYER)
     }
-    assert "bot.cli" in shared and len(system_engines()) >= 3
+    assert "bot.transports.cli" in shared and len(system_engines()) >= 3
     named = {
         name: sorted(t for t in graph[name] if f"{t}.".startswith((*system_engines(), "scenarios."))) for name in shared
     }
     assert {n: t for n, t in named.items() if t} == {}
 
 
-LAYER_MODULES = ("bot.commands", "bot.catalogue", "bot.prompting", "bot.game_life", "bot.discord_app", "bot.console")
-"""The command layer and the transports: rooms get the layer as ``bot.systems.base.Layer``, never import it."""
-
-
 def test_rooms_never_import_the_command_layer() -> None:
     graph = import_graph()
     rooms = [n for n in graph if n.startswith(("bot.systems", "bot.leagues", "bot.moderation"))]
-    found = {name: sorted(t for t in graph[name] if t in LAYER_MODULES) for name in rooms}
+    rooms_floor = floor_of("bot.systems") or 0
+    found = {name: sorted(t for t in graph[name] if (floor_of(t) or 0) > rooms_floor) for name in rooms}
     assert {n: t for n, t in found.items() if t} == {}
 
 
@@ -232,3 +232,81 @@ def test_scenarios_import_neither_bot_nor_render() -> None:
     graph = import_graph()
     found = {n: sorted(t for t in ts if t.split(".")[0] in ("bot", "render")) for n, ts in graph.items()}
     assert {n: t for n, t in found.items() if t and n.split(".")[0] == "scenarios"} == {}
+
+
+# --- The layer packages of bot/ (issue 25) ---------------------------------------------------------------
+
+
+def test_every_bot_module_stands_on_a_floor() -> None:
+    homeless = sorted(n for n in import_graph() if n.startswith("bot.") and floor_of(n) is None)
+    assert homeless == []
+
+
+def test_floor_of_reads_the_longest_prefix() -> None:
+    assert floor_of("bot.store.sqlite") == 0
+    assert floor_of("bot.commands.replies") == 2
+    assert floor_of("bot.commands.layer") == 4
+    assert floor_of("bot.transports.cogs.slash") == 5
+    assert floor_of("bot") is None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> dict[str, list[str]]:
+    """Each ``bot`` module's imports from a higher floor than its own."""
+    found: dict[str, list[str]] = {}
+    for name, targets in graph.items():
+        own = floor_of(name)
+        if own is None:
+            continue
+        above = sorted(t for t in targets if (floor_of(t) or 0) > own)
+        if above:
+            found[name] = above
+    return found
+
+
+def test_layers_import_only_downwards() -> None:
+    assert upward_imports(import_graph()) == {}
+
+
+def test_a_layer_that_imports_upwards_is_caught() -> None:
+    graph = {"bot.store.sqlite": {"bot.service.core"}, "bot.service.core": {"bot.store.sqlite"}}
+    assert upward_imports(graph) == {"bot.store.sqlite": ["bot.service.core"]}
+    assert upward_imports({"bot.systems.asl.campaign": {"bot.commands.layer"}}) != {}
+    assert upward_imports({"bot.systems.asl.campaign": {"bot.commands.replies"}}) == {}
+
+
+def test_each_layer_package_says_what_it_is_and_what_it_may_import() -> None:
+    for package in ("store", "service", "commands", "transports", "systems", "leagues"):
+        doc = (ROOT / "bot" / package / "__init__.py").read_text(encoding="utf-8")
+        assert doc.startswith('"""') and "May import" in doc, package
+
+
+def engine_system_of(module: str) -> str | None:
+    """The game system an engine module belongs to (``engine.asl.refit`` -> ``asl``); ``None`` for the shared
+    engine (``engine.dice``, ``engine.sealing`` ...)."""
+    parts = module.split(".")
+    if parts[0] != "engine" or len(parts) < 2:
+        return None
+    return parts[1] if f"engine.{parts[1]}." in system_engines() else None
+
+
+def test_engine_systems_do_not_import_each_other() -> None:
+    graph = import_graph()
+    crossing = {
+        name: sorted(t for t in targets if engine_system_of(t) not in (None, engine_system_of(name)))
+        for name, targets in graph.items()
+        if engine_system_of(name) is not None
+    }
+    assert {n: t for n, t in crossing.items() if t} == {}
+
+
+def test_engine_system_of_names_the_package() -> None:
+    assert engine_system_of("engine.asl.refit") == "asl"
+    assert engine_system_of("engine.asl") == "asl"
+    assert engine_system_of("engine.sealing") is None
+    assert engine_system_of("bot.systems.asl") is None
+
+
+def test_every_system_with_secrets_seals_through_one_module() -> None:
+    graph = import_graph()
+    sealing = {n for n, targets in graph.items() if "engine.sealing" in targets}
+    assert {"engine.asl.refit", "engine.wargame_commander.series", "bot.service.game_service"} <= sealing

@@ -1,14 +1,14 @@
 """The catalogue of commands: the shared ones (:data:`SHARED_COMMANDS`) and every room's, as one list.
 
-Discord registers every command of :data:`COMMANDS` (:mod:`bot.cogs.slash`); the console lists the shared
-ones and its game's system's (:mod:`bot.console`); the command layer runs them (:mod:`bot.commands`).
+Discord registers every command of :data:`COMMANDS` (:mod:`bot.transports.cogs.slash`); the console lists the shared
+ones and its game's system's (:mod:`bot.transports.console`); the command layer runs them (:mod:`bot.commands.layer`).
 """
 
 from __future__ import annotations
 
-from bot.definitions import CommandDef, OptionDef
-from bot.definitions import opt as _opt
-from bot.rooms import all_rooms
+from bot.commands.definitions import CommandDef, OptionDef
+from bot.commands.definitions import opt as _opt
+from bot.commands.rooms import all_rooms
 
 SHARED_COMMANDS: tuple[CommandDef, ...] = (
     # --- A game's life ---------------------------------------------------------------------------------
@@ -66,7 +66,7 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
         private=True,
         slow=True,
     ),
-    # Handlers of hex, unit, hq, oob, victory, brief, stats, replay and reports: bot/info.py.
+    # Handlers of hex, unit, hq, oob, victory, brief, stats, replay and reports: bot/commands/info.py.
     CommandDef(
         "hex",
         "A hex: terrain, rivers and roads, costs, column shifts, who holds it, ZoC, stack, markers, combats.",

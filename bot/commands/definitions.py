@@ -1,9 +1,9 @@
 """What a command is: its words, its options and what it does (:class:`CommandDef`, :class:`OptionDef`).
 
-Pure data, shared by every room: the shared command layer (:mod:`bot.commands`), each game system's room
+Pure data, shared by every room: the shared command layer (:mod:`bot.commands.layer`), each game system's room
 (``bot/systems/<system>/commands.py``), the leagues (:mod:`bot.leagues.commands`) and the moderators
-(:mod:`bot.moderation`) declare their commands with these; Discord (:mod:`bot.cogs.slash`) and the console
-(:mod:`bot.console`) build their commands from them.
+(:mod:`bot.moderation`) declare their commands with these; Discord (:mod:`bot.transports.cogs.slash`) and the console
+(:mod:`bot.transports.console`) build their commands from them.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class CommandDef:
     confirm: bool = False
     """Whether the player confirms a preview before the action is applied (attacks)."""
     form: bool = False
-    """Whether it may answer with a form (:class:`bot.replies.Form`): the transport then does not acknowledge
+    """Whether it may answer with a form (:class:`bot.commands.replies.Form`): the transport then does not acknowledge
     first, since a form must be the first answer; such a command answers at once."""
 
     @property

@@ -1,7 +1,7 @@
 """A game's life: ``game create``, ``join``, ``leave``, ``start``, ``status``, ``resign`` (confirmed first),
 ``undo``, ``vacation``, ``accept-vacation``, ``verify``.
 
-:class:`GameLife` is a part of the command layer (:class:`bot.commands.CommandLayer` inherits it).
+:class:`GameLife` is a part of the command layer (:class:`bot.commands.layer.CommandLayer` inherits it).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot import info
-from bot.prompting import Prompting
-from bot.replies import Button, Context, Reply, custom_id, seats_line, who
+from bot.commands import info
+from bot.commands.prompting import Prompting
+from bot.commands.replies import Button, Context, Reply, custom_id, seats_line, who
 
 
 class GameLife(Prompting):
@@ -65,7 +65,7 @@ class GameLife(Prompting):
     async def _start(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         outcome = await self.service.start(ctx.channel, ctx.caller)
         replies = await self.outcome_replies(ctx, outcome, "Game started.")
-        briefing = await info.brief_at_start(self.as_layer(), ctx)  # bot/info.py
+        briefing = await info.brief_at_start(self.as_layer(), ctx)  # bot/commands/info.py
         reports = await info.turn_reports(self.as_layer(), ctx, outcome, at_start=True)
         return replies[:1] + briefing + reports + replies[1:]
 

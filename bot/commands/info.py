@@ -1,10 +1,10 @@
 """The information commands a commander asks during play: ``hex``, ``unit``, ``hq``, ``oob``, ``victory``,
 ``brief``, ``stats``, ``replay``, ``map overlay:combats``, the turn-start report and ``reports`` (its setting).
 
-The command layer (:mod:`bot.commands`) registers these handlers and passes the presses of their buttons
-here. Each answer comes from the game system's ``inform`` (:meth:`bot.service.GameService.info`) as the
+The command layer (:mod:`bot.commands.layer`) registers these handlers and passes the presses of their buttons
+here. Each answer comes from the game system's ``inform`` (:meth:`bot.service.game_service.GameService.info`) as the
 asking seat sees the game, and is sent privately as one message (a long one goes whole as an attached file:
-:func:`bot.paging.fit`, which the transport applies to every reply).
+:func:`bot.commands.paging.fit`, which the transport applies to every reply).
 
 Buttons and menus (custom id verbs): ``im`` where a unit may move (the reachable overlay); ``io`` one
 formation of the order of battle; ``ip`` one past activation; ``ir`` the turn report, for a player whose
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.replies import Attachment, Button, Context, Handler, Reply, Select, custom_id
-from bot.service import Caller, Info, Outcome, Refusal
+from bot.commands.replies import Attachment, Button, Context, Handler, Reply, Select, custom_id
+from bot.service.game_service import Caller, Info, Outcome, Refusal
 
 if TYPE_CHECKING:
     from bot.systems.base import Layer

@@ -10,10 +10,10 @@ delivered), with buttons, select menus and pictures.
 Buttons and select menus carry a custom id ``wg:<game>:<state_id>:<verb>:<arg>`` (at most 100 characters):
 the state id is the game's revision when the button was posted, so a stale or doubled click is refused.
 
-The layer names no game system: it runs the shared commands (:data:`bot.catalogue.SHARED_COMMANDS`; the
-``game`` ones in :mod:`bot.game_life`), sends a plain play command's verb to the game, and asks the rooms
-(:mod:`bot.rooms`: the moderators, the leagues, each system's :class:`bot.systems.base.Room`) for their
-handlers, their buttons and their prompts' components. Outcomes become messages in :mod:`bot.prompting`.
+The layer names no game system: it runs the shared commands (:data:`bot.commands.catalogue.SHARED_COMMANDS`; the
+``game`` ones in :mod:`bot.commands.game_life`), sends a plain play command's verb to the game, and asks the rooms
+(:mod:`bot.commands.rooms`: the moderators, the leagues, each system's :class:`bot.systems.base.Room`) for their
+handlers, their buttons and their prompts' components. Outcomes become messages in :mod:`bot.commands.prompting`.
 See docs/architecture.md.
 """
 
@@ -26,11 +26,11 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from bot import info
-from bot.catalogue import COMMANDS, COMMANDS_BY_NAME, SHARED_COMMANDS
-from bot.definitions import CommandDef, OptionDef
-from bot.game_life import GameLife
-from bot.replies import (
+from bot.commands import info
+from bot.commands.catalogue import COMMANDS, COMMANDS_BY_NAME, SHARED_COMMANDS
+from bot.commands.definitions import CommandDef, OptionDef
+from bot.commands.game_life import GameLife
+from bot.commands.replies import (
     CUSTOM_ID,
     INTERNAL_ERROR,
     STORE_BUSY,
@@ -50,9 +50,9 @@ from bot.replies import (
     refusal_text,
     with_pictures,
 )
-from bot.rooms import all_rooms
-from bot.service import GameService, Preview, Refusal, Table
-from bot.store import StoreBusyError
+from bot.commands.rooms import all_rooms
+from bot.service.game_service import GameService, Preview, Refusal, Table
+from bot.store.records import StoreBusyError
 from bot.systems import rooms as system_rooms
 from engine.contract import Prompt, RulesError
 
@@ -91,11 +91,11 @@ class CommandLayer(GameLife):
         for command in COMMANDS:
             if command.verb is not None:
                 self._handlers[command.name] = self._play(command)
-        self._handlers.update(info.handlers(self))  # Information commands: bot/info.py
+        self._handlers.update(info.handlers(self))  # Information commands: bot/commands/info.py
         self.open_thread: Callable[[int, str], Awaitable[int]] | None = None
         """Opens a thread under a channel and returns its id, when the transport has threads (Discord)."""
         self.rooms = all_rooms()
-        """The moderators, the leagues and every game system's room (:mod:`bot.rooms`)."""
+        """The moderators, the leagues and every game system's room (:mod:`bot.commands.rooms`)."""
         self._system_rooms = system_rooms()
         for room in self.rooms:
             self._handlers.update(room.handlers(self))
@@ -133,7 +133,7 @@ class CommandLayer(GameLife):
             if game is None:
                 raise Refusal("this button belongs to a game that no longer exists")
             ctx = Context(ctx.caller, game.channel, ctx.guild)
-            if match["verb"] in info.PRESS_VERBS:  # Information buttons: bot/info.py
+            if match["verb"] in info.PRESS_VERBS:  # Information buttons: bot/commands/info.py
                 return await info.press(self, ctx, match["verb"], match["arg"], int(match["state"]), values)
             if not game.live:
                 raise Refusal("this game is over; nothing changed")
@@ -167,7 +167,7 @@ class CommandLayer(GameLife):
             return [Reply(INTERNAL_ERROR)]
 
     async def submit(self, custom: str, ctx: Context, values: Mapping[str, str]) -> list[Reply]:
-        """A form sent (see :class:`bot.replies.Form`): the room whose form it is gets the values."""
+        """A form sent (see :class:`bot.commands.replies.Form`): the room whose form it is gets the values."""
         match = parse_custom_id(custom)
         room = next((r for r in self.rooms if match is not None and match["verb"] in r.form_verbs), None)
         if match is None or room is None:
@@ -351,7 +351,7 @@ class CommandLayer(GameLife):
         return handler
 
     async def _map(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        if o.get("overlay") == "combats":  # the combats of the last turns: bot/info.py
+        if o.get("overlay") == "combats":  # the combats of the last turns: bot/commands/info.py
             return await info.map_combats(self, ctx, int(o.get("turns", 1)))
         # The answer first, the picture after it (drawn once every answer in progress is sent): a bad
         # overlay, unit or hex is found while drawing, and its refusal then comes in the picture's place.
@@ -457,7 +457,7 @@ def _match_name(typed: str, pairs: Sequence[tuple[str, str]]) -> tuple[str, list
     return typed, [f"{labels[names[c]]!r}" for c in dict.fromkeys(close)]
 
 
-__all__ = [  # bot.commands keeps the names it had before the rooms (bot.replies, bot.definitions hold them)
+__all__ = [  # the layer's own names and the words it answers in (bot.commands.replies, bot.commands.definitions)
     "COMMANDS",
     "COMMANDS_BY_NAME",
     "CUSTOM_ID",

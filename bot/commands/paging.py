@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.commands import Attachment, Reply
+from bot.commands.layer import Attachment, Reply
 
 MESSAGE_LIMIT = 2000
 """Discord's limit on a message's text."""

@@ -1,6 +1,6 @@
 """Files posted in Discord that a command reads: a table (``mod load-table``), a frame report (``frame report``).
 
-A command takes a file as an attachment option (:class:`bot.replies.Upload`) or as the link of a file posted
+A command takes a file as an attachment option (:class:`bot.commands.replies.Upload`) or as the link of a file posted
 in the channel; a link is fetched only from Discord's own file hosts, and only up to :data:`MAX_FILE`.
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlparse
 
-from bot.replies import Upload
-from bot.service import Refusal
+from bot.commands.replies import Upload
+from bot.service.game_service import Refusal
 
 MAX_FILE = 512 * 1024
 """The largest table file ``mod load-table`` fetches."""

@@ -2,7 +2,7 @@
 decision (buttons, select menus, by DM when sealed, behind a private button under fog of war), the end of a
 game, the map picture after an activation.
 
-:class:`Prompting` is a part of the command layer (:class:`bot.commands.CommandLayer` inherits it); rooms reach
+:class:`Prompting` is a part of the command layer (:class:`bot.commands.layer.CommandLayer` inherits it); rooms reach
 it through :class:`bot.systems.base.Layer` (``outcome_replies``, ``prompt_replies``, ``game_over``,
 ``freshness``). A game's system may draw its own prompts' components (:meth:`bot.systems.base.Room.components`).
 """
@@ -15,11 +15,11 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from bot import info
-from bot.catalogue import COMMANDS
-from bot.replies import Attachment, Button, Context, Fold, Reply, Select, custom_id, who
-from bot.rooms import all_rooms, cross_system_rooms
-from bot.service import GameService, Outcome, Refusal, Table
+from bot.commands import info
+from bot.commands.catalogue import COMMANDS
+from bot.commands.replies import Attachment, Button, Context, Fold, Reply, Select, custom_id, who
+from bot.commands.rooms import all_rooms, cross_system_rooms
+from bot.service.game_service import GameService, Outcome, Refusal, Table
 from bot.systems.base import Room
 from engine.contract import Prompt
 
@@ -114,7 +114,7 @@ class Prompting:
         if outcome.picture_due:  # Discord draws and posts it after everything else (UmpireBot.deliver_pictures)
             caption = "The map after that activation." if outcome.action is not None else "The map at the start."
             replies.append(await self._picture_reply(ctx, outcome.picture_events, caption))
-        replies += await info.turn_reports(self.as_layer(), ctx, outcome)  # Turn-start reports: bot/info.py
+        replies += await info.turn_reports(self.as_layer(), ctx, outcome)  # Turn-start reports: bot/commands/info.py
         replies += await self.room_of(table.game.system).after_outcome(self.as_layer(), ctx, outcome)
         return replies + [r for _, r in asked]
 

@@ -2,8 +2,8 @@
 
 Every room's handler returns a list of :class:`Reply`: what to answer the caller (ephemeral or not), what to
 post in the channel (pinging exactly the players whose input is needed), what to send by DM (with what to
-say in the channel if the DM cannot be delivered). The transports (Discord: :mod:`bot.discord_app`; the
-terminal: :mod:`bot.console`) deliver them.
+say in the channel if the DM cannot be delivered). The transports (Discord: :mod:`bot.transports.discord_app`; the
+terminal: :mod:`bot.transports.console`) deliver them.
 
 Buttons and select menus carry a custom id ``wg:<game>:<state_id>:<verb>:<arg>`` (at most 100 characters):
 the state id is the game's revision when the button was posted, so a stale or doubled click is refused.
@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from bot.service import Caller, Refusal, Table
+from bot.service.game_service import Caller, Refusal, Table
 from engine.contract import RulesError
 
 CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z]{1,4}):(?P<arg>[A-Za-z0-9_.\-]{1,60})")

@@ -1,4 +1,4 @@
-"""Every room of the bot's commands besides the shared ones (:mod:`bot.commands`): the cross-system rooms (the
+"""Every room of the bot's commands besides the shared ones (:mod:`bot.commands.layer`): the cross-system rooms (the
 moderators, the leagues) and each game system's (:func:`bot.systems.rooms`). The command layer asks these; it
 names none of them.
 """

@@ -12,12 +12,12 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bot.definitions import CommandDef, OptionDef, opt
+from bot.commands.definitions import CommandDef, OptionDef, opt
+from bot.commands.replies import Attachment, Context, Handler, Reply
 from bot.leagues.service import LeagueService, Started
 from bot.leagues.standings import SWISS, TIEBREAK_NAMES, Row
 from bot.leagues.store import LeagueRow, Pairing
-from bot.replies import Attachment, Context, Handler, Reply
-from bot.service import Refusal
+from bot.service.game_service import Refusal
 from bot.systems.base import Layer, Room
 from render.table_picture import table_picture
 

@@ -2,7 +2,7 @@
 
 A room beside the game systems (DESIGN.md): it creates each pairing's game through the game service, in its
 own thread under the league channel, and hears of every game's end through the service's end listeners
-(:attr:`bot.service.GameService.end_listeners`). Standings, ratings and reliability are computed from the
+(:attr:`bot.service.game_service.GameService.end_listeners`). Standings, ratings and reliability are computed from the
 stored results each time they are asked for, so a corrected result corrects everything.
 
 Organisers are the server's moderators (the moderator role). Sides are named by seat position (the first
@@ -26,9 +26,9 @@ from bot.leagues.pairing import PairingError, Round, round_robin, standings_for_
 from bot.leagues.records import RatedGame, Reliability, SideRecord, ratings, reliability, side_records
 from bot.leagues.standings import BOTH_SIDES, FORMATS, SWISS, TIEBREAK_NAMES, Outcome, Row, standings
 from bot.leagues.store import Entrant, LeagueRow, LeagueStore, Pairing, RoundRow
-from bot.service import DAY, Caller, GameService, Refusal
-from bot.service import Outcome as GameOutcome
-from bot.store import GameRow
+from bot.service.game_service import DAY, Caller, GameService, Refusal
+from bot.service.game_service import Outcome as GameOutcome
+from bot.store.records import GameRow
 
 ThreadOpener = Callable[[int, str], Awaitable[int]]
 """Opens a thread under a channel and returns its id (the transport's: Discord)."""
@@ -584,8 +584,7 @@ class LeagueService:
         await self.store.mark_late_told([p.id for p in late], told=False)
 
     async def _running(self) -> list[int]:
-        rows = await self.games.store.query("SELECT id FROM leagues WHERE status = 'running' ORDER BY id")
-        return [int(r["id"]) for r in rows]
+        return await self.store.running()
 
     # --- Standings, ratings, players ------------------------------------------------------------------
 

@@ -1,4 +1,7 @@
-"""The leagues' tables in the game store (schema version 6 of :data:`bot.store.MIGRATIONS`).
+"""The leagues' tables in the game store (schema version 6 of :data:`bot.store.migrations.MIGRATIONS`).
+
+The league tables are SQL of the embedded store (:class:`bot.store.sqlite.SqliteStore`), written in its
+transactions; a league service over another backend needs that backend's league tables.
 
 Results live in ``league_games`` (one row per pairing, byes included); standings and ratings are always
 computed from these rows, so a corrected result changes everything that follows from it.
@@ -14,7 +17,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store import Store
+from bot.store.interface import GameStore
+from bot.store.records import StoreError
+from bot.store.sqlite import SqliteStore
 
 
 @dataclass(frozen=True)
@@ -128,8 +133,15 @@ def _pairing(r: aiosqlite.Row) -> Pairing:
 class LeagueStore:
     """Reads and writes the league tables; every write is one transaction of the game store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: GameStore) -> None:
+        if not isinstance(store, SqliteStore):
+            raise StoreError("the league tables are kept by the SQLite store only")
         self.store = store
+
+    async def running(self) -> list[int]:
+        """The ids of the running leagues, oldest first."""
+        rows = await self.store.query("SELECT id FROM leagues WHERE status = 'running' ORDER BY id")
+        return [int(r["id"]) for r in rows]
 
     # --- Leagues and players --------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """The core of the game service: the game systems (built once, on first use), one lock per channel, and a
 game's state (cached, or the latest snapshot plus the actions after it, replayed through the adapter).
 
-:class:`ServiceCore` is what every part of :class:`bot.service.GameService` stands on: the reading part
-(:mod:`bot.service_reading`), the correspondence part (:mod:`bot.correspondence`) and the service itself
+:class:`ServiceCore` is what every part of :class:`bot.service.game_service.GameService` stands on: the reading part
+(:mod:`bot.service.reading`), the correspondence part (:mod:`bot.service.correspondence`) and the service itself
 (seats, actions, undo).
 """
 
@@ -14,11 +14,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.caches import ChannelLocks, StateCache
-from bot.config import Limits
-from bot.game_types import GameEndListener, Refusal, SystemAdapter, SystemFactory, Table
-from bot.rendering import Renderer
-from bot.store import ActionRow, GameRow, Store
+from bot.service.caches import ChannelLocks, StateCache
+from bot.service.config import Limits
+from bot.service.game_types import GameEndListener, Refusal, SystemAdapter, SystemFactory, Table
+from bot.service.rendering import Renderer
+from bot.store.interface import GameStore
+from bot.store.records import ActionRow, GameRow
 from engine.contract import Action, Prompt
 
 logger = logging.getLogger("bot.service")
@@ -28,11 +29,11 @@ HOUR = 3600.0
 
 
 class ServiceCore:
-    """Systems, locks and states: the base of :class:`bot.service.GameService` (see its docstring)."""
+    """Systems, locks and states: the base of :class:`bot.service.game_service.GameService` (see its docstring)."""
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         systems: Mapping[str, SystemFactory],
         clock: Callable[[], float] = time.time,
         limits: Limits | None = None,

@@ -1,20 +1,20 @@
 """Correspondence play: the time control of a game (days per move, a reserve of days), the reminders that
 ping the player who holds a game up (stored, so they survive restarts), and vacations agreed by the opponent.
 
-:class:`Correspondence` is a part of :class:`bot.service.GameService`.
+:class:`Correspondence` is a part of :class:`bot.service.game_service.GameService`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.game_types import Caller, Refusal, Table
-from bot.service_core import DAY, ServiceCore
+from bot.service.core import DAY, ServiceCore
+from bot.service.game_types import Caller, Refusal, Table
 from engine.contract import Prompt
 
 
 class Correspondence(ServiceCore):
-    """Reminders and vacations (a part of :class:`bot.service.GameService`)."""
+    """Reminders and vacations (a part of :class:`bot.service.game_service.GameService`)."""
 
     def _reminder_times(self, table: Table, prompts: Mapping[str, Prompt], now: float) -> dict[str, float]:
         days = float(table.game.time_control.get("days_per_move", 0))
@@ -40,12 +40,7 @@ class Correspondence(ServiceCore):
     async def _set_reminders(self, table: Table, prompts: Mapping[str, Prompt], revision: int) -> None:
         due = self._reminder_times(table, prompts, self.clock())
         if due:
-            async with self.store.transaction() as db:
-                await db.execute("DELETE FROM reminders WHERE game = ?", (table.game.id,))
-                await db.executemany(
-                    "INSERT INTO reminders (game, seat, due) VALUES (?, ?, ?)",
-                    [(table.game.id, s, t) for s, t in due.items()],
-                )
+            await self.store.set_reminders(table.game.id, due)
 
     async def due_reminders(self) -> list[tuple[Table, str, int, float]]:
         """Reminders due now: (table, seat, user to ping, reserve days left). Each is snoozed by a day."""

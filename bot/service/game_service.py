@@ -9,42 +9,41 @@ forbids it, the rule number; the engine's own :class:`~engine.contract.RulesErro
 One :class:`asyncio.Lock` per channel serialises everything that changes a game, so a double click or two
 players acting at once are applied one after the other, and the second sees the first's result.
 
-The service is a few modules, one idea each: its vocabulary (:mod:`bot.game_types`), systems, locks and
-states (:mod:`bot.service_core`), what a seat may read (:mod:`bot.service_reading`), correspondence play
-(:mod:`bot.correspondence`), the after-game check (:mod:`bot.verification`); this module keeps the seats and
-the actions (about 680 lines: creating, seating, acting, previews, undo and corrections share the lock, the
+The service is a few modules, one idea each: its vocabulary (:mod:`bot.service.game_types`), systems, locks and
+states (:mod:`bot.service.core`), what a seat may read (:mod:`bot.service.reading`), correspondence play
+(:mod:`bot.service.correspondence`), the after-game check (:mod:`bot.service.verification`); this module keeps the
+seats and the actions (about 680 lines: creating, seating, acting, previews, undo and corrections share the lock, the
 prompt checks and the one-transaction write, and the tests replace :func:`new_seed` here).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.caches import ChannelLocks as ChannelLocks
-from bot.caches import StateCache as StateCache
-from bot.correspondence import Correspondence
-from bot.game_types import Caller as Caller
-from bot.game_types import GameEndListener as GameEndListener
-from bot.game_types import Info as Info
-from bot.game_types import LogEntry as LogEntry
-from bot.game_types import Outcome as Outcome
-from bot.game_types import Preview as Preview
-from bot.game_types import Refusal as Refusal
-from bot.game_types import StaleError as StaleError
-from bot.game_types import SystemAdapter as SystemAdapter
-from bot.game_types import SystemFactory as SystemFactory
-from bot.game_types import Table as Table
-from bot.service_core import DAY as DAY
-from bot.service_core import HOUR
-from bot.service_reading import Reading
-from bot.store import (
+from bot.service.caches import ChannelLocks as ChannelLocks
+from bot.service.caches import StateCache as StateCache
+from bot.service.core import DAY as DAY
+from bot.service.core import HOUR
+from bot.service.correspondence import Correspondence
+from bot.service.game_types import Caller as Caller
+from bot.service.game_types import GameEndListener as GameEndListener
+from bot.service.game_types import Info as Info
+from bot.service.game_types import LogEntry as LogEntry
+from bot.service.game_types import Outcome as Outcome
+from bot.service.game_types import Preview as Preview
+from bot.service.game_types import Refusal as Refusal
+from bot.service.game_types import StaleError as StaleError
+from bot.service.game_types import SystemAdapter as SystemAdapter
+from bot.service.game_types import SystemFactory as SystemFactory
+from bot.service.game_types import Table as Table
+from bot.service.reading import Reading
+from bot.service.verification import verify_game
+from bot.store.records import (
     ActionRow,
     ChannelBusyError,
     GameRow,
@@ -54,10 +53,10 @@ from bot.store import (
     RevisionError,
     snapshot_due,
 )
-from bot.verification import verify_game
 from engine.contract import Action, Choice, Prompt, Result
 from engine.contract import RulesError as RulesError
 from engine.dice import commitment, new_seed
+from engine.sealing import sealed_answer
 
 RECENT_PAGE = 60
 """How many actions back the picture of the last activation reads first (the store reads from the end)."""
@@ -128,7 +127,7 @@ class GameService(Reading, Correspondence):
         return Table(game, await self.store.seats(game.id))
 
     async def _check_limits(self, guild: int | None, caller: Caller) -> None:
-        """Refuse a creation past a limit of :class:`~bot.config.Limits` (0: no limit)."""
+        """Refuse a creation past a limit of :class:`~bot.service.config.Limits` (0: no limit)."""
         limits = self.limits
         if limits.games_per_user:
             mine = await self.store.count_games(creator=caller.user_id)
@@ -385,9 +384,8 @@ class GameService(Reading, Correspondence):
         overtime = self._overtime(table, acting, now)
         secret = None
         if acting in before and before[acting].secret and not getattr(system, "seals_own_secrets", False):
-            salt = secrets.token_hex(16)
-            payload = json.dumps({"salt": salt, "seat": acting, "verb": verb, "args": args}, sort_keys=True)
-            secret = NewSecret(acting, hashlib.sha256(payload.encode()).hexdigest(), payload)
+            payload, sealed_receipt = sealed_answer(acting, verb, args, secrets.token_hex(16))
+            secret = NewSecret(acting, sealed_receipt, payload)
         try:
             game, row = await self.store.record_action(
                 game,
@@ -648,7 +646,7 @@ class GameService(Reading, Correspondence):
         """Check a finished game: (game, rolls recomputed, problems), never raising on tampered data.
 
         In order: the revealed seed against the hash published at creation; the hash chain of the stored
-        log (:mod:`bot.chain`: an action or an event changed, a row deleted or inserted, the head kept with
+        log (:mod:`bot.store.chain`: an action or an event changed, a row deleted or inserted, the head kept with
         the game); then the whole game replayed from the seed, which must give exactly the events (dice
         included) that were announced: every die is derived from the seed and the game's roll counter
         (:mod:`engine.dice`), so the replay recomputes every roll. A replay that the rules refuse stops there,

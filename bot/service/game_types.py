@@ -1,7 +1,7 @@
 """The service's vocabulary: who asks (:class:`Caller`), a game with its seats (:class:`Table`), what an accepted
 request did (:class:`Outcome`), a refusal (:class:`Refusal`), the adapter's game half (:class:`SystemAdapter`),
 and the answers of previews, information commands and the log. Every room speaks these; they are re-exported
-by :mod:`bot.service`.
+by :mod:`bot.service.game_service`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.store import ActionRow, GameRow, SeatRow
+from bot.store.records import ActionRow, GameRow, SeatRow
 from engine.contract import GameSystem, Prompt, Result, RulesError
 
 
@@ -160,7 +160,8 @@ class Info:
     text: str
     picture: bytes | None = None
     buttons: tuple[tuple[str, str, str], ...] = ()
-    """(label, press verb, argument) of each button: :mod:`bot.info`'s verbs, or its room's (``Room.press_verbs``)."""
+    """(label, press verb, argument) of each button: :mod:`bot.commands.info`'s verbs, or its room's
+    (``Room.press_verbs``)."""
     menu: tuple[tuple[str, str], ...] = ()
     """(label, value) entries of one select menu, pressed with ``menu_verb``."""
     menu_verb: str = ""

@@ -2,7 +2,7 @@
 and ``inform``), the log as the seat sees it, suggestions, and the map pictures (drawn off the event loop).
 Under fog of war the channel reads redacted events and prompts go to their seat only.
 
-:class:`Reading` is a part of :class:`bot.service.GameService`.
+:class:`Reading` is a part of :class:`bot.service.game_service.GameService`.
 """
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from bot.game_types import Caller, Info, LogEntry, Refusal, SystemAdapter, Table
-from bot.service_core import ServiceCore
-from bot.store import ActionRow, GameRow
+from bot.service.core import ServiceCore
+from bot.service.game_types import Caller, Info, LogEntry, Refusal, SystemAdapter, Table
+from bot.store.records import ActionRow, GameRow
 from engine.contract import RulesError
 
 
 class Reading(ServiceCore):
-    """What a seat may read of a game (a part of :class:`bot.service.GameService`)."""
+    """What a seat may read of a game (a part of :class:`bot.service.game_service.GameService`)."""
 
     def _recent_page(self) -> int:
-        """How many actions back the picture of the last activation reads first (``bot.service.RECENT_PAGE``,
-        read where it is set, so that a test may change it there)."""
+        """How many actions back the picture of the last activation reads first
+        (``bot.service.game_service.RECENT_PAGE``, read where it is set, so that a test may change it there)."""
         raise NotImplementedError
 
     async def describe(self, channel: int, caller: Caller, topic: str, key: str = "") -> str:

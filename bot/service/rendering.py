@@ -1,7 +1,7 @@
 """Where map pictures are drawn: one worker thread, after the answers being worked on.
 
 A picture never delays an answer. The transport sends every answer first and only then asks for the picture
-(:class:`bot.commands.PictureJob`); the drawing itself runs in a single worker thread, off the event loop, and
+(:class:`bot.commands.layer.PictureJob`); the drawing itself runs in a single worker thread, off the event loop, and
 starts only when no answer is being worked on (or after :data:`MAX_WAIT` seconds), so a burst of interactions
 is answered before the pictures it causes are drawn. Why a thread rather than worker processes, and why one:
 docs/performance.md ("Pictures").

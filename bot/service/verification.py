@@ -8,9 +8,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot import chain
-from bot.game_types import SystemAdapter
-from bot.store import ActionRow, GameRow
+from bot.service.game_types import SystemAdapter
+from bot.store import chain
+from bot.store.records import ActionRow, GameRow
 from engine.contract import Action
 from engine.dice import commitment
 

@@ -1,4 +1,4 @@
-"""The store's schema, one change per version (:data:`MIGRATIONS`): :meth:`bot.store.Store.open` brings any
+"""The store's schema, one change per version (:data:`MIGRATIONS`): :meth:`bot.store.sqlite.SqliteStore.open` brings any
 older file up to date (``PRAGMA user_version`` holds the version). Add a change at the end; never edit one
 that has shipped.
 """
@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 
 import aiosqlite
 
-from bot import chain
-from bot.store_packing import _hash_blob, _log_to_archive, _write_archive
+from bot.store import chain
+from bot.store.packing import _hash_blob, _log_to_archive, _write_archive
 
 Migration = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """A schema change: a SQL script, or a function run in the migration's transaction (to compute values)."""
@@ -170,7 +170,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         args TEXT NOT NULL
     );
     """,
-    # Version 2: the hash chain of the action log (bot/chain.py).
+    # Version 2: the hash chain of the action log (bot/store/chain.py).
     _chain_the_logs,
     # Version 3: each seat's count of live actions on the game row (the buttons' freshness and the snapshot
     # cadence without reading the log), filled from the log; snapshots thinned to the latest two per game.

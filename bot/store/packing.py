@@ -2,7 +2,7 @@
 finished game's log packed again with an archive dictionary, the chain's hashes as 32-byte blobs.
 
 Pure functions over bytes and JSON (the archive's two steps read and write through a connection they are
-given); :mod:`bot.store` uses them, and so do the migrations (:mod:`bot.store_migrations`).
+given); :mod:`bot.store.sqlite` uses them, and so do the migrations (:mod:`bot.store.migrations`).
 """
 
 from __future__ import annotations

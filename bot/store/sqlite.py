@@ -1,17 +1,18 @@
-"""The game store: every game's setup and every accepted action, in SQLite (aiosqlite, WAL mode).
+"""The embedded game store, :class:`SqliteStore` (a :class:`bot.store.interface.GameStore`): every game's setup
+and every accepted action, in SQLite (aiosqlite, WAL mode).
 
 Event-sourced (DESIGN.md): a game is its setup (system, scenario, options, secret seed) plus the list of
 accepted actions; a game's state is rebuilt by replaying them, and snapshots (state JSON, zlib-compressed, every
-:data:`SNAPSHOT_EVERY` actions, the latest :data:`SNAPSHOTS_KEPT` kept) only speed that up: a cold load reads
-the latest snapshot and the actions after it. The game row counts each seat's live actions, so nothing on an
-action's path reads or counts the whole log. Each action's events are stored zlib-compressed, after the game's
-first :data:`DICTIONARY_AFTER` actions with a dictionary made of those actions' events (kept on the game row):
-When a game ends, its log is archived (:meth:`Store.archive`): every action's arguments and events are packed
-again with a dictionary sampled from the whole game. The two hashes of each action are stored as 32-byte
-blobs and the log is a ``WITHOUT ROWID`` table (no second index of its key): a finished game's rows stay
-under 300 kB (docs/performance.md). Each accepted action is written in ONE transaction with
-everything it changes (the game's revision, status and result, the snapshot, the reminders), so a crash loses
-at most the action in flight, never half of one.
+``SNAPSHOT_EVERY`` actions, the latest ``SNAPSHOTS_KEPT`` kept: :mod:`bot.store.records`) only speed that up: a
+cold load reads the latest snapshot and the actions after it. The game row counts each seat's live actions, so
+nothing on an action's path reads or counts the whole log. Each action's events are stored zlib-compressed, after
+the game's first :data:`DICTIONARY_AFTER` actions with a dictionary made of those actions' events (kept on the
+game row). When a game ends, its log is archived (:meth:`SqliteStore.archive`): every action's arguments and
+events are packed again with a dictionary sampled from the whole game. The two hashes of each action are stored
+as 32-byte blobs and the log is a ``WITHOUT ROWID`` table (no second index of its key): a finished game's rows
+stay under 300 kB (docs/performance.md). Each accepted action is written in ONE transaction with everything it
+changes (the game's revision, status and result, the snapshot, the reminders), so a crash loses at most the
+action in flight, never half of one.
 
 The schema carries a version in ``PRAGMA user_version``; :data:`MIGRATIONS` brings any older file up to date
 when the store opens it.
@@ -19,13 +20,13 @@ when the store opens it.
 Writes go through one connection, one transaction at a time; reads of a file go through a second connection,
 so that a write waiting for a lock (another program holding the file) never holds up the other games' reads.
 A write that cannot get the lock within :data:`WRITE_WAIT_MS` is refused (:class:`StoreBusyError`), nothing
-changed. Each action also carries the hash chain of :mod:`bot.chain`.
+changed. Each action also carries the hash chain of :mod:`bot.store.chain`.
 
-How rows are packed is :mod:`bot.store_packing`; the schema's versions are :mod:`bot.store_migrations` (both
-re-exported here). :class:`Store` stays one class of about 650 lines on purpose: every method is a query or
-one transaction over the same two connections, write lock and caches, and an action's transaction touches
-the game row, the log, the snapshots and the reminders together; split by table, one transaction would
-span modules.
+How rows are packed is :mod:`bot.store.packing`; the schema's versions are :mod:`bot.store.migrations`; the
+rows it returns are :mod:`bot.store.records`. :class:`SqliteStore` stays one class of about 650 lines on purpose:
+every method is a query or one transaction over the same two connections, write lock and caches, and an
+action's transaction touches the game row, the log, the snapshots and the reminders together; split by table,
+one transaction would span modules.
 """
 
 from __future__ import annotations
@@ -38,26 +39,37 @@ import time
 import zlib
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from bot import chain
-from bot.store_migrations import MIGRATIONS as MIGRATIONS
-from bot.store_migrations import Migration as Migration
-from bot.store_packing import ARCHIVED as ARCHIVED
-from bot.store_packing import SNAPSHOT_ZLIB_LEVEL as SNAPSHOT_ZLIB_LEVEL
-from bot.store_packing import _archived as _archived
-from bot.store_packing import _hash_text, _log_to_archive, _write_archive, pack_events, pack_snapshot, unpack_events
-from bot.store_packing import unpack_snapshot as unpack_snapshot
-
-SNAPSHOT_EVERY = 25
-"""A state snapshot is stored with every 25th action."""
-
-SNAPSHOTS_KEPT = 2
-"""Snapshots kept per game: the latest two, so that undoing a few actions past the latest leaves one to load."""
+from bot.store import chain
+from bot.store.migrations import MIGRATIONS as MIGRATIONS
+from bot.store.migrations import Migration as Migration
+from bot.store.packing import ARCHIVED as ARCHIVED
+from bot.store.packing import SNAPSHOT_ZLIB_LEVEL as SNAPSHOT_ZLIB_LEVEL
+from bot.store.packing import _archived as _archived
+from bot.store.packing import _hash_text, _log_to_archive, _write_archive, pack_events, pack_snapshot, unpack_events
+from bot.store.packing import unpack_snapshot as unpack_snapshot
+from bot.store.records import (
+    LIVE_STATUSES,
+    SNAPSHOTS_KEPT,
+    ActionRow,
+    ChannelBusyError,
+    CorrectionRow,
+    GameRow,
+    NewAction,
+    NewSecret,
+    PendingRow,
+    RevisionError,
+    SeatRow,
+    SecretRow,
+    StoreBusyError,
+    StoreError,
+    StoreOpenError,
+    snapshot_due,
+)
 
 DICTIONARY_AFTER = 50
 """After this many actions, the events of the latest ones become the game's compression dictionary."""
@@ -65,161 +77,11 @@ DICTIONARY_AFTER = 50
 DICTIONARY_BYTES = 16_000
 """The dictionary's size: the last 16 kB of those events' JSON (a finished game's log compresses 4 times)."""
 
-LIVE_STATUSES = ("open", "active")
-"""A game is live while its seats are being filled (open) or it is being played (active)."""
-
 WRITE_WAIT_MS = 1000
 """How long a write waits for a lock held by another program before it is refused (milliseconds)."""
 
 READ_WAIT_MS = 1000
 """How long a read waits (only a checkpoint or a rollback by another program makes a WAL reader wait)."""
-
-
-class StoreError(Exception):
-    """The store refused a write (a second live game in a channel, a revision that moved on)."""
-
-
-class StoreOpenError(StoreError):
-    """The database file cannot be used (unreadable, read-only, not a database, damaged, locked)."""
-
-
-class StoreBusyError(StoreError):
-    """Another program holds a lock on the database: the write was refused and nothing changed."""
-
-
-class ChannelBusyError(StoreError):
-    """The channel already holds a live game."""
-
-
-class RevisionError(StoreError):
-    """The game changed since its state was read; the write was refused and nothing changed."""
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """A game's setup and where it stands."""
-
-    id: int
-    guild: int | None
-    channel: int
-    system: str
-    scenario: str
-    options: dict[str, Any]
-    seed: str
-    """The secret seed, hex; only published once the game is over."""
-    seed_hash: str
-    status: str
-    """``open`` (filling seats), ``active``, ``finished`` or ``abandoned``."""
-    time_control: dict[str, Any]
-    revision: int
-    """Counts every change of position (actions, undos, corrections): the "state id" of prompts and buttons."""
-    result: dict[str, Any] | None
-    creator: int | None
-    created: float
-    updated: float
-    chain_head: str | None = None
-    """The chain hash of the last action (:mod:`bot.chain`); the seed hash before the first."""
-    seat_actions: dict[str, int] = field(default_factory=dict)
-    """How many live (not undone) actions each seat has made."""
-
-    @property
-    def live(self) -> bool:
-        """Whether the game is still being set up or played."""
-        return self.status in LIVE_STATUSES
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """Who holds a seat of a game."""
-
-    game: int
-    seat: str
-    user_id: int | None
-    vacation_until: float | None
-    vacation_request: float | None
-    reserve_used: float
-
-
-@dataclass(frozen=True)
-class ActionRow:
-    """One accepted action and the events it caused."""
-
-    game: int
-    seq: int
-    seat: str
-    user_id: int | None
-    verb: str
-    args: dict[str, Any]
-    events: list[dict[str, Any]]
-    time: float
-    undone: bool
-    events_hash: str | None = None
-    """The hash of the events as stored (:mod:`bot.chain`)."""
-    chain: str | None = None
-    """The chain hash of this action as stored (:mod:`bot.chain`)."""
-    undone_after: int | None = None
-    """The last action's number when this one was taken back (:mod:`bot.chain`)."""
-
-
-@dataclass(frozen=True)
-class CorrectionRow:
-    """A moderator's fix, logged in the game."""
-
-    id: int
-    game: int
-    moderator: int | None
-    kind: str
-    text: str
-    data: dict[str, Any]
-    time: float
-
-
-@dataclass(frozen=True)
-class SecretRow:
-    """A sealed decision: its owner, the receipt hash published, the payload kept until the reveal."""
-
-    id: int
-    game: int
-    owner: str
-    receipt: str
-    payload: str
-    revealed: bool
-    time: float
-    seq: int | None = None
-    """The action that carries the decision (``None`` in files from before version 2)."""
-
-
-@dataclass(frozen=True)
-class PendingRow:
-    """An action waiting for its player's confirmation (an attack after its odds preview)."""
-
-    token: str
-    game: int
-    revision: int
-    seat: str
-    user_id: int
-    verb: str
-    args: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class NewAction:
-    """What :meth:`Store.record_action` writes for one accepted action."""
-
-    seat: str
-    user_id: int | None
-    verb: str
-    args: Mapping[str, Any]
-    events: Sequence[Mapping[str, Any]]
-
-
-@dataclass(frozen=True)
-class NewSecret:
-    """A sealed decision written with the action that carries it: its receipt hash and the payload."""
-
-    owner: str
-    receipt: str
-    payload: str
 
 
 def _busy(error: sqlite3.OperationalError) -> Exception:
@@ -277,11 +139,6 @@ def _seat(row: aiosqlite.Row) -> SeatRow:
     )
 
 
-def snapshot_due(game: GameRow) -> bool:
-    """Whether the game's next action is stored with a snapshot (every :data:`SNAPSHOT_EVERY` live actions)."""
-    return (sum(game.seat_actions.values()) + 1) % SNAPSHOT_EVERY == 0
-
-
 def _action(row: aiosqlite.Row, dictionary: bytes | None = None, archive: bytes | None = None) -> ActionRow:
     return ActionRow(
         game=row["game"],
@@ -299,7 +156,7 @@ def _action(row: aiosqlite.Row, dictionary: bytes | None = None, archive: bytes 
     )
 
 
-class Store:
+class SqliteStore:
     """The SQLite store of every game. Open it with :meth:`open`; close it with :meth:`close`."""
 
     def __init__(self, db: aiosqlite.Connection, path: str, reader: aiosqlite.Connection | None = None) -> None:
@@ -317,7 +174,7 @@ class Store:
     # --- Opening --------------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, check: bool = False) -> Store:
+    async def open(cls, path: str | Path, *, check: bool = False) -> SqliteStore:
         """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store.
 
         ``check`` also runs SQLite's quick check of every page and makes sure the file takes writes (the bot
@@ -677,7 +534,7 @@ class Store:
         return done
 
     async def _archive(self, game_id: int) -> bytes | None:
-        """The game's archive dictionary, once its log was archived (:meth:`Store.archive`)."""
+        """The game's archive dictionary, once its log was archived (:meth:`SqliteStore.archive`)."""
         if game_id not in self._archives:
             row = await self._one("SELECT archive_dictionary FROM games WHERE id = ?", (game_id,))
             if row is None or row["archive_dictionary"] is None:
@@ -722,7 +579,7 @@ class Store:
         :data:`SNAPSHOT_EVERY` (:func:`snapshot_due`: the caller may skip building it otherwise);
         ``reminders`` replaces the game's reminders (seat to due time). ``secret`` is the sealed decision the
         action carries; ``reveal`` marks every sealed decision of the game revealed. The action is chained to
-        the one before it (:mod:`bot.chain`).
+        the one before it (:mod:`bot.store.chain`).
 
         :raises RevisionError: if the game changed since ``game`` was read (nothing is written).
         """
@@ -879,6 +736,11 @@ class Store:
         await db.executemany(
             "INSERT INTO reminders (game, seat, due) VALUES (?, ?, ?)", [(game_id, s, t) for s, t in due.items()]
         )
+
+    async def set_reminders(self, game_id: int, due: Mapping[str, float]) -> None:
+        """Replace a game's reminders: seat to due time."""
+        async with self.transaction() as db:
+            await self._replace_reminders(db, game_id, due)
 
     async def reminders(self, game_id: int) -> dict[str, float]:
         """The reminders of a game: seat to due time."""

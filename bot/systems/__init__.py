@@ -2,7 +2,7 @@
 
 A system registers its adapter's two halves (:mod:`bot.systems.base`):
 
-- a factory of its game half (:class:`bot.service.SystemAdapter`). A factory imports its system only when
+- a factory of its game half (:class:`bot.service.game_service.SystemAdapter`). A factory imports its system only when
   called, so the bot starts, and the other systems keep working, even when one system's code is missing or
   broken; the service builds each adapter once, on first use;
 - its command half (:class:`bot.systems.base.Room`), light, read when the bot starts;
@@ -15,6 +15,11 @@ A system registers its adapter's two halves (:mod:`bot.systems.base`):
 - ``wargame-commander``: the Ardennes Wargame Commander (:mod:`bot.systems.wargame_commander`).
 
 Adding a system: docs/architecture.md (the checklist).
+
+May import (each system's room): :mod:`bot.service`, :mod:`bot.store`'s records, the words of answers
+(:mod:`bot.commands.replies`, :mod:`bot.commands.definitions`, :mod:`bot.commands.posted_files`), the room
+interface :mod:`bot.systems.base`, its own engine, :mod:`scenarios` and :mod:`render`. Never another system's room
+or engine, never the command layer or a transport.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from bot.systems.wargame_commander.commands import WargameCommanderRoom
 from bot.systems.wargame_commander.data_tools import WargameCommanderDataTools
 
 if TYPE_CHECKING:
-    from bot.service import SystemAdapter, SystemFactory
+    from bot.service.game_service import SystemAdapter, SystemFactory
 
 
 @dataclass(frozen=True)

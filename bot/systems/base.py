@@ -2,21 +2,21 @@
 
 A game system reaches the bot through one adapter, in two halves registered together (:mod:`bot.systems`):
 
-- the *game* half, :class:`bot.service.SystemAdapter`: the engine contract plus state serialisation,
+- the *game* half, :class:`bot.service.game_service.SystemAdapter`: the engine contract plus state serialisation,
   descriptions (``describe``/``inform``), suggestions (``suggest``), previews and pictures. The service asks
   it; it is built on first use (it imports the engine);
 - the *command* half, :class:`Room` (this module): the system's own commands (slash command groups and their
   handlers), its button verbs, the components of its prompts, what follows a moderator's correction and how
-  the console creates one of its games. The command layer (:mod:`bot.commands`) asks it; it is light (no
+  the console creates one of its games. The command layer (:mod:`bot.commands.layer`) asks it; it is light (no
   engine import), so every command is known when the bot starts.
 
 The cross-system features (the moderators, :mod:`bot.moderation`; the leagues, :mod:`bot.leagues.commands`)
-are rooms too, with the same interface (:mod:`bot.rooms` lists them all).
+are rooms too, with the same interface (:mod:`bot.commands.rooms` lists them all).
 
 A room's handlers get the command layer as a :class:`Layer`: the part of it a room may use.
 
 Beside the two halves, a system may register its :class:`DataTools`: what the command line (``umpire validate``,
-``umpire render``, :mod:`bot.cli`) does with its data files, so that the command line names no system either.
+``umpire render``, :mod:`bot.transports.cli`) does with its data files, so that the command line names no system either.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
-    from bot.definitions import CommandDef
-    from bot.replies import Button, Context, Handler, Reply, Select
-    from bot.service import GameService, Outcome, Preview, Table
+    from bot.commands.definitions import CommandDef
+    from bot.commands.replies import Button, Context, Handler, Reply, Select
+    from bot.service.game_service import GameService, Outcome, Preview, Table
     from engine.contract import Prompt
 
 Components = tuple[tuple["Button", ...], tuple["Select", ...]]
@@ -37,7 +37,7 @@ Components = tuple[tuple["Button", ...], tuple["Select", ...]]
 
 
 class Layer(Protocol):
-    """What a room's handlers may use of the command layer (:class:`bot.commands.CommandLayer`)."""
+    """What a room's handlers may use of the command layer (:class:`bot.commands.layer.CommandLayer`)."""
 
     service: GameService
     default_system: str
@@ -97,11 +97,11 @@ class Room:
     groups: ClassVar[Mapping[str, str]] = {}
     """The slash command groups it adds: first word to a description (``{"campaign": "ASL campaign games"}``)."""
     press_verbs: frozenset[str] = frozenset()
-    """The custom id verbs of its own buttons and menus (see :data:`bot.replies.CUSTOM_ID`), given to
+    """The custom id verbs of its own buttons and menus (see :data:`bot.commands.replies.CUSTOM_ID`), given to
     :meth:`press`. The shared verbs (``c``, ``s``, ``ok``, ``no``, ``dm``, ``rsy``, ``rsn`` and the
     information buttons' verbs) are taken."""
     form_verbs: frozenset[str] = frozenset()
-    """The custom id verbs of its own forms (:class:`bot.replies.Form`), given to :meth:`submit`."""
+    """The custom id verbs of its own forms (:class:`bot.commands.replies.Form`), given to :meth:`submit`."""
     verb_commands: ClassVar[Mapping[str, str]] = {}
     """Engine verbs a command sends without naming them (``activate_formation`` -> ``activate``): how an
     account names the command of an action."""
@@ -125,7 +125,7 @@ class Room:
     ) -> list[Reply]:
         """A click on one of its buttons or menus (``verb`` in :attr:`press_verbs`), in the game's channel.
 
-        :raises RulesError: (a :class:`bot.service.Refusal`) for a stale or foreign click; nothing changes.
+        :raises RulesError: (a :class:`bot.service.game_service.Refusal`) for a stale or foreign click; nothing changes.
         """
         return []
 
@@ -134,7 +134,7 @@ class Room:
     ) -> list[Reply]:
         """One of its forms sent (``verb`` in :attr:`form_verbs`), with the text of each field by key.
 
-        :raises RulesError: (a :class:`bot.service.Refusal`) for bad input; nothing changes.
+        :raises RulesError: (a :class:`bot.service.game_service.Refusal`) for bad input; nothing changes.
         """
         return []
 

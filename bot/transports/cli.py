@@ -174,8 +174,8 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 def run_bot(args: argparse.Namespace) -> int:
-    from bot.config import Settings
-    from bot.discord_app import run
+    from bot.service.config import Settings
+    from bot.transports.discord_app import run
 
     try:
         settings = Settings.from_env(token=args.token, db=args.db, guild=args.guild)
@@ -192,10 +192,10 @@ def run_bot(args: argparse.Namespace) -> int:
 
 
 def run_local(args: argparse.Namespace) -> int:
-    from bot.console import play
-    from bot.service import Refusal
-    from bot.store import StoreOpenError
+    from bot.service.game_service import Refusal
+    from bot.store.records import StoreOpenError
     from bot.systems import systems
+    from bot.transports.console import play
 
     lines = None
     if args.script is not None:
@@ -226,7 +226,7 @@ def run_local(args: argparse.Namespace) -> int:
 
 
 def _database(args: argparse.Namespace) -> str | None:
-    from bot.config import Settings
+    from bot.service.config import Settings
 
     path = Settings.from_env(db=args.db).db
     if not Path(path).is_file():
@@ -236,8 +236,9 @@ def _database(args: argparse.Namespace) -> str | None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from bot.service import GameService
-    from bot.store import Store, StoreError
+    from bot.service.game_service import GameService
+    from bot.store.records import StoreError
+    from bot.store.sqlite import SqliteStore
     from bot.systems import systems
     from engine.contract import RulesError
 
@@ -247,7 +248,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
     async def replay() -> int:
         try:
-            store = await Store.open(path)
+            store = await SqliteStore.open(path)
         except StoreError as error:
             print(f"umpire: {error}", file=sys.stderr)
             return 1
@@ -313,8 +314,9 @@ async def write_pictures(service: Any, game: Any, folder: Path, seat: str | None
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from bot.service import GameService, Refusal
-    from bot.store import Store, StoreError
+    from bot.service.game_service import GameService, Refusal
+    from bot.store.records import StoreError
+    from bot.store.sqlite import SqliteStore
     from bot.systems import systems
 
     path = _database(args)
@@ -323,7 +325,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
     async def verify() -> int:
         try:
-            store = await Store.open(path)
+            store = await SqliteStore.open(path)
         except StoreError as error:
             print(f"umpire: {error}", file=sys.stderr)
             return 1

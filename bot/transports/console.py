@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.commands import (
+from bot.commands.info import INFORM_COMMANDS
+from bot.commands.layer import (
     COMMANDS,
     COMMANDS_BY_NAME,
     SHARED_COMMANDS,
@@ -30,10 +31,9 @@ from bot.commands import (
     refusal_text,
     with_pictures,
 )
-from bot.info import INFORM_COMMANDS
-from bot.rooms import cross_system_rooms
-from bot.service import Caller, GameService, Refusal, SystemFactory
-from bot.store import Store
+from bot.commands.rooms import cross_system_rooms
+from bot.service.game_service import Caller, GameService, Refusal, SystemFactory
+from bot.store.sqlite import SqliteStore
 from engine.contract import RulesError
 
 CHANNEL = 1
@@ -410,7 +410,7 @@ async def play(
     stdin: TextIO | None = None,
 ) -> Console:
     """Play a game at the terminal (or from ``script`` lines); returns the console when done."""
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     service = GameService(store, systems)
     try:
         layer = CommandLayer(service, system, pictures=pictures)

@@ -5,7 +5,7 @@ answer, well within Discord's 3 seconds), runs the command in the transport-inde
 delivers the replies: private answers as follow-ups, public posts in the game's channel with pings limited
 to the players whose input is needed, secret prompts by DM (when a player's DMs are closed, the channel is
 told so without revealing anything, with a button to answer privately), map pictures as attachments, each its own
-message, drawn only once everything else is answered (:mod:`bot.rendering`). The engine and the renderer
+message, drawn only once everything else is answered (:mod:`bot.service.rendering`). The engine and the renderer
 run off the event loop (worker threads).
 
 Only slash commands are used, so the bot needs no privileged intent.
@@ -26,8 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.allocator import tune_allocator
-from bot.commands import (
+from bot.commands.layer import (
     INTERNAL_ERROR,
     Button,
     CommandDef,
@@ -41,12 +40,14 @@ from bot.commands import (
     parse_custom_id,
     refusal_text,
 )
-from bot.config import Settings
-from bot.paging import fit
-from bot.service import Caller, GameService, SystemFactory
-from bot.store import Store, StoreError
+from bot.commands.paging import fit
+from bot.service.config import Settings
+from bot.service.game_service import Caller, GameService, SystemFactory
+from bot.store.records import StoreError
+from bot.store.sqlite import SqliteStore
 from bot.systems import systems
-from bot.views import FormModal, PromptButton, PromptSelect, build_view
+from bot.transports.allocator import tune_allocator
+from bot.transports.views import FormModal, PromptButton, PromptSelect, build_view
 from engine.contract import RulesError
 
 log = logging.getLogger("umpire")
@@ -76,7 +77,7 @@ class UmpireBot(commands.Bot):
     def __init__(
         self,
         settings: Settings,
-        store: Store,
+        store: SqliteStore,
         game_systems: dict[str, SystemFactory] | None = None,
         *,
         sync_commands: bool = True,
@@ -102,7 +103,7 @@ class UmpireBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Register the persistent buttons, add the commands, and sync them (to the test server if set)."""
         self.add_dynamic_items(PromptButton, PromptSelect)
-        await self.load_extension("bot.cogs")
+        await self.load_extension("bot.transports.cogs")
         if self.sync_commands:
             guild = discord.Object(self.settings.guild) if self.settings.guild else None
             if guild is not None:
@@ -285,7 +286,7 @@ class UmpireBot(commands.Bot):
 
     async def post(self, channel: int, reply: Reply) -> None:
         """Post ``reply`` in the channel; or, when it continues the run of actions told by the bot's last message
-        there (:class:`bot.commands.Fold`), edit that message instead: its accounts so far, then this one."""
+        there (:class:`bot.commands.layer.Fold`), edit that message instead: its accounts so far, then this one."""
         last = self._folds.pop(channel, None)
         fold = reply.fold
         if fold is not None and last is not None and last.key == fold.key and not reply.files:
@@ -349,7 +350,7 @@ def run(settings: Settings) -> int:
 async def _run(settings: Settings) -> int:
     assert settings.token
     try:
-        store = await Store.open(settings.db, check=True)
+        store = await SqliteStore.open(settings.db, check=True)
     except StoreError as error:
         print(f"umpire: {error}", file=sys.stderr)
         return 1

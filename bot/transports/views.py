@@ -1,7 +1,7 @@
 """Buttons and select menus that survive a restart: :class:`discord.ui.DynamicItem` rebuilt from custom ids.
 
 Every prompt choice, attack confirmation and "answer here" button carries ``wg:<game>:<state_id>:<verb>:<arg>``
-(:data:`bot.commands.CUSTOM_ID`); the bot registers :class:`PromptButton` and :class:`PromptSelect` in
+(:data:`bot.commands.layer.CUSTOM_ID`); the bot registers :class:`PromptButton` and :class:`PromptSelect` in
 ``setup_hook`` so that a click on a message posted before a restart still reaches the game. The click itself
 is handled by the command layer (``CommandLayer.press``), which refuses stale or doubled clicks.
 """
@@ -13,7 +13,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.replies import CUSTOM_ID, Form, Reply
+from bot.commands.replies import CUSTOM_ID, Form, Reply
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -24,7 +24,7 @@ STYLES = {
 
 
 class PressReceiver(Protocol):
-    """What these items need of the bot (:class:`bot.discord_app.UmpireBot`, which imports this module)."""
+    """What these items need of the bot (:class:`bot.transports.discord_app.UmpireBot`, which imports this module)."""
 
     async def check_seat_owner(self, interaction: discord.Interaction[Any], match: re.Match[str] | None) -> bool:
         """Whether the clicker may press this (a prompt answers only to its seat's player)."""
@@ -107,7 +107,7 @@ def build_view(reply: Reply) -> discord.ui.View | None:
 
 
 class FormModal(discord.ui.Modal):
-    """A form (:class:`bot.replies.Form`) as a Discord modal: one text input per field, its values given to the
+    """A form (:class:`bot.commands.replies.Form`) as a Discord modal: one text input per field, its values given to the
     command layer (``CommandLayer.submit``) when sent. Discord keeps a modal for 15 minutes at most."""
 
     def __init__(self, form: Form) -> None:

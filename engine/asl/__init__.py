@@ -6,7 +6,7 @@ engine contract (:mod:`engine.contract`) over a :class:`~engine.asl.state.Campai
 - :mod:`engine.asl.module` - the module as data (dates, steps, tables, RG chart) and its validating loader;
 - :mod:`engine.asl.tables` - rolls on a table with DRMs and their rounding;
 - :mod:`engine.asl.roster` - the CG roster and RG Purchase Record;
-- :mod:`engine.asl.secrets` - sealing, receipts, reveal;
+- :mod:`engine.sealing` - sealing, receipts, reveal;
 - :mod:`engine.asl.refit` - the RePh steps in order, as prompts and actions.
 """
 
@@ -17,9 +17,9 @@ from typing import Any
 
 from engine.asl.module import Module, ModuleError, load_table_override, parse_module, parse_module_text
 from engine.asl.refit import ORGANISER, ModuleSource, apply, new_game, prompts, result, view
-from engine.asl.secrets import receipt_for, salt_for, verify_receipt
 from engine.asl.state import CampaignState, state_from_json, state_to_json
 from engine.contract import Action, Event, Prompt, Result, Seat
+from engine.sealing import receipt_for, salt_for, verify_receipt
 
 __all__ = [
     "ORGANISER",

@@ -39,7 +39,6 @@ from engine.asl.module import (
     parse_module_text,
 )
 from engine.asl.roster import RgLine, Roster
-from engine.asl.secrets import receipt_for, salt_for, sealed_text, secret_dice
 from engine.asl.state import CampaignState, DateRecord, Secret
 from engine.asl.tables import AppliedDrm, TableRoll, look_up, parse_drm_spec, resolve, roll_dice
 from engine.asl.units import (
@@ -67,6 +66,7 @@ from engine.contract import (
     Seat,
 )
 from engine.dice import Dice
+from engine.sealing import receipt_for, salt_for, sealed_text, secret_dice
 
 ORGANISER: Seat = "organiser"
 """The pseudo-seat of the campaign's organiser (the bot checks the moderator role)."""

@@ -30,7 +30,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from engine.asl.secrets import receipt_for, salt_for
 from engine.contract import (
     Action,
     Choice,
@@ -44,6 +43,7 @@ from engine.contract import (
 )
 from engine.dice import Dice
 from engine.hexgrid import hex_name, parse_hex
+from engine.sealing import receipt_for, salt_for
 from engine.wargame_commander import air, combat, ground, scoring, special, window
 from engine.wargame_commander.board import Board, parse_board
 from engine.wargame_commander.report import parse_report

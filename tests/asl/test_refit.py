@@ -9,8 +9,8 @@ import pytest
 from conftest import SEED, Table, new_table
 
 from engine.asl import salt_for, state_from_json, state_to_json, verify_receipt
-from engine.asl.secrets import canonical_json
 from engine.contract import IllegalActionError, InvalidActionError, NotYourTurnError
+from engine.sealing import canonical_json
 from tests.asl.campaign_system import SYSTEM
 
 Chits = dict[str, dict[str, str]]

@@ -11,8 +11,8 @@ from test_refit import advance, end_scenario, to_first_reph
 
 from engine.asl import load_table_override, salt_for, verify_receipt
 from engine.asl.refit import WINDY
-from engine.asl.secrets import secret_dice
 from engine.contract import IllegalActionError, InvalidActionError
+from engine.sealing import secret_dice
 from tests.asl.campaign_system import SYSTEM
 
 FULL_INFANTRY = """

@@ -3,7 +3,7 @@ tests/vaevictis/alsace.py (Alsace as players get it)."""
 
 from __future__ import annotations
 
-from bot.service import SystemAdapter, SystemFactory
+from bot.service.game_service import SystemAdapter, SystemFactory
 from bot.systems import systems
 from bot.systems.vaevictis.adapter import VaeVictisAdapter
 from tests.vaevictis.alsace import alsace_game

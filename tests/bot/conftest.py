@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.commands import CommandLayer, Context
-from bot.service import Caller, GameService
-from bot.store import Store
+from bot.commands.layer import CommandLayer, Context
+from bot.service.game_service import Caller, GameService
+from bot.store.sqlite import SqliteStore
 from tests.bot.doubles import duel_systems
 
 RED = Caller(11, "ann")
@@ -25,14 +25,14 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path)
+async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
+    opened = await SqliteStore.open(db_path)
     yield opened
     await opened.close()
 
 
 @pytest.fixture
-def service(store: Store) -> GameService:
+def service(store: SqliteStore) -> GameService:
     return GameService(store, duel_systems())
 
 

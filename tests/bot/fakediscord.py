@@ -26,11 +26,11 @@ import discord
 from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from bot.commands import COMMANDS_BY_NAME
-from bot.config import Settings
-from bot.discord_app import UmpireBot
-from bot.game_types import SystemFactory
-from bot.store import Store
+from bot.commands.layer import COMMANDS_BY_NAME
+from bot.service.config import Settings
+from bot.service.game_types import SystemFactory
+from bot.store.sqlite import SqliteStore
+from bot.transports.discord_app import UmpireBot
 
 GUILD = 9000
 APP = 4242
@@ -556,7 +556,7 @@ def posts(sent: list[Sent], channel: int | None = None) -> list[Sent]:
 async def bot_behind_fake_discord(db_path: Path, systems: Mapping[str, SystemFactory]) -> AsyncIterator[FakeDiscord]:
     """The bot over ``systems`` and a store at ``db_path``, started behind the fake Discord; stopped and closed
     on leaving."""
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, dict(systems), sync_commands=False,
                        run_background_tasks=False)  # fmt: skip
     opened = FakeDiscord(umpire)

@@ -1,7 +1,7 @@
 """A whole Initial Assault played through the fake Discord as two players would: the channel's messages counted.
 
 Shared by ``bench/bench_messages.py`` (the whole game, measured) and the test that bounds the messages of its
-opening (``tests/bot/test_channel_messages.py``). The bot is the real :class:`bot.discord_app.UmpireBot` with
+opening (``tests/bot/test_channel_messages.py``). The bot is the real :class:`bot.transports.discord_app.UmpireBot` with
 its real command tree, fed interactions by the fake Discord (no network). The dice seed is pinned and the
 players choose by seeded random legal play (``engine.vaevictis.legal.candidate_actions``), each through the
 command a player would use: a prompt's choice by its number (`/choose`, what its button does), a move with
@@ -17,11 +17,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bot import service as service_module
-from bot.config import Settings
-from bot.discord_app import UmpireBot
-from bot.store import Store
+from bot.service import game_service as service_module
+from bot.service.config import Settings
+from bot.store.sqlite import SqliteStore
 from bot.systems import systems
+from bot.transports.discord_app import UmpireBot
 from engine.contract import Action
 from engine.vaevictis.legal import candidate_actions
 from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent
@@ -57,7 +57,7 @@ async def play(folder: Path, limit: int | None) -> tuple[Counter[str], int, int,
     """Play the game; (messages by kind, actions applied, turn reached, seconds)."""
     service_module.new_seed = lambda: bytes([SEED]) * 32  # type: ignore[attr-defined]
     db = str(folder / "bench.sqlite3")
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     umpire = UmpireBot(Settings(token=None, db=db), store, systems(), sync_commands=False, run_background_tasks=False)
     fake = FakeDiscord(umpire)
     await fake.start()

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import json
 
-from bot.service import GameService
-from bot.store import Store
+from bot.service.game_service import GameService
+from bot.store.sqlite import SqliteStore
 from bot.systems.vaevictis import VaeVictisAdapter
 from engine.vaevictis.loader import build_game
 from tests.bot.conftest import BLUE, CHANNEL, RED
 from tests.vaevictis.test_alsace44_engine import core_documents
 
 
-async def test_2_1_the_sealed_initiative_choice_reaches_no_channel_before_both_are_in(store: Store) -> None:
+async def test_2_1_the_sealed_initiative_choice_reaches_no_channel_before_both_are_in(store: SqliteStore) -> None:
     docs = core_documents()
     docs["setup.toml"].pop("forced_event")
     data = build_game(docs)

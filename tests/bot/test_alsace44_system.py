@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.commands import CommandLayer, Context
-from bot.console import play
-from bot.service import Caller, GameService
-from bot.store import Store
+from bot.commands.layer import CommandLayer, Context
+from bot.service.game_service import Caller, GameService
+from bot.store.sqlite import SqliteStore
 from bot.systems import systems
+from bot.transports.cli import main
+from bot.transports.console import play
 from engine.vaevictis.game import OPTIONS
 from tests.bot.alsace import alsace_systems
 
@@ -41,7 +41,7 @@ def test_each_game_offers_its_own_optional_rules() -> None:
 
 
 async def test_game_create_suggests_alsace_its_scenarios_and_options(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "umpire.sqlite3")
+    store = await SqliteStore.open(tmp_path / "umpire.sqlite3")
     try:
         layer = CommandLayer(GameService(store, systems()), "ardennes44")
         ctx = Context(ANN, CHANNEL, 1)
@@ -58,7 +58,7 @@ async def test_game_create_suggests_alsace_its_scenarios_and_options(tmp_path: P
 @pytest.mark.parametrize("scenario", SCENARIOS)
 async def test_players_create_every_alsace_scenario_and_the_german_sets_up_first(tmp_path: Path, scenario: str) -> None:
     """Players create each Alsace scenario with `game create`; it opens with the German set-up (19.2, 19.4.1)."""
-    store = await Store.open(tmp_path / "umpire.sqlite3")
+    store = await SqliteStore.open(tmp_path / "umpire.sqlite3")
     try:
         layer = CommandLayer(GameService(store, systems()), "ardennes44")
         replies = await layer.run("game create", Context(ANN, CHANNEL, 1), {"system": "alsace44", "scenario": scenario})

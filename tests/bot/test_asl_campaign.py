@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-import bot.posted_files
-from bot.config import Settings
-from bot.discord_app import UmpireBot
-from bot.service import Refusal, SystemFactory
-from bot.store import Store
+import bot.commands.posted_files
+from bot.service.config import Settings
+from bot.service.game_service import Refusal, SystemFactory
+from bot.store.sqlite import SqliteStore
 from bot.systems.asl import AslAdapter
+from bot.transports.discord_app import UmpireBot
 from engine.asl import verify_receipt
 from engine.asl.refit import describe_secret
 from engine.asl.state import CampaignState
@@ -52,7 +52,7 @@ def asl_systems() -> dict[str, SystemFactory]:
 
 
 async def open_fake(db_path: Path) -> FakeDiscord:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     bot_ = UmpireBot(Settings(token=None, db=str(db_path)), store, asl_systems(), sync_commands=False,
                      run_background_tasks=False)  # fmt: skip
     fake = FakeDiscord(bot_)
@@ -75,7 +75,7 @@ def posted_files(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
             raise Refusal("Discord answered 404 for that file; post it again and retry")
         return url.rsplit("/", 1)[-1], files[url]
 
-    monkeypatch.setattr(bot.posted_files, "FETCH", fetch)
+    monkeypatch.setattr(bot.commands.posted_files, "FETCH", fetch)
     return files
 
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from bot.console import play as console_play
 from bot.systems.asl import AslAdapter
+from bot.transports.console import play as console_play
 from tests.bot.fakediscord import FakeDiscord, FakeFile, answers, posts
 from tests.bot.test_asl_campaign import (
     ANN,

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from bot.allocator import tune_allocator
-from bot.replies import Reply, draw_picture
-from bot.service import GameService
-from bot.store import Store
+from bot.commands.replies import Reply, draw_picture
+from bot.service.game_service import GameService
+from bot.store.sqlite import SqliteStore
+from bot.transports.allocator import tune_allocator
 from engine.contract import IllegalActionError
 from tests.bot.conftest import BLUE, CHANNEL, RED, started
 
@@ -45,7 +45,7 @@ def counting_prompts(service: GameService, monkeypatch: pytest.MonkeyPatch) -> l
     return calls
 
 
-def counting_transactions(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def counting_transactions(store: SqliteStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every write transaction the store opens from now on."""
     original = store.transaction
     opened: list[int] = []

@@ -8,10 +8,11 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot import chain
-from bot.commands import CommandLayer
-from bot.service import GameService, Refusal
-from bot.store import MIGRATIONS, GameRow, Store
+from bot.commands.layer import CommandLayer
+from bot.service.game_service import GameService, Refusal
+from bot.store import chain
+from bot.store.records import GameRow
+from bot.store.sqlite import MIGRATIONS, SqliteStore
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, ctx, started
 from tests.bot.doubles import duel_systems
 
@@ -27,7 +28,7 @@ async def finished_game(service: GameService) -> GameRow:
     return game
 
 
-async def tamper(store: Store, sql: str, *params: object) -> None:
+async def tamper(store: SqliteStore, sql: str, *params: object) -> None:
     async with store.transaction() as db:
         await db.execute(sql, params)
 
@@ -180,7 +181,7 @@ async def test_the_migration_chains_the_logs_of_older_games(tmp_path: Path) -> N
             "11, 'advance', '{\"steps\": 1}', '[]', 0, 1)"
         )
         await db.commit()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS)
         game = await store.game(1)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import service as service_module
+from bot.service import game_service as service_module
 from tests.bot.doubles import require_ardennes
 from tests.bot.scripted_game import play
 

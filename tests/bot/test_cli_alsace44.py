@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.cli import main
+from bot.transports.cli import main
 from render import palette
 from render.picture import MapPicture
 from render.snapshot import frame, render_map

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 import scenarios.asl
-from bot.cli import main
 from bot.systems import all_data_tools, data_tools
+from bot.transports.cli import main
 from scenarios import ROOT, VAE_VICTIS_GAMES
 from scenarios.asl import MODULES
 from scenarios.wargame_commander import BOARDS

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.commands import COMMANDS, CUSTOM_ID, CommandLayer
-from bot.service import GameService
+from bot.commands.layer import COMMANDS, CUSTOM_ID, CommandLayer
+from bot.service.game_service import GameService
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, ctx, started
 
 JUNK: list[Any] = [

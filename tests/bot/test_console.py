@@ -6,8 +6,8 @@ import asyncio
 import io
 from pathlib import Path
 
-from bot.cli import main
-from bot.console import play
+from bot.transports.cli import main
+from bot.transports.console import play
 from tests.bot.doubles import duel_systems, require_ardennes
 
 SCRIPT = """

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot.config import Limits, Settings
-from bot.discord_app import UmpireBot
-from bot.store import Store
+from bot.service.config import Limits, Settings
+from bot.store.sqlite import SqliteStore
+from bot.transports.discord_app import UmpireBot
 from tests.bot.doubles import duel_systems
 from tests.bot.fakediscord import FakeDiscord, FakeFile, FakeUser, Sent, answers, posts
 
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def open_fake(db_path: Path) -> FakeDiscord:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     bot = UmpireBot(Settings(token=None, db=str(db_path)), store, duel_systems(), sync_commands=False,
                     run_background_tasks=False)  # fmt: skip
     fake = FakeDiscord(bot)
@@ -162,7 +162,7 @@ def wire(kind: str, junk: object) -> object:
 
 
 async def test_junk_in_every_option_changes_nothing_and_never_fails(fake: FakeDiscord) -> None:
-    from bot.commands import COMMANDS
+    from bot.commands.layer import COMMANDS
     from tests.bot.test_commands import JUNK
 
     start = await seated(fake)
@@ -223,7 +223,7 @@ async def test_ardennes_1944_through_discord(db_path: Path) -> None:
     from tests.bot.doubles import require_ardennes
 
     require_ardennes()
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     bot = UmpireBot(Settings(token=None, db=str(db_path)), store, systems(), sync_commands=False,
                     run_background_tasks=False)  # fmt: skip
     fake = FakeDiscord(bot)
@@ -307,7 +307,7 @@ def sealing_child(db: str, games: int) -> None:
     game, seat and bid as each sealed decision is confirmed. The parent kills this process in the middle."""
 
     async def main() -> None:
-        store = await Store.open(db)
+        store = await SqliteStore.open(db)
         settings = Settings(token=None, db=db, limits=Limits(0, 0, 0))
         bot = UmpireBot(settings, store, duel_systems(), sync_commands=False, run_background_tasks=False)
         fake = FakeDiscord(bot)
@@ -350,7 +350,7 @@ async def test_a_kill_during_sealed_decisions_loses_none_and_leaves_no_orphan_se
         bids = raw.execute("SELECT game, seq, seat FROM actions WHERE verb = 'bid'").fetchall()
         sealed = raw.execute("SELECT game, seq, owner FROM secrets").fetchall()
     assert sorted(sealed) == sorted(bids)  # each sealed bid has its secret, and no secret lacks its action
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         for channel, user, bid in acked:
             game = await store.latest_game_in(channel)

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-import bot.service
+import bot.service.game_service
 from bot.systems import systems
 from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, bot_behind_fake_discord, posts
 from tests.bot.test_discord_ardennes import choose, no_traceback, prompt_to
@@ -34,7 +34,7 @@ SEED = b"\x07" * 32
 
 @pytest.fixture
 async def fake(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    monkeypatch.setattr(bot.service, "new_seed", lambda: SEED)
+    monkeypatch.setattr(bot.service.game_service, "new_seed", lambda: SEED)
     async with bot_behind_fake_discord(db_path, systems()) as opened:
         yield opened
 

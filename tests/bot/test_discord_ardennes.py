@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-import bot.service
-from bot.config import Settings
-from bot.discord_app import UmpireBot
-from bot.store import Store
+import bot.service.game_service
+from bot.service.config import Settings
+from bot.store.sqlite import SqliteStore
 from bot.systems import systems
+from bot.transports.discord_app import UmpireBot
 from tests.bot.doubles import require_ardennes
 from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, bot_behind_fake_discord, posts
 
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     require_ardennes()
-    monkeypatch.setattr(bot.service, "new_seed", lambda: SEED)
+    monkeypatch.setattr(bot.service.game_service, "new_seed", lambda: SEED)
 
 
 @pytest.fixture
@@ -265,8 +265,8 @@ def burst_child(db: str, count: int) -> None:
     answered. The parent kills this process in the middle of the burst."""
 
     async def main() -> None:
-        setattr(bot.service, "new_seed", lambda: SEED)  # noqa: B010 (pinned dice for the whole burst)
-        store = await Store.open(db)
+        setattr(bot.service.game_service, "new_seed", lambda: SEED)  # noqa: B010 (pinned dice for the whole burst)
+        store = await SqliteStore.open(db)
         umpire = UmpireBot(Settings(token=None, db=db), store, systems(), sync_commands=False,
                            run_background_tasks=False)  # fmt: skip
         fake = FakeDiscord(umpire)
@@ -311,7 +311,7 @@ async def test_a_kill_during_a_burst_loses_nothing_acknowledged(db_path: Path, p
     assert child.returncode == -signal.SIGKILL
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         game = await store.latest_game_in(CHANNEL)
         assert game is not None
@@ -345,7 +345,7 @@ async def test_the_picture_after_an_activation_is_a_close_up_of_everything_it_di
     fake: FakeDiscord, drawn_maps: list[tuple[Any, Any]], monkeypatch: pytest.MonkeyPatch, page: int
 ) -> None:
     # With a page of one action, the activation's start lies several pages back: it must still be drawn whole.
-    monkeypatch.setattr(bot.service, "RECENT_PAGE", page)
+    monkeypatch.setattr(bot.service.game_service, "RECENT_PAGE", page)
     sent = await to_operations(fake)
     sent = await fake.click(ANN, prompt_to(sent, ANN), "1. Activate XLVII Panzerkorps")
     hexes = await fake.autocomplete(ANN, CHANNEL, "move", "to", units="de-2-pz-cochenhausen", to="")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main as umpire
+from bot.transports.cli import main as umpire
 from tests.bot import test_discord_ardennes as ardennes
 from tests.bot.fakediscord import FakeDiscord, Sent, answers, posts
 from tests.bot.test_discord_ardennes import (

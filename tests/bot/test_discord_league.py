@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.leagues.service import LeagueService
-from bot.service import DAY
+from bot.service.game_service import DAY
 from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
 from tests.bot.test_discord import close_fake, open_fake
 

@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-import bot.posted_files
-import bot.service
-from bot.config import Settings
-from bot.discord_app import UmpireBot
-from bot.service import Refusal, SystemFactory
-from bot.store import Store
+import bot.commands.posted_files
+import bot.service.game_service
+from bot.service.config import Settings
+from bot.service.game_service import Refusal, SystemFactory
+from bot.store.sqlite import SqliteStore
 from bot.systems.wargame_commander import WargameCommanderAdapter
 from bot.systems.wargame_commander.frames import FORM_KEYS
-from engine.asl.secrets import salt_for, verify_receipt
+from bot.transports.discord_app import UmpireBot
+from engine.sealing import salt_for, verify_receipt
 from engine.wargame_commander import series
 from engine.wargame_commander.state import SeriesState, board_of
 from tests.bot.fakediscord import FakeDiscord, FakeFile, FakeUser, Sent, form_inputs, forms, posts
@@ -61,13 +61,14 @@ def posted_files(monkeypatch: pytest.MonkeyPatch) -> None:
             raise Refusal("Discord answered 404 for that file")
         return url.rsplit("/", 1)[-1], files[url]
 
-    monkeypatch.setattr(bot.posted_files, "FETCH", fetch)
-    monkeypatch.setattr(bot.service, "new_seed", lambda: b"\x17" * 32)  # pinned dice: the same series every run
+    monkeypatch.setattr(bot.commands.posted_files, "FETCH", fetch)
+    # pinned dice: the same series every run
+    monkeypatch.setattr(bot.service.game_service, "new_seed", lambda: b"\x17" * 32)
 
 
 @pytest.fixture
 async def fake(db_path: Path) -> AsyncIterator[FakeDiscord]:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     bot_ = UmpireBot(Settings(token=None, db=str(db_path)), store, systems(), sync_commands=False,
                      run_background_tasks=False)  # fmt: skip
     opened = FakeDiscord(bot_)

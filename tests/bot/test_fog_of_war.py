@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-import bot.service
-from bot.commands import CommandLayer, Context, Reply
-from bot.service import Caller, GameService
-from bot.store import Store
+import bot.service.game_service
+from bot.commands.layer import CommandLayer, Context, Reply
+from bot.service.game_service import Caller, GameService
+from bot.store.sqlite import SqliteStore
 from bot.systems.vaevictis import VaeVictisAdapter
 from tests.vaevictis.positions import mini_data
 
@@ -80,13 +80,13 @@ class FogTable:
 
 @pytest.fixture
 def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(bot.service, "new_seed", lambda: b"\x01" * 32)
+    monkeypatch.setattr(bot.service.game_service, "new_seed", lambda: b"\x01" * 32)
     yield
 
 
 @pytest.fixture
 async def fog(pinned_seed: None) -> Any:
-    store = await Store.open(":memory:")
+    store = await SqliteStore.open(":memory:")
     service = GameService(store, {"mini": lambda: VaeVictisAdapter("mini", mini_data(across_the_bridge))})
     table = FogTable(CommandLayer(service, "mini", pictures=False))
     await table.run(ANN, "game create", scenario="test", options="fog_of_war")
@@ -150,7 +150,7 @@ async def test_11_autocomplete_answers_only_for_the_askers_own_units(fog: FogTab
     assert await ask("move", "to", "", {"units": "de-peiper"}, Context(BOB, CHANNEL, 1)) == []
     assert await ask("move", "to", "", {"units": "de-peiper"}, Context(EVE, CHANNEL, 1)) == []
     assert await ask("move", "to", "", {"units": "de-peiper"}, Context(ANN, CHANNEL, 1))
-    from bot.commands import COMMANDS
+    from bot.commands.layer import COMMANDS
 
     given = {"units": "de-peiper", "unit": "de-peiper", "attackers": "de-peiper", "division": "de-peiper",
              "target": "0503", "hex": "0503", "event": "nuts"}  # fmt: skip

@@ -26,10 +26,10 @@ from typing import Any
 
 import pytest
 
-import bot.service
-from bot.commands import COMMANDS, CommandLayer, Context, Reply, with_pictures
-from bot.service import Caller, GameService
-from bot.store import Store
+import bot.service.game_service
+from bot.commands.layer import COMMANDS, CommandLayer, Context, Reply, with_pictures
+from bot.service.game_service import Caller, GameService
+from bot.store.sqlite import SqliteStore
 from bot.systems import systems
 from engine.contract import Action
 from engine.vaevictis.legal import candidate_actions
@@ -252,8 +252,8 @@ async def test_11_nothing_hidden_ever_reaches_the_other_side(
     game_id: str, seed: int, monkeypatch: pytest.MonkeyPatch, drawn: list[dict[str, Any]]
 ) -> None:
     require_ardennes()
-    monkeypatch.setattr(bot.service, "new_seed", lambda: seed.to_bytes(32, "big"))
-    store = await Store.open(":memory:")
+    monkeypatch.setattr(bot.service.game_service, "new_seed", lambda: seed.to_bytes(32, "big"))
+    store = await SqliteStore.open(":memory:")
     try:
         offered = alsace_systems() if game_id == "alsace44" else systems()
         layer = CommandLayer(GameService(store, offered), game_id)

@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 
-from bot.commands import CommandLayer
-from bot.config import Limits, Settings
-from bot.service import Caller, ChannelLocks, GameService, Refusal
-from bot.store import Store
+from bot.commands.layer import CommandLayer
+from bot.service.config import Limits, Settings
+from bot.service.game_service import Caller, ChannelLocks, GameService, Refusal
+from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, ctx
 from tests.bot.doubles import duel_systems
 
@@ -21,7 +21,7 @@ async def create(service: GameService, caller: Caller, channel: int, guild: int 
     await service.create(guild=guild, channel=channel, caller=caller, system_id="duel", scenario="standard")
 
 
-async def test_live_games_per_user_are_limited_with_a_clear_refusal(store: Store) -> None:
+async def test_live_games_per_user_are_limited_with_a_clear_refusal(store: SqliteStore) -> None:
     service = GameService(store, duel_systems(), limits=Limits(games_per_user=2, games_per_server=0))
     await create(service, RED, 1)
     await create(service, RED, 2)
@@ -32,7 +32,7 @@ async def test_live_games_per_user_are_limited_with_a_clear_refusal(store: Store
     await create(service, RED, 4)  # an abandoned game no longer counts
 
 
-async def test_a_burst_of_creations_at_once_stops_at_the_limit(store: Store) -> None:
+async def test_a_burst_of_creations_at_once_stops_at_the_limit(store: SqliteStore) -> None:
     service = GameService(store, duel_systems(), limits=Limits(games_per_user=3, games_per_server=0))
     tried = await asyncio.gather(*(create(service, RED, c) for c in range(20)), return_exceptions=True)
     assert len([t for t in tried if t is None]) == 3
@@ -40,7 +40,7 @@ async def test_a_burst_of_creations_at_once_stops_at_the_limit(store: Store) -> 
     assert await store.count_games(creator=RED.user_id) == 3
 
 
-async def test_live_games_per_server_are_limited(store: Store) -> None:
+async def test_live_games_per_server_are_limited(store: SqliteStore) -> None:
     service = GameService(store, duel_systems(), limits=Limits(games_per_user=0, games_per_server=2))
     await create(service, RED, 1, guild=7)
     await create(service, BLUE, 2, guild=7)
@@ -49,7 +49,7 @@ async def test_live_games_per_server_are_limited(store: Store) -> None:
     await create(service, EVE, 3, guild=8)
 
 
-async def test_creation_is_rate_limited_per_user_even_when_the_games_end(store: Store) -> None:
+async def test_creation_is_rate_limited_per_user_even_when_the_games_end(store: SqliteStore) -> None:
     service = GameService(store, duel_systems(), limits=Limits(games_per_user=0, creations_per_hour=3))
     for channel in range(3):
         await create(service, RED, channel)
@@ -61,7 +61,7 @@ async def test_creation_is_rate_limited_per_user_even_when_the_games_end(store: 
     await create(service, RED, 99)
 
 
-async def test_the_limits_are_settings_and_a_bot_applies_them(store: Store) -> None:
+async def test_the_limits_are_settings_and_a_bot_applies_them(store: SqliteStore) -> None:
     settings = Settings.from_env(
         {"UMPIRE_MAX_GAMES_PER_USER": "1", "UMPIRE_MAX_GAMES_PER_SERVER": "0", "UMPIRE_MAX_CREATIONS_PER_HOUR": "5"}
     )
@@ -69,7 +69,7 @@ async def test_the_limits_are_settings_and_a_bot_applies_them(store: Store) -> N
     assert Settings.from_env({}).limits == Limits()
     with pytest.raises(ValueError, match="UMPIRE_MAX_GAMES_PER_USER must be a whole number"):
         Settings.from_env({"UMPIRE_MAX_GAMES_PER_USER": "-1"})
-    from bot.discord_app import UmpireBot
+    from bot.transports.discord_app import UmpireBot
 
     bot = UmpireBot(settings, store, duel_systems(), sync_commands=False, run_background_tasks=False)
     layer = CommandLayer(bot.service, "duel")

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-import bot.service
-from bot.commands import Context, Reply
-from bot.config import Settings
-from bot.discord_app import UmpireBot
-from bot.paging import FILE_NAME, MESSAGE_LIMIT, fit
-from bot.service import Caller
-from bot.store import Store
+import bot.service.game_service
+from bot.commands.layer import Context, Reply
+from bot.commands.paging import FILE_NAME, MESSAGE_LIMIT, fit
+from bot.service.config import Settings
+from bot.service.game_service import Caller
+from bot.store.sqlite import SqliteStore
 from bot.systems import systems
+from bot.transports.discord_app import UmpireBot
 from tests.bot.doubles import require_ardennes
 from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
 
@@ -53,8 +53,8 @@ async def late_game(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIter
     require_ardennes()
     from engine.vaevictis.legal import candidate_actions
 
-    monkeypatch.setattr(bot.service, "new_seed", lambda: b"\x05" * 32)
-    store = await Store.open(db_path)
+    monkeypatch.setattr(bot.service.game_service, "new_seed", lambda: b"\x05" * 32)
+    store = await SqliteStore.open(db_path)
     umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, systems(), sync_commands=False,
                        run_background_tasks=False)  # fmt: skip
     fake = FakeDiscord(umpire)
@@ -79,7 +79,7 @@ async def late_game(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIter
         for action in actions:
             try:
                 await service.act(CHANNEL, callers[side], action.verb, action.args, seat=side)
-            except bot.service.RulesError:
+            except bot.service.game_service.RulesError:
                 continue
             break
     yield fake

@@ -1,7 +1,7 @@
-"""The reminders' round (bot/cogs/reminders.py, bot/cogs/league_deadlines.py) when Discord fails: a reminder or
-a late game's notice that could not be posted because Discord had trouble (5xx, rate limit) is tried again at the
-next round (a reminder, not a day later; a notice, not never); one refused for good (the channel gone, no
-permission) is not (a reminder waits its day as before)."""
+"""The reminders' round (bot/transports/cogs/reminders.py, bot/transports/cogs/league_deadlines.py) when Discord fails:
+a reminder or a late game's notice that could not be posted because Discord had trouble (5xx, rate limit) is tried
+again at the next round (a reminder, not a day later; a notice, not never); one refused for good (the channel gone,
+no permission) is not (a reminder waits its day as before)."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.console import play
-from bot.rendering import Renderer
+from bot.service.rendering import Renderer
+from bot.transports.console import play
 from tests.bot.doubles import Duel, duel_systems
 from tests.bot.fakediscord import posts
 from tests.bot.test_console import SCRIPT

@@ -9,15 +9,15 @@ from typing import Any, cast
 
 import pytest
 
-from bot import info
-from bot.catalogue import COMMANDS, SHARED_COMMANDS
-from bot.cogs.slash import groups
-from bot.console import play
-from bot.replies import Context, Reply
-from bot.rooms import all_rooms
-from bot.service import Caller, Info, Refusal
+from bot.commands import info
+from bot.commands.catalogue import COMMANDS, SHARED_COMMANDS
+from bot.commands.replies import Context, Reply
+from bot.commands.rooms import all_rooms
+from bot.service.game_service import Caller, Info, Refusal
 from bot.systems import registry, rooms, systems
 from bot.systems.base import Layer
+from bot.transports.cogs.slash import groups
+from bot.transports.console import play
 from tests.bot.doubles import require_ardennes
 
 SHARED_PRESS_VERBS = {"c", "s", "ok", "no", "dm", "rsy", "rsn", "im", "io", "ip", "ir"}

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from bot.commands import CommandLayer, Reply
-from bot.service import GameService, StaleError
-from bot.store import NewAction, NewSecret, RevisionError
+from bot.commands.layer import CommandLayer, Reply
+from bot.service.game_service import GameService, StaleError
+from bot.store.records import NewAction, NewSecret, RevisionError
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, ctx, started
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import store as store_module
-from bot.service import GameService, Refusal, StaleError
-from bot.store import Store
+from bot.service.game_service import GameService, Refusal, StaleError
+from bot.store import records as records_module
+from bot.store.sqlite import SqliteStore
 from engine.contract import IllegalActionError, NotYourTurnError
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, started
 from tests.bot.doubles import duel_systems
@@ -104,7 +104,7 @@ async def test_undo_goes_back_over_own_actions_until_a_roll(service: GameService
 async def test_a_restart_keeps_the_game_and_its_snapshots(
     db_path: Path, service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 3)
+    monkeypatch.setattr(records_module, "SNAPSHOT_EVERY", 3)
     await started(service)
     for _ in range(3):
         await service.act(CHANNEL, RED, "advance", {"steps": 1}) if _ < 2 else await service.act(
@@ -113,7 +113,7 @@ async def test_a_restart_keeps_the_game_and_its_snapshots(
     table = await service.table(CHANNEL)
     before = await service.state(table.game)
     assert await service.store.latest_snapshot(table.game.id) is not None
-    other = await Store.open(db_path)
+    other = await SqliteStore.open(db_path)
     try:
         fresh = GameService(other, duel_systems())
         again = await fresh.table(CHANNEL)

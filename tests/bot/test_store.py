@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import MIGRATIONS, ChannelBusyError, NewAction, RevisionError, Store
+from bot.store.records import ChannelBusyError, NewAction, RevisionError
+from bot.store.sqlite import MIGRATIONS, SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def new_game(store: Store, channel: int = 1) -> object:
+async def new_game(store: SqliteStore, channel: int = 1) -> object:
     return await store.create_game(
         guild=1,
         channel=channel,
@@ -31,19 +32,19 @@ async def new_game(store: Store, channel: int = 1) -> object:
     )
 
 
-async def test_a_file_store_is_in_wal_mode_at_the_latest_schema(store: Store) -> None:
+async def test_a_file_store_is_in_wal_mode_at_the_latest_schema(store: SqliteStore) -> None:
     assert await store.journal_mode() == "wal"
     assert await store.schema_version() == len(MIGRATIONS)
 
 
-async def test_one_live_game_per_channel_many_per_server(store: Store) -> None:
+async def test_one_live_game_per_channel_many_per_server(store: SqliteStore) -> None:
     await new_game(store, 1)
     await new_game(store, 2)
     with pytest.raises(ChannelBusyError):
         await new_game(store, 1)
 
 
-async def test_an_action_is_all_or_nothing(store: Store) -> None:
+async def test_an_action_is_all_or_nothing(store: SqliteStore) -> None:
     game = await new_game(store)
     action = NewAction("red", 1, "advance", {"steps": 1}, [{"kind": "advance", "text": "x"}])
 
@@ -63,7 +64,7 @@ async def test_an_action_is_all_or_nothing(store: Store) -> None:
     assert row.seq == 1 and fresh.revision == game.revision + 1  # type: ignore[attr-defined]
 
 
-async def test_a_write_from_an_outdated_read_is_refused_and_changes_nothing(store: Store) -> None:
+async def test_a_write_from_an_outdated_read_is_refused_and_changes_nothing(store: SqliteStore) -> None:
     game = await new_game(store)
     action = NewAction("red", 1, "advance", {}, [])
     await store.record_action(game, action)  # type: ignore[arg-type]
@@ -78,10 +79,11 @@ async def test_killing_the_process_during_a_burst_loses_nothing_acknowledged(tmp
         f"""
         import asyncio, sys
         sys.path.insert(0, {str(ROOT)!r})
-        from bot.store import Store, NewAction
+        from bot.store.sqlite import SqliteStore
+        from bot.store.records import NewAction
 
         async def main():
-            store = await Store.open({str(db)!r})
+            store = await SqliteStore.open({str(db)!r})
             game = await store.create_game(guild=1, channel=1, system="duel", scenario="standard", options={{}},
                 seed="00", seed_hash="h", seats=("red", "blue"), time_control={{}}, creator=1)
             n = 0
@@ -103,7 +105,7 @@ async def test_killing_the_process_during_a_burst_loses_nothing_acknowledged(tmp
             break
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     try:
         rows = await store.actions(1)
         assert len(rows) >= acknowledged

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from bot import chain
-from bot import store as store_module
-from bot.service import GameService
-from bot.store import ARCHIVED, MIGRATIONS, GameRow, NewAction, Store
+from bot.service.game_service import GameService
+from bot.store import chain
+from bot.store import sqlite as store_module
+from bot.store.records import GameRow, NewAction
+from bot.store.sqlite import ARCHIVED, MIGRATIONS, SqliteStore
 from tests.bot.conftest import BLUE, CHANNEL, RED, started
 from tests.bot.doubles import duel_systems
 from tests.bot.test_discord import close_fake, open_fake
@@ -70,7 +71,7 @@ async def test_a_finished_games_log_is_archived_and_reads_back_exactly_after_a_r
             assert (isinstance(value, bytes) and value[0] == ARCHIVED) or isinstance(value, str)
     assert any(isinstance(events, bytes) for _, events in stored)
     assert await service.store.actions(game.id, include_undone=True) == before
-    other = await Store.open(db_path)
+    other = await SqliteStore.open(db_path)
     try:
         assert await other.actions(game.id, include_undone=True) == before
         _, _, problems = await GameService(other, duel_systems()).verify(over.id)
@@ -79,7 +80,7 @@ async def test_a_finished_games_log_is_archived_and_reads_back_exactly_after_a_r
         await other.close()
 
 
-async def test_a_game_reopened_after_it_ended_keeps_its_archive_and_archives_its_new_rows(store: Store) -> None:
+async def test_a_game_reopened_after_it_ended_keeps_its_archive_and_archives_its_new_rows(store: SqliteStore) -> None:
     game = await store.create_game(
         guild=1, channel=1, system="duel", scenario="standard", options={}, seed="00" * 32, seed_hash="h",
         seats=("red", "blue"), time_control={}, creator=1,
@@ -112,7 +113,7 @@ async def test_a_version_3_database_upgrades_in_place(tmp_path: Path) -> None:
     hashes = raw_rows(path, "SELECT game, seq, events_hash, chain FROM actions ORDER BY game, seq")
     heads = raw_rows(path, "SELECT id, chain_head FROM games ORDER BY id")
     assert raw_rows(path, "PRAGMA user_version") == [(3,)] and all(isinstance(h[2], str) for h in hashes)
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS) >= 4
         blobs = raw_rows(path, "SELECT game, seq, events_hash, chain FROM actions ORDER BY game, seq")
@@ -215,7 +216,7 @@ async def test_an_archive_skipped_before_a_restart_is_done_after_it(
     intruder.rollback()
     intruder.close()
     assert not archived(db_path)
-    other = await Store.open(db_path)  # a restart: the skipped game is found in the file
+    other = await SqliteStore.open(db_path)  # a restart: the skipped game is found in the file
     try:
         assert await other.archive_left_undone() == 1
         assert archived(db_path) and (await GameService(other, duel_systems()).verify(1))[2] == []

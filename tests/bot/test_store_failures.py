@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import STORE_BUSY, CommandLayer
-from bot.service import GameService
-from bot.store import Store, StoreBusyError, StoreOpenError
+from bot.commands.layer import STORE_BUSY, CommandLayer
+from bot.service.game_service import GameService
+from bot.store.records import StoreBusyError, StoreOpenError
+from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import BLUE, CHANNEL, RED, ctx, started
 from tests.bot.doubles import duel_systems
 
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def a_good_file(path: Path) -> None:
     """A store with one started Duel game and enough rows to span many pages."""
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         service = GameService(store, duel_systems())
         await started(service)
@@ -94,7 +95,12 @@ def umpire(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
     """Run the ``umpire`` command in a child process; it must end by itself well within the timeout."""
     env = {**os.environ, "DISCORD_TOKEN": "not-a-token", "UMPIRE_DB": str(db)}
     return subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "bot.transports.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -154,7 +160,7 @@ async def test_a_failed_open_leaves_no_connection_thread_behind(tmp_path: Path) 
     zeroed_header(path)
     before = aiosqlite_threads()
     with pytest.raises(StoreOpenError, match="file is not a database"):
-        await Store.open(path)
+        await SqliteStore.open(path)
     # The thread ends once its stop order is processed, which a loaded machine may delay for a while; threads
     # of earlier tests may end meanwhile too, so the count may only fall.
     for _ in range(1000):
@@ -169,11 +175,11 @@ async def test_a_quick_check_at_start_up_refuses_a_broken_page(tmp_path: Path) -
     await a_good_file(path)
     broken_page(path)
     with pytest.raises(StoreOpenError, match="integrity check found damage"):
-        await Store.open(path, check=True)
+        await SqliteStore.open(path, check=True)
 
 
 async def test_a_write_lock_held_elsewhere_refuses_writes_quickly_and_never_holds_up_reads(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         service = GameService(store, duel_systems())
         layer = CommandLayer(service, "duel")

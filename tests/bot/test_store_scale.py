@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from bot import store as store_module
-from bot.config import Settings
-from bot.service import GameService
-from bot.store import MIGRATIONS, Store
+from bot.service.config import Settings
+from bot.service.game_service import GameService
+from bot.store import records as records_module
+from bot.store import sqlite as store_module
+from bot.store.sqlite import MIGRATIONS, SqliteStore
 from engine.contract import Action
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, started
 from tests.bot.doubles import Duel, duel_systems
@@ -58,14 +59,14 @@ async def test_seat_counters_follow_actions_and_undos(service: GameService) -> N
 async def test_snapshots_are_compressed_and_only_the_latest_two_kept(
     db_path: Path, service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 2)
+    monkeypatch.setattr(records_module, "SNAPSHOT_EVERY", 2)
     await started(service)
     await play(service, 8)  # 10 live actions: snapshots at 2, 4, 6, 8, 10
     table = await service.table(CHANNEL)
     with sqlite3.connect(db_path) as raw:
         rows = raw.execute("SELECT seq, typeof(state) FROM snapshots WHERE game = ? ORDER BY seq", (table.game.id,))
         assert list(rows) == [(8, "blob"), (10, "blob")]
-    other = await Store.open(db_path)
+    other = await SqliteStore.open(db_path)
     try:
         assert await GameService(other, duel_systems()).state(table.game) == await service.state(table.game)
     finally:
@@ -75,11 +76,11 @@ async def test_snapshots_are_compressed_and_only_the_latest_two_kept(
 async def test_a_cold_load_reads_only_the_actions_after_the_latest_snapshot(
     db_path: Path, service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 3)
+    monkeypatch.setattr(records_module, "SNAPSHOT_EVERY", 3)
     await started(service)
     await play(service, 5)  # 7 live actions, the latest snapshot at action 6
     table = await service.table(CHANNEL)
-    other = await Store.open(db_path)
+    other = await SqliteStore.open(db_path)
     try:
         decoded = counting_rows(monkeypatch)
         fresh = GameService(other, duel_systems())
@@ -137,7 +138,7 @@ def write_version_1(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
 
 async def test_a_version_1_database_upgrades_in_place(db_path: Path) -> None:
     expected, counts = write_version_1(db_path)
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         assert await store.schema_version() == len(MIGRATIONS) >= 2
         game = await store.game(1)
@@ -154,7 +155,7 @@ async def test_a_version_1_database_upgrades_in_place(db_path: Path) -> None:
         await store.close()
 
 
-async def test_the_state_cache_is_an_lru_bounded_by_the_setting(store: Store) -> None:
+async def test_the_state_cache_is_an_lru_bounded_by_the_setting(store: SqliteStore) -> None:
     assert Settings.from_env({"UMPIRE_STATE_CACHE": "2"}).state_cache == 2
     service = GameService(store, duel_systems(), state_cache=Settings.from_env({"UMPIRE_STATE_CACHE": "2"}).state_cache)
     channels = [CHANNEL, CHANNEL + 1, CHANNEL + 2]
@@ -185,7 +186,7 @@ async def test_events_are_compressed_with_the_games_dictionary_and_read_back_aft
         (dictionary,) = raw.execute("SELECT log_dictionary FROM games").fetchone()
     assert dictionary and all(isinstance(s, bytes) for s in stored)
     assert [bool(s[1] & 0x20) for s in stored] == [False] * 4 + [True] * 6  # zlib's "preset dictionary" flag
-    other = await Store.open(db_path)
+    other = await SqliteStore.open(db_path)
     try:
         assert await other.actions(table.game.id) == written
         assert [e["kind"] for a in written for e in a.events][-2:] == ["advance", "end-turn"]

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService, Refusal
-from bot.store import Store
+from bot.service.game_service import GameService, Refusal
+from bot.store.sqlite import SqliteStore
 from engine.contract import Action, Event
 from tests.bot.conftest import CHANNEL, RED, started
 from tests.bot.doubles import Duel
@@ -24,7 +24,7 @@ class SealingDuel(Duel):
 
 
 @pytest.fixture
-def sealing_service(store: Store) -> GameService:
+def sealing_service(store: SqliteStore) -> GameService:
     return GameService(store, {"duel": SealingDuel})
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import bot.service
-from bot.console import play
+import bot.service.game_service
 from bot.systems import systems
+from bot.transports.console import play
 from tests.bot.alsace import alsace_systems
 from tests.bot.doubles import require_ardennes
 from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, bot_behind_fake_discord, posts
@@ -21,7 +21,9 @@ ANN = FakeUser(11, "ann")  # German
 BOB = FakeUser(22, "bob")  # French
 
 
-async def help_of(game_systems: dict[str, bot.service.SystemFactory], system: str, topic: str, tmp: Path) -> str:
+async def help_of(
+    game_systems: dict[str, bot.service.game_service.SystemFactory], system: str, topic: str, tmp: Path
+) -> str:
     out = io.StringIO()
     await play(game_systems, system=system, script=[f"help {topic}"], out=out, out_dir=tmp, pictures=False)
     return out.getvalue().split(f"help {topic}", 1)[1]
@@ -50,7 +52,7 @@ async def test_help_of_the_other_commands_is_per_game_too(tmp_path: Path) -> Non
 
 @pytest.fixture
 async def fake(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    monkeypatch.setattr(bot.service, "new_seed", lambda: b"\x07" * 32)
+    monkeypatch.setattr(bot.service.game_service, "new_seed", lambda: b"\x07" * 32)
     async with bot_behind_fake_discord(db_path, alsace_systems()) as opened:
         yield opened
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Limits
 from bot.leagues.service import LeagueService
 from bot.leagues.store import Pairing
-from bot.service import DAY, Caller, GameService, Refusal
-from bot.store import Store
+from bot.service.config import Limits
+from bot.service.game_service import DAY, Caller, GameService, Refusal
+from bot.store.sqlite import SqliteStore
 from tests.bot.doubles import duel_systems, require_ardennes
 
 ORG = Caller(99, "org", moderator=True)
@@ -51,7 +51,7 @@ class Threads:
 
 @pytest.fixture
 async def room(tmp_path: Path) -> AsyncIterator[LeagueService]:
-    store = await Store.open(tmp_path / "league.sqlite3")
+    store = await SqliteStore.open(tmp_path / "league.sqlite3")
     games = GameService(store, duel_systems(), clock=Clock())
     yield LeagueService(games)
     await store.close()
@@ -252,7 +252,7 @@ def test_the_vae_victis_result_names_its_victory_level() -> None:
 
 
 async def test_several_leagues_on_a_server_and_a_league_over_two_systems(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "two.sqlite3")
+    store = await SqliteStore.open(tmp_path / "two.sqlite3")
     try:
         systems = duel_systems()
         room = LeagueService(GameService(store, {**systems, "duel-b": systems["duel"]}))

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import bot.store
+import bot.store.sqlite
 from bot.leagues.service import LeagueService
-from bot.service import Caller, GameService
-from bot.store import MIGRATIONS, Store
+from bot.service.game_service import Caller, GameService
+from bot.store.sqlite import MIGRATIONS, SqliteStore
 from tests.bot.doubles import duel_systems
 
 
@@ -19,14 +19,14 @@ async def test_a_store_from_before_leagues_gains_the_league_tables(
 ) -> None:
     path = tmp_path / "old.sqlite3"
     before = next(n for n, m in enumerate(MIGRATIONS) if isinstance(m, str) and "CREATE TABLE leagues" in m)
-    monkeypatch.setattr(bot.store, "MIGRATIONS", MIGRATIONS[:before])
-    old = await Store.open(path)
+    monkeypatch.setattr(bot.store.sqlite, "MIGRATIONS", MIGRATIONS[:before])
+    old = await SqliteStore.open(path)
     games = GameService(old, duel_systems())
     await games.create(guild=1, channel=5, caller=Caller(1, "ann"), system_id="duel", scenario="short")
     assert await old.schema_version() == before
     await old.close()
-    monkeypatch.setattr(bot.store, "MIGRATIONS", MIGRATIONS)
-    store = await Store.open(path)
+    monkeypatch.setattr(bot.store.sqlite, "MIGRATIONS", MIGRATIONS)
+    store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS)
         assert (await store.live_game_in(5)) is not None

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from engine.asl.secrets import verify_receipt
 from engine.contract import IllegalActionError, InvalidActionError, NotYourTurnError
+from engine.sealing import verify_receipt
 from engine.wargame_commander import air, scoring, series, special
 from engine.wargame_commander.board import Board
 from engine.wargame_commander.report import ReportError, parse_report

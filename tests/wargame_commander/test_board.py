@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main
+from bot.transports.cli import main
 from engine.wargame_commander.board import BoardError, parse_board
 
 

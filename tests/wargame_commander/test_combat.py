@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.asl.secrets import verify_receipt
 from engine.contract import IllegalActionError
+from engine.sealing import verify_receipt
 from engine.wargame_commander import combat, ground
 from engine.wargame_commander.board import Board
 from engine.wargame_commander.state import SeriesState

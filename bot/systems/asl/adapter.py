@@ -1,7 +1,7 @@
 """The Historical ASL campaign-game keeper as the bot uses it: :class:`AslAdapter` over :data:`SYSTEM`.
 
 The engine runs the Refit Phase (RePh) between CG Scenarios; this adapter adds what the bot needs around the
-engine contract (:class:`bot.service.SystemAdapter`): the state as JSON, autocomplete sources, information
+engine contract (:class:`bot.service.game_service.SystemAdapter`): the state as JSON, autocomplete sources, information
 texts (the CG roster and the RG Purchase Record, 9.6178) and the items a sealed purchase is made of.
 
 Secrets stay sealed here too: every text for the channel is built from the public view
@@ -69,7 +69,7 @@ class BasketItem:
 
 
 class AslAdapter:
-    """The ASL campaign-game keeper (see :class:`bot.service.SystemAdapter`)."""
+    """The ASL campaign-game keeper (see :class:`bot.service.game_service.SystemAdapter`)."""
 
     id = "asl"
     name = "ASL campaign game (Historical ASL Refit Phase)"

@@ -1,4 +1,4 @@
-"""The campaign commands of the ASL campaign-game keeper, transport-independent like :mod:`bot.commands`.
+"""The campaign commands of the ASL campaign-game keeper, transport-independent like :mod:`bot.commands.layer`.
 
 The generic commands (``game ...``, ``choose``, ``act``, the prompt buttons) run the Refit Phase; these add
 what a campaign needs around them:
@@ -31,10 +31,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot import posted_files
-from bot.replies import Button, Context, Handler, Reply, Select, custom_id, parse_args
-from bot.service import Caller, Outcome, Refusal, Table
-from bot.store import ActionRow, NewAction, RevisionError
+from bot.commands import posted_files
+from bot.commands.replies import Button, Context, Handler, Reply, Select, custom_id, parse_args
+from bot.service.game_service import Caller, Outcome, Refusal, Table
+from bot.store.records import ActionRow, NewAction, RevisionError
 from engine.contract import Action, Prompt
 
 if TYPE_CHECKING:
@@ -353,8 +353,8 @@ class Campaign:
     async def verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         """Every receipt ever posted (those a correction took back included), each with what became of it."""
         from engine.asl import salt_for
-        from engine.asl.secrets import sealed_text
         from engine.dice import commitment
+        from engine.sealing import sealed_text
 
         table, _ = await self._campaign(ctx.channel, live=False)
         game = table.game

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bot.definitions import CommandDef, OptionDef, opt
-from bot.replies import Context, Handler, Reply
-from bot.service import Table
+from bot.commands.definitions import CommandDef, OptionDef, opt
+from bot.commands.replies import Context, Handler, Reply
+from bot.service.game_service import Table
 from bot.systems.base import Components, Layer, Room
 from engine.contract import Prompt
 

@@ -1,7 +1,7 @@
 """Vae Victis games (Ardennes 1944, ...) as the bot uses them: :class:`VaeVictisAdapter`.
 
 The adapter wraps :class:`engine.vaevictis.game.VaeVictisGame` with what the bot needs around the engine
-contract (see :class:`bot.service.SystemAdapter`): the state as JSON, autocomplete sources from
+contract (see :class:`bot.service.game_service.SystemAdapter`): the state as JSON, autocomplete sources from
 :mod:`engine.vaevictis.legal`, :mod:`engine.vaevictis.events` and :mod:`engine.vaevictis.detachments`, the
 odds preview of an attack (7.5), information texts and map pictures drawn from a seat's view
 (:func:`render.view_picture.picture_from_view`), and the fog of war (11) applied to what the channel reads.
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
 
 if TYPE_CHECKING:
-    from bot.service import Info
+    from bot.service.game_service import Info
     from engine.vaevictis.data import GameData
     from engine.vaevictis.game import VaeVictisGame
     from engine.vaevictis.state import GameState
@@ -44,7 +44,7 @@ CLOSE_UP_MAX_RADIUS = 7
 
 
 class VaeVictisAdapter:
-    """A Vae Victis game as the bot uses it (see :class:`bot.service.SystemAdapter`)."""
+    """A Vae Victis game as the bot uses it (see :class:`bot.service.game_service.SystemAdapter`)."""
 
     def __init__(self, game_id: str, data: GameData | None = None) -> None:
         """The adapter of a bundled game (``data``: the game's data when already built, e.g. in tests)."""

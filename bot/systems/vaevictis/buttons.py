@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.replies import Context, Reply
-from bot.service import Refusal
+from bot.commands.replies import Context, Reply
+from bot.service.game_service import Refusal
 from bot.systems.base import Layer
 
 ATTACK = "ia"

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bot.definitions import UNIT, CommandDef, OptionDef, opt
-from bot.replies import Context, Handler, Reply
+from bot.commands.definitions import UNIT, CommandDef, OptionDef, opt
+from bot.commands.replies import Context, Handler, Reply
 from bot.systems.base import Layer, Room
 from bot.systems.vaevictis import buttons
 

@@ -3,7 +3,7 @@
 The facts come from the engine's pure reports (:mod:`engine.vaevictis.reports`, :mod:`engine.vaevictis.history`)
 over one seat's view; this module only words them, draws the small pictures (a hex's close-up, a counter's
 face, a past activation, the combats of the last turns) and says which next steps a button may offer. The
-buttons' press verbs are those of :mod:`bot.info`: ``ia`` attack a hex, ``ix`` a unit's action, ``im`` where a
+buttons' press verbs are those of :mod:`bot.commands.info`: ``ia`` attack a hex, ``ix`` a unit's action, ``im`` where a
 unit may move, ``io`` one formation of the order of battle, ``ip`` one past activation.
 
 A past position is rebuilt by replaying the log from the game's seed (:func:`replay_activations`); the
@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from bot.service import Info
+from bot.service.game_service import Info
 from engine.contract import Action, Event, InvalidActionError
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import history, legal, reports

@@ -1,7 +1,7 @@
 """The Ardennes Wargame Commander as the bot uses it: :class:`WargameCommanderAdapter`.
 
 The adapter wraps :data:`engine.wargame_commander.SYSTEM` with what the bot needs around the engine contract
-(:class:`bot.service.SystemAdapter`): a third seat for the campaign manager (``cm``, who enters the frame
+(:class:`bot.service.game_service.SystemAdapter`): a third seat for the campaign manager (``cm``, who enters the frame
 reports), autocomplete, information texts (status, the score ledger, the possible battles with their odds,
 the plan sheet) and the map picture (:mod:`render.wargame_commander`). It decides no rule.
 
@@ -23,7 +23,7 @@ PICTURE_PHASES = frozenset({"designate", "move_allied_corps", "report", "over"})
 
 
 class WargameCommanderAdapter:
-    """The Ardennes Wargame Commander (see :class:`bot.service.SystemAdapter`)."""
+    """The Ardennes Wargame Commander (see :class:`bot.service.game_service.SystemAdapter`)."""
 
     id = "wargame-commander"
     name = "The Ardennes Wargame Commander"

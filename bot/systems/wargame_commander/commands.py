@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from bot.definitions import UNIT, CommandDef, OptionDef, opt
-from bot.replies import Context, Handler, Reply
+from bot.commands.definitions import UNIT, CommandDef, OptionDef, opt
+from bot.commands.replies import Context, Handler, Reply
 from bot.systems.base import Components, Layer, Room
 from bot.systems.wargame_commander import sealed
 
 if TYPE_CHECKING:
-    from bot.service import Outcome, Table
+    from bot.service.game_service import Outcome, Table
     from engine.contract import Prompt
 
 FORM_LABELS: tuple[tuple[str, str], ...] = (

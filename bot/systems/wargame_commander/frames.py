@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot import posted_files
-from bot.replies import Button, Context, Form, FormField, Handler, Reply, Upload, custom_id
-from bot.service import Caller, Outcome, Refusal, Table
+from bot.commands import posted_files
+from bot.commands.replies import Button, Context, Form, FormField, Handler, Reply, Upload, custom_id
+from bot.service.game_service import Caller, Outcome, Refusal, Table
 from engine.contract import RulesError
 
 if TYPE_CHECKING:

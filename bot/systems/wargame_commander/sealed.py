@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.replies import Button, Context, Reply, Select, custom_id
-from bot.service import Refusal
+from bot.commands.replies import Button, Context, Reply, Select, custom_id
+from bot.service.game_service import Refusal
 
 if TYPE_CHECKING:
-    from bot.service import Table
+    from bot.service.game_service import Table
     from bot.systems.base import Components, Layer
     from engine.contract import Prompt
 

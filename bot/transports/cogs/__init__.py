@@ -1,6 +1,6 @@
 """The bot's slash commands, built from the command layer's definitions, and its background tasks.
 
-``setup(bot)`` is the extension entry point: it adds every command of :data:`bot.commands.COMMANDS` to the
+``setup(bot)`` is the extension entry point: it adds every command of :data:`bot.commands.layer.COMMANDS` to the
 tree (``game ...`` and ``mod ...`` as groups), the reminders cog and the league deadlines cog.
 """
 
@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.cogs.league_deadlines import LeagueDeadlines
-from bot.cogs.reminders import Reminders
-from bot.cogs.slash import add_commands
+from bot.transports.cogs.league_deadlines import LeagueDeadlines
+from bot.transports.cogs.reminders import Reminders
+from bot.transports.cogs.slash import add_commands
 
 if TYPE_CHECKING:
-    from bot.discord_app import UmpireBot
+    from bot.transports.discord_app import UmpireBot
 
 
 async def setup(bot: UmpireBot) -> None:

@@ -11,7 +11,7 @@ from discord.ext import commands, tasks
 from bot.leagues.service import LeagueService
 
 if TYPE_CHECKING:
-    from bot.discord_app import UmpireBot
+    from bot.transports.discord_app import UmpireBot
 
 log = logging.getLogger(__name__)
 

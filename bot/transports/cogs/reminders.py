@@ -1,6 +1,7 @@
 """Correspondence reminders: ping the player who holds a game up, and only them, at most once a day. The rooms'
 clocks run with them (:meth:`bot.systems.base.Room.on_clock`: e.g. a frame report's dispute window that ran out),
-and so do the archives of finished games' logs left undone while the file was busy (:meth:`bot.store.Store.archive`)."""
+and so do the archives of finished games' logs left undone while the file was busy
+(:meth:`bot.store.interface.GameStore.archive`)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
-from bot.replies import draw_picture
+from bot.commands.replies import draw_picture
 
 if TYPE_CHECKING:
-    from bot.discord_app import UmpireBot
+    from bot.transports.discord_app import UmpireBot
 
 log = logging.getLogger(__name__)
 

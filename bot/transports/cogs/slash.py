@@ -1,4 +1,4 @@
-"""Slash commands generated from :data:`bot.commands.COMMANDS`: the same words, options and help as the console.
+"""Slash commands generated from :data:`bot.commands.layer.COMMANDS`: the same words, options and help as the console.
 
 Each option becomes a typed, described parameter (text, whole number with its range, number, yes/no, user, file),
 with autocomplete when the command layer names a suggestion source. Autocomplete values are only suggestions:
@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.commands import COMMANDS, CommandDef, OptionDef
-from bot.rooms import all_rooms
+from bot.commands.layer import COMMANDS, CommandDef, OptionDef
+from bot.commands.rooms import all_rooms
 
 if TYPE_CHECKING:
-    from bot.discord_app import UmpireBot
+    from bot.transports.discord_app import UmpireBot
 
 GROUPS = {"game": "Create, join and run the game of this channel."}
 """The shared command group; each room adds its own (:attr:`bot.systems.base.Room.groups`)."""

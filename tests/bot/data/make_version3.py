@@ -13,9 +13,9 @@ import asyncio
 import json
 from pathlib import Path
 
-import bot.store as store_module
-from bot.service import GameService
-from bot.store import Store
+import bot.store.sqlite as store_module
+from bot.service.game_service import GameService
+from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import BLUE, CHANNEL, RED, started
 from tests.bot.doubles import duel_systems
 from tests.bot.test_store_scale import play
@@ -27,7 +27,7 @@ async def write_version_3() -> None:
     store_module.DICTIONARY_AFTER = 4
     path = HERE / "version3.sqlite3"
     path.unlink(missing_ok=True)
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     service = GameService(store, duel_systems())
     await started(service)
     await play(service, 9)

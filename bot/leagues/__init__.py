@@ -1,0 +1,11 @@
+"""The league room: seasons of many games, pairings, deadlines, standings and ratings (a cross-system room).
+
+Pure parts: :mod:`~bot.leagues.pairing` (Swiss and round robin), :mod:`~bot.leagues.tiebreaks`,
+:mod:`~bot.leagues.standings`, :mod:`~bot.leagues.glicko2` and :mod:`~bot.leagues.records`. Around them: its
+tables (:mod:`~bot.leagues.store`), its service (:mod:`~bot.leagues.service`) and its commands
+(:mod:`~bot.leagues.commands`, a ``Room``).
+
+May import: :mod:`bot.service`, :mod:`bot.store`, the words of answers (:mod:`bot.commands.replies`,
+:mod:`bot.commands.definitions`) and the room interface :mod:`bot.systems.base`. Never the command layer or a
+transport (its handlers are handed the layer), never a game system.
+"""
