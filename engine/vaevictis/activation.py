@@ -239,8 +239,18 @@ def start_general_activation(state: GameState, data: GameData) -> list[Event]:
     ]
 
 
-def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None, arriving: bool = False) -> list[Event]:
+def join(
+    state: GameState,
+    data: GameData,
+    unit: UnitState,
+    dice: Dice | None,
+    arriving: bool = False,
+    action_points: int | None = None,
+) -> list[Event]:
     """Bring a unit into the activation in progress: count the activation, set its APs, roll C3I if needed.
+
+    ``action_points``: the APs a rule gives the unit for this activation in place of its own (16.1: a US
+    reinforcement entering by truck has 3), so that the log says what it really has.
 
     [3.5] A unit already activated this turn is fatigued as it joins. [9.4] In a general activation a unit
     that is out of command, or whose HQ is destroyed, rolls 1d6 and needs less than its quality; on a
@@ -264,6 +274,8 @@ def join(state: GameState, data: GameData, unit: UnitState, dice: Dice | None, a
     for cap in (opening.action_point_cap(data, state, unit.id), entry_turn_action_points(data, state, unit.id)):
         if cap is not None:
             unit.action_points = min(unit.action_points, cap)
+    if action_points is not None:
+        unit.action_points = action_points
     unit.movement_points = 0.0
     variant_joined(data, state, unit.id)
     needs_check = (

@@ -15,7 +15,8 @@ is rolled. An event is played during an activation of either side, under the con
   blocking_markers`) until an adjacent Allied unit spends 1 AP to remove it or the turn ends.
 - Greif (Allied activation): on an activated Allied stack within 6 hexes of a German unit; each of its units
   loses 1 AP at once and the marker is gone (official answer).
-- 150 Pz Brigade (German activation): on an activated German stack within command range of a German HQ; each
+- 150 Pz Brigade (German activation): on a German stack within command range of a German HQ, activated or
+  about to act (its units join the activation when they act, so it may go on a stack before it moves); each
   time the stack would enter an enemy zone of control it rolls 1d6, and on 5-6 ignores it; a failed roll
   removes the marker, and it goes at the end of the stack's activation anyway (official answer: it may pass
   through several zones as long as the rolls succeed).
@@ -23,6 +24,9 @@ is rolled. An event is played during an activation of either side, under the con
   go to the same stack in the same activation.
 - Roadblock x2 (German or Allied activation): an empty hex at most 6 hexes from an Allied unit; no zone of
   control; closes its hex to German movement, supply and retreat until an adjacent German unit spends 1 AP.
+
+Removing a Stosser or a Roadblock (1 AP, from an adjacent hex) is an action of the unit: a unit not yet in
+the activation in progress joins it by removing the marker, as it would by moving (3.1, 3.4.1).
 - Nuts! (any time, even at the start of a German attack): on an Allied stack; +1 quality to Allied units in
   its hex and the six around it; it stays as long as an Allied unit holds the hex, later arrivals included.
 - Air Supply (supply phase of a clear-weather turn): on an Allied stack; that stack and every Allied unit
@@ -42,8 +46,9 @@ from typing import Any
 from engine.contract import ArgValue, Choice, Event, IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import stratagems
+from engine.vaevictis.activation import can_act_now, join
 from engine.vaevictis.data import GameData, Side, other_side
-from engine.vaevictis.rolls import roll
+from engine.vaevictis.rolls import dice_of, roll
 from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
 from engine.vaevictis.supply import SupplyNet, command_range
 
@@ -167,6 +172,19 @@ def _active_stack(state: GameState, side: Side, hex_: Hex) -> list[UnitState]:
     return [state.units[u] for u in activation.units if state.units[u].on_map and state.units[u].hex == hex_]
 
 
+def _stack_that_may_act(data: GameData, state: GameState, side: Side, hex_: Hex) -> list[UnitState]:
+    """[15.2] The units of ``side`` in ``hex_`` that are in the activation in progress or may join it now
+    (the 150 Pz Brigade goes on a stack before it acts: its units join the activation when they act)."""
+    activation = state.activation
+    if activation is None or activation.side != side:
+        return []
+    return [
+        unit
+        for unit in state.units.values()
+        if unit.on_map and unit.hex == hex_ and data.side_of(unit.id) == side and can_act_now(state, data, unit)
+    ]
+
+
 def _check_available(data: GameData, state: GameState, side: Side, event_id: EventId) -> str:
     if event_id not in data.events:
         raise InvalidActionError(f"there is no event {event_id!r} in this game")
@@ -240,10 +258,13 @@ def _targets(data: GameData, state: GameState, event_id: EventId) -> list[Hex]:
     effect = effect_of(data, event_id)
     if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
         candidates = sorted(_range_area(pos, data.events[event_id].side, EVENT_RANGE))
-    elif effect in (ENEMY_LOSES_AP, ZOC_INFILTRATION, STACK_GAINS_AP):
+    elif effect in (ENEMY_LOSES_AP, STACK_GAINS_AP):
         assert state.activation is not None
         hexes = (state.units[u].hex for u in state.activation.units if state.units[u].on_map)
         candidates = sorted({h for h in hexes if h is not None})
+    elif effect == ZOC_INFILTRATION:
+        own = data.events[event_id].side
+        candidates = sorted({u.hex for u in _units_of(pos, own) if u.hex is not None})
     else:  # Nuts!, Air Supply: any hex holding Allied units
         candidates = sorted({u.hex for u in _units_of(pos, data.events[event_id].side) if u.hex is not None})
     legal: list[Hex] = []
@@ -312,9 +333,12 @@ def _check_target(data: GameData, state: GameState, pos: Position, event_id: Eve
             raise IllegalActionError(f"{where} is more than {EVENT_RANGE} hexes from a German unit", rule)
         return
     if effect == ZOC_INFILTRATION:
-        stack = _active_stack(state, own, hex_)
+        stack = _stack_that_may_act(data, state, own, hex_)
         if not stack:
-            raise IllegalActionError(f"{name} goes on a German stack activated now; none at {where}", rule)
+            raise IllegalActionError(
+                f"{name} goes on a German stack that is activated or may act in this activation; none at {where}",
+                rule,
+            )
         if _brigade_record(state) is not None:
             raise IllegalActionError(f"{name} is already on a stack", rule)  # pragma: no cover - one counter
         if not _in_hq_command_range(pos, hex_, own):
@@ -414,7 +438,7 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
             )
         ]
     if effect == ZOC_INFILTRATION:
-        stack = _active_stack(state, side, hex_)
+        stack = _stack_that_may_act(data, state, side, hex_)
         state.flags[_BRIGADE_FLAG] = {"units": [u.id for u in stack], "activation": _activation_key(state)}
         names = ", ".join(data.units[u.id].name for u in stack)
         return [
@@ -473,7 +497,8 @@ def _play_air_supply(data: GameData, state: GameState, hex_: Hex, base: dict[str
 
 
 def removal_choices(data: GameData, state: GameState, side: Side) -> list[Choice]:
-    """[15.2, 15.3] The enemy Stosser or Roadblock markers ``side``'s activated units may remove (1 AP)."""
+    """[15.2, 15.3] The enemy Stosser or Roadblock markers ``side``'s units may remove (1 AP) now: its
+    activated units with an AP left, and the units that may join the activation by removing one."""
     activation = state.activation
     if activation is None or activation.side != side or state.pending:
         return []
@@ -483,14 +508,15 @@ def removal_choices(data: GameData, state: GameState, side: Side) -> list[Choice
     for marker in state.markers:
         if marker.kind not in kinds:
             continue
-        for unit_id in activation.units:
-            unit = state.units[unit_id]
+        for unit in state.units.values():
             if (
                 unit.on_map
-                and unit.action_points >= 1
                 and unit.hex is not None
                 and grid.are_adjacent(unit.hex, marker.hex)
+                and data.side_of(unit.id) == side
+                and (unit.action_points >= 1 if unit.id in activation.units else can_act_now(state, data, unit))
             ):
+                unit_id = unit.id
                 choices.append(
                     Choice(
                         "remove_marker",
@@ -519,11 +545,12 @@ def blocking_kinds(data: GameData, side: Side) -> frozenset[EventId]:
 
 
 def remove_marker(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex) -> list[Event]:
-    """[15.2, 15.3] An activated unit adjacent to an enemy Stosser (Allied) or Roadblock (German) marker
-    spends 1 AP to remove it.
+    """[15.2, 15.3] A unit adjacent to an enemy Stosser (Allied) or Roadblock (German) marker spends 1 AP to
+    remove it, during an activation of its side. Removing it is one of the unit's actions (3.4.1): a unit not
+    yet in the activation joins it first, as when it moves (3.1; its C3I check included, 9.4).
 
-    :raises IllegalActionError: if there is no such marker, or the unit is not adjacent, not activated now,
-        or has no AP left.
+    :raises IllegalActionError: if there is no such marker, no activation of ``side`` is in progress, the
+        unit is not adjacent, may not join the activation (with the rule that forbids it), or has no AP left.
     """
     kinds = removable_kinds(data, side)
     kind = next((m.kind for m in state.markers_at(hex_) if m.kind in kinds), min(kinds, default=""))
@@ -539,17 +566,22 @@ def remove_marker(data: GameData, state: GameState, side: Side, unit_id: str, he
     if not markers:
         raise IllegalActionError(f"there is no {name} marker at {hex_name(hex_)}", rule)
     activation = state.activation
-    if activation is None or activation.side != side or unit_id not in activation.units:
-        raise IllegalActionError(f"{unit_name} must be activated to remove the {name}", "3.1")
+    if activation is None or activation.side != side:
+        raise IllegalActionError(f"the {name} is removed by a unit acting in one of your activations", "3.1")
     if state.pending:
         raise IllegalActionError(f"finish the combat before removing the {name}", rule)
     if not unit.on_map or unit.hex is None or not data.map.grid.are_adjacent(unit.hex, hex_):
         raise IllegalActionError(f"{unit_name} must be adjacent to the {name} to remove it", rule)
+    removed: list[Event] = []
+    if unit_id not in activation.units:
+        dice = dice_of(state)
+        removed += join(state, data, unit, dice)  # raises with the rule when the unit may not join now
+        state.rolls_made = dice.rolls_made
     if unit.action_points < 1:
         raise IllegalActionError(f"{unit_name} has no AP left: removing the {name} costs 1 AP", rule)
     unit.action_points -= 1
     state.markers.remove(markers[0])
-    removed = [
+    removed += [
         Event(
             "event-removed",
             f"{unit_name} spends 1 AP and removes the {name} at {hex_name(hex_)}.",

@@ -95,6 +95,8 @@ GAME_VERBS: dict[str, str] = {"mine": "mines", "clear_mines": "mines", "trucks":
 """Activation verbs of a game whose set-up holds the table named (Alsace 1944 14, 17)."""
 
 EVENT_VERBS = ("play_event", "remove_marker", "detach", "recombine", "mine_retreat")
+TRUCK_ACTION_POINTS = 3
+"""[16.1] US reinforcements entering by truck "have 3 AP for this turn only"."""
 
 STANDING_ORDERS: dict[str, tuple[str, str]] = {
     "no-defence-supports": ("supports_done", "commit no support markers in defence"),
@@ -506,9 +508,13 @@ class VaeVictisGame:
                 self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
             )
         if action.verb == "remove_marker":
-            return event_rules.remove_marker(
-                self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
-            )
+            # [3.1] Removing a marker may bring a unit into the activation: a reactivation the enemy may stop
+            # with a stratagem (Alsace 15.3) waits for his answer, as a move would.
+            held = stratagems.reactivations(self.data, state, side, action.verb, args)
+            if held:
+                self._check_held_action(state, side, action)
+                return stratagems.open_window(self.data, state, side, action.verb, args, held)
+            return self._remove_marker(state, side, args)
         if not self.data.detachments:  # a game without detachment markers (Alsace 1944)
             raise IllegalActionError(f"{self.data.name} has no detachments")
         if state.activation is None or state.activation.side != side or state.pending:
@@ -649,7 +655,15 @@ class VaeVictisGame:
             "mine": self._mine,
             "clear_mines": self._clear_mines,
             "trucks": self._trucks,
+            "remove_marker": self._remove_marker,
         }
+
+    def _remove_marker(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
+        """[15.2, 15.3] A unit next to an enemy Stosser or Roadblock spends 1 AP to remove it, joining the
+        activation in progress if it was not in it yet (3.1)."""
+        return event_rules.remove_marker(
+            self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
+        )
 
     def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
         record = state.pending[-1]
@@ -718,8 +732,11 @@ class VaeVictisGame:
         state.active = other_side(side)
         return events
 
-    def _activated_unit(self, state: GameState, side: Side, unit_id: str) -> tuple[UnitState, list[Event]]:
-        """The unit, joined to the activation in progress if it was not yet (3.1), with the events of joining."""
+    def _activated_unit(
+        self, state: GameState, side: Side, unit_id: str, action_points: int | None = None
+    ) -> tuple[UnitState, list[Event]]:
+        """The unit, joined to the activation in progress if it was not yet (3.1), with the events of joining;
+        ``action_points``: the APs a rule gives it for this activation instead (16.1 trucks)."""
         unit = self._unit(state, {"unit": unit_id}, "unit", side)
         if state.activation is None:
             raise IllegalActionError(
@@ -728,7 +745,7 @@ class VaeVictisGame:
         if unit.id in state.activation.units:
             return unit, []
         dice = dice_of(state)
-        events = act.join(state, self.data, unit, dice)
+        events = act.join(state, self.data, unit, dice, action_points=action_points)
         state.rolls_made = dice.rolls_made
         return unit, events
 
@@ -745,11 +762,11 @@ class VaeVictisGame:
         starts = {u.hex for u in units}
         if len(starts) != 1:
             raise IllegalActionError("units moving together must start in the same hex", "6.1")
+        path = [parse_hex(p) for p in list_arg(args, "path")] if "path" in args else None
         brigade = set(event_rules.brigade_150_units(state))
-        if brigade and set(unit_ids) <= brigade and "path" not in args:
-            return events + self._move_with_brigade(state, side, unit_ids, target)
-        if "path" in args:
-            path = [parse_hex(p) for p in list_arg(args, "path")]
+        if brigade and set(unit_ids) <= brigade:
+            return events + self._move_with_brigade(state, side, unit_ids, target, path)
+        if path is not None:
             route = movement.check_move(self.data, state, unit_ids, path)
         else:
             destinations = movement.legal_destinations(self.data, state, unit_ids, target=target)
@@ -770,14 +787,21 @@ class VaeVictisGame:
         # The route was just found or checked on this state: applying it needs no second check.
         return events + movement.apply_move(self.data, state, unit_ids, route, fresh=True)
 
-    def _move_with_brigade(self, state: GameState, side: Side, unit_ids: list[str], target: Hex) -> list[Event]:
+    def _move_with_brigade(
+        self, state: GameState, side: Side, unit_ids: list[str], target: Hex, path: list[Hex] | None
+    ) -> list[Event]:
         """[15.2] A stack with the 150 Pz Brigade marker moves through enemy zones of control, rolling 1d6 for
         each zone it enters: on 5-6 it goes on; otherwise the marker is gone and the zone stops it there, as
-        the normal rules say (or just before it, where the normal rules would not let it enter)."""
-        free = movement.legal_destinations(self.data, state, unit_ids, ignore_zoc=True, target=target)
-        if target not in free:
-            raise IllegalActionError(f"{hex_name(target)} cannot be reached this activation", "6.1")
-        route = free[target]
+        the normal rules say (or just before it, where the normal rules would not let it enter). The move
+        goes the same way whether the player names its ``path`` or only its destination."""
+        if path is not None:
+            route = movement.check_move(self.data, state, unit_ids, path, ignore_zoc=True)
+        else:
+            free = movement.legal_destinations(self.data, state, unit_ids, ignore_zoc=True, target=target)
+            if target not in free:
+                why, rule = movement.unreachable_reason(self.data, state, unit_ids, target)
+                raise IllegalActionError(f"{hex_name(target)} cannot be reached this activation: {why}", rule)
+            route = free[target]
         self._check_british_restriction(state, unit_ids, route.path)
         control = zoc.enemy_zoc(Position(self.data, state), side)
         events: list[Event] = []
@@ -857,10 +881,9 @@ class VaeVictisGame:
             allowed = " or ".join(hex_name(h) for h in allowed_hexes) or "no free entry hex this turn"
             raise IllegalActionError(f"{self.data.units[unit_id].name} enters at {allowed}", self.data.rule("16.1"))
         unit.arrived = True
-        _, events = self._activated_unit(state, side, unit_id)
         us_trucks = arrival.trucks and self.data.nationality_of(unit_id) == "us"
+        _, events = self._activated_unit(state, side, unit_id, TRUCK_ACTION_POINTS if us_trucks else None)
         if us_trucks:
-            unit.action_points = 3
             state.flags.setdefault("trucks", []).append(unit_id)  # 16.1: trucks for this turn only
         elif arrival.trucks and "trucks" in self.data.extra:
             trucks.motorize(self.data, state, unit, cap=arrival.action_points)  # 18.1: rule 17, first activation
@@ -877,9 +900,8 @@ class VaeVictisGame:
         )
         if target not in destinations:
             unit.arrived = False
-            raise IllegalActionError(
-                f"{hex_name(target)} cannot be reached on entry this activation", self.data.rule("16.1")
-            )
+            why, rule = movement.entry_refusal(self.data, state, unit_id, entry, target, already, us_trucks)
+            raise IllegalActionError(why, rule)
         entered[str(entry)] = already + 1
         self._check_british_restriction(state, [unit_id], destinations[target].path)
         stratagems.note_passage(self.data, state, side, [unit_id], destinations[target].path)

@@ -764,6 +764,24 @@ def unreachable_reason(data: GameData, state: GameState, unit_ids: Sequence[str]
     return f"the terrain on the way to {there} costs more MPs than are left", "6.1"
 
 
+def entry_refusal(
+    data: GameData, state: GameState, unit_id: str, entry: Hex, target: Hex, entered_already: int, trucks: bool
+) -> tuple[str, str]:
+    """Why a reinforcement cannot enter at ``entry`` and reach ``target`` this activation, as (reason, rule):
+    the stacking limit in ``target`` (5) comes before the entry rules themselves (16.1)."""
+    mover = _Mover(
+        data, state, [unit_id], ignore_zoc=False, entering_at=entry, entered_already=entered_already, trucks=trucks
+    )
+    name, there = data.units[unit_id].name, hex_name(target)
+    if not mover.fits(target):
+        return (
+            f"{name} cannot enter to {there}: the stack there would go over the stacking limit of "
+            f"{mover.tables.max_steps} steps",
+            "5",
+        )
+    return f"{there} cannot be reached on entry this activation", data.rule("16.1")
+
+
 # --- Checking an explicit path -----------------------------------------------------------------------------
 
 

@@ -15,9 +15,10 @@ from engine.contract import IllegalActionError
 from engine.dice import roll
 from engine.vaevictis import events, movement, turn
 from engine.vaevictis.data import GameData, Side
-from engine.vaevictis.state import Activation, GameState, Position
+from engine.vaevictis.state import Activation, GameState, MapMarker, Position
 from engine.vaevictis.supply import SupplyNet
 from engine.vaevictis.zoc import enemy_zoc
+from tests.vaevictis.gameplay import Table
 from tests.vaevictis.positions import mini_data, position
 
 EVENT_COUNTERS: list[dict[str, Any]] = [
@@ -409,3 +410,73 @@ def test_15_3_air_supply_is_removed_on_a_6_otherwise_it_may_be_played_next_turn(
     state.seed = seed_for([6], state.rolls_made)
     log = events.play(DATA, state, "allied", "air-supply", {"hex": "0203"})
     assert state.events_left["air-supply"] == 0 and log[-1].kind == "event-removed"
+
+
+# --- Removing a marker, and the 150 Pz Brigade, through the game's own flow ---------------------------------
+
+
+def test_15_2_removing_stosser_is_an_action_that_activates_the_adjacent_unit() -> None:
+    table = Table(DATA, {"hq-us-v": 101, "us-2-id": 203, "us-3-id": 103, "de-12-vg": 703})
+    table.state.markers.append(MapMarker("stosser", 303, "german", 1))
+    table.act("german", "pass")
+    table.act("allied", "activate_general")
+    assert "remove_marker" in table.game.prompts(table.state)["allied"].free_verbs
+    offered = events.removal_choices(DATA, table.state, "allied")
+    assert [c.args["unit"] for c in offered] == ["us-2-id"], "an adjacent unit not yet activated may remove it"
+    table.refused("allied", "remove_marker", "15.2", "must be adjacent", unit="us-3-id", hex="0303")
+    log = table.act("allied", "remove_marker", unit="us-2-id", hex="0303")
+    assert [e.kind for e in log][:2] == ["join", "event-removed"]
+    assert table.state.activation is not None and table.state.activation.units == ["us-2-id"]
+    assert table.unit("us-2-id").action_points == 1 and table.state.markers == []
+
+
+def test_15_2_removing_stosser_counts_against_the_general_activation_limit() -> None:
+    table = Table(DATA, {"hq-us-v": 101, "us-2-id": 203, "us-3-id": 204, "us-cca": 104, "de-12-vg": 703})
+    table.state.markers.append(MapMarker("stosser", 303, "german", 1))
+    table.act("german", "pass")
+    table.act("allied", "activate_general")
+    assert table.state.activation is not None
+    table.state.activation.limit = 1
+    table.act("allied", "enter_ip", unit="us-3-id")
+    table.refused("allied", "remove_marker", "9.2", "already has its 1 units", unit="us-2-id", hex="0303")
+
+
+def test_15_3_removing_a_roadblock_is_an_action_that_activates_the_adjacent_german_unit() -> None:
+    table = Table(DATA, {"hq-de-1ss": 803, "de-hansen": 503, "us-2-id": 101})
+    table.state.markers.append(MapMarker("roadblock", 403, "allied", 1))
+    table.act("german", "activate_general")
+    log = table.act("german", "remove_marker", unit="de-hansen", hex="0403")
+    assert [e.kind for e in log][:2] == ["join", "event-removed"]
+    assert table.unit("de-hansen").action_points == 2 and table.state.markers == []
+
+
+def test_15_2_brigade_150_goes_on_a_stack_before_it_acts() -> None:
+    table = Table(DATA, {"hq-de-1ss": 803, "de-hansen": 503, "us-2-id": 203})
+    table.act("german", "activate_general")
+    offered = events.playable(DATA, table.state, "german")
+    assert {"event": "skorzeny-150-pz-bde", "hex": "0503"} in [c.args for c in offered]
+    table.act("german", "play_event", event="skorzeny-150-pz-bde", hex="0503")
+    assert table.state.activation is not None and table.state.activation.units == [], "the stack has not acted yet"
+    assert events.brigade_150_units(table.state) == ["de-hansen"]
+
+
+@pytest.mark.parametrize("face", [6, 3], ids=["passes", "fails"])
+def test_15_2_brigade_150_moves_the_same_whether_the_path_is_named_or_not(face: int) -> None:
+    ends: list[tuple[int | None, int, list[str]]] = []
+    route = None
+    for named in (False, True):
+        table = Table(DATA, {"hq-de-1ss": 803, "de-hansen": 503, "us-2-id": 203})
+        table.act("german", "activate_general")
+        table.act("german", "play_event", event="skorzeny-150-pz-bde", hex="0503")
+        table.state.seed = seed_for([face], table.state.rolls_made)
+        if route is None:
+            ready = table.state.copy()
+            ready.units["de-hansen"].action_points = 3  # as it will have once it joins by moving
+            route = movement.legal_destinations(DATA, ready, ["de-hansen"], ignore_zoc=True)[102].path
+        args: dict[str, Any] = {"units": "de-hansen", "to": "0102"}
+        if named:
+            args["path"] = ",".join(f"{h:04d}" for h in route)
+        log = table.act("german", "move", **args)
+        ends.append((table.unit("de-hansen").hex, table.unit("de-hansen").action_points, [e.kind for e in log]))
+    assert ends[0] == ends[1], f"path named or not, the same move: {ends}"
+    assert (ends[0][0] == 102) == (face == 6), "on 5-6 it goes through; otherwise the zone stops it"

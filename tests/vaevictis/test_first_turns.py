@@ -291,3 +291,27 @@ def test_17_2_a_lone_hq_in_a_city_does_not_hold_it_for_the_defensive_victory(gam
     state, _ = apply(game, state, state.active or "german", "pass")
     state, _ = apply(game, state, state.active or "allied", "pass")
     assert state.result is not None and state.result["winner"] == "allied", state.result
+
+
+def test_16_1_a_truck_unit_is_logged_with_the_3_ap_it_has(game: VaeVictisGame) -> None:
+    state = start(game)
+    state, _ = apply(game, state, "german", "pass")
+    state, _ = apply(game, state, "allied", "activate_general")
+    state, log = apply(game, state, "allied", "enter", unit="us-1-id", at="2501")
+    joined = [e for e in log if e.kind == "join"]
+    assert [e.data["ap"] for e in joined] == [3] and "with 3 AP" in joined[0].text
+    assert state.units["us-1-id"].action_points == 2  # the entry is a move action
+
+
+def test_5_a_reinforcement_entering_over_the_stacking_limit_is_refused_for_5_not_16_1(game: VaeVictisGame) -> None:
+    state = start(game)
+    state.units["us-9-id"].hex = 2101  # 4 steps at Verviers
+    state, _ = apply(game, state, "german", "pass")
+    state, _ = apply(game, state, "allied", "activate_general")
+    state, _ = apply(game, state, "allied", "enter", unit="us-7-ad-cca", at="2101")  # 6 steps
+    before = state.to_json()
+    with pytest.raises(RulesError) as caught:
+        apply(game, state, "allied", "enter", unit="us-7-ad-ccb", at="2101")
+    assert caught.value.rule == "5" and "stacking limit of 6 steps" in str(caught.value)
+    assert state.to_json() == before
+    state, _ = apply(game, state, "allied", "enter", unit="us-7-ad-ccb", at="2501")  # Eupen is open
