@@ -5,8 +5,11 @@ Mini game: US V Corps (HQ, 2nd and 3rd Inf Div, CCA/9) against I SS Pz Korps (HQ
 
 from __future__ import annotations
 
+import pytest
+
 from engine.contract import NotYourTurnError
 from tests.vaevictis.gameplay import FRONT, Table
+from tests.vaevictis.pinned_dice import seed_rolling
 
 
 def test_3_2_formation_activation_activates_the_hq_for_free() -> None:
@@ -228,3 +231,15 @@ def test_4_2_a_unit_owing_an_attack_may_not_spend_its_last_ap_on_a_hex_that_exer
     table.set("de-12-vg", hex=304, must_attack=True, action_points=1)  # in the zone of 3rd ID at 0204
     table.refused("german", "attack", "4.2", "must attack a unit exerting", attackers="de-12-vg", target="0305")
     table.act("german", "attack", attackers="de-12-vg", target="0204")  # the duty met
+
+
+@pytest.mark.parametrize("die", [1, 2, 3, 4, 5, 6])
+def test_9_4_the_c3i_check_passes_only_on_a_roll_less_than_the_quality(die: int) -> None:
+    table = Table(placements=FRONT)
+    table.set("de-12-vg", out_of_command=True)  # quality 4: 1, 2 or 3 passes ("less than", 9.4's example)
+    table.act("german", "activate_general")
+    table.state.seed = seed_rolling([die], table.state.rolls_made)
+    events = table.act("german", "enter_ip", unit="de-12-vg")
+    check = next(e for e in events if e.kind == "roll")
+    assert check.data["die"] == die and check.data["passed"] is (die in (1, 2, 3))
+    assert table.unit("de-12-vg").action_points == {1: 1, 2: 1, 3: 1, 4: 0, 5: 0, 6: 0}[die]  # 2 or 1 AP, less the IP

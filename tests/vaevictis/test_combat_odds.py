@@ -386,3 +386,14 @@ def test_7_8_preview_gives_the_breakthrough_chance() -> None:
     # 5:1 rows 1-6: -/1, 1/2, -/2, -/2, 1/3, 1/3: two bold (-/2) faces.
     assert result.breakthrough == Fraction(2, 6)
     assert result.probabilities["-/2"] == Fraction(2, 6)
+
+
+def test_0_3_a_halved_odd_strength_rounds_up() -> None:
+    data = mini_game()
+    state = new_state(data, {"de-five1": 403, "us-b": 303})
+    state.units["de-five1"].fatigued = True
+    assert assess(data, state, germans_attack(303, "de-five1")).attack_total == 3  # "5 divided by 2 becomes 3"
+    state = new_state(data, {"de-five1": 403, "de-five2": 403, "de-vg": 403, "us-b": 303})
+    for unit_id in ("de-five1", "de-five2", "de-vg"):
+        state.units[unit_id].fatigued = True
+    assert assess(data, state, germans_attack(303, "de-five1", "de-five2", "de-vg")).attack_total == 10  # 19 / 2

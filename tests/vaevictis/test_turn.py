@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.contract import Action
 from engine.vaevictis import turn
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.state import GameState
 from tests.vaevictis.gameplay import FRONT, Table
+from tests.vaevictis.pinned_dice import seed_rolling
 from tests.vaevictis.positions import mini_data
 
 
@@ -222,3 +225,59 @@ def test_1_3_hq_placement_with_one_supply_net_matches_a_net_per_hex() -> None:
         assert found == expected and found, hq_id
         assert turn.hq_placement_hexes(data, state, hq_id, only=found[0]) == [found[0]]
         hq.eliminated, hq.hex = False, original
+
+
+@pytest.mark.parametrize("allied_die, german_die", [(1, 1), (2, 3), (3, 4), (4, 5), (5, 6), (6, 2)])
+def test_14_2_allied_missions_are_half_the_die_rounded_up_plus_one_german_one_on_4_to_6(
+    allied_die: int, german_die: int
+) -> None:
+    state = GameState(game="mini", scenario="test", options={}, seed=seed_rolling([allied_die, german_die]), turn=2)
+    turn.air_phase(DATA, state)
+    allied = {1: 2, 2: 2, 3: 3, 4: 3, 5: 4, 6: 4}[allied_die]  # (1d6 / 2) + 1, the half rounded up (0.3)
+    german = {1: 0, 2: 0, 3: 0, 4: 1, 5: 1, 6: 1}[german_die]  # "1 Air support on a 4, 5 or 6"
+    assert state.air_missions == {"allied": allied, "german": german}
+
+
+FUEL_COLUMNS = {"2": ["de-hansen"], "3": ["de-peiper"], "5": ["de-12-vg"]}
+
+
+def _fuel_data(weather: str) -> Any:
+    """The mini game with the fuel table above, every turn of ``weather``, and every counter in from turn 1."""
+
+    def change(d: dict[str, Any]) -> None:
+        with_extras(d)
+        d["setup.toml"]["fuel_shortage"] = {"from_turn": 2, "columns": FUEL_COLUMNS}
+        for turn_row in d["setup.toml"]["turn"]:
+            turn_row["weather"] = weather
+        for reinforcement in d["setup.toml"]["reinforcement"]:
+            reinforcement["turn"] = 1
+
+    return mini_data(change)
+
+
+def _fuel_state(data: Any, faces: list[int]) -> GameState:
+    from engine.vaevictis.state import UnitState
+
+    state = GameState(game="mini", scenario="test", options={}, seed=seed_rolling(faces), turn=2)
+    for unit_id in data.units:
+        on_map = unit_id in ("de-hansen", "de-peiper", "de-12-vg")
+        state.units[unit_id] = UnitState(id=unit_id, steps=1, hex=703 if on_map else None, arrived=True)
+    return state
+
+
+def test_10_4_on_a_clear_turn_doubles_are_rerolled_until_the_two_dice_differ() -> None:
+    data = _fuel_data("clear")
+    state = _fuel_state(data, [2, 2, 3, 3, 3, 5])  # doubles twice, then 3 and 5
+    events = turn.fuel_shortage(data, state)
+    assert [e.data["dice"] for e in events if e.kind == "roll"] == [[2, 2], [3, 3], [3, 5]]
+    assert state.rolls_made == 6
+    isolated = {u for u in FUEL_COLUMNS["2"] + FUEL_COLUMNS["3"] + FUEL_COLUMNS["5"] if state.units[u].isolated}
+    assert isolated == {"de-peiper", "de-12-vg"}, "only the columns of the dice that stood"
+
+
+def test_10_4_on_an_overcast_turn_one_die_names_one_column() -> None:
+    data = _fuel_data("overcast")
+    state = _fuel_state(data, [5, 5])
+    events = turn.fuel_shortage(data, state)
+    assert [e.data["dice"] for e in events if e.kind == "roll"] == [[5]] and state.rolls_made == 1
+    assert [u for u in ("de-hansen", "de-peiper", "de-12-vg") if state.units[u].isolated] == ["de-12-vg"]
