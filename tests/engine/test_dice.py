@@ -6,7 +6,7 @@ import hashlib
 import hmac
 from collections import Counter
 
-from engine.dice import Dice, commitment, roll, verify
+from engine.dice import Dice, commitment, new_seed, roll, verify
 
 
 def test_a_roll_is_recomputable_with_the_standard_library() -> None:
@@ -38,3 +38,25 @@ def test_verify_accepts_true_rolls_and_names_false_ones() -> None:
     problems = verify(seed.hex(), commitment(seed), forged)
     assert len(problems) == 1 and "roll #3" in problems[0]
     assert "does not match" in verify(seed.hex(), "0" * 64, rolls)[0]
+
+
+def test_a_new_seed_is_32_fresh_bytes() -> None:
+    first, second = new_seed(), new_seed()
+    assert len(first) == len(second) == 32 and first != second
+
+
+def test_a_die_of_any_sides_advances_the_counter_and_is_recomputable() -> None:
+    dice = Dice(b"d" * 32, rolls_made=5)
+    values = [dice.d(10) for _ in range(200)]
+    assert dice.rolls_made == 205
+    assert values == [roll(b"d" * 32, 5 + k, 10) for k in range(200)]
+    assert set(values) == set(range(1, 11))
+
+
+def test_verify_checks_a_die_of_other_sides_with_its_own_sides_and_says_why_a_seed_fails() -> None:
+    seed = b"v" * 32
+    rolls = [(n, 10, roll(seed, n, 10)) for n in range(20)]
+    assert verify(seed.hex(), commitment(seed), rolls) == []
+    assert verify(seed.hex(), "0" * 64, []) == [
+        "the revealed seed does not match the hash published at the game's creation"
+    ]
