@@ -62,7 +62,17 @@ class Score:
         return f"{self.module}: {self.killed} / {self.total} killed" + (f" ({rest})" if rest else "")
 
 
-def prepare(workdir: Path, module: str, tests: list[str]) -> None:
+ISOLATION = {
+    "fresh": ('process_isolation = "forkserver"', 'forkserver_warmup = "none"'),
+    "fork": ('process_isolation = "fork"',),
+}
+"""How each mutant's test run starts. ``fresh`` (the default): the tests are imported anew for every mutant,
+so that what a test module builds when it is imported (a grid, a game's data, a cache) is built by the
+mutated code too; ``fork``: every run is forked from the process that already ran the tests once, faster,
+but such objects were built by the original code and hide the mutants that only they would show."""
+
+
+def prepare(workdir: Path, module: str, tests: list[str], isolation: str = "fresh") -> None:
     """A fresh copy of the project in ``workdir``, configured to mutate ``module`` only."""
     if workdir.exists():
         shutil.rmtree(workdir)
@@ -79,6 +89,7 @@ def prepare(workdir: Path, module: str, tests: list[str]) -> None:
         "pytest_add_cli_args = [\"-p\", \"no:cacheprovider\", \"-q\"]",
         "pytest_add_cli_args_test_selection = [" + ", ".join(json.dumps(t) for t in tests) + "]",
         "use_git_change_detection = false",
+        *ISOLATION[isolation],
         "",
         "[tool.pytest.ini_options]",
         "asyncio_mode = \"auto\"",
@@ -118,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("tests", nargs="+", help="the tests that cover it: files, or file::test names")
     parser.add_argument("--workdir", type=Path, help="where to copy the project (default: a temporary folder)")
     parser.add_argument("--json", type=Path, help="write the statuses and the survivors' diffs there")
+    parser.add_argument("--isolation", choices=sorted(ISOLATION), default="fresh", help="see ISOLATION")
     args = parser.parse_args(argv)
     module = Path(args.module).as_posix()
     if not (ROOT / module).is_file() or not module.endswith(".py"):
@@ -127,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{test} is not a test file of the project")
     slug = module.removesuffix(".py").replace("/", ".")
     workdir = args.workdir or Path(tempfile.gettempdir()) / "umpire-mutation" / slug
-    prepare(workdir, module, list(args.tests))
+    prepare(workdir, module, list(args.tests), args.isolation)
     print(mutmut(workdir, "run", "--max-children", "1")[-2000:])
     score = collect(workdir, module, list(args.tests))
     for name, diff in score.survivors.items():
