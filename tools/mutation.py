@@ -13,6 +13,10 @@ machines this runs on are small). Give it only the tests that cover the module: 
 Run (always niced, with a time limit)::
 
     nice -n 15 timeout 900 .venv/bin/python tools/mutation.py engine/dice.py tests/engine/test_dice.py
+    nice -n 15 timeout 900 .venv/bin/python tools/mutation.py engine/vaevictis/turn.py \
+        tests/vaevictis/test_turn.py --functions air_phase fuel_shortage
+
+``--functions`` keeps a large module to the functions behind one rule.
 
 It prints ``killed / total`` and every surviving mutant as a diff; ``--json FILE`` also writes them as data.
 """
@@ -20,6 +24,7 @@ It prints ``killed / total`` and every surviving mutant as a diff; ``--json FILE
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -66,13 +71,13 @@ ISOLATION = {
     "fresh": ('process_isolation = "forkserver"', 'forkserver_warmup = "none"'),
     "fork": ('process_isolation = "fork"',),
 }
-"""How each mutant's test run starts. ``fresh`` (the default): the tests are imported anew for every mutant,
-so that what a test module builds when it is imported (a grid, a game's data, a cache) is built by the
-mutated code too; ``fork``: every run is forked from the process that already ran the tests once, faster,
-but such objects were built by the original code and hide the mutants that only they would show."""
+"""How each mutant's test run starts. ``fork`` (the default): every run is forked from the process that already
+ran the tests once, fast, but whatever a test module built when it was imported (a grid, a game's data, a
+cache) was built by the original code and hides the mutants that only it would show (so tests build such
+objects themselves); ``fresh``: the tests are imported anew for every mutant, several times slower."""
 
 
-def prepare(workdir: Path, module: str, tests: list[str], isolation: str = "fresh") -> None:
+def prepare(workdir: Path, module: str, tests: list[str], isolation: str = "fork") -> None:
     """A fresh copy of the project in ``workdir``, configured to mutate ``module`` only."""
     if workdir.exists():
         shutil.rmtree(workdir)
@@ -86,14 +91,14 @@ def prepare(workdir: Path, module: str, tests: list[str], isolation: str = "fres
         f"source_paths = [{json.dumps(package)}]",
         f"only_mutate = [{json.dumps(module)}]",
         "also_copy = [" + ", ".join(json.dumps(f) for f in COPIED if f != package) + "]",
-        "pytest_add_cli_args = [\"-p\", \"no:cacheprovider\", \"-q\"]",
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]',
         "pytest_add_cli_args_test_selection = [" + ", ".join(json.dumps(t) for t in tests) + "]",
         "use_git_change_detection = false",
         *ISOLATION[isolation],
         "",
         "[tool.pytest.ini_options]",
-        "asyncio_mode = \"auto\"",
-        "asyncio_default_fixture_loop_scope = \"function\"",
+        'asyncio_mode = "auto"',
+        'asyncio_default_fixture_loop_scope = "function"',
         "filterwarnings = [\"ignore:'audioop' is deprecated:DeprecationWarning\"]",
     ]
     (workdir / "pyproject.toml").write_text("\n".join(config) + "\n", encoding="utf-8")
@@ -110,12 +115,20 @@ def mutmut(workdir: Path, *args: str) -> str:
     return done.stdout
 
 
-def collect(workdir: Path, module: str, tests: list[str]) -> Score:
-    """Read every mutant's status, and the diff of each survivor."""
+def mutant_patterns(module: str, functions: list[str]) -> list[str]:
+    """mutmut's names for the mutants of ``functions`` (functions or methods) of ``module``; all if none."""
+    dotted = module.removesuffix(".py").replace("/", ".")
+    if not functions:
+        return [f"{dotted}.*"]
+    return [p for f in functions for p in (f"{dotted}.x_{f}__mutmut_*", f"{dotted}.x\u01c1*\u01c1{f}__mutmut_*")]
+
+
+def collect(workdir: Path, module: str, tests: list[str], patterns: list[str]) -> Score:
+    """Read the status of every mutant the patterns name, and the diff of each survivor."""
     score = Score(module, tests)
     for line in mutmut(workdir, "results", "--all", "true").splitlines():
         found = re.fullmatch(r"\s*(\S+): (.+)", line)
-        if found:
+        if found and any(fnmatch.fnmatchcase(found.group(1), p) for p in patterns):
             score.statuses[found.group(1)] = found.group(2).strip()
     for name, status in score.statuses.items():
         if status not in KILLED:
@@ -129,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("tests", nargs="+", help="the tests that cover it: files, or file::test names")
     parser.add_argument("--workdir", type=Path, help="where to copy the project (default: a temporary folder)")
     parser.add_argument("--json", type=Path, help="write the statuses and the survivors' diffs there")
-    parser.add_argument("--isolation", choices=sorted(ISOLATION), default="fresh", help="see ISOLATION")
+    parser.add_argument("--functions", nargs="+", default=[], help="mutate only these functions or methods")
+    parser.add_argument("--isolation", choices=sorted(ISOLATION), default="fork", help="see ISOLATION")
     args = parser.parse_args(argv)
     module = Path(args.module).as_posix()
     if not (ROOT / module).is_file() or not module.endswith(".py"):
@@ -140,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     slug = module.removesuffix(".py").replace("/", ".")
     workdir = args.workdir or Path(tempfile.gettempdir()) / "umpire-mutation" / slug
     prepare(workdir, module, list(args.tests), args.isolation)
-    print(mutmut(workdir, "run", "--max-children", "1")[-2000:])
-    score = collect(workdir, module, list(args.tests))
+    patterns = mutant_patterns(module, args.functions)
+    print(mutmut(workdir, "run", "--max-children", "1", *(patterns if args.functions else []))[-2000:])
+    score = collect(workdir, module, list(args.tests), patterns)
     for name, diff in score.survivors.items():
         print(f"--- {score.statuses[name]}: {name}\n{diff}")
     print(score.summary())

@@ -31,36 +31,42 @@ def bfs_distances(grid: Grid, start: int) -> dict[int, int]:
 
 
 def test_lower_columns_lose_their_last_row() -> None:
-    assert ardennes().contains(2022) and ardennes().contains(3022)
-    assert ardennes().contains(2521) and not ardennes().contains(2522)
-    assert len(ardennes().hexes) == 17 * 22 + 17 * 21
+    grid = ardennes()
+    assert grid.contains(2022) and grid.contains(3022)
+    assert grid.contains(2521) and not grid.contains(2522)
+    assert len(grid.hexes) == 17 * 22 + 17 * 21
 
 
 def test_off_map_hexes_are_not_contained() -> None:
+    grid = ardennes()
     for h in (0, 100, 3500, 101 - 1, 3423, 2600):
-        assert not ardennes().contains(h)
+        assert not grid.contains(h)
 
 
 def test_neighbours_of_an_upper_and_a_lower_column() -> None:
-    assert sorted(ardennes().neighbours(2813)) == [2712, 2713, 2812, 2814, 2912, 2913]
-    assert sorted(ardennes().neighbours(2712)) == [2612, 2613, 2711, 2713, 2812, 2813]
+    grid = ardennes()
+    assert sorted(grid.neighbours(2813)) == [2712, 2713, 2812, 2814, 2912, 2913]
+    assert sorted(grid.neighbours(2712)) == [2612, 2613, 2711, 2713, 2812, 2813]
 
 
 def test_setup_stacks_of_one_division_are_adjacent() -> None:
+    grid = ardennes()
     # 116th Pz sets up in 2813 and 2912; 2nd Pz in 2615 and 2715: the grid parity was chosen for this.
-    assert ardennes().are_adjacent(2813, 2912)
-    assert ardennes().are_adjacent(2615, 2715)
+    assert grid.are_adjacent(2813, 2912)
+    assert grid.are_adjacent(2615, 2715)
 
 
 def test_corner_hexes_have_fewer_neighbours() -> None:
-    assert sorted(ardennes().neighbours(101)) == [102, 201, 202]
-    assert len(ardennes().neighbours(3422)) == 2
+    grid = ardennes()
+    assert sorted(grid.neighbours(101)) == [102, 201, 202]
+    assert len(grid.neighbours(3422)) == 2
 
 
 def test_adjacency_is_symmetric_everywhere() -> None:
-    for h in ardennes().hexes:
-        for n in ardennes().neighbours(h):
-            assert h in ardennes().neighbours(n)
+    grid = ardennes()
+    for h in grid.hexes:
+        for n in grid.neighbours(h):
+            assert h in grid.neighbours(n)
 
 
 @pytest.mark.parametrize("lower", ["odd", "even"])
@@ -72,9 +78,10 @@ def test_distance_equals_steps_of_a_breadth_first_walk(lower: str) -> None:
 
 
 def test_within_returns_the_disc() -> None:
-    disc = ardennes().within(1817, 2)
+    grid = ardennes()
+    disc = grid.within(1817, 2)
     assert len(disc) == 19 and len(set(disc)) == 19
-    assert all(ardennes().distance(1817, h) <= 2 for h in disc)
+    assert all(grid.distance(1817, h) <= 2 for h in disc)
 
 
 @pytest.mark.parametrize("lower", ["odd", "even"])
@@ -93,12 +100,13 @@ def test_hexside_is_unordered() -> None:
 
 
 def test_edges() -> None:
-    assert ardennes().edge_hexes("east") == [3400 + r for r in range(1, 23)]
-    assert ardennes().edge_hexes("west")[-1] == 121
-    south = ardennes().edge_hexes("south", 20, 21)
+    grid = ardennes()
+    assert grid.edge_hexes("east") == [3400 + r for r in range(1, 23)]
+    assert grid.edge_hexes("west")[-1] == 121
+    south = grid.edge_hexes("south", 20, 21)
     assert south == [2022, 2121]
-    assert all(ardennes().is_on_edge(h) for h in (101, 3422, 2521, 2022, 1301))
-    assert not ardennes().is_on_edge(1817)
+    assert all(grid.is_on_edge(h) for h in (101, 3422, 2521, 2022, 1301))
+    assert not grid.is_on_edge(1817)
 
 
 def test_parse_and_name_round_trip() -> None:
@@ -110,18 +118,20 @@ def test_parse_and_name_round_trip() -> None:
 
 
 def test_pixel_centres_follow_the_columns() -> None:
-    x1, y1 = ardennes().center(2812, 10)
-    x2, y2 = ardennes().center(2912, 10)
+    grid = ardennes()
+    x1, y1 = grid.center(2812, 10)
+    x2, y2 = grid.center(2912, 10)
     assert x2 - x1 == pytest.approx(15)
     assert y2 - y1 == pytest.approx(3**0.5 * 10 / 2)
 
 
 def test_hexsides_of_a_hex_are_shared_with_each_neighbour() -> None:
-    sides = ardennes().hexsides_of(2813)
+    grid = ardennes()
+    sides = grid.hexsides_of(2813)
     assert len(sides) == 6 and len(set(sides)) == 6
     assert hexside(2813, 2912) in sides
-    assert all(ardennes().are_adjacent(a, b) for a, b in sides)
-    assert len(ardennes().hexsides_of(101)) == 3  # a corner hex shares only three sides with the map
+    assert all(grid.are_adjacent(a, b) for a, b in sides)
+    assert len(grid.hexsides_of(101)) == 3  # a corner hex shares only three sides with the map
 
 
 def test_a_grid_has_1_to_99_columns_and_rows() -> None:
@@ -139,7 +149,8 @@ def test_the_last_column_and_the_west_edge_are_on_the_map() -> None:
 
 
 def test_hexes_off_the_map_are_adjacent_to_nothing() -> None:
-    assert not ardennes().are_adjacent(9999, 101) and not ardennes().are_adjacent(101, 9999)
+    grid = ardennes()
+    assert not grid.are_adjacent(9999, 101) and not grid.are_adjacent(101, 9999)
 
 
 def test_within_is_the_whole_disc_at_every_radius_and_the_same_when_asked_again() -> None:
