@@ -115,3 +115,43 @@ def test_the_checks_catch_a_missing_rule_a_missing_function_and_a_missing_test()
     assert not code_exists("scenarios/ardennes44/no-such-file.toml")
     assert "test_movement::test_no_such_test" not in project_test_functions()
     assert Row("1.1", "x", ("turn.start_turn",), (), "").tests == ()
+
+
+@dataclass(frozen=True)
+class Break:
+    """A change to one line of a rule's code that its named test must catch (the index's last table)."""
+
+    rule: str
+    module: str
+    code: str
+    broken: str
+    test: str
+
+
+def index_breaks(text: str) -> list[Break]:
+    """The rows of the index's "Breaks the tests catch" table (six cells, the first a rule number)."""
+    breaks = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 6 or not re.fullmatch(r"\d+(\.\d+)*", cells[0]):
+            continue
+        module, code, broken, test = (c.strip("`") for c in cells[1:5])
+        breaks.append(Break(cells[0], module, code, broken, test))
+    return breaks
+
+
+BREAKS = index_breaks(TEXT)
+
+
+def test_the_breaks_cover_the_rules_whose_tests_once_let_a_break_through() -> None:
+    assert {"0.3", "9.4", "10.4", "14.2"} <= {b.rule for b in BREAKS}
+
+
+@pytest.mark.parametrize("broken", BREAKS, ids=lambda b: f"{b.rule}:{b.broken[:30]}")
+def test_each_break_changes_a_line_that_stands_once_in_its_module_and_names_its_rules_test(broken: Break) -> None:
+    source = (ROOT / broken.module).read_text(encoding="utf-8")
+    assert source.count(broken.code) == 1, f"{broken.module} no longer holds {broken.code!r} once"
+    assert broken.broken != broken.code
+    row = next(r for r in ROWS if r.rule == broken.rule)
+    assert broken.test in row.tests, f"{broken.test} is not one of rule {broken.rule}'s tests"
+    assert broken.test in project_test_functions()
