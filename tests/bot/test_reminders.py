@@ -1,7 +1,7 @@
 """The reminders' round (bot/transports/cogs/reminders.py, bot/transports/cogs/league_deadlines.py) when Discord fails:
 a reminder or a late game's notice that could not be posted because Discord had trouble (5xx, rate limit) is tried
 again at the next round (a reminder, not a day later; a notice, not never); one refused for good (the channel gone,
-no permission) is not (a reminder waits its day as before)."""
+no permission) is not (a reminder waits its day as before, its DM sent)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,13 @@ async def test_a_reminder_discord_failed_to_post_is_tried_again_next_round(
         now = [1_000_000.0]
         service.clock = lambda: now[0]
         await service.create(
-            guild=1, channel=CHANNEL, caller=RED, system_id="duel", scenario="standard", days_per_move=2
+            guild=1,
+            channel=CHANNEL,
+            caller=RED,
+            system_id="duel",
+            scenario="standard",
+            days_per_move=2,
+            reserve_days=5,
         )
         await service.join(CHANNEL, RED, "red")
         await service.join(CHANNEL, BLUE, "blue")
@@ -58,14 +64,14 @@ async def test_a_reminder_discord_failed_to_post_is_tried_again_next_round(
 
         with monkeypatch.context() as broken:
             broken.setattr(type(channel), "send", failing)
-            assert await reminders.send_due() == 0
+            assert await reminders.send_due() == (0 if again else 1)  # the DM went; the channel's post is tried again
         now[0] += 600  # the next round, ten minutes on
         start = len(fake.sent)
-        assert await reminders.send_due() == (1 if again else 0)
+        assert await reminders.send_due() == (2 if again else 0)  # in the channel, and by DM
         if again:
             assert "waiting for your decision as **blue**" in fake.sent[start].content
         now[0] += DAY - 60  # a day after the failure, not yet a day after the retry: once a day at most
-        assert await reminders.send_due() == (0 if again else 1)
+        assert await reminders.send_due() == (0 if again else 2)
     finally:
         await close_fake(fake)
 
