@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.commands.clock_notices import clock_lines, clock_notice
-from bot.service.game_service import GameService, Refusal
+from bot.service.game_service import GameService, Refusal, Table
 from bot.service.timekeeping import TimeControl, used
 from bot.store.records import GameRow
 from bot.store.sqlite import SqliteStore
@@ -124,8 +124,8 @@ async def test_clock_timeout_notice_comes_when_the_reserve_runs_out_and_once(
     await correspondence(service, reserve=1.5)
     told: list[tuple[int, str]] = []
 
-    async def listener(table: object, seat_name: str) -> None:
-        told.append((getattr(table, "game").id, seat_name))
+    async def listener(table: Table, seat_name: str) -> None:
+        told.append((table.game.id, seat_name))
 
     service.timeout_listeners.append(listener)
     await service.act(CHANNEL, RED, "bid", {"amount": 1})
