@@ -15,8 +15,11 @@ from bot.service.game_service import GameService, Refusal, Table
 from bot.service.timekeeping import TimeControl, used
 from bot.store.records import GameRow
 from bot.store.sqlite import SqliteStore
+from bot.systems.vaevictis import VaeVictisAdapter
+from engine.vaevictis.loader import build_game
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED
 from tests.bot.doubles import duel_systems
+from tests.vaevictis.test_alsace44_engine import core_documents
 
 DAY = 86400.0
 START = 1_000_000.0
@@ -308,3 +311,41 @@ async def test_clock_notice_dm_has_a_digest_and_counts_the_players_games(service
     channel_text, dm = clock_notice(blue)
     assert f"<@{BLUE.user_id}>" in channel_text and "runs out in 12 hour(s)" in channel_text
     assert "Since your last action:" in dm and "Your move in 2 game(s)." in dm
+
+
+async def test_clock_runs_per_seat_through_alsace_support_and_a_sealed_stratagem(
+    store: SqliteStore, clock: Clock
+) -> None:
+    """Alsace 1944 by correspondence (2 days per move, 3 of reserve): the simultaneous support phase, then the
+    sealed initiative stratagems (2.1): each side's clock runs from its own decision's start, and the digest of
+    the side still deciding never tells the other's sealed choice."""
+    docs = core_documents()
+    docs["setup.toml"].pop("forced_event")
+    data = build_game(docs)
+    service = GameService(store, {"alsace44": lambda: VaeVictisAdapter("alsace44", data)})
+    await service.create(
+        guild=1, channel=CHANNEL, caller=RED, system_id="alsace44", scenario="entire-battle", days_per_move=2,
+        reserve_days=3,
+    )  # fmt: skip
+    await service.join(CHANNEL, RED, "german")
+    await service.join(CHANNEL, BLUE, "allied")
+    start = await service.start(CHANNEL, RED)
+    assert {s for s, p in start.prompts.items() if not p.optional} == {"german", "allied"}
+    clock.at(1.9)
+    await service.act(CHANNEL, RED, "end_support", {})
+    clock.at(2.0)
+    assert [(n.seat, n.stage) for n in await service.due_reminders()] == [("allied", "overdue")]
+    clock.at(10.9)
+    await service.act(CHANNEL, BLUE, "end_support", {})
+    assert (await seat(service, "allied"))[2] == pytest.approx(8.9)
+    clock.at(11.0)
+    await service.act(CHANNEL, RED, "initiative_stratagem", {"play": True})
+    clock.at(12.4)
+    notices = await service.due_reminders()
+    assert [(n.seat, n.stage) for n in notices] == [("allied", "warning")]  # 1.5 days into the allied decision
+    told = " ".join(notices[0].digest)
+    assert "decided" not in told and "LXIII" not in told
+    clock.at(13.4)
+    await service.act(CHANNEL, BLUE, "initiative_stratagem", {"play": False})
+    assert (await seat(service, "allied"))[2] == pytest.approx(8.9 + 0.5)
+    assert (await seat(service, "german"))[2] == 0
