@@ -6,12 +6,14 @@ vacations extended, ended early, capped, and the clock resumed where it stopped.
 
 from __future__ import annotations
 
+import contextlib
+import random
 from pathlib import Path
 
 import pytest
 
 from bot.commands.clock_notices import clock_lines, clock_notice
-from bot.service.game_service import GameService, Refusal, Table
+from bot.service.game_service import GameService, Refusal, RulesError, Table
 from bot.service.timekeeping import TimeControl, used
 from bot.store.records import GameRow
 from bot.store.sqlite import SqliteStore
@@ -349,3 +351,43 @@ async def test_clock_runs_per_seat_through_alsace_support_and_a_sealed_stratagem
     await service.act(CHANNEL, BLUE, "initiative_stratagem", {"play": False})
     assert (await seat(service, "allied"))[2] == pytest.approx(8.9 + 0.5)
     assert (await seat(service, "german"))[2] == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_clock_promises_hold_over_random_play(service: GameService, clock: Clock, seed: int) -> None:
+    """Over random Duel play by correspondence (actions, own undos, the clock moved by random spans): a seat's
+    clock runs exactly while it has a required decision, and only then has a reminder; no clock starts in the
+    future; each seat's reserve used is what its live actions charged (an undo gives its charge back)."""
+    chooser = random.Random(seed)
+    await correspondence(service)
+    days = 0.0
+    for _ in range(40):
+        days += chooser.choice((0.0, 0.3, 1.0, 2.5))
+        clock.at(days)
+        table = await service.table(CHANNEL, live=False)
+        if table.game.status != "active":
+            break
+        prompts = await service.prompts(table.game)
+        if chooser.random() < 0.2:
+            for caller in (RED, BLUE):
+                with contextlib.suppress(Refusal):
+                    await service.undo(CHANNEL, caller)
+        else:
+            seat_name = chooser.choice(sorted(s for s, p in prompts.items() if not p.optional))
+            caller = RED if seat_name == "red" else BLUE
+            if "advance" in prompts[seat_name].free_verbs and chooser.random() < 0.5:
+                with contextlib.suppress(RulesError):  # at most two advances a turn (D.2)
+                    await service.act(CHANNEL, caller, "advance", {"steps": 1})
+            else:
+                choice = chooser.choice(prompts[seat_name].choices)
+                await service.act(CHANNEL, caller, choice.verb, dict(choice.args))
+        table = await service.table(CHANNEL, live=False)
+        if table.game.status != "active":
+            break
+        required = {s for s, p in (await service.prompts(table.game)).items() if not p.optional}
+        assert {s for s, r in table.seats.items() if r.began is not None} == required
+        assert set(await service.store.reminders(table.game.id)) == required
+        assert all(r.began is None or r.began <= clock() for r in table.seats.values())
+        actions = await service.store.actions(table.game.id)
+        for name, row in table.seats.items():
+            assert row.reserve_used == pytest.approx(sum(a.charged for a in actions if a.seat == name))
