@@ -161,3 +161,31 @@ async def test_clock_behind_discord_vacation_pings_warning_dm_moderators_once_an
         assert "blue ran out of time" in over[-1].content and "red wins on time" in over[-1].content
     finally:
         await close_fake(fake)
+
+
+async def test_clock_behind_discord_a_vacation_over_is_told_once_to_both_players(db_path: Path) -> None:
+    fake = await open_fake(db_path)
+    try:
+        service = fake.bot.service
+        now = [1_000_000.0]
+        service.clock = lambda: now[0]
+        reminders: Any = fake.bot.get_cog("Reminders")
+        await fake.command(ANN, CHANNEL, "game create", scenario="standard", days_per_move=2, reserve_days=1)
+        await fake.command(ANN, CHANNEL, "game join", seat="red")
+        await fake.command(BOB, CHANNEL, "game join")
+        await fake.command(BOB, CHANNEL, "game start")
+        await service.act(CHANNEL, RED, "bid", {"amount": 1})
+        await fake.command(BOB, CHANNEL, "game vacation", days=3)
+        await fake.command(ANN, CHANNEL, "game accept-vacation")
+        now[0] += 2 * DAY
+        assert await reminders.send_due() == 0  # blue's clock stands still: no warning during the vacation
+        now[0] += DAY
+        start = len(fake.sent)
+        assert await reminders.send_due() == 1
+        assert "vacation in game #1 is over" in fake.sent[start].content
+        assert fake.sent[start].pings == {ANN.id, BOB.id}
+        assert await reminders.send_due() == 0
+        now[0] += 1.5 * DAY  # three quarters of blue's time per move, counted from the end of the vacation
+        assert await reminders.send_due() == 2
+    finally:
+        await close_fake(fake)
