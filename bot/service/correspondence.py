@@ -20,6 +20,7 @@ from bot.service.timekeeping import (
     first_notice,
     next_notice,
     out_of_time,
+    overtime,
     paused,
     reserve_left,
     stage,
@@ -121,9 +122,7 @@ class Correspondence(ServiceCore):
         """What acting now charges the seat's reserve: its running decision's time beyond the time per move."""
         control = TimeControl.of(table.game.time_control)
         row = table.seats.get(seat)
-        if control is None or row is None:
-            return 0.0
-        return max(0.0, used(row, now) - control.per_move)
+        return overtime(control, row, now) if control is not None and row is not None else 0.0
 
     async def _start_clocks(self, table: Table, prompts: Mapping[str, Prompt], restart: Collection[str] = ()) -> Table:
         """Write the seats' clocks after a change that is not an action (a start, a substitution)."""
