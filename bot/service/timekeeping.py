@@ -20,6 +20,10 @@ DAY = 86400.0
 WARNING_SHARE = 0.75
 """The first warning is sent when three quarters of the time per move are used."""
 
+SLACK = 1.0
+"""A reserve within a second of its end counts as spent (the notice due at that moment is not missed by a
+rounding of the sums of times)."""
+
 DEFAULT_VACATION_DAYS = 30.0
 """The vacation each seat may take in one game when the host or league sets no cap."""
 
@@ -87,15 +91,19 @@ def reserve_left(control: TimeControl, row: SeatRow, now: float) -> float:
 
 def out_of_time(control: TimeControl, row: SeatRow, now: float) -> bool:
     """Whether the seat's running decision has used its time per move and the whole reserve."""
-    return row.began is not None and used(row, now) >= control.per_move and reserve_left(control, row, now) <= 0
+    return (
+        row.began is not None
+        and used(row, now) >= control.per_move - SLACK
+        and reserve_left(control, row, now) <= SLACK
+    )
 
 
 def stage(control: TimeControl, row: SeatRow, now: float) -> Stage:
     """Where the seat's running decision stands now."""
     spent = used(row, now)
-    if spent < control.per_move:
+    if spent < control.per_move - SLACK:
         return "warning"
-    if reserve_left(control, row, now) <= 0:
+    if reserve_left(control, row, now) <= SLACK:
         return "timeout"
     return "overdue"
 
@@ -109,10 +117,10 @@ def next_notice(control: TimeControl, row: SeatRow, now: float) -> float:
     """When the seat is reminded next, after a notice sent ``now`` (or its clock changed then): the time per
     move's end after a warning, then daily, and at the moment the reserve runs out."""
     spent = used(row, now)
-    if spent < control.per_move * WARNING_SHARE:
+    if spent < control.per_move * WARNING_SHARE - SLACK:
         return first_notice(control, row)
-    if spent < control.per_move:
+    if spent < control.per_move - SLACK:
         return moment(row, control.per_move)
     daily = max(now, row.vacation_until or 0.0) + DAY
     timeout = moment(row, control.per_move + control.reserve - row.reserve_used)
-    return timeout if now < timeout < daily else daily
+    return timeout if now + SLACK < timeout < daily else daily

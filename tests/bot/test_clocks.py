@@ -14,8 +14,8 @@ import pytest
 
 from bot.commands.clock_notices import clock_lines, clock_notice
 from bot.service.game_service import GameService, Refusal, RulesError, Table
-from bot.service.timekeeping import TimeControl, used
-from bot.store.records import GameRow
+from bot.service.timekeeping import TimeControl, moment, next_notice, stage, used
+from bot.store.records import GameRow, SeatRow
 from bot.store.sqlite import SqliteStore
 from bot.systems.vaevictis import VaeVictisAdapter
 from engine.vaevictis.loader import build_game
@@ -24,6 +24,7 @@ from tests.bot.doubles import duel_systems
 from tests.vaevictis.test_alsace44_engine import core_documents
 
 DAY = 86400.0
+HOUR = 3600.0
 START = 1_000_000.0
 
 
@@ -391,3 +392,16 @@ async def test_clock_promises_hold_over_random_play(service: GameService, clock:
         actions = await service.store.actions(table.game.id)
         for name, row in table.seats.items():
             assert row.reserve_used == pytest.approx(sum(a.charged for a in actions if a.seat == name))
+
+
+def test_clock_arithmetic_leaves_the_vacation_out_and_misses_no_timeout() -> None:
+    control = TimeControl(2 * DAY, 1 * DAY, 30 * DAY)
+    row = SeatRow(1, "blue", 22, START + 3 * DAY, None, 0.0, began=START, vacation_from=START + DAY)
+    assert used(row, START + 2 * DAY) == pytest.approx(DAY)  # the second day was a vacation
+    assert moment(row, 0.5 * DAY) == START + 0.5 * DAY  # before the vacation
+    assert moment(row, 1.5 * DAY) == START + 3.5 * DAY  # after it, shifted by its two days
+    timeout = moment(row, 3 * DAY)
+    assert stage(control, row, timeout - 0.5) == "timeout"  # a rounding of the sums never delays it a day...
+    assert next_notice(control, row, timeout - 0.5) == timeout - 0.5 + DAY  # ...nor sends it twice
+    assert stage(control, row, timeout - 2 * HOUR) == "overdue"
+    assert next_notice(control, row, timeout - 2 * HOUR) == timeout
