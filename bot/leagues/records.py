@@ -16,7 +16,12 @@ PERIOD = 7 * 86400.0
 """A rating period lasts a week: the games that end in one week are rated together."""
 
 RATED_WAYS = frozenset({"victory", "resignation", "forfeit", "adjudicated", "corrected"})
-"""How a game may have ended to be rated (an abandoned game and a bye are not)."""
+"""How a game may have ended to be rated: it was played (a forfeit here is of a game under way)."""
+
+UNPLAYED_WAYS = frozenset({"abandoned", "walkover", "double-forfeit", "bye"})
+"""Pairings that were not played out: not rated, not in a record, not in the tiebreaks or the reliability
+(as FIDE and Lichess leave unplayed games unrated). An abandoned game scores 0 to both; a walkover scores
+the player whose opponent had withdrawn before it started; a double forfeit scores nobody."""
 
 
 @dataclass(frozen=True)
@@ -102,8 +107,9 @@ class Reliability:
 
 
 def reliability(player: int, games: Sequence[RatedGame]) -> Reliability:
-    """The player's reliability over his decided games (abandoned ones included: he was at the table)."""
-    mine = [g for g in games if player in (g.first, g.second)]
+    """The player's reliability over his decided games that were played (not those abandoned by a moderator,
+    nor the games never started because a player had withdrawn)."""
+    mine = [g for g in games if player in (g.first, g.second) and g.how not in UNPLAYED_WAYS]
     on_time = resigned = forfeited = 0
     for game in mine:
         mine_score, theirs = (

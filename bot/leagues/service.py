@@ -20,9 +20,18 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.leagues.glicko2 import Rating
-from bot.leagues.pairing import PairingError, Round, round_robin, standings_for_pairing, swiss_round
+from bot.leagues.pairing import (
+    PairingError,
+    Round,
+    round_robin,
+    standings_for_pairing,
+    swiss_round,
+    table_of,
+    table_rounds,
+)
 from bot.leagues.records import RatedGame, Reliability, SideRecord, ratings, reliability, side_records
 from bot.leagues.standings import BOTH_SIDES, FORMATS, SWISS, TIEBREAK_NAMES, Outcome, Row, standings
 from bot.leagues.store import Entrant, LeagueRow, LeagueStore, Pairing, RoundRow
@@ -35,6 +44,16 @@ ThreadOpener = Callable[[int, str], Awaitable[int]]
 
 SWISS_BYE_SCORE = 1.0
 """A Swiss bye scores a win; a round robin bye scores nothing (every player has one per cycle)."""
+
+NEWCOMER_RATING = 1500.0
+"""Where a Swiss seeds a player without a rating in the round's system: Glicko-2's starting rating."""
+
+CARRY, FORFEIT, ADJUDICATE = "carry", "forfeit", "adjudicate"
+LATE_RULES = (CARRY, FORFEIT, ADJUDICATE)
+"""What happens, when a scheduled round starts, to a game of the round before still being played: it goes on
+(``carry``: its players are paired again and its result counts when it comes), the player it waits on
+forfeits (``forfeit``; a draw is adjudicated when it waits on both or neither), or it is adjudicated a draw
+(``adjudicate``: the organiser may `league correct` it)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +73,15 @@ class PlayerCard:
     systems: dict[str, tuple[Rating | None, tuple[str, str], tuple[SideRecord, SideRecord]]]
     """System id to (rating, the two seats' names, the record on each)."""
     reliability: Reliability
+
+
+def _shown(value: object) -> str:
+    """A setting as the log says it."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v:g}" for k, v in value.items()) or "none"
+    return str(value)
 
 
 class LeagueService:
@@ -123,6 +151,9 @@ class LeagueService:
         reserve_days: float = 0.0,
         round_days: float = 0.0,
         level_scores: Mapping[str, float] | None = None,
+        round_every: float = 0.0,
+        late_rule: str = CARRY,
+        all_at_once: bool = False,
     ) -> LeagueRow:
         """Open a league for registration in a channel; ``level_scores`` gives what the winner scores for a
         victory level worth less than a full win (the loser gets the rest of the point).
@@ -137,16 +168,13 @@ class LeagueService:
             raise Refusal(f"the format is one of {', '.join(FORMATS)}")
         if format_ == SWISS and not 1 <= rounds <= 30:
             raise Refusal("a Swiss league plays 1 to 30 rounds: give `rounds`")
-        if not (0 <= days_per_move <= 60 and 0 <= reserve_days <= 120 and 0 <= round_days <= 365):
-            raise Refusal("the time control takes 0 to 60 days per move, 0 to 120 days reserve, 0 to 365 per round")
+        self._check_pace(days_per_move, reserve_days, round_days, round_every, late_rule)
+        if all_at_once and format_ == SWISS:
+            raise Refusal("only a round robin may start all its games at once: a Swiss pairs by the results")
         self._check_game_setup(system_id, scenario, dict(options or {}))
-        for level, score in (level_scores or {}).items():
-            if not 0.5 < score <= 1:
-                raise Refusal(
-                    f"a victory level scores more than ½ and at most 1 for its winner, not {score:g} ({level})"
-                )
+        self._check_levels(level_scores or {})
         here = await self.store.league_in(channel)
-        if here is not None and here.status != "finished" and here.channel == channel:
+        if here is not None and here.live and here.channel == channel:
             raise Refusal(f"this channel already runs the league {here.name!r}; one running league per channel")
         if await self.store.league_named(guild, name) is not None:
             raise Refusal(f"this server already has a league named {name!r}")
@@ -164,7 +192,146 @@ class LeagueService:
             round_days=round_days,
             level_scores=dict(level_scores or {}),
             organiser=caller.user_id,
+            round_every=round_every,
+            late_rule=late_rule,
+            all_at_once=int(all_at_once),
         )
+
+    @staticmethod
+    def _check_pace(
+        days_per_move: float, reserve_days: float, round_days: float, round_every: float, late_rule: str
+    ) -> None:
+        if not (0 <= days_per_move <= 60 and 0 <= reserve_days <= 120 and 0 <= round_days <= 365):
+            raise Refusal("the time control takes 0 to 60 days per move, 0 to 120 days reserve, 0 to 365 per round")
+        if not 0 <= round_every <= 365:
+            raise Refusal("scheduled rounds start every 0 (the organiser starts them) to 365 days")
+        if late_rule not in LATE_RULES:
+            raise Refusal(f"the rule for late games is one of {', '.join(LATE_RULES)}")
+
+    @staticmethod
+    def _check_levels(level_scores: Mapping[str, float]) -> None:
+        for level, score in level_scores.items():
+            if not 0.5 < score <= 1:
+                raise Refusal(
+                    f"a victory level scores more than ½ and at most 1 for its winner, not {score:g} ({level})"
+                )
+
+    async def edit(
+        self,
+        channel: int,
+        caller: Caller,
+        *,
+        rounds: int | None = None,
+        days_per_move: float | None = None,
+        reserve_days: float | None = None,
+        round_days: float | None = None,
+        round_every: float | None = None,
+        late_rule: str | None = None,
+        level_scores: Mapping[str, float] | None = None,
+    ) -> tuple[LeagueRow, list[str]]:
+        """An organiser changes a league's settings (logged); what is not given stays. The time control and
+        the round's days apply to the games started from now on; a Swiss's rounds may be changed until the
+        season ends, never below the rounds already paired. Returns the league and what changed.
+
+        :raises Refusal: for a non-organiser, a league over, or a bad setting.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "edit a league")
+        if not league.live:
+            raise Refusal(f"the league is {league.status}: nothing more to change")
+        changed: dict[str, Any] = {}
+        if rounds is not None and rounds != league.rounds:
+            if league.format != SWISS:
+                raise Refusal("a round robin plays every pairing: its rounds follow from the field")
+            paired = len(await self.store.rounds(league.id))
+            if not max(1, paired) <= rounds <= 30:
+                raise Refusal(f"a Swiss plays 1 to 30 rounds, and {paired} are paired already")
+            if league.status == "running":
+                active = [e for e in await self.store.entrants(league.id) if not e.withdrawn]
+                most = math.ceil(len(active) / 2)
+                if rounds > max(most, paired):
+                    raise Refusal(f"a Swiss of {len(active)} players plays at most {most} rounds (half the field)")
+            changed["rounds"] = rounds
+        pace = {
+            "days_per_move": days_per_move,
+            "reserve_days": reserve_days,
+            "round_days": round_days,
+            "round_every": round_every,
+            "late_rule": late_rule,
+        }
+        given = {k: v for k, v in pace.items() if v is not None and v != getattr(league, k)}
+        merged = {**{k: getattr(league, k) for k in pace}, **given}
+        self._check_pace(
+            merged["days_per_move"], merged["reserve_days"], merged["round_days"], merged["round_every"],
+            merged["late_rule"],
+        )  # fmt: skip
+        changed.update(given)
+        if level_scores is not None and dict(level_scores) != league.level_scores:
+            self._check_levels(level_scores)
+            changed["level_scores"] = dict(level_scores)
+        if not changed:
+            raise Refusal("nothing to change: give a setting different from the league's")
+        await self.store.update(league.id, **changed)
+        said = [
+            f"{key.replace('_', ' ')} {_shown(value)} (was {_shown(getattr(league, key))})"
+            for key, value in changed.items()
+        ]
+        await self.store.log(league.id, caller.user_id, "edit", "; ".join(said))
+        fresh = await self.store.league(league.id)
+        assert fresh is not None
+        if fresh.status == "running":
+            await self._maybe_finish(league.id)
+            fresh = await self.store.league(league.id)
+            assert fresh is not None
+        return fresh, said
+
+    async def end(self, channel: int, caller: Caller, reason: str) -> tuple[LeagueRow, list[Pairing]]:
+        """An organiser ends a season early: no round is paired again; the games being played still count,
+        and the season is final once they are decided (at once when none is). Returns them.
+
+        :raises Refusal: for a non-organiser, or a league not running.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "end a league")
+        if league.status != "running":
+            raise Refusal("only a running league can be ended early (`league cancel` drops one being registered)")
+        paired = len(await self.store.rounds(league.id))
+        await self.store.update(league.id, rounds=paired, round_every=0)
+        text = f"ended early after round {paired}: {reason or 'no reason given'}"
+        await self.store.log(league.id, caller.user_id, "end", text)
+        await self._maybe_finish(league.id)
+        pending = [p for p in await self.store.pairings(league.id) if not p.decided]
+        fresh = await self.store.league(league.id)
+        assert fresh is not None
+        return fresh, pending
+
+    async def cancel(self, channel: int, caller: Caller, reason: str) -> tuple[LeagueRow, list[Pairing]]:
+        """An organiser cancels a league: its games being played are abandoned (0 to both, not rated), it frees
+        its channel for a new league, and its standings stay readable. Returns the games abandoned.
+
+        :raises Refusal: for a non-organiser, or a league already over.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "cancel a league")
+        if not league.live:
+            raise Refusal(f"the league is {league.status} already")
+        await self.store.set_status(league.id, "cancelled")
+        await self.store.log(league.id, caller.user_id, "cancel", f"cancelled: {reason or 'no reason given'}")
+        abandoned = []
+        for pairing in await self.store.pairings(league.id):
+            if pairing.decided or pairing.thread is None:
+                continue
+            game = await self.games.store.live_game_in(pairing.thread)
+            if game is not None:
+                await self.games.abandon(pairing.thread, caller, f"the league {league.name} is cancelled")
+            else:
+                await self.store.set_result(pairing.id, (0.0, 0.0), "abandoned", now=self.clock())
+            fresh = await self.store.pairing(pairing.id)
+            assert fresh is not None
+            abandoned.append(fresh)
+        refreshed = await self.store.league(league.id)
+        assert refreshed is not None
+        return refreshed, abandoned
 
     def side_index(self, league: LeagueRow, side: str | None) -> int | None:
         """A side named by seat (or ``first``/``second``, or ``none``) as a seat position.
@@ -209,33 +376,75 @@ class LeagueService:
         return league
 
     async def add(self, channel: int, caller: Caller, user_id: int, name: str, side: str | None) -> LeagueRow:
-        """An organiser registers a player, also late in a Swiss (he is paired from the next round).
+        """An organiser registers a player under his server name, also late in a Swiss (he is paired from the
+        next round).
 
-        :raises Refusal: for a non-organiser, or a round robin already under way.
+        :raises Refusal: for a non-organiser, a player already in, or a round robin already under way.
         """
         league = await self.league(channel)
         self._organiser(caller, "add a player")
-        if league.status == "finished":
-            raise Refusal("the league is over")
+        if not league.live:
+            raise Refusal(f"the league is {league.status}")
+        found = next((e for e in await self.store.entrants(league.id) if e.user_id == user_id), None)
+        if found is not None:
+            if found.withdrawn:
+                raise Refusal(f"<@{user_id}> withdrew from {league.name}: `league reinstate` brings him back")
+            raise Refusal(f"<@{user_id}> is already registered in {league.name}")
         if league.status == "running" and league.format != SWISS:
             raise Refusal("a round robin's schedule is fixed when registration closes: no late player")
-        known = next((e.name for e in await self.store.entrants(league.id) if e.user_id == user_id), name)
-        await self.store.add_entrant(league.id, user_id, known, self.side_index(league, side))
+        await self.store.add_entrant(league.id, user_id, name, self.side_index(league, side))
         await self.store.log(league.id, caller.user_id, "add", f"added <@{user_id}>")
         return league
 
-    async def remove(self, channel: int, caller: Caller, user_id: int) -> LeagueRow:
+    async def remove(
+        self, channel: int, caller: Caller, user_id: int, reason: str = ""
+    ) -> tuple[LeagueRow, list[Pairing]]:
         """An organiser removes a player: before the start he is unregistered; after it he withdraws (not paired
-        again; in a round robin his later games are forfeited to his opponents).
+        again; in a round robin his games not yet started are walkovers to his opponents) and every game he is
+        playing is forfeited to his opponent. Returns those forfeited games.
 
         :raises Refusal: for a non-organiser or a player not registered.
         """
         league = await self.league(channel)
         self._organiser(caller, "remove a player")
-        if not any(e.user_id == user_id for e in await self.store.entrants(league.id)):
+        found = next((e for e in await self.store.entrants(league.id) if e.user_id == user_id), None)
+        if found is None or found.withdrawn:
             raise Refusal(f"<@{user_id}> is not registered in this league")
-        await self.store.remove_entrant(league.id, user_id, withdraw=league.status != "registration")
-        await self.store.log(league.id, caller.user_id, "remove", f"removed <@{user_id}>")
+        withdraw = league.status != "registration"
+        await self.store.remove_entrant(league.id, user_id, withdraw=withdraw)
+        verb = "withdrawn" if withdraw else "removed"
+        await self.store.log(league.id, caller.user_id, "remove", f"{verb} <@{user_id}>: {reason or 'no reason given'}")
+        forfeited = []
+        for pairing in await self.store.pairings(league.id):
+            if pairing.decided or pairing.thread is None or user_id not in (pairing.first, pairing.second):
+                continue
+            game = await self.games.store.live_game_in(pairing.thread)
+            if game is None or game.status != "active":
+                continue
+            winner = pairing.second if user_id == pairing.first else pairing.first
+            assert winner is not None
+            seat = self._seat_of(pairing, winner, game.system)
+            await self.games.decide(pairing.thread, caller, seat, "forfeit", f"<@{user_id}> withdrew from the league")
+            await self.store.log(league.id, caller.user_id, "forfeit", f"game #{pairing.game}: <@{user_id}> withdrew")
+            fresh = await self.store.pairing(pairing.id)
+            assert fresh is not None
+            forfeited.append(fresh)
+        return league, forfeited
+
+    async def reinstate(self, channel: int, caller: Caller, user_id: int) -> LeagueRow:
+        """An organiser undoes a withdrawal (logged): the player is paired again from the next round (a round
+        robin plays his remaining games of the table; the walkovers already scored stay).
+
+        :raises Refusal: for a non-organiser, a player not withdrawn, or a league over.
+        """
+        league = await self.league(channel)
+        self._organiser(caller, "reinstate a player")
+        if not league.live:
+            raise Refusal(f"the league is {league.status}")
+        if not any(e.user_id == user_id and e.withdrawn for e in await self.store.entrants(league.id)):
+            raise Refusal(f"<@{user_id}> has not withdrawn from this league")
+        await self.store.remove_entrant(league.id, user_id, withdraw=False, back=True)
+        await self.store.log(league.id, caller.user_id, "reinstate", f"<@{user_id}> is back")
         return league
 
     async def close(self, channel: int, caller: Caller) -> LeagueRow:
@@ -251,20 +460,69 @@ class LeagueService:
         if len(players) < 2:
             raise Refusal("a league needs at least two players")
         rounds = league.rounds
+        schedule = None
         if league.format == SWISS:
             most = math.ceil(len(players) / 2)
             if rounds > most:
                 raise Refusal(
                     f"a Swiss of {len(players)} players plays at most {most} rounds (half the field): beyond that "
-                    "no pairing can promise no rematch and sides within one; choose a round robin instead"
+                    f"no pairing can promise no rematch and sides within one; `league edit rounds:{most}` (or "
+                    "fewer), or a new league as a round robin"
                 )
         else:
-            rounds = len(round_robin([e.user_id for e in players], league.format == BOTH_SIDES))
-        await self.store.set_status(league.id, "running", rounds)
+            table = round_robin([e.user_id for e in players], league.format == BOTH_SIDES)
+            rounds, schedule = len(table), table_of(table)
+        await self.store.update(league.id, status="running", rounds=rounds, schedule=schedule)
         await self.store.log(league.id, caller.user_id, "close", f"registration closed with {len(players)} players")
         refreshed = await self.store.league(league.id)
         assert refreshed is not None
         return refreshed
+
+    async def forbid(self, channel: int, caller: Caller, a: int, b: int) -> LeagueRow:
+        """An organiser forbids a pairing in a Swiss (players of one household or club): the two never meet,
+        as if they had met already (logged).
+
+        :raises Refusal: for a non-organiser, a round robin, a player not registered, or one player twice.
+        """
+        league = await self._steered_swiss(channel, caller, a, b, "forbid a pairing")
+        pair = (min(a, b), max(a, b))
+        if pair in league.forbidden:
+            raise Refusal(f"<@{a}> and <@{b}> are already kept apart")
+        await self.store.update(league.id, forbidden=[*league.forbidden, pair])
+        await self.store.log(league.id, caller.user_id, "forbid", f"<@{a}> and <@{b}> never meet")
+        return league
+
+    async def fix_pairing(self, channel: int, caller: Caller, first: int, second: int) -> LeagueRow:
+        """An organiser pairs two players by hand in the next Swiss round, ``first`` on the first seat (logged);
+        the others are paired round them by the usual rules.
+
+        :raises Refusal: for a non-organiser, a round robin, a player not active or already fixed, a rematch.
+        """
+        league = await self._steered_swiss(channel, caller, first, second, "pair players by hand")
+        taken = {p for pair in league.fixed for p in pair}
+        if {first, second} & taken:
+            raise Refusal("one of them is already paired by hand for the next round")
+        met = any({p.first, p.second} == {first, second} for p in await self.store.pairings(league.id))
+        if met:
+            raise Refusal(f"<@{first}> and <@{second}> have met already: no rematch in a Swiss")
+        await self.store.update(league.id, fixed=[*league.fixed, (first, second)])
+        await self.store.log(league.id, caller.user_id, "pair", f"next round: <@{first}> v <@{second}> by hand")
+        return league
+
+    async def _steered_swiss(self, channel: int, caller: Caller, a: int, b: int, what: str) -> LeagueRow:
+        league = await self.league(channel)
+        self._organiser(caller, what)
+        if league.format != SWISS:
+            raise Refusal("a round robin's table is fixed: only a Swiss pairs by hand or keeps players apart")
+        if not league.live:
+            raise Refusal(f"the league is {league.status}")
+        if a == b:
+            raise Refusal("name two different players")
+        active = {e.user_id for e in await self.store.entrants(league.id) if not e.withdrawn}
+        for player in (a, b):
+            if player not in active:
+                raise Refusal(f"<@{player}> is not playing in this league")
+        return league
 
     # --- Rounds ---------------------------------------------------------------------------------------
 
@@ -277,25 +535,32 @@ class LeagueService:
         guild: int | None = None,
         scenario: str | None = None,
         system_id: str | None = None,
+        carry: bool = False,
     ) -> tuple[RoundRow, list[Pairing], list[Started]]:
         """Pair the next round and turn each pairing into a started game in its own thread; a round cut short
-        (a restart while its games were being made) is finished instead.
+        (a restart while its games were being made) is finished instead. A round robin whose games all start
+        at once pairs every remaining round now. ``carry``: a scheduled round starts while games of the round
+        before are still being played (their players are paired again; those results count when they come).
 
-        :raises Refusal: for a non-organiser, a round still being played, or a season over.
+        :raises Refusal: for a non-organiser, a round still being played, a season over, or a Swiss that can
+            no longer be paired (the organiser then ends the season or changes its rounds).
         """
         league = await self.league(channel)
         self._organiser(caller, "pair a round")
         if league.status == "registration":
             raise Refusal("registration is still open: `league close` first")
+        if league.status != "running":
+            raise Refusal(f"the league is {league.status}")
         rounds = await self.store.rounds(league.id)
         pairings = await self.store.pairings(league.id)
         unmade = [p for p in pairings if p.second is not None and p.game is None and not p.decided]
         if rounds and unmade:
-            current = rounds[-1]
-            started = await self._make_games(league, current, unmade, guild, opener)
-            return current, await self._round_pairings(league.id, current.number), started
+            started = await self._make_games(league, rounds, unmade, guild, opener)
+            numbers = {p.round for p in unmade}
+            made = [p for p in await self.store.pairings(league.id) if p.round in numbers]
+            return rounds[-1], made, started
         pending = [p for p in pairings if not p.decided]
-        if pending:
+        if pending and not carry:
             games = ", ".join(f"#{p.game}" for p in pending if p.game is not None)
             raise Refusal(
                 f"round {rounds[-1].number} is not over: game(s) {games} are still being played "
@@ -303,17 +568,45 @@ class LeagueService:
             )
         number = len(rounds) + 1
         if number > league.rounds:
-            raise Refusal(f"all {league.rounds} rounds are played: the season is over (`league standings`)")
+            raise Refusal(
+                f"all {league.rounds} rounds are paired: the season ends with their games (`league standings`)"
+            )
         system_id = system_id or (rounds[-1].system if rounds else league.system)
         scenario = scenario or (rounds[-1].scenario if rounds and rounds[-1].system == system_id else league.scenario)
         self._check_game_setup(system_id, scenario, league.options if system_id == league.system else {})
         entrants = await self.store.entrants(league.id)
-        round_ = await self._pair(league, number, entrants, pairings, system_id)
+        last = league.rounds if league.all_at_once else number
+        for each in range(number, last + 1):
+            round_ = await self._pair(league, each, entrants, pairings, system_id)
+            await self._store_round(league, caller, each, round_, entrants, system_id, scenario)
+        if league.fixed:
+            await self.store.update(league.id, fixed=[])
+        rounds = await self.store.rounds(league.id)
+        made = [p for p in await self.store.pairings(league.id) if p.round >= number]
+        started = await self._make_games(league, rounds, [p for p in made if not p.decided], guild, opener)
+        await self._maybe_finish(league.id)  # a last round of byes and walkovers only is over at once
+        made = [p for p in await self.store.pairings(league.id) if p.round >= number]
+        return rounds[-1], made, started
+
+    async def _store_round(
+        self,
+        league: LeagueRow,
+        caller: Caller,
+        number: int,
+        round_: Round,
+        entrants: Sequence[Entrant],
+        system_id: str,
+        scenario: str,
+    ) -> None:
+        """A paired round in the store: a game with a withdrawn player is a walkover (both withdrawn: a double
+        forfeit), decided at once and never started."""
         withdrawn = {e.user_id for e in entrants if e.withdrawn}
         rows: list[tuple[int, int | None, float | None, float | None, str | None]] = []
         for first, second in round_.games:
             if first in withdrawn or second in withdrawn:
-                rows.append((first, second, float(first not in withdrawn), float(second not in withdrawn), "forfeit"))
+                both = first in withdrawn and second in withdrawn
+                scores = float(first not in withdrawn), float(second not in withdrawn)
+                rows.append((first, second, *scores, "double-forfeit" if both else "walkover"))
             else:
                 rows.append((first, second, None, None, None))
         if round_.bye is not None:
@@ -321,39 +614,48 @@ class LeagueService:
         deadline = self.clock() + league.round_days * DAY if league.round_days else None
         await self.store.add_round(league.id, number, system_id, scenario, deadline, rows, self.clock())
         await self.store.log(league.id, caller.user_id, "round", f"round {number} paired ({system_id}, {scenario})")
-        current = (await self.store.rounds(league.id))[-1]
-        made = await self._round_pairings(league.id, number)
-        started = await self._make_games(league, current, [p for p in made if not p.decided], guild, opener)
-        await self._maybe_finish(league.id)  # a last round of byes and forfeits only is over at once
-        return current, await self._round_pairings(league.id, number), started
-
-    async def _round_pairings(self, league_id: int, number: int) -> list[Pairing]:
-        return [p for p in await self.store.pairings(league_id) if p.round == number]
 
     async def _pair(
         self, league: LeagueRow, number: int, entrants: Sequence[Entrant], pairings: Sequence[Pairing], system_id: str
     ) -> Round:
         if league.format != SWISS:
-            schedule = round_robin([e.user_id for e in entrants], league.format == BOTH_SIDES)
+            schedule = (
+                table_rounds(league.schedule)
+                if league.schedule is not None
+                else round_robin([e.user_id for e in entrants], league.format == BOTH_SIDES)
+            )
             return schedule[number - 1]
         active = [e for e in entrants if not e.withdrawn]
         rated = await self.ratings(league.guild, system_id)
         history = [(p.first, p.second, p.first_score or 0.0, p.second_score or 0.0) for p in pairings]
+        players = [e.user_id for e in active]
         field = standings_for_pairing(
-            [e.user_id for e in active],
-            {p: r.rating for p, r in rated.items()},
+            players,
+            {p: rated[p].rating if p in rated else NEWCOMER_RATING for p in players},
             {e.user_id: e.side for e in active},
             history,
         )
+        by_player = {s.player: s for s in field}
+        for a, b in league.forbidden:  # a forbidden pair is treated as one that has met already
+            if a in by_player and b in by_player:
+                by_player[a].opponents.add(b)
+                by_player[b].opponents.add(a)
+        fixed = [(a, b) for a, b in league.fixed if a in by_player and b in by_player]
+        taken = {p for pair in fixed for p in pair}
         try:
-            return swiss_round(field, league.rounds - number + 1)
+            found = swiss_round([s for s in field if s.player not in taken], league.rounds - number + 1)
         except PairingError as error:
-            raise Refusal(str(error)) from None
+            raise Refusal(
+                f"round {number} cannot be paired: {error} (the field has {len(active)} players). "
+                "`league end` makes the season final now, `league edit rounds` plays fewer rounds, "
+                "or `league pair` fixes pairings by hand"
+            ) from None
+        return Round((*fixed, *found.games), found.bye)
 
     async def _make_games(
         self,
         league: LeagueRow,
-        round_: RoundRow,
+        rounds: Sequence[RoundRow],
         pairings: Sequence[Pairing],
         guild: int | None,
         opener: ThreadOpener,
@@ -364,10 +666,12 @@ class LeagueService:
         Each game is created in the name of its first-seat player: it is his game, and the bot's limits on
         live games per player and per server apply to league games as to any other."""
         entrants = {e.user_id: e.name for e in await self.store.entrants(league.id)}
-        first_seat, second_seat = self.seats(round_.system)
+        by_number = {r.number: r for r in rounds}
         started: list[Started] = []
         for pairing in pairings:
             assert pairing.second is not None
+            round_ = by_number[pairing.round]
+            first_seat, second_seat = self.seats(round_.system)
             thread = pairing.thread
             if thread is None:
                 title = (
@@ -473,22 +777,29 @@ class LeagueService:
         how: str,
         winner: int | None,
         reason: str,
+        level: str | None = None,
     ) -> tuple[Pairing, GameOutcome]:
-        """An organiser forfeits or adjudicates a league game being played (``winner`` ``None``: a draw); the
-        game ends (logged in it) and its result reaches the league like any other.
+        """An organiser forfeits or adjudicates a league game being played (``winner`` ``None``: a draw; a
+        ``level`` of the league's victory levels scores the winner that level's share); the game ends (logged
+        in it) and its result reaches the league like any other.
 
-        :raises Refusal: for a non-organiser, a game not of the league, or one already decided.
+        :raises Refusal: for a non-organiser, a game not of the league, one already decided, or a level the
+            league does not score.
         """
         league = await self.league(channel)
         self._organiser(caller, "forfeit or adjudicate a game")
         pairing = await self.pairing_for(league, channel, game_id)
         if pairing.decided or pairing.thread is None:
             raise Refusal("that game is already decided: `league correct` changes its result")
+        scores = self._verdict(league, pairing, winner, level)
         seat = None
         if winner is not None:
             seat = self._seat_of(pairing, winner, await self._system_of(pairing))
         outcome = await self.games.decide(pairing.thread, caller, seat, how, reason)
-        await self.store.log(league.id, caller.user_id, how, f"game #{pairing.game}: {outcome.table.game.result}")
+        if level:
+            await self.store.set_result(pairing.id, scores, how, now=self.clock())
+        text = f"game #{pairing.game}: {self._verdict_text(winner, level)}, {_shown(scores[0])}-{_shown(scores[1])}"
+        await self.store.log(league.id, caller.user_id, how, f"{text} ({reason or 'no reason given'})")
         fresh = await self.store.pairing(pairing.id)
         assert fresh is not None
         return fresh, outcome
@@ -509,13 +820,42 @@ class LeagueService:
             return second_seat
         raise Refusal(f"<@{user_id}> does not play game #{pairing.game}")
 
-    async def correct(
-        self, channel: int, caller: Caller, game_id: int | None, winner: int | None, reason: str
-    ) -> Pairing:
-        """An organiser corrects a decided result (``winner`` ``None``: a draw); logged. Standings and ratings
-        follow, since they are computed from the results.
+    @staticmethod
+    def _verdict(league: LeagueRow, pairing: Pairing, winner: int | None, level: str | None) -> tuple[float, float]:
+        """(first's score, second's) for a winner (``None``: a draw) at a victory level (``None``: a full win).
 
-        :raises Refusal: for a non-organiser, a game not of the league, or one still being played.
+        :raises Refusal: for a level without a winner, or one the league does not score."""
+        if level:
+            if winner is None:
+                raise Refusal("a victory level needs a winner")
+            if level not in league.level_scores:
+                known = ", ".join(league.level_scores) or "none"
+                raise Refusal(f"the league scores no victory level {level!r} (its levels: {known})")
+        if winner is None:
+            return 0.5, 0.5
+        won = league.level_scores[level] if level else 1.0
+        return (won, 1.0 - won) if winner == pairing.first else (1.0 - won, won)
+
+    @staticmethod
+    def _verdict_text(winner: int | None, level: str | None) -> str:
+        if winner is None:
+            return "a draw"
+        return f"<@{winner}> wins" + (f" ({level})" if level else "")
+
+    async def correct(
+        self,
+        channel: int,
+        caller: Caller,
+        game_id: int | None,
+        winner: int | None,
+        reason: str,
+        level: str | None = None,
+    ) -> Pairing:
+        """An organiser corrects a decided result (``winner`` ``None``: a draw; ``level``: a victory level's
+        share); logged. Standings and ratings follow, since they are computed from the results.
+
+        :raises Refusal: for a non-organiser, a game not of the league, one still being played or never
+            played, or a level the league does not score.
         """
         league = await self.league(channel)
         self._organiser(caller, "correct a result")
@@ -524,13 +864,15 @@ class LeagueService:
             raise Refusal("that game is still being played: forfeit or adjudicate it instead")
         if pairing.second is None:
             raise Refusal("a bye has no result to correct")
+        if pairing.game is None:
+            raise Refusal(f"that pairing was never played ({pairing.how}): there is no game result to correct")
         if winner is not None:
             self._seat_of(pairing, winner, await self._system_of(pairing))
-        scores = (0.5, 0.5) if winner is None else (1.0, 0.0) if winner == pairing.first else (0.0, 1.0)
-        verdict = f"<@{winner}> wins" if winner is not None else "a draw"
+        scores = self._verdict(league, pairing, winner, level)
         text = (
-            f"game #{pairing.game} corrected to {verdict} (was {pairing.first_score}-{pairing.second_score}, "
-            f"{pairing.how}): {reason or 'no reason given'}"
+            f"game #{pairing.game} corrected to {self._verdict_text(winner, level)}, "
+            f"{_shown(scores[0])}-{_shown(scores[1])} (was {_shown(pairing.first_score or 0.0)}-"
+            f"{_shown(pairing.second_score or 0.0)}, {pairing.how}): {reason or 'no reason given'}"
         )
         log = (league.id, caller.user_id, "correct", text)
         await self.store.set_result(pairing.id, scores, "corrected", log, now=pairing.ended)
@@ -593,9 +935,11 @@ class LeagueService:
         league = await self.league(channel)
         entrants = await self.store.entrants(league.id)
         outcomes = [
-            Outcome(p.first, p.second, p.first_score, p.second_score) for p in await self.store.pairings(league.id)
+            Outcome(p.first, p.second, p.first_score, p.second_score, p.how)
+            for p in await self.store.pairings(league.id)
         ]
-        rows = standings([e.user_id for e in entrants], outcomes, league.format)
+        withdrawn = {e.user_id for e in entrants if e.withdrawn}
+        rows = standings([e.user_id for e in entrants], outcomes, league.format, withdrawn)
         return league, rows, {e.user_id: e.name for e in entrants}
 
     async def rated_games(self, guild: int | None) -> list[tuple[str, RatedGame]]:
