@@ -549,6 +549,8 @@ class LeagueService:
         self._organiser(caller, "pair a round")
         if league.status == "registration":
             raise Refusal("registration is still open: `league close` first")
+        if league.status == "finished":
+            raise Refusal(f"all {league.rounds} rounds are played: the season is over (`league standings`)")
         if league.status != "running":
             raise Refusal(f"the league is {league.status}")
         rounds = await self.store.rounds(league.id)
