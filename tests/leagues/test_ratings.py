@@ -111,3 +111,32 @@ def test_records_are_split_by_side_and_reliability_counts_forfeits_and_lateness(
     figure = reliability(1, games)
     assert (figure.games, figure.on_time, figure.resigned, figure.forfeited) == (4, 2, 1, 1)
     assert figure.figure == 0.5
+
+
+def test_unplayed_games_count_in_the_score_only_not_in_the_record_or_tiebreaks() -> None:
+    outcomes = [
+        Outcome(1, 2, 1, 0, "victory"),
+        Outcome(3, 4, 0, 0, "abandoned"),
+        Outcome(1, 3, 1, 0, "walkover"),
+        Outcome(2, 4, 0, 0, "double-forfeit"),
+    ]
+    rows = {r.player: r for r in standings([1, 2, 3, 4], outcomes, SWISS, withdrawn={4})}
+    assert (rows[1].score, rows[1].wins, rows[1].unplayed, rows[1].tiebreaks) == (2.0, 1, 1, (0.0, 0.0))
+    assert (rows[3].wins, rows[3].losses, rows[3].unplayed, rows[3].tiebreaks) == (0, 0, 2, (0.0, 0.0))
+    assert (rows[2].losses, rows[2].unplayed) == (1, 1)
+    assert rows[4].withdrawn and not rows[1].withdrawn
+
+
+def test_unplayed_games_are_not_rated_nor_in_the_side_record_or_reliability() -> None:
+    games = [
+        RatedGame(1, 2, 1, 0, "victory", 10, deadline=100),
+        RatedGame(2, 3, 0, 0, "double-forfeit", 20),
+        RatedGame(3, 1, 0, 1, "walkover", 20),
+        RatedGame(1, 3, 0, 0, "abandoned", 500, deadline=100),
+    ]
+    rated = ratings(games)
+    assert set(rated) == {1, 2}  # 3 played no game out
+    assert rated == ratings(games[:1])
+    assert str(side_records(1, games)[0]) == "1-0-0" and str(side_records(1, games)[1]) == "0-0-0"
+    one, three = reliability(1, games), reliability(3, games)
+    assert (one.games, one.on_time) == (1, 1) and three.games == 0 and three.figure is None
