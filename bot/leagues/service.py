@@ -561,17 +561,17 @@ class LeagueService:
             numbers = {p.round for p in unmade}
             made = [p for p in await self.store.pairings(league.id) if p.round in numbers]
             return rounds[-1], made, started
+        number = len(rounds) + 1
+        if number > league.rounds:
+            raise Refusal(
+                f"all {league.rounds} rounds are paired: the season ends with their games (`league standings`)"
+            )
         pending = [p for p in pairings if not p.decided]
         if pending and not carry:
             games = ", ".join(f"#{p.game}" for p in pending if p.game is not None)
             raise Refusal(
                 f"round {rounds[-1].number} is not over: game(s) {games} are still being played "
                 "(an organiser may forfeit, adjudicate or wait)"
-            )
-        number = len(rounds) + 1
-        if number > league.rounds:
-            raise Refusal(
-                f"all {league.rounds} rounds are paired: the season ends with their games (`league standings`)"
             )
         system_id = system_id or (rounds[-1].system if rounds else league.system)
         scenario = scenario or (rounds[-1].scenario if rounds and rounds[-1].system == system_id else league.scenario)
