@@ -12,7 +12,7 @@ import pytest
 import bot.store.sqlite
 from bot.leagues.records import ratings
 from bot.leagues.service import NEWCOMER_RATING, LeagueService
-from bot.service.game_service import Caller, GameService, Refusal
+from bot.service.game_service import GameService, Refusal
 from bot.store.migrations import _steered_leagues
 from bot.store.sqlite import MIGRATIONS, SqliteStore
 from tests.bot.doubles import duel_systems
@@ -157,7 +157,7 @@ async def test_organiser_withdrawal_forfeits_the_running_game_and_is_undone_by_r
     _, forfeited = await room.remove(LEAGUE, ORG, gone, "moved away")
     assert [p.id for p in forfeited] == [pairings[0].id]
     assert forfeited[0].how == "forfeit" and (forfeited[0].first_score, forfeited[0].second_score) == (0.0, 1.0)
-    with pytest.raises(Refusal, match="withdrew.*`league reinstate`"):
+    with pytest.raises(Refusal, match=r"withdrew.*`league reinstate`"):
         await room.add(LEAGUE, ORG, gone, "back", None)
     await room.reinstate(LEAGUE, ORG, gone)
     with pytest.raises(Refusal, match="has not withdrawn"):
