@@ -567,6 +567,10 @@ class LeagueService:
                 f"all {league.rounds} rounds are paired: the season ends with their games (`league standings`)"
             )
         pending = [p for p in pairings if not p.decided]
+        if pending and self._round_due(league, rounds):
+            carry = await self._apply_late_rule(league, caller, pending)
+            pending = [p for p in await self.store.pairings(league.id) if not p.decided]
+            pairings = await self.store.pairings(league.id)
         if pending and not carry:
             games = ", ".join(f"#{p.game}" for p in pending if p.game is not None)
             raise Refusal(
@@ -589,6 +593,47 @@ class LeagueService:
         await self._maybe_finish(league.id)  # a last round of byes and walkovers only is over at once
         made = [p for p in await self.store.pairings(league.id) if p.round >= number]
         return rounds[-1], made, started
+
+    def _round_due(self, league: LeagueRow, rounds: Sequence[RoundRow]) -> bool:
+        """Whether a league of scheduled rounds has reached its next round's date."""
+        if not league.round_every or not rounds or len(rounds) >= league.rounds:
+            return False
+        return self.clock() >= rounds[-1].started + league.round_every * DAY
+
+    async def due_rounds(self) -> list[LeagueRow]:
+        """The running leagues whose next scheduled round is due now (the deadline loop starts them)."""
+        due = []
+        for league_id in await self._running():
+            league = await self.store.league(league_id)
+            if league is not None and self._round_due(league, await self.store.rounds(league_id)):
+                due.append(league)
+        return due
+
+    async def _apply_late_rule(self, league: LeagueRow, caller: Caller, pending: Sequence[Pairing]) -> bool:
+        """The league's rule for the games still being played when a scheduled round starts (logged); returns
+        whether they are carried over (the new round is paired while they go on)."""
+        if league.late_rule == CARRY:
+            games = ", ".join(f"#{p.game}" for p in pending if p.game is not None)
+            await self.store.log(league.id, caller.user_id, "carry", f"game(s) {games} carried over to the next round")
+            return True
+        for pairing in pending:
+            if pairing.thread is None:
+                continue
+            game = await self.games.store.live_game_in(pairing.thread)
+            if game is None or game.status != "active":
+                continue
+            winner = None
+            if league.late_rule == FORFEIT:
+                waiting = [seat for seat, prompt in (await self.games.prompts(game)).items() if not prompt.optional]
+                if len(waiting) == 1:
+                    first_seat, second_seat = self.seats(game.system)
+                    winner = second_seat if waiting[0] == first_seat else first_seat
+            how = "forfeit" if winner is not None else "adjudicated"
+            reason = "the next scheduled round started" + ("" if winner else " (a draw)")
+            await self.games.decide(pairing.thread, caller, winner, how, reason)
+            verdict = f"{winner} wins" if winner else "a draw"
+            await self.store.log(league.id, caller.user_id, how, f"game #{pairing.game}: {verdict}, {reason}")
+        return False
 
     async def _store_round(
         self,
