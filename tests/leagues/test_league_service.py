@@ -8,6 +8,7 @@ import itertools
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,7 +58,7 @@ async def room(tmp_path: Path) -> AsyncIterator[LeagueService]:
     await store.close()
 
 
-async def league(room: LeagueService, players: int, format_: str = "swiss", rounds: int = 2, **more: float) -> None:
+async def league(room: LeagueService, players: int, format_: str = "swiss", rounds: int = 2, **more: Any) -> None:
     await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="Test", system_id="duel", scenario="short",
                       format_=format_, rounds=rounds, **more)  # fmt: skip
     for player in PLAYERS[:players]:

@@ -12,7 +12,8 @@ import pytest
 import bot.store.sqlite
 from bot.leagues.records import ratings
 from bot.leagues.service import NEWCOMER_RATING, LeagueService
-from bot.service.game_service import GameService, Refusal
+from bot.leagues.store import Pairing
+from bot.service.game_service import DAY, GameService, Refusal
 from bot.store.migrations import _steered_leagues
 from bot.store.sqlite import MIGRATIONS, SqliteStore
 from tests.bot.doubles import duel_systems
@@ -199,13 +200,14 @@ async def test_organiser_newcomers_are_seeded_at_1500(room: LeagueService) -> No
     for player in PLAYERS[:2]:
         await room.join(LEAGUE + 1, player, None)
     await room.close(LEAGUE + 1, ORG)
-    _, (old,), _ = await room.next_round(LEAGUE + 1, ORG, Threads(), guild=GUILD)
+    threads = Threads()
+    _, (old,), _ = await room.next_round(LEAGUE + 1, ORG, threads, guild=GUILD)
     await room.decide(LEAGUE + 1, ORG, old.game, "adjudicated", PLAYERS[1].user_id, "")
     rated = await room.ratings(GUILD, "duel")
     low, high = PLAYERS[0].user_id, PLAYERS[1].user_id
     assert rated[low].rating < NEWCOMER_RATING < rated[high].rating
     await league(room, 4, rounds=2)
-    _, pairings, _ = await room.next_round(LEAGUE, ORG, Threads(), guild=GUILD)
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
     # Ranked high, the two newcomers (1500), low: high meets a newcomer, the other newcomer meets low.
     first_game, second_game = ({p.first, p.second} for p in pairings)
     assert high in first_game and low in second_game
@@ -240,3 +242,69 @@ async def test_a_round_robin_closed_before_the_berger_tables_keeps_its_schedule(
         assert [p.how for p in await room.store.pairings(1)] == ["double-forfeit", "walkover"]
     finally:
         await store.close()
+
+
+async def scheduled(room: LeagueService, late_rule: str, threads: Threads) -> list[Pairing]:
+    """A Swiss of four over two rounds, one a week; round 1 is paired and its week is over."""
+    await league(room, 4, rounds=2, round_every=7, late_rule=late_rule)
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    clock = room.games.clock
+    assert isinstance(clock, Clock)
+    assert await room.due_rounds() == []
+    clock.now += 7 * DAY
+    assert [lg.name for lg in await room.due_rounds()] == ["Test"]
+    return pairings
+
+
+async def test_pacing_a_scheduled_round_carries_a_late_game_over(room: LeagueService) -> None:
+    threads = Threads()
+    first, late = await scheduled(room, "carry", threads)
+    await decide_all(room, [first])
+    _, pairings, started = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    assert len(started) == 2 and {p.round for p in pairings} == {2}
+    still = await room.store.pairing(late.id)
+    assert still is not None and not still.decided  # it goes on, its result counts when it comes
+    met = {frozenset((p.first, p.second)) for p in await room.store.pairings(still.league)}
+    assert len(met) == 4  # no rematch of the game carried over
+    assert await room.due_rounds() == []  # the last round is paired
+
+
+async def test_pacing_a_scheduled_round_forfeits_the_player_a_late_game_waits_on(room: LeagueService) -> None:
+    threads = Threads()
+    first, late = await scheduled(room, "forfeit", threads)
+    await decide_all(room, [first])
+    assert late.thread is not None
+    red = next(c for c in PLAYERS if c.user_id == late.first)
+    await room.games.act(late.thread, red, "bid", {"amount": 2})  # blue's bid is awaited
+    _, pairings, started = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    decided = await room.store.pairing(late.id)
+    assert decided is not None and (decided.first_score, decided.second_score, decided.how) == (1.0, 0.0, "forfeit")
+    assert len(started) == 2
+
+
+async def test_pacing_a_scheduled_round_adjudicates_a_late_game_drawn(room: LeagueService) -> None:
+    threads = Threads()
+    first, late = await scheduled(room, "adjudicate", threads)
+    await decide_all(room, [first])
+    await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    decided = await room.store.pairing(late.id)
+    assert decided is not None and (decided.first_score, decided.second_score, decided.how) == (0.5, 0.5, "adjudicated")
+
+
+async def test_pacing_a_round_robin_may_start_every_game_at_once(room: LeagueService) -> None:
+    with pytest.raises(Refusal, match="only a round robin"):
+        await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="X", system_id="duel", scenario="short",
+                          rounds=1, all_at_once=True)  # fmt: skip
+    await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="Open", system_id="duel", scenario="short",
+                      format_="round-robin", all_at_once=True)  # fmt: skip
+    for player in PLAYERS[:5]:
+        await room.join(LEAGUE, player, None)
+    await room.close(LEAGUE, ORG)
+    threads = Threads()
+    _, pairings, started = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    assert len(started) == 10 and {p.round for p in pairings} == {1, 2, 3, 4, 5}
+    assert sum(1 for p in pairings if p.second is None) == 5  # a bye each
+    with pytest.raises(Refusal, match="all 5 rounds are paired"):
+        await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    await decide_all(room, pairings)
+    assert (await room.league(LEAGUE)).status == "finished"
