@@ -276,7 +276,7 @@ async def test_pacing_a_scheduled_round_forfeits_the_player_a_late_game_waits_on
     assert late.thread is not None
     red = next(c for c in PLAYERS if c.user_id == late.first)
     await room.games.act(late.thread, red, "bid", {"amount": 2})  # blue's bid is awaited
-    _, pairings, started = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
+    _, _, started = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
     decided = await room.store.pairing(late.id)
     assert decided is not None and (decided.first_score, decided.second_score, decided.how) == (1.0, 0.0, "forfeit")
     assert len(started) == 2
