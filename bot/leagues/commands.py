@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from bot.commands.definitions import CommandDef, OptionDef, opt
 from bot.commands.replies import Attachment, Context, Handler, Reply
 from bot.leagues.service import LeagueService, Started
+from bot.leagues.sides import PRIOR_GAMES
 from bot.leagues.standings import SWISS, TIEBREAK_NAMES, Row
 from bot.leagues.store import LeagueRow, Pairing
 from bot.service.game_service import Refusal
@@ -129,6 +130,11 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef("league late", "The league's games past their deadline.", private=True),
     CommandDef(
+        "league sides",
+        "How much each scenario favours a side, from this server's rated league games (used in the ratings).",
+        private=True,
+    ),
+    CommandDef(
         "league forfeit",
         "Organiser: a player forfeits a league game being played (logged).",
         (
@@ -201,6 +207,7 @@ def handlers(layer: Layer) -> dict[str, Handler]:
         "league standings": commands.standings,
         "league player": commands.player,
         "league late": commands.late,
+        "league sides": commands.sides,
         "league forfeit": commands.forfeit,
         "league adjudicate": commands.adjudicate,
         "league correct": commands.correct,
@@ -450,6 +457,22 @@ class LeagueCommands:
         else:
             lines.append("No league game decided yet.")
         return [Reply("\n".join(lines))]
+
+    async def sides(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        balances = await self.room.side_balances(ctx.guild)
+        lines = ["The sides' balance in this server's rated league games (the ratings expect it):"]
+        for system, scenarios in balances.items():
+            first, second = self.room.seats(system)
+            for scenario, balance in sorted(scenarios.items()):
+                favoured = first if balance.advantage >= 0 else second
+                lines.append(
+                    f"- {system}, {scenario}: {first} scores {100 * balance.first_points / balance.games:.0f}% over "
+                    f"{balance.games} game(s); estimated {100 * balance.share:.0f}% with {PRIOR_GAMES} drawn games "
+                    f"of prior, worth {abs(balance.advantage):.0f} rating points to {favoured}"
+                )
+        if len(lines) == 1:
+            lines.append("no rated league game yet: every scenario counts as balanced")
+        return [Reply("\n".join(lines)[:1900])]
 
     async def late(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         league, late = await self.room.late(ctx.channel)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.leagues.glicko2 import Game, Rating, rate
@@ -36,12 +36,20 @@ class RatedGame:
     how: str
     ended: float
     deadline: float | None = None
+    scenario: str = ""
+    """The scenario it played (its side balance enters the expected score)."""
 
 
-def ratings(games: Iterable[RatedGame], now: float | None = None) -> dict[int, Rating]:
+def ratings(
+    games: Iterable[RatedGame], now: float | None = None, advantage: Mapping[str, float] | None = None
+) -> dict[int, Rating]:
     """Every player's rating after the rated ``games`` (of one game system), one rating period per week.
 
-    Weeks without a game widen the deviation of everybody already rated, up to the week of ``now``."""
+    Weeks without a game widen the deviation of everybody already rated, up to the week of ``now``.
+    ``advantage`` gives, per scenario, what the first seat is worth in rating points
+    (:mod:`bot.leagues.sides`): each player is rated against his opponent's rating moved by it, so that a win
+    on the favoured side earns less and a win on the other side more."""
+    advantage = advantage or {}
     rated = sorted((g for g in games if g.how in RATED_WAYS), key=lambda g: g.ended)
     if not rated:
         return {}
@@ -56,8 +64,9 @@ def ratings(games: Iterable[RatedGame], now: float | None = None) -> dict[int, R
         for game in by_period.get(period, []):
             a = current.get(game.first, Rating())
             b = current.get(game.second, Rating())
-            played[game.first].append(Game(b, game.first_score))
-            played[game.second].append(Game(a, game.second_score))
+            edge = advantage.get(game.scenario, 0.0)
+            played[game.first].append(Game(Rating(b.rating - edge, b.deviation, b.volatility), game.first_score))
+            played[game.second].append(Game(Rating(a.rating + edge, a.deviation, a.volatility), game.second_score))
         current = {p: rate(current.get(p, Rating()), played.get(p, [])) for p in {*current, *played}}
     return current
 

@@ -32,7 +32,8 @@ from bot.leagues.pairing import (
     table_of,
     table_rounds,
 )
-from bot.leagues.records import RatedGame, Reliability, SideRecord, ratings, reliability, side_records
+from bot.leagues.records import RATED_WAYS, RatedGame, Reliability, SideRecord, ratings, reliability, side_records
+from bot.leagues.sides import SideBalance, side_balances
 from bot.leagues.standings import BOTH_SIDES, FORMATS, SWISS, TIEBREAK_NAMES, Outcome, Row, standings
 from bot.leagues.store import Entrant, LeagueRow, LeagueStore, Pairing, RoundRow
 from bot.service.game_service import DAY, Caller, GameService, Refusal
@@ -82,6 +83,15 @@ def _shown(value: object) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}={v:g}" for k, v in value.items()) or "none"
     return str(value)
+
+
+def _balances(games: Sequence[RatedGame]) -> dict[str, SideBalance]:
+    return side_balances((g.scenario, g.first_score) for g in games if g.how in RATED_WAYS)
+
+
+def _advantages(games: Sequence[RatedGame]) -> dict[str, float]:
+    """What the first seat is worth in each scenario of these games (of one system), in rating points."""
+    return {scenario: balance.advantage for scenario, balance in _balances(games).items()}
 
 
 class LeagueService:
@@ -1002,16 +1012,25 @@ class LeagueService:
                     p.how or "",
                     p.ended or 0.0,
                     p.deadline,
+                    scenario,
                 ),
             )
-            for system, p in await self.store.guild_pairings(guild)
+            for system, scenario, p in await self.store.guild_pairings(guild)
             if p.second is not None
         ]
 
     async def ratings(self, guild: int | None, system_id: str) -> dict[int, Rating]:
-        """The Glicko-2 ratings of a server's players in one game system."""
+        """The Glicko-2 ratings of a server's players in one game system, each scenario's side balance in the
+        expected score."""
         games = [g for s, g in await self.rated_games(guild) if s == system_id]
-        return ratings(games, self.clock())
+        return ratings(games, self.clock(), _advantages(games))
+
+    async def side_balances(self, guild: int | None) -> dict[str, dict[str, SideBalance]]:
+        """Per game system, each scenario's side balance over the server's rated league games."""
+        by_system: dict[str, list[RatedGame]] = {}
+        for system, game in await self.rated_games(guild):
+            by_system.setdefault(system, []).append(game)
+        return {system: _balances(games) for system, games in sorted(by_system.items())}
 
     async def player(self, guild: int | None, user_id: int) -> PlayerCard:
         """A player's ratings, side records and reliability over a server's leagues."""
@@ -1023,7 +1042,7 @@ class LeagueService:
         for system, played in by_system.items():
             if not any(user_id in (g.first, g.second) for g in played):
                 continue
-            rating = ratings(played, self.clock()).get(user_id)
+            rating = ratings(played, self.clock(), _advantages(played)).get(user_id)
             card[system] = (rating, self.seats(system), side_records(user_id, played))
         return PlayerCard(user_id, card, reliability(user_id, [g for _, g in games]))
 

@@ -337,15 +337,15 @@ class LeagueStore:
                 "UPDATE league_games SET late_told = ? WHERE id = ?", [(int(told), i) for i in pairing_ids]
             )
 
-    async def guild_pairings(self, guild: int | None) -> list[tuple[str, Pairing]]:
-        """Every decided pairing of a server's leagues with the game system its round played."""
+    async def guild_pairings(self, guild: int | None) -> list[tuple[str, str, Pairing]]:
+        """Every decided pairing of a server's leagues with the game system and scenario its round played."""
         rows = await self.store.query(
-            "SELECT g.*, r.system AS round_system FROM league_games g "
+            "SELECT g.*, r.system AS round_system, r.scenario AS round_scenario FROM league_games g "
             "JOIN leagues l ON l.id = g.league JOIN league_rounds r ON r.league = g.league AND r.number = g.round "
             "WHERE l.guild IS ? AND g.first_score IS NOT NULL ORDER BY g.ended, g.id",
             (guild,),
         )
-        return [(str(r["round_system"]), _pairing(r)) for r in rows]
+        return [(str(r["round_system"]), str(r["round_scenario"]), _pairing(r)) for r in rows]
 
     # --- Log ------------------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import pytest
 import bot.store.sqlite
 from bot.leagues.records import ratings
 from bot.leagues.service import NEWCOMER_RATING, LeagueService
+from bot.leagues.sides import side_balances
 from bot.leagues.store import Pairing
 from bot.service.game_service import DAY, GameService, Refusal
 from bot.store.migrations import _steered_leagues
@@ -121,7 +122,10 @@ async def test_unplayed_a_double_forfeit_and_walkovers_are_not_rated(room: Leagu
     assert (await room.league(LEAGUE)).status == "finished"
     rated = await room.ratings(GUILD, "duel")
     games = [g for _, g in await room.rated_games(GUILD)]
-    assert rated == ratings([g for g in games if g.how in ("adjudicated",)], room.clock())
+    played = [g for g in games if g.how == "adjudicated"]
+    balance = side_balances(("short", g.first_score) for g in played)["short"]
+    assert len(played) == 3 and balance.games == 3  # two games of round 1, one of round 2
+    assert rated == ratings(played, room.clock(), {"short": balance.advantage})
     for player in meet:
         card = await room.player(GUILD, player)
         assert card.reliability.games == 1  # round 1 only: his unplayed games are not his doing

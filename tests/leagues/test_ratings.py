@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from bot.leagues.glicko2 import Game, Rating, rate
 from bot.leagues.records import PERIOD, RatedGame, ratings, reliability, side_records
+from bot.leagues.sides import MOST, SideBalance, side_balances
 from bot.leagues.standings import ROUND_ROBIN, SWISS, Outcome, standings
 from bot.leagues.tiebreaks import Game as Played
 from bot.leagues.tiebreaks import buchholz, head_to_head, sonneborn_berger
@@ -140,3 +143,24 @@ def test_unplayed_games_are_not_rated_nor_in_the_side_record_or_reliability() ->
     assert str(side_records(1, games)[0]) == "1-0-0" and str(side_records(1, games)[1]) == "0-0-0"
     one, three = reliability(1, games), reliability(3, games)
     assert (one.games, one.on_time) == (1, 1) and three.games == 0 and three.figure is None
+
+
+def test_side_balance_is_shrunk_toward_even_and_worth_its_figure_in_rating_points() -> None:
+    assert side_balances([]) == {}
+    (balance,) = side_balances([("s", 1.0)] * 14 + [("s", 0.0)] * 6).values()
+    assert balance.share == pytest.approx(19 / 30)
+    assert balance.advantage == pytest.approx(400 * math.log10(19 / 11))
+    assert round(balance.advantage) == 95  # the figure docs/leagues.md quotes
+    even = SideBalance(8, 4.0)
+    assert (even.share, even.advantage) == (0.5, 0.0)
+    assert SideBalance(1000, 1000.0).advantage == MOST  # never beyond the bound
+
+
+def test_side_balance_a_win_on_the_favoured_side_earns_less_than_on_the_other() -> None:
+    favoured = [RatedGame(1, 2, 1, 0, "victory", 10.0, scenario="lopsided")]
+    underdog = [RatedGame(2, 1, 0, 1, "victory", 10.0, scenario="lopsided")]
+    edge = {"lopsided": 100.0}
+    assert ratings(favoured, advantage=edge)[1].rating < ratings(favoured)[1].rating
+    assert ratings(underdog, advantage=edge)[1].rating > ratings(underdog)[1].rating
+    # Without an estimate the two are the same game.
+    assert ratings(favoured)[1].rating == pytest.approx(ratings(underdog)[1].rating)
