@@ -573,12 +573,13 @@ def standings_picture(league: LeagueRow, rows: Sequence[Row], names: dict[int, s
     """The standings as a picture a phone shows whole."""
     first, second = TIEBREAK_NAMES[league.format]
     lines = [
-        [str(r.rank), _name(r, names), _score(r.score), f"{r.wins}-{r.draws}-{r.losses}", str(r.byes),
+        [str(r.rank), _name(r, names, 16), _score(r.score), f"{r.wins}-{r.draws}-{r.losses}", str(r.byes),
          str(r.unplayed), _score(r.tiebreaks[0]), _score(r.tiebreaks[1])]
         for r in rows
     ]  # fmt: skip
-    header = ["#", "player", "pts", "W-D-L", "bye", "unpl", first, second]
-    return table_picture(_title(league, rounds_played), header, lines)
+    short = {"Buchholz": "BH", "S-B": "SB"}  # the usual abbreviations: eight columns share a phone's width
+    header = ["#", "player", "pts", "W-D-L", "B", "U", short.get(first, first), short.get(second, second)]
+    return table_picture(_title(league, rounds_played), header, lines, first_width=0.3)
 
 
 def _name(row: Row, names: dict[int, str], width: int = 40) -> str:

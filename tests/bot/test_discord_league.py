@@ -168,6 +168,8 @@ async def test_a_four_player_swiss_season(db_path: Path) -> None:
         card = answer(await fake.command(ANN, LEAGUE, "league player", user=DAN))
         assert "as red 0-0-1, as blue 0-0-1" in card and "resigned 1, forfeited 1" in card
         assert "Reliability 50%" in card
+        sides = answer(await fake.command(EVE, LEAGUE, "league sides"))
+        assert "duel, short: red scores 75% over 4 game(s); estimated 57% with 10 drawn games" in sides
 
         # A correction (logged) recomputes the standings: bob v eve becomes a draw.
         game = await game_of(fake, bob_eve)
