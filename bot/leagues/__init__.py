@@ -1,7 +1,8 @@
 """The league room: seasons of many games, pairings, deadlines, standings and ratings (a cross-system room).
 
 Pure parts: :mod:`~bot.leagues.pairing` (Swiss and round robin), :mod:`~bot.leagues.tiebreaks`,
-:mod:`~bot.leagues.standings`, :mod:`~bot.leagues.glicko2` and :mod:`~bot.leagues.records`. Around them: its
+:mod:`~bot.leagues.standings`, :mod:`~bot.leagues.glicko2`, :mod:`~bot.leagues.records` and
+:mod:`~bot.leagues.sides` (each scenario's side balance). Around them: its
 tables (:mod:`~bot.leagues.store`), its service (:mod:`~bot.leagues.service`) and its commands
 (:mod:`~bot.leagues.commands`, a ``Room``).
 

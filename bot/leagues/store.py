@@ -1,4 +1,4 @@
-"""The leagues' tables in the game store (schema versions 6 and 7 of :data:`bot.store.migrations.MIGRATIONS`).
+"""The leagues' tables in the game store (their changes in :data:`bot.store.migrations.MIGRATIONS`: version 6, then ``_steered_leagues``).
 
 The league tables are SQL of the embedded store (:class:`bot.store.sqlite.SqliteStore`), written in its
 transactions; a league service over another backend needs that backend's league tables.

@@ -57,7 +57,7 @@ async def _steered_leagues(db: aiosqlite.Connection) -> None:
 
 
 def _ring_table(players: list[int], both_sides: bool) -> list[list[list[int | None]]]:
-    """The round robin table used before version 7 (the last player fixed, the others turned round him),
+    """The round robin table used before the Berger tables (the last player fixed, the others turned round him),
     frozen here so that the round robins closed before keep their schedule."""
     field: list[int | None] = list(players)
     if len(field) % 2:
