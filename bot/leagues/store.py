@@ -1,4 +1,5 @@
-"""The leagues' tables in the game store (their changes in :data:`bot.store.migrations.MIGRATIONS`: version 6, then ``_steered_leagues``).
+"""The leagues' tables in the game store (made by :data:`bot.store.migrations.MIGRATIONS`: version 6, then
+``_steered_leagues``).
 
 The league tables are SQL of the embedded store (:class:`bot.store.sqlite.SqliteStore`), written in its
 transactions; a league service over another backend needs that backend's league tables.
