@@ -272,3 +272,33 @@ async def test_a_steered_season_with_withdrawals_a_cancelled_league_and_a_schedu
         assert not [s.content for s in fake.sent if "went wrong" in s.content]
     finally:
         await close_fake(fake)
+
+
+async def test_a_scheduled_round_that_cannot_be_paired_is_told_to_the_organiser_once(db_path: Path) -> None:
+    fake = await open_fake(db_path)
+    try:
+        await fake.command(ORGANISER, LEAGUE, "league create", name="Autumn", scenario="short", system="duel",
+                           rounds=2, round_every=7.0)  # fmt: skip
+        for player in (ANN, BOB, EVE, DAN):
+            await fake.command(player, LEAGUE, "league join")
+        await fake.command(ORGANISER, LEAGUE, "league close")
+        round1 = threads(await fake.command(ORGANISER, LEAGUE, "league round"))
+        for pair, thread in round1.items():
+            game = await game_of(fake, thread)
+            await fake.command(ORGANISER, LEAGUE, "league adjudicate", game=game)
+        gone = next(pair for pair in round1 if ANN.id not in pair)
+        for user in (EVE, DAN, BOB):
+            if user.id in gone:
+                await fake.command(ORGANISER, LEAGUE, "league remove", user=user)
+        fake.bot.service.clock = lambda: time.time() + 8 * DAY
+        deadlines: Any = fake.bot.get_cog("LeagueDeadlines")
+        start = len(fake.sent)
+        assert await deadlines.start_due_rounds() == 0 and await deadlines.start_due_rounds() == 0
+        (told,) = posts(fake.sent[start:], LEAGUE)
+        assert told.pings == {ORGANISER.id} and "the scheduled round could not start" in told.content
+        assert "`league end`" in told.content
+        sent = await fake.command(ORGANISER, LEAGUE, "league end")
+        assert "standings are final" in posts(sent, LEAGUE)[0].content
+        assert await deadlines.start_due_rounds() == 0
+    finally:
+        await close_fake(fake)

@@ -26,6 +26,8 @@ class LeagueDeadlines(commands.Cog):
         self.bot = bot
         self.room = LeagueService(bot.service, listen=False)
         self.loop = tasks.loop(minutes=bot.settings.reminder_minutes)(self.check)
+        self.refusals_told: set[tuple[int, str]] = set()
+        """(league, refusal) already told to its organiser: a round that cannot start is told once."""
 
     async def cog_load(self) -> None:
         if self.bot.settings.reminder_minutes > 0 and self.bot.run_background_tasks:
@@ -41,15 +43,21 @@ class LeagueDeadlines(commands.Cog):
 
     async def start_due_rounds(self) -> int:
         """Start each league's scheduled round that is due, in its organiser's name, as `league round` would;
-        returns how many were started. A round that cannot start (a player's limit of live games, no pairing)
-        is tried again at the next turn; the organiser sees why with `league round`."""
+        returns how many were started. A round that cannot start (no pairing is possible, a player's limit of
+        live games) is told to the organiser in the league channel, once; the loop tries again at each turn."""
         started = 0
         for league in await self.room.due_rounds():
             organiser = Caller(league.organiser or 0, "the league's schedule", moderator=True)
             context = Context(organiser, league.channel, league.guild)
             replies = await self.bot.layer.run("league round", context, {})
-            if any(r.to == "caller" and r.ephemeral and r.text.startswith("Refused") for r in replies):
-                log.warning("the scheduled round of league %s could not start: %s", league.id, replies[0].text)
+            refused = next((r.text for r in replies if r.to == "caller" and r.text.startswith("Refused")), None)
+            if refused is not None:
+                if (league.id, refused) not in self.refusals_told:
+                    self.refusals_told.add((league.id, refused))
+                    mention = f"<@{league.organiser}>: " if league.organiser else ""
+                    text = f"{mention}{league.name}: the scheduled round could not start. {refused}"
+                    users = (league.organiser,) if league.organiser else ()
+                    await self.deliver(league.channel, [Reply(text, to="channel", ephemeral=False, mentions=users)])
                 continue
             await self.deliver(league.channel, replies)
             started += 1
