@@ -283,7 +283,7 @@ async def test_a_scheduled_round_that_cannot_be_paired_is_told_to_the_organiser_
             await fake.command(player, LEAGUE, "league join")
         await fake.command(ORGANISER, LEAGUE, "league close")
         round1 = threads(await fake.command(ORGANISER, LEAGUE, "league round"))
-        for pair, thread in round1.items():
+        for thread in round1.values():
             game = await game_of(fake, thread)
             await fake.command(ORGANISER, LEAGUE, "league adjudicate", game=game)
         gone = next(pair for pair in round1 if ANN.id not in pair)
