@@ -1053,7 +1053,20 @@ class LeagueService:
         table = io.StringIO()
         writer = csv.writer(table)
         writer.writerow(
-            ["rank", "player", "user_id", "score", "wins", "draws", "losses", "byes", first_name, second_name]
+            [
+                "rank",
+                "player",
+                "user_id",
+                "score",
+                "wins",
+                "draws",
+                "losses",
+                "byes",
+                first_name,
+                second_name,
+                "unplayed",
+                "withdrawn",
+            ]
         )
         for row in rows:
             writer.writerow(
@@ -1068,6 +1081,8 @@ class LeagueService:
                     row.byes,
                     row.tiebreaks[0],
                     row.tiebreaks[1],
+                    row.unplayed,
+                    int(row.withdrawn),
                 ]
             )
         results = io.StringIO()
