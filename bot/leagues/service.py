@@ -8,21 +8,19 @@ stored results each time they are asked for, so a corrected result corrects ever
 Organisers are the server's moderators (the moderator role). Sides are named by seat position (the first
 seat of the round's system, and the second), so a league may change scenario or system between rounds.
 
-About 700 lines, one idea (a league's life over the game service); its pure parts are already apart
-(pairing, standings, ratings, tiebreaks, the store).
+One idea: a league's life over the game service (registration, rounds turned into games, results,
+deadlines). Its parts are apart: the core it stands on (:mod:`~bot.leagues.core`), the organiser's steering
+(:mod:`~bot.leagues.steering`), what the results say (:mod:`~bot.leagues.reading`), and the pure pairing,
+standings, ratings, tiebreaks and side balance, and the store.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from bot.leagues.glicko2 import Rating
+from bot.leagues.core import CARRY, FORFEIT, shown
 from bot.leagues.pairing import (
     PairingError,
     Round,
@@ -32,9 +30,9 @@ from bot.leagues.pairing import (
     table_of,
     table_rounds,
 )
-from bot.leagues.records import RATED_WAYS, RatedGame, Reliability, SideRecord, ratings, reliability, side_records
-from bot.leagues.sides import SideBalance, side_balances
-from bot.leagues.standings import BOTH_SIDES, FORMATS, SWISS, TIEBREAK_NAMES, Outcome, Row, standings
+from bot.leagues.reading import LeagueReading
+from bot.leagues.standings import BOTH_SIDES, FORMATS, SWISS
+from bot.leagues.steering import LeagueSteering
 from bot.leagues.store import Entrant, LeagueRow, LeagueStore, Pairing, RoundRow
 from bot.service.game_service import DAY, Caller, GameService, Refusal
 from bot.service.game_service import Outcome as GameOutcome
@@ -49,13 +47,6 @@ SWISS_BYE_SCORE = 1.0
 NEWCOMER_RATING = 1500.0
 """Where a Swiss seeds a player without a rating in the round's system: Glicko-2's starting rating."""
 
-CARRY, FORFEIT, ADJUDICATE = "carry", "forfeit", "adjudicate"
-LATE_RULES = (CARRY, FORFEIT, ADJUDICATE)
-"""What happens, when a scheduled round starts, to a game of the round before still being played: it goes on
-(``carry``: its players are paired again and its result counts when it comes), the player it waits on
-forfeits (``forfeit``; a draw is adjudicated when it waits on both or neither), or it is adjudicated a draw
-(``adjudicate``: the organiser may `league correct` it)."""
-
 
 @dataclass(frozen=True)
 class Started:
@@ -66,35 +57,7 @@ class Started:
     """``None`` when the game had been started before (a round resumed after a restart)."""
 
 
-@dataclass(frozen=True)
-class PlayerCard:
-    """A player as the leagues of one server know him, per game system."""
-
-    user_id: int
-    systems: dict[str, tuple[Rating | None, tuple[str, str], tuple[SideRecord, SideRecord]]]
-    """System id to (rating, the two seats' names, the record on each)."""
-    reliability: Reliability
-
-
-def _shown(value: object) -> str:
-    """A setting as the log says it."""
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={v:g}" for k, v in value.items()) or "none"
-    return str(value)
-
-
-def _balances(games: Sequence[RatedGame]) -> dict[str, SideBalance]:
-    return side_balances((g.scenario, g.first_score) for g in games if g.how in RATED_WAYS)
-
-
-def _advantages(games: Sequence[RatedGame]) -> dict[str, float]:
-    """What the first seat is worth in each scenario of these games (of one system), in rating points."""
-    return {scenario: balance.advantage for scenario, balance in _balances(games).items()}
-
-
-class LeagueService:
+class LeagueService(LeagueSteering, LeagueReading):
     """Every league operation, over the game service and the league tables of its store."""
 
     def __init__(self, games: GameService, listen: bool = True) -> None:
@@ -102,46 +65,6 @@ class LeagueService:
         self.store = LeagueStore(games.store)
         if listen:  # one listening room per game service: the command layer's
             games.end_listeners.append(self.game_ended)
-
-    def clock(self) -> float:
-        """Now, by the game service's clock (tests set it)."""
-        return self.games.clock()
-
-    # --- Finding things -------------------------------------------------------------------------------
-
-    async def league(self, channel: int) -> LeagueRow:
-        """The league of a channel (or of the game thread ``channel``).
-
-        :raises Refusal: if there is none.
-        """
-        league = await self.store.league_in(channel)
-        if league is None:
-            raise Refusal("there is no league in this channel; an organiser creates one with `league create`")
-        return league
-
-    @staticmethod
-    def _organiser(caller: Caller, what: str) -> None:
-        if not caller.moderator:
-            raise Refusal(f"only an organiser (the moderator role) may {what}")
-
-    def seats(self, system_id: str) -> tuple[str, str]:
-        """The two seats of a system.
-
-        :raises Refusal: for a system that is not for two players.
-        """
-        seats = self.games.system(system_id).seats
-        if len(seats) != 2:
-            raise Refusal(f"{system_id} is not a two-player system: a league needs two seats, it has {len(seats)}")
-        return seats[0], seats[1]
-
-    def _check_game_setup(self, system_id: str, scenario: str, options: Mapping[str, bool]) -> None:
-        system = self.games.system(system_id)
-        self.seats(system_id)
-        if scenario not in system.scenarios:
-            raise Refusal(f"{system.name} has no scenario {scenario!r}; choose one of {', '.join(system.scenarios)}")
-        unknown = sorted(set(options) - set(system.options))
-        if unknown:
-            raise Refusal(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(system.options)}")
 
     # --- Seasons and players --------------------------------------------------------------------------
 
@@ -207,156 +130,6 @@ class LeagueService:
             all_at_once=int(all_at_once),
         )
 
-    @staticmethod
-    def _check_pace(
-        days_per_move: float, reserve_days: float, round_days: float, round_every: float, late_rule: str
-    ) -> None:
-        if not (0 <= days_per_move <= 60 and 0 <= reserve_days <= 120 and 0 <= round_days <= 365):
-            raise Refusal("the time control takes 0 to 60 days per move, 0 to 120 days reserve, 0 to 365 per round")
-        if not 0 <= round_every <= 365:
-            raise Refusal("scheduled rounds start every 0 (the organiser starts them) to 365 days")
-        if late_rule not in LATE_RULES:
-            raise Refusal(f"the rule for late games is one of {', '.join(LATE_RULES)}")
-
-    @staticmethod
-    def _check_levels(level_scores: Mapping[str, float]) -> None:
-        for level, score in level_scores.items():
-            if not 0.5 < score <= 1:
-                raise Refusal(
-                    f"a victory level scores more than ½ and at most 1 for its winner, not {score:g} ({level})"
-                )
-
-    async def edit(
-        self,
-        channel: int,
-        caller: Caller,
-        *,
-        rounds: int | None = None,
-        days_per_move: float | None = None,
-        reserve_days: float | None = None,
-        round_days: float | None = None,
-        round_every: float | None = None,
-        late_rule: str | None = None,
-        level_scores: Mapping[str, float] | None = None,
-    ) -> tuple[LeagueRow, list[str]]:
-        """An organiser changes a league's settings (logged); what is not given stays. The time control and
-        the round's days apply to the games started from now on; a Swiss's rounds may be changed until the
-        season ends, never below the rounds already paired. Returns the league and what changed.
-
-        :raises Refusal: for a non-organiser, a league over, or a bad setting.
-        """
-        league = await self.league(channel)
-        self._organiser(caller, "edit a league")
-        if not league.live:
-            raise Refusal(f"the league is {league.status}: nothing more to change")
-        changed: dict[str, Any] = {}
-        if rounds is not None and rounds != league.rounds:
-            if league.format != SWISS:
-                raise Refusal("a round robin plays every pairing: its rounds follow from the field")
-            paired = len(await self.store.rounds(league.id))
-            if not max(1, paired) <= rounds <= 30:
-                raise Refusal(f"a Swiss plays 1 to 30 rounds, and {paired} are paired already")
-            if league.status == "running":
-                active = [e for e in await self.store.entrants(league.id) if not e.withdrawn]
-                most = math.ceil(len(active) / 2)
-                if rounds > max(most, paired):
-                    raise Refusal(f"a Swiss of {len(active)} players plays at most {most} rounds (half the field)")
-            changed["rounds"] = rounds
-        pace = {
-            "days_per_move": days_per_move,
-            "reserve_days": reserve_days,
-            "round_days": round_days,
-            "round_every": round_every,
-            "late_rule": late_rule,
-        }
-        given = {k: v for k, v in pace.items() if v is not None and v != getattr(league, k)}
-        merged = {**{k: getattr(league, k) for k in pace}, **given}
-        self._check_pace(
-            merged["days_per_move"], merged["reserve_days"], merged["round_days"], merged["round_every"],
-            merged["late_rule"],
-        )  # fmt: skip
-        changed.update(given)
-        if level_scores is not None and dict(level_scores) != league.level_scores:
-            self._check_levels(level_scores)
-            changed["level_scores"] = dict(level_scores)
-        if not changed:
-            raise Refusal("nothing to change: give a setting different from the league's")
-        await self.store.update(league.id, **changed)
-        said = [
-            f"{key.replace('_', ' ')} {_shown(value)} (was {_shown(getattr(league, key))})"
-            for key, value in changed.items()
-        ]
-        await self.store.log(league.id, caller.user_id, "edit", "; ".join(said))
-        fresh = await self.store.league(league.id)
-        assert fresh is not None
-        if fresh.status == "running":
-            await self._maybe_finish(league.id)
-            fresh = await self.store.league(league.id)
-            assert fresh is not None
-        return fresh, said
-
-    async def end(self, channel: int, caller: Caller, reason: str) -> tuple[LeagueRow, list[Pairing]]:
-        """An organiser ends a season early: no round is paired again; the games being played still count,
-        and the season is final once they are decided (at once when none is). Returns them.
-
-        :raises Refusal: for a non-organiser, or a league not running.
-        """
-        league = await self.league(channel)
-        self._organiser(caller, "end a league")
-        if league.status != "running":
-            raise Refusal("only a running league can be ended early (`league cancel` drops one being registered)")
-        paired = len(await self.store.rounds(league.id))
-        await self.store.update(league.id, rounds=paired, round_every=0)
-        text = f"ended early after round {paired}: {reason or 'no reason given'}"
-        await self.store.log(league.id, caller.user_id, "end", text)
-        await self._maybe_finish(league.id)
-        pending = [p for p in await self.store.pairings(league.id) if not p.decided]
-        fresh = await self.store.league(league.id)
-        assert fresh is not None
-        return fresh, pending
-
-    async def cancel(self, channel: int, caller: Caller, reason: str) -> tuple[LeagueRow, list[Pairing]]:
-        """An organiser cancels a league: its games being played are abandoned (0 to both, not rated), it frees
-        its channel for a new league, and its standings stay readable. Returns the games abandoned.
-
-        :raises Refusal: for a non-organiser, or a league already over.
-        """
-        league = await self.league(channel)
-        self._organiser(caller, "cancel a league")
-        if not league.live:
-            raise Refusal(f"the league is {league.status} already")
-        await self.store.set_status(league.id, "cancelled")
-        await self.store.log(league.id, caller.user_id, "cancel", f"cancelled: {reason or 'no reason given'}")
-        abandoned = []
-        for pairing in await self.store.pairings(league.id):
-            if pairing.decided or pairing.thread is None:
-                continue
-            game = await self.games.store.live_game_in(pairing.thread)
-            if game is not None:
-                await self.games.abandon(pairing.thread, caller, f"the league {league.name} is cancelled")
-            else:
-                await self.store.set_result(pairing.id, (0.0, 0.0), "abandoned", now=self.clock())
-            fresh = await self.store.pairing(pairing.id)
-            assert fresh is not None
-            abandoned.append(fresh)
-        refreshed = await self.store.league(league.id)
-        assert refreshed is not None
-        return refreshed, abandoned
-
-    def side_index(self, league: LeagueRow, side: str | None) -> int | None:
-        """A side named by seat (or ``first``/``second``, or ``none``) as a seat position.
-
-        :raises Refusal: for a side the league's system does not have.
-        """
-        if side is None or side.strip().lower() in ("", "none", "any"):
-            return None
-        seats = self.seats(league.system)
-        wanted = side.strip().lower()
-        for index, seat in enumerate(seats):
-            if wanted in (seat.lower(), ("first", "second")[index]):
-                return index
-        raise Refusal(f"the sides are {seats[0]} and {seats[1]} (or none)")
-
     async def join(self, channel: int, caller: Caller, side: str | None) -> LeagueRow:
         """Register for a league (with a preferred side, or none). A player already registered (an organiser
         may have added him) may join again at any time to set his name and side.
@@ -406,57 +179,6 @@ class LeagueService:
         await self.store.log(league.id, caller.user_id, "add", f"added <@{user_id}>")
         return league
 
-    async def remove(
-        self, channel: int, caller: Caller, user_id: int, reason: str = ""
-    ) -> tuple[LeagueRow, list[Pairing]]:
-        """An organiser removes a player: before the start he is unregistered; after it he withdraws (not paired
-        again; in a round robin his games not yet started are walkovers to his opponents) and every game he is
-        playing is forfeited to his opponent. Returns those forfeited games.
-
-        :raises Refusal: for a non-organiser or a player not registered.
-        """
-        league = await self.league(channel)
-        self._organiser(caller, "remove a player")
-        found = next((e for e in await self.store.entrants(league.id) if e.user_id == user_id), None)
-        if found is None or found.withdrawn:
-            raise Refusal(f"<@{user_id}> is not registered in this league")
-        withdraw = league.status != "registration"
-        await self.store.remove_entrant(league.id, user_id, withdraw=withdraw)
-        verb = "withdrawn" if withdraw else "removed"
-        await self.store.log(league.id, caller.user_id, "remove", f"{verb} <@{user_id}>: {reason or 'no reason given'}")
-        forfeited = []
-        for pairing in await self.store.pairings(league.id):
-            if pairing.decided or pairing.thread is None or user_id not in (pairing.first, pairing.second):
-                continue
-            game = await self.games.store.live_game_in(pairing.thread)
-            if game is None or game.status != "active":
-                continue
-            winner = pairing.second if user_id == pairing.first else pairing.first
-            assert winner is not None
-            seat = self._seat_of(pairing, winner, game.system)
-            await self.games.decide(pairing.thread, caller, seat, "forfeit", f"<@{user_id}> withdrew from the league")
-            await self.store.log(league.id, caller.user_id, "forfeit", f"game #{pairing.game}: <@{user_id}> withdrew")
-            fresh = await self.store.pairing(pairing.id)
-            assert fresh is not None
-            forfeited.append(fresh)
-        return league, forfeited
-
-    async def reinstate(self, channel: int, caller: Caller, user_id: int) -> LeagueRow:
-        """An organiser undoes a withdrawal (logged): the player is paired again from the next round (a round
-        robin plays his remaining games of the table; the walkovers already scored stay).
-
-        :raises Refusal: for a non-organiser, a player not withdrawn, or a league over.
-        """
-        league = await self.league(channel)
-        self._organiser(caller, "reinstate a player")
-        if not league.live:
-            raise Refusal(f"the league is {league.status}")
-        if not any(e.user_id == user_id and e.withdrawn for e in await self.store.entrants(league.id)):
-            raise Refusal(f"<@{user_id}> has not withdrawn from this league")
-        await self.store.remove_entrant(league.id, user_id, withdraw=False, back=True)
-        await self.store.log(league.id, caller.user_id, "reinstate", f"<@{user_id}> is back")
-        return league
-
     async def close(self, channel: int, caller: Caller) -> LeagueRow:
         """Close registration: the season can start (`league round`).
 
@@ -487,52 +209,6 @@ class LeagueService:
         refreshed = await self.store.league(league.id)
         assert refreshed is not None
         return refreshed
-
-    async def forbid(self, channel: int, caller: Caller, a: int, b: int) -> LeagueRow:
-        """An organiser forbids a pairing in a Swiss (players of one household or club): the two never meet,
-        as if they had met already (logged).
-
-        :raises Refusal: for a non-organiser, a round robin, a player not registered, or one player twice.
-        """
-        league = await self._steered_swiss(channel, caller, a, b, "forbid a pairing")
-        pair = (min(a, b), max(a, b))
-        if pair in league.forbidden:
-            raise Refusal(f"<@{a}> and <@{b}> are already kept apart")
-        await self.store.update(league.id, forbidden=[*league.forbidden, pair])
-        await self.store.log(league.id, caller.user_id, "forbid", f"<@{a}> and <@{b}> never meet")
-        return league
-
-    async def fix_pairing(self, channel: int, caller: Caller, first: int, second: int) -> LeagueRow:
-        """An organiser pairs two players by hand in the next Swiss round, ``first`` on the first seat (logged);
-        the others are paired round them by the usual rules.
-
-        :raises Refusal: for a non-organiser, a round robin, a player not active or already fixed, a rematch.
-        """
-        league = await self._steered_swiss(channel, caller, first, second, "pair players by hand")
-        taken = {p for pair in league.fixed for p in pair}
-        if {first, second} & taken:
-            raise Refusal("one of them is already paired by hand for the next round")
-        met = any({p.first, p.second} == {first, second} for p in await self.store.pairings(league.id))
-        if met:
-            raise Refusal(f"<@{first}> and <@{second}> have met already: no rematch in a Swiss")
-        await self.store.update(league.id, fixed=[*league.fixed, (first, second)])
-        await self.store.log(league.id, caller.user_id, "pair", f"next round: <@{first}> v <@{second}> by hand")
-        return league
-
-    async def _steered_swiss(self, channel: int, caller: Caller, a: int, b: int, what: str) -> LeagueRow:
-        league = await self.league(channel)
-        self._organiser(caller, what)
-        if league.format != SWISS:
-            raise Refusal("a round robin's table is fixed: only a Swiss pairs by hand or keeps players apart")
-        if not league.live:
-            raise Refusal(f"the league is {league.status}")
-        if a == b:
-            raise Refusal("name two different players")
-        active = {e.user_id for e in await self.store.entrants(league.id) if not e.withdrawn}
-        for player in (a, b):
-            if player not in active:
-                raise Refusal(f"<@{player}> is not playing in this league")
-        return league
 
     # --- Rounds ---------------------------------------------------------------------------------------
 
@@ -803,16 +479,6 @@ class LeagueService:
         first_seat, _ = self.seats(game.system)
         return (won, 1.0 - won) if winner == first_seat else (1.0 - won, won)
 
-    async def _maybe_finish(self, league_id: int) -> None:
-        league = await self.store.league(league_id)
-        if league is None or league.status != "running":
-            return
-        pairings = await self.store.pairings(league_id)
-        rounds = await self.store.rounds(league_id)
-        if len(rounds) >= league.rounds and all(p.decided for p in pairings):
-            await self.store.set_status(league_id, "finished")
-            await self.store.log(league_id, None, "finish", "every round is decided: the season is over")
-
     async def pairing_for(self, league: LeagueRow, channel: int, game_id: int | None) -> Pairing:
         """The league pairing of game ``game_id``, or of the thread ``channel`` when no game is given.
 
@@ -855,27 +521,11 @@ class LeagueService:
         outcome = await self.games.decide(pairing.thread, caller, seat, how, reason)
         if level:
             await self.store.set_result(pairing.id, scores, how, now=self.clock())
-        text = f"game #{pairing.game}: {self._verdict_text(winner, level)}, {_shown(scores[0])}-{_shown(scores[1])}"
+        text = f"game #{pairing.game}: {self._verdict_text(winner, level)}, {shown(scores[0])}-{shown(scores[1])}"
         await self.store.log(league.id, caller.user_id, how, f"{text} ({reason or 'no reason given'})")
         fresh = await self.store.pairing(pairing.id)
         assert fresh is not None
         return fresh, outcome
-
-    async def _system_of(self, pairing: Pairing) -> str:
-        if pairing.game is not None:
-            game = await self.games.store.game(pairing.game)
-            if game is not None:
-                return game.system
-        rounds = await self.store.rounds(pairing.league)
-        return next(r.system for r in rounds if r.number == pairing.round)
-
-    def _seat_of(self, pairing: Pairing, user_id: int, system_id: str) -> str:
-        first_seat, second_seat = self.seats(system_id)
-        if user_id == pairing.first:
-            return first_seat
-        if user_id == pairing.second:
-            return second_seat
-        raise Refusal(f"<@{user_id}> does not play game #{pairing.game}")
 
     @staticmethod
     def _verdict(league: LeagueRow, pairing: Pairing, winner: int | None, level: str | None) -> tuple[float, float]:
@@ -928,8 +578,8 @@ class LeagueService:
         scores = self._verdict(league, pairing, winner, level)
         text = (
             f"game #{pairing.game} corrected to {self._verdict_text(winner, level)}, "
-            f"{_shown(scores[0])}-{_shown(scores[1])} (was {_shown(pairing.first_score or 0.0)}-"
-            f"{_shown(pairing.second_score or 0.0)}, {pairing.how}): {reason or 'no reason given'}"
+            f"{shown(scores[0])}-{shown(scores[1])} (was {shown(pairing.first_score or 0.0)}-"
+            f"{shown(pairing.second_score or 0.0)}, {pairing.how}): {reason or 'no reason given'}"
         )
         log = (league.id, caller.user_id, "correct", text)
         await self.store.set_result(pairing.id, scores, "corrected", log, now=pairing.ended)
@@ -981,147 +631,3 @@ class LeagueService:
     async def tell_late_again(self, late: Sequence[Pairing]) -> None:
         """Late games whose notice could not be posted (Discord failing for a while): told at the next round."""
         await self.store.mark_late_told([p.id for p in late], told=False)
-
-    async def _running(self) -> list[int]:
-        return await self.store.running()
-
-    # --- Standings, ratings, players ------------------------------------------------------------------
-
-    async def standings(self, channel: int) -> tuple[LeagueRow, list[Row], dict[int, str]]:
-        """The league's standings, and the players' names."""
-        league = await self.league(channel)
-        entrants = await self.store.entrants(league.id)
-        outcomes = [
-            Outcome(p.first, p.second, p.first_score, p.second_score, p.how)
-            for p in await self.store.pairings(league.id)
-        ]
-        withdrawn = {e.user_id for e in entrants if e.withdrawn}
-        rows = standings([e.user_id for e in entrants], outcomes, league.format, withdrawn)
-        return league, rows, {e.user_id: e.name for e in entrants}
-
-    async def rated_games(self, guild: int | None) -> list[tuple[str, RatedGame]]:
-        """Every decided league game of a server with an opponent, with its game system."""
-        return [
-            (
-                system,
-                RatedGame(
-                    p.first,
-                    p.second,
-                    p.first_score or 0.0,
-                    p.second_score or 0.0,
-                    p.how or "",
-                    p.ended or 0.0,
-                    p.deadline,
-                    scenario,
-                ),
-            )
-            for system, scenario, p in await self.store.guild_pairings(guild)
-            if p.second is not None
-        ]
-
-    async def ratings(self, guild: int | None, system_id: str) -> dict[int, Rating]:
-        """The Glicko-2 ratings of a server's players in one game system, each scenario's side balance in the
-        expected score."""
-        games = [g for s, g in await self.rated_games(guild) if s == system_id]
-        return ratings(games, self.clock(), _advantages(games))
-
-    async def side_balances(self, guild: int | None) -> dict[str, dict[str, SideBalance]]:
-        """Per game system, each scenario's side balance over the server's rated league games."""
-        by_system: dict[str, list[RatedGame]] = {}
-        for system, game in await self.rated_games(guild):
-            by_system.setdefault(system, []).append(game)
-        return {system: _balances(games) for system, games in sorted(by_system.items())}
-
-    async def player(self, guild: int | None, user_id: int) -> PlayerCard:
-        """A player's ratings, side records and reliability over a server's leagues."""
-        games = await self.rated_games(guild)
-        by_system: dict[str, list[RatedGame]] = {}
-        for system, game in games:
-            by_system.setdefault(system, []).append(game)
-        card: dict[str, tuple[Rating | None, tuple[str, str], tuple[SideRecord, SideRecord]]] = {}
-        for system, played in by_system.items():
-            if not any(user_id in (g.first, g.second) for g in played):
-                continue
-            rating = ratings(played, self.clock(), _advantages(played)).get(user_id)
-            card[system] = (rating, self.seats(system), side_records(user_id, played))
-        return PlayerCard(user_id, card, reliability(user_id, [g for _, g in games]))
-
-    async def export(self, channel: int) -> tuple[LeagueRow, str, str]:
-        """The standings and every pairing's result, as two CSV texts."""
-        league, rows, names = await self.standings(channel)
-        first_name, second_name = TIEBREAK_NAMES[league.format]
-        table = io.StringIO()
-        writer = csv.writer(table)
-        writer.writerow(
-            [
-                "rank",
-                "player",
-                "user_id",
-                "score",
-                "wins",
-                "draws",
-                "losses",
-                "byes",
-                first_name,
-                second_name,
-                "unplayed",
-                "withdrawn",
-            ]
-        )
-        for row in rows:
-            writer.writerow(
-                [
-                    row.rank,
-                    names.get(row.player, ""),
-                    row.player,
-                    row.score,
-                    row.wins,
-                    row.draws,
-                    row.losses,
-                    row.byes,
-                    row.tiebreaks[0],
-                    row.tiebreaks[1],
-                    row.unplayed,
-                    int(row.withdrawn),
-                ]
-            )
-        results = io.StringIO()
-        writer = csv.writer(results)
-        writer.writerow(
-            [
-                "round",
-                "system",
-                "scenario",
-                "first_seat",
-                "first_player",
-                "second_seat",
-                "second_player",
-                "first_score",
-                "second_score",
-                "how",
-                "game",
-                "ended",
-            ]
-        )
-        rounds = {r.number: r for r in await self.store.rounds(league.id)}
-        for p in await self.store.pairings(league.id):
-            round_ = rounds[p.round]
-            seats = self.seats(round_.system)
-            ended = time.strftime("%Y-%m-%d %H:%M", time.gmtime(p.ended)) if p.ended else ""
-            writer.writerow(
-                [
-                    p.round,
-                    round_.system,
-                    round_.scenario,
-                    seats[0],
-                    names.get(p.first, p.first),
-                    seats[1] if p.second is not None else "",
-                    names.get(p.second, "") if p.second else "",
-                    p.first_score,
-                    p.second_score,
-                    p.how or "",
-                    p.game or "",
-                    ended,
-                ]
-            )
-        return league, table.getvalue(), results.getvalue()
