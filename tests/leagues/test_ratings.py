@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
@@ -164,3 +165,41 @@ def test_side_balance_a_win_on_the_favoured_side_earns_less_than_on_the_other() 
     assert ratings(underdog, advantage=edge)[1].rating > ratings(underdog)[1].rating
     # Without an estimate the two are the same game.
     assert ratings(favoured)[1].rating == pytest.approx(ratings(underdog)[1].rating)
+
+
+def test_unplayed_games_never_change_ratings_records_reliability_or_tiebreaks() -> None:
+    """A property over random seasons: adding pairings not played out (walkovers, double forfeits, abandoned
+    games) never changes a rating, a side record, a reliability figure or a win, draw or loss: they are
+    counted apart, as unplayed."""
+    rng = random.Random(29)
+    for _ in range(200):
+        players = list(range(1, rng.randint(3, 9)))
+        played = []
+        for index in range(rng.randint(1, 20)):
+            first, second = rng.sample(players, 2)
+            score = rng.choice((1.0, 0.5, 0.0))
+            how = rng.choice(("victory", "resignation", "forfeit", "adjudicated", "corrected"))
+            played.append(RatedGame(first, second, score, 1 - score, how, 1000.0 * index, deadline=1500.0 * index))
+        unplayed = []
+        for index in range(rng.randint(1, 6)):
+            first, second = rng.sample(players, 2)
+            how, scores = rng.choice((("walkover", (1.0, 0.0)), ("double-forfeit", (0.0, 0.0)), ("abandoned", (0, 0))))
+            unplayed.append(RatedGame(first, second, *scores, how, 700.0 * index))
+        mixed = sorted(played + unplayed, key=lambda g: g.ended)
+        assert ratings(mixed, 30_000.0) == ratings(played, 30_000.0)
+        for player in players:
+            assert side_records(player, mixed) == side_records(player, played)
+            assert reliability(player, mixed) == reliability(player, played)
+        rows = {r.player: r for r in standings(players, [_outcome(g) for g in mixed], SWISS)}
+        alone = {r.player: r for r in standings(players, [_outcome(g) for g in played], SWISS)}
+        for player in players:
+            assert (rows[player].wins, rows[player].draws, rows[player].losses) == (
+                alone[player].wins, alone[player].draws, alone[player].losses
+            )  # fmt: skip
+            assert rows[player].played + rows[player].unplayed == alone[player].played + sum(
+                player in (g.first, g.second) for g in unplayed
+            )
+
+
+def _outcome(game: RatedGame) -> Outcome:
+    return Outcome(game.first, game.second, game.first_score, game.second_score, game.how)
