@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from bot.commands.definitions import CommandDef, OptionDef, opt
 from bot.commands.replies import Attachment, Context, Handler, Reply
+from bot.leagues.core import rounds_said
 from bot.leagues.service import LeagueService, Started
 from bot.leagues.sides import PRIOR_GAMES
 from bot.leagues.standings import SWISS, TIEBREAK_NAMES, Row
@@ -257,7 +258,7 @@ class LeagueCommands:
             all_at_once=bool(o.get("all_at_once", False)),
         )
         seats = self.room.seats(league.system)
-        rounds = f"{league.rounds} rounds" if league.format == SWISS else "every pairing"
+        rounds = rounds_said(league.rounds) if league.format == SWISS else "every pairing"
         clock = (
             f"{league.days_per_move:g} days per move, {league.reserve_days:g} reserve"
             if league.days_per_move
@@ -297,7 +298,7 @@ class LeagueCommands:
         league = await self.room.close(ctx.channel, ctx.caller)
         entrants = [e for e in await self.room.store.entrants(league.id) if not e.withdrawn]
         text = (
-            f"**{league.name}**: registration closed with {len(entrants)} players; {league.rounds} rounds. "
+            f"**{league.name}**: registration closed with {len(entrants)} players; {rounds_said(league.rounds)}. "
             "The organiser pairs each round with `/league round`."
         )
         return [Reply("Registration closed."), _public(text)]
@@ -564,9 +565,8 @@ def parse_level_scores(text: str) -> dict[str, float]:
 
 def _title(league: LeagueRow, rounds_played: int) -> str:
     status = {"registration": "registration open", "finished": "final", "cancelled": "cancelled"}.get(league.status, "")
-    return f"{league.name}: standings after round {rounds_played} of {league.rounds}" + (
-        f" ({status})" if status else ""
-    )
+    when = f"after round {rounds_played}" if rounds_played else "before round 1"
+    return f"{league.name}: standings {when} of {league.rounds}" + (f" ({status})" if status else "")
 
 
 def standings_picture(league: LeagueRow, rows: Sequence[Row], names: dict[int, str], rounds_played: int) -> bytes:

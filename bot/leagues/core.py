@@ -29,6 +29,11 @@ def shown(value: object) -> str:
     return str(value)
 
 
+def rounds_said(count: int) -> str:
+    """``1 round``, ``3 rounds``."""
+    return f"{count} round{'' if count == 1 else 's'}"
+
+
 class LeagueCore:
     """The game service and the league tables, and what every league operation asks of them."""
 

@@ -20,7 +20,7 @@ import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.leagues.core import CARRY, FORFEIT, shown
+from bot.leagues.core import CARRY, FORFEIT, rounds_said, shown
 from bot.leagues.pairing import (
     PairingError,
     Round,
@@ -197,8 +197,8 @@ class LeagueService(LeagueSteering, LeagueReading):
             most = math.ceil(len(players) / 2)
             if rounds > most:
                 raise Refusal(
-                    f"a Swiss of {len(players)} players plays at most {most} rounds (half the field): beyond that "
-                    f"no pairing can promise no rematch and sides within one; `league edit rounds:{most}` (or "
+                    f"a Swiss of {len(players)} players plays at most {rounds_said(most)} (half the field): beyond "
+                    f"that no pairing can promise no rematch and sides within one; `league edit rounds:{most}` (or "
                     "fewer), or a new league as a round robin"
                 )
         else:
@@ -236,7 +236,7 @@ class LeagueService(LeagueSteering, LeagueReading):
         if league.status == "registration":
             raise Refusal("registration is still open: `league close` first")
         if league.status == "finished":
-            raise Refusal(f"all {league.rounds} rounds are played: the season is over (`league standings`)")
+            raise Refusal(f"every round is played ({league.rounds}): the season is over (`league standings`)")
         if league.status != "running":
             raise Refusal(f"the league is {league.status}")
         rounds = await self.store.rounds(league.id)
@@ -250,7 +250,7 @@ class LeagueService(LeagueSteering, LeagueReading):
         number = len(rounds) + 1
         if number > league.rounds:
             raise Refusal(
-                f"all {league.rounds} rounds are paired: the season ends with their games (`league standings`)"
+                f"every round is paired ({league.rounds}): the season ends with their games (`league standings`)"
             )
         pending = [p for p in pairings if not p.decided]
         if pending and self._round_due(league, rounds):

@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from bot.leagues.core import LeagueCore, shown
+from bot.leagues.core import LeagueCore, rounds_said, shown
 from bot.leagues.standings import SWISS
 from bot.leagues.store import LeagueRow, Pairing
 from bot.service.game_service import Caller, Refusal
@@ -53,7 +53,9 @@ class LeagueSteering(LeagueCore):
                 active = [e for e in await self.store.entrants(league.id) if not e.withdrawn]
                 most = math.ceil(len(active) / 2)
                 if rounds > max(most, paired):
-                    raise Refusal(f"a Swiss of {len(active)} players plays at most {most} rounds (half the field)")
+                    raise Refusal(
+                        f"a Swiss of {len(active)} players plays at most {rounds_said(most)} (half the field)"
+                    )
             changed["rounds"] = rounds
         pace = {
             "days_per_move": days_per_move,

@@ -140,6 +140,6 @@ async def test_the_console_knows_the_league_commands_as_the_docs_say(tmp_path: P
     await play(duel_systems(), scenario="standard", script=script, out=out, out_dir=tmp_path)
     text = out.getvalue()
     assert "League Club** opens" in text and "player1 joins Club" in text and "player2 joins Club" in text
-    assert "registration closed with 2 players" in text and "standings after round 0 of 1" in text
+    assert "registration closed with 2 players" in text and "standings before round 1 of 1" in text
     assert "a league round opens a thread per game: run it on discord" in text.lower()
     assert "Club** is cancelled" in text
