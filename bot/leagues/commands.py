@@ -381,17 +381,29 @@ class LeagueCommands:
         opener = self.layer.open_thread
         if opener is None:
             raise Refusal("a league round opens a thread per game: run it on Discord")
+        here = await self.room.league(ctx.channel)
+        going = [p for p in await self.room.store.pairings(here.id) if not p.decided and p.thread is not None]
         round_, pairings, started = await self.room.next_round(
             ctx.channel, ctx.caller, opener, guild=ctx.guild, scenario=o.get("scenario"), system_id=o.get("system")
         )
         league = await self.room.league(ctx.channel)
         seats = self.room.seats(round_.system)
+        ruled = []  # games a scheduled round's rule for late games has just decided: their players are told
+        for before in going:
+            after = await self.room.store.pairing(before.id)
+            if after is not None and after.decided and after.thread is not None:
+                score = f"{_score(after.first_score or 0)}-{_score(after.second_score or 0)}"
+                text = (
+                    f"{league.name}: the next round started while this game was being played; by the league's "
+                    f"rule for late games it is {after.how}, {score} (<@{after.first}> v <@{after.second}>)."
+                )
+                ruled.append(_public(text, after.thread, [after.first, after.second or 0]))
         numbers = sorted({p.round for p in pairings}) or [round_.number]
         named = f"round {numbers[0]}" if len(numbers) == 1 else f"rounds {numbers[0]} to {numbers[-1]}"
         lines = [f"**{league.name}, {named}** ({round_.scenario}); deadline {_date(round_.deadline)}:"]
         for p in pairings:
             lines.append(("" if len(numbers) == 1 else f"R{p.round} ") + self._pairing_line(p, seats))
-        replies = [Reply(f"{named.capitalize()} paired."), _public("\n".join(lines), ctx.channel)]
+        replies = [Reply(f"{named.capitalize()} paired."), _public("\n".join(lines), ctx.channel), *ruled]
         for item in started:
             replies += await self._thread_replies(ctx, league, round_.deadline, seats, item)
         return replies

@@ -302,3 +302,27 @@ async def test_a_scheduled_round_that_cannot_be_paired_is_told_to_the_organiser_
         assert await deadlines.start_due_rounds() == 0
     finally:
         await close_fake(fake)
+
+
+async def test_a_scheduled_round_adjudicates_a_late_game_and_says_so_in_its_thread(db_path: Path) -> None:
+    fake = await open_fake(db_path)
+    try:
+        await fake.command(ORGANISER, LEAGUE, "league create", name="Winter", scenario="short", system="duel",
+                           rounds=2, round_every=14.0, late_rule="adjudicate")  # fmt: skip
+        for player in (ANN, BOB, EVE, DAN):
+            await fake.command(player, LEAGUE, "league join")
+        await fake.command(ORGANISER, LEAGUE, "league close")
+        round1 = threads(await fake.command(ORGANISER, LEAGUE, "league round"))
+        done, late = round1.values()
+        await fake.command(ORGANISER, LEAGUE, "league adjudicate", game=await game_of(fake, done))
+        fake.bot.service.clock = lambda: time.time() + 15 * DAY
+        deadlines: Any = fake.bot.get_cog("LeagueDeadlines")
+        start = len(fake.sent)
+        assert await deadlines.start_due_rounds() == 1
+        (told,) = [p for p in posts(fake.sent[start:], late) if "rule for late games" in p.content]
+        players = next(pair for pair, thread in round1.items() if thread == late)
+        assert "it is adjudicated, 0.5-0.5" in told.content and told.pings == set(players)
+        assert (await fake.bot.service.table(late, live=False)).game.status == "finished"
+        assert "Winter, round 2" in posts(fake.sent[start:], LEAGUE)[0].content
+    finally:
+        await close_fake(fake)
