@@ -10,7 +10,7 @@ import pytest
 from engine.contract import Action
 from engine.vaevictis import turn
 from engine.vaevictis.game import VaeVictisGame
-from engine.vaevictis.state import GameState
+from engine.vaevictis.state import GameState, UnitState
 from tests.vaevictis.gameplay import FRONT, Table
 from tests.vaevictis.pinned_dice import seed_rolling
 from tests.vaevictis.positions import mini_data
@@ -129,8 +129,9 @@ def test_10_4_units_arriving_this_turn_are_exempt() -> None:
     for unit_id in data.units:
         state.units[unit_id] = UnitState(id=unit_id, steps=1, hex=704 if unit_id == "de-hansen" else None, arrived=True)
     events = turn.fuel_shortage(data, state)
-    assert any(e.kind == "roll" for e in events)
-    assert not state.units["de-hansen"].isolated  # Hansen arrives on turn 2
+    assert [e.kind for e in events] == ["roll"]
+    hansen = state.units["de-hansen"]
+    assert not hansen.isolated and not hansen.unsupplied  # Hansen arrives on turn 2
 
 
 def test_10_4_no_fuel_shortage_before_its_first_turn() -> None:
@@ -281,3 +282,59 @@ def test_10_4_on_an_overcast_turn_one_die_names_one_column() -> None:
     events = turn.fuel_shortage(data, state)
     assert [e.data["dice"] for e in events if e.kind == "roll"] == [[5]] and state.rolls_made == 1
     assert [u for u in ("de-hansen", "de-peiper", "de-12-vg") if state.units[u].isolated] == ["de-12-vg"]
+
+
+def test_10_4_an_exempt_unit_does_not_spare_the_rest_of_its_column() -> None:
+    def change(d: dict[str, Any]) -> None:
+        with_extras(d)
+        d["setup.toml"]["fuel_shortage"] = {
+            "from_turn": 2,
+            "columns": {str(f): ["de-hansen", "de-peiper"] for f in range(1, 7)},
+        }
+
+    data = mini_data(change)
+    state = GameState(game="mini", scenario="test", options={}, seed=seed_rolling([1, 2]), turn=2)
+    for unit_id in data.units:
+        on_map = unit_id in ("de-hansen", "de-peiper")
+        state.units[unit_id] = UnitState(id=unit_id, steps=1, hex=704 if on_map else None, arrived=True)
+    turn.fuel_shortage(data, state)
+    assert not state.units["de-hansen"].isolated and state.units["de-peiper"].unsupplied  # twice: 1 then 2
+
+
+def test_10_4_the_weather_of_the_turn_itself_decides_one_die_or_two() -> None:
+    data = mini_data(
+        lambda d: (
+            with_extras(d),
+            d["setup.toml"].__setitem__("fuel_shortage", {"from_turn": 1, "columns": FUEL_COLUMNS}),
+        )
+    )
+    assert [t.weather for t in data.turns] == ["overcast", "clear"]
+    for turn_number, dice in ((1, 1), (2, 2)):
+        state = _fuel_state(data, [3, 5])
+        state.turn = turn_number
+        rolled = [e.data["dice"] for e in turn.fuel_shortage(data, state) if e.kind == "roll"]
+        assert [len(d) for d in rolled] == [dice]
+
+
+def test_10_4_the_log_gives_the_dice_and_each_unit_isolated_then_unsupplied() -> None:
+    data = _fuel_data("clear")
+    state = _fuel_state(data, [3, 5, 2, 3])
+    state.units["de-12-vg"].isolated = True
+    events = turn.fuel_shortage(data, state)
+    assert [(e.kind, e.text, e.data) for e in events] == [
+        ("roll", "German fuel shortage (2d6): rolled 3, 5.", {"dice": [3, 5], "rule": "10.4"}),
+        ("status", "Fuel shortage: Peiper/1 is isolated.", {"unit": "de-peiper", "status": "isolated", "rule": "10.4"}),
+        ("status", "Fuel shortage: 12 VG is unsupplied.", {"unit": "de-12-vg", "status": "unsupplied", "rule": "10.4"}),
+    ]
+    overcast = _fuel_state(_fuel_data("overcast"), [2])
+    assert turn.fuel_shortage(_fuel_data("overcast"), overcast)[0].text == "German fuel shortage (1d6): rolled 2."
+
+
+def test_14_2_the_log_gives_both_rolls_and_the_missions() -> None:
+    state = GameState(game="mini", scenario="test", options={}, seed=seed_rolling([5, 4]), turn=2)
+    events = turn.air_phase(DATA, state)
+    assert [(e.kind, e.text, e.data) for e in events] == [
+        ("roll", "Allied air missions: rolled 5.", {"die": 5, "rule": "14.2", "number": 0, "sides": 6}),
+        ("roll", "German air mission: rolled 4.", {"die": 4, "rule": "14.2", "number": 1, "sides": 6}),
+        ("air", "Air supports this turn: Allied 4, German 1.", {"allied": 4, "german": 1}),
+    ]
