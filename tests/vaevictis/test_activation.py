@@ -243,3 +243,47 @@ def test_9_4_the_c3i_check_passes_only_on_a_roll_less_than_the_quality(die: int)
     check = next(e for e in events if e.kind == "roll")
     assert check.data["die"] == die and check.data["passed"] is (die in (1, 2, 3))
     assert table.unit("de-12-vg").action_points == {1: 1, 2: 1, 3: 1, 4: 0, 5: 0, 6: 0}[die]  # 2 or 1 AP, less the IP
+
+
+def test_9_4_in_command_units_and_hqs_of_a_general_activation_roll_no_c3i_check() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    rolls = table.state.rolls_made
+    events = table.act("german", "enter_ip", unit="de-12-vg")
+    events += table.act("german", "move", units="hq-de-1ss", to="0802")
+    assert table.state.rolls_made == rolls and not [e for e in events if e.kind == "roll"]
+
+
+@pytest.mark.parametrize("die", [3, 4])
+def test_9_4_the_log_gives_the_c3i_roll_its_number_the_quality_and_the_outcome(die: int) -> None:
+    table = Table(placements=FRONT)
+    table.set("de-12-vg", out_of_command=True)
+    table.act("german", "activate_general")
+    number = table.state.rolls_made
+    table.state.seed = seed_rolling([die], number)
+    events = table.act("german", "enter_ip", unit="de-12-vg")
+    check, joined = (e for e in events if e.kind in ("roll", "join"))
+    outcome = "passed." if die == 3 else "failed, 1 AP only."
+    assert (check.text, check.data) == (
+        f"C3I check for 12 VG: rolled {die} against quality 4: {outcome}",
+        {
+            "unit": "de-12-vg",
+            "die": die,
+            "number": number,
+            "sides": 6,
+            "need_below": 4,
+            "passed": die == 3,
+            "rule": "9.4",
+        },
+    )
+    ap = 2 if die == 3 else 1
+    assert (joined.text, joined.data) == (f"12 VG is activated with {ap} AP.", {"unit": "de-12-vg", "ap": ap})
+
+
+def test_3_5_the_log_says_a_reactivated_unit_is_fatigued() -> None:
+    table = Table(placements=FRONT)
+    table.set("de-hansen", activations=1)
+    table.act("german", "activate_general")
+    events = table.act("german", "enter_ip", unit="de-hansen")
+    fatigue = next(e for e in events if e.kind == "fatigue")
+    assert (fatigue.text, fatigue.data) == ("Hansen/1 is reactivated and becomes fatigued.", {"unit": "de-hansen"})
