@@ -9,7 +9,7 @@ import pytest
 from engine.contract import IllegalActionError
 from engine.vaevictis.data import GameData
 from engine.vaevictis.loader import build_game
-from engine.vaevictis.odds import AttackPlan, assess, preview, round_ratio
+from engine.vaevictis.odds import AttackPlan, Contribution, assess, preview, round_ratio, sum_strengths
 from engine.vaevictis.state import GameState, MapMarker
 from tests.vaevictis.test_combat_fixtures import mini_documents, mini_game, new_state
 
@@ -397,3 +397,17 @@ def test_0_3_a_halved_odd_strength_rounds_up() -> None:
     for unit_id in ("de-five1", "de-five2", "de-vg"):
         state.units[unit_id].fatigued = True
     assert assess(data, state, germans_attack(303, "de-five1", "de-five2", "de-vg")).attack_total == 10  # 19 / 2
+
+
+def test_7_5_a_lone_strength_point_against_three_is_1_to_3() -> None:
+    assert round_ratio(1, 3) == (1, 3) and round_ratio(2, 5) == (1, 2) and round_ratio(2, 7) == (1, 3)
+
+
+def test_7_5_no_defence_or_no_attack_reads_an_extreme_column() -> None:
+    assert round_ratio(5, 0) == (5, 1) and round_ratio(0, 0) == (1, 1) and round_ratio(0, 5) == (1, 99)
+
+
+def test_9_5_a_unit_the_traffic_jam_reduces_to_zero_still_lets_the_others_count() -> None:
+    zeroed = Contribution("a", "A", 9, (), zeroed=True)
+    others = [Contribution("b", "B", 5, ("fatigued (3.5.1)",)), Contribution("c", "C", 4, ())]
+    assert sum_strengths([zeroed, *others]) == 3 + 4
