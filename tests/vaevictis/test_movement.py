@@ -454,6 +454,13 @@ def test_5_move_may_not_end_over_6_steps() -> None:
     assert route.destination == 404
 
 
+def test_5_a_move_may_end_on_exactly_6_steps() -> None:
+    data = build()
+    state = position(data, {"us-393": ("0104", 1), "us-cav": ("0304", 1)})  # 4 steps join 2: exactly 6
+    assert 304 in legal_destinations(data, state, ["us-393"])
+    assert check_move(data, state, ["us-393"], [104, 204, 304]).destination == 304
+
+
 def test_5_real_steps_count_and_an_hq_counts_one() -> None:
     data = build()
     state = position(data, {"us-393": ("0104", 1), "us-394": ("0304", 1), "hq-us-v": ("0304", 0)})
