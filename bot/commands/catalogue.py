@@ -36,7 +36,12 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
         (OptionDef("days", "how many days", "integer", True, None, 1, 30),),
     ),
     CommandDef("game accept-vacation", "Accept your opponent's vacation request."),
-    CommandDef("game verify", "After the end: check the seed, the log's hash chain and every die roll.", private=True),
+    CommandDef(
+        "game verify",
+        "After the end: check the chain, every die, every sealed decision, and replay the rules.",
+        (OptionDef("head", "a chain head the bot posted in the channel, to find in the log", "text", False),),
+        private=True,
+    ),
     # --- Answering any prompt ------------------------------------------------------------------------
     CommandDef(
         "choose",

@@ -12,6 +12,7 @@ from typing import Any
 from bot.commands import info
 from bot.commands.prompting import Prompting
 from bot.commands.replies import Button, Context, Reply, custom_id, seats_line, who
+from bot.service.verification import Verification
 
 
 class GameLife(Prompting):
@@ -150,16 +151,29 @@ class GameLife(Prompting):
 
     async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.table(ctx.channel, live=False)
-        game, rolls, problems = await self.service.verify(table.game.id)
-        head = f"Chain head `{game.chain_head}` (compare it with the one posted at the end)."
-        if problems:
-            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems) + "\n" + head)]
-        return [
-            Reply(
-                f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; the log's hash chain holds; {rolls} roll(s) "
-                f"recomputed: all agree. {head}"
-            )
-        ]
+        posted = [str(o["head"])] if o.get("head") else []
+        checked = await self.service.verify(table.game.id, posted)
+        return [Reply(verification_text(checked))]
+
+
+def verification_text(checked: Verification) -> str:
+    """A verification in words, layer by layer: what each checked, then its problems and notes."""
+    game = checked.game
+    lines = [f"Game #{game.id}: seed `{game.seed}`, published hash `{game.seed_hash}`."]
+    for layer in checked.layers:
+        verdict = "FAILED" if layer.problems else "holds"
+        lines.append(f"- {layer.name}: {verdict} ({layer.checked})")
+        lines += [f"  - PROBLEM: {p}" for p in layer.problems]
+        lines += [f"  - note: {n}" for n in layer.notes]
+    lines.append(
+        f"Chain head `{checked.head}`: compare it with the last head the bot posted in the channel (at the end, and "
+        "at each turn's end)."
+    )
+    if checked.problems:
+        lines.append(f"Verification FAILED: {len(checked.problems)} problem(s).")
+    else:
+        lines.append("Verification passed" + (": what is noted above could not be replayed." if checked.notes else "."))
+    return "\n".join(lines)
 
 
 def _args(args: Mapping[str, Any]) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,11 +42,10 @@ from bot.service.game_types import SystemAdapter as SystemAdapter
 from bot.service.game_types import SystemFactory as SystemFactory
 from bot.service.game_types import Table as Table
 from bot.service.reading import Reading
-from bot.service.verification import verify_game
+from bot.service.verification import Layer, Verification, verify_game
 from bot.store.records import (
     ActionRow,
     ChannelBusyError,
-    GameRow,
     NewAction,
     NewSecret,
     PendingRow,
@@ -55,7 +54,7 @@ from bot.store.records import (
 )
 from engine.contract import Action, Choice, Prompt, Result
 from engine.contract import RulesError as RulesError
-from engine.dice import commitment, new_seed
+from engine.dice import commitment, new_seed, recording
 from engine.sealing import sealed_answer
 
 RECENT_PAGE = 60
@@ -119,6 +118,7 @@ class GameService(Reading, Correspondence):
                     seats=system.seats,
                     time_control=time_control,
                     creator=caller.user_id,
+                    rules=system.rules_version,
                 )
             except ChannelBusyError:
                 raise Refusal(
@@ -389,7 +389,7 @@ class GameService(Reading, Correspondence):
         try:
             game, row = await self.store.record_action(
                 game,
-                NewAction(acting, caller.user_id, verb, args, event_json),
+                NewAction(acting, caller.user_id, verb, args, event_json, system.rules_version, applied.draws),
                 state_json=applied.state_json,
                 status="finished" if result else None,
                 result={"winner": result.winner, "text": result.text, "level": result.level} if result else None,
@@ -642,16 +642,11 @@ class GameService(Reading, Correspondence):
             public_events=self.redact(system, state, None, [e for e in undone if not e.get("secret_to")]),
         )
 
-    async def verify(self, game_id: int) -> tuple[GameRow, int, list[str]]:
-        """Check a finished game: (game, rolls recomputed, problems), never raising on tampered data.
-
-        In order: the revealed seed against the hash published at creation; the hash chain of the stored
-        log (:mod:`bot.store.chain`: an action or an event changed, a row deleted or inserted, the head kept with
-        the game); then the whole game replayed from the seed, which must give exactly the events (dice
-        included) that were announced: every die is derived from the seed and the game's roll counter
-        (:mod:`engine.dice`), so the replay recomputes every roll. A replay that the rules refuse stops there,
-        and says so. Events that carry ``{"number", "sides", "die"}`` are also checked one by one against the
-        seed. The work runs in a worker thread.
+    async def verify(self, game_id: int, posted_heads: Sequence[str] = ()) -> Verification:
+        """Check a finished game in four layers (:mod:`bot.service.verification`): the seed and the hash chain
+        (with ``posted_heads``, heads posted in the channel, each of which must be a point of the chain), every
+        die recomputed from the seed, every sealed decision's receipt, and the rules replay from the set-up,
+        comparing events by their data. Never raises on tampered data. The work runs in a worker thread.
 
         :raises Refusal: for an unknown game or one still being played (its seed is secret).
         """
@@ -667,8 +662,10 @@ class GameService(Reading, Correspondence):
         try:
             rows = await self.store.actions(game.id, include_undone=True)
         except ValueError as error:  # a row edited by hand into text that is not JSON
-            return game, 0, [f"the stored log is not readable: an action's arguments or events are not JSON ({error})"]
-        return await asyncio.to_thread(verify_game, system, game, rows)
+            problem = f"the stored log is not readable: an action's arguments or events are not JSON ({error})"
+            return Verification(game, (Layer("chain", "nothing checked", (problem,)),), 0, game.chain_head or "")
+        secrets = await self.store.secrets(game.id)
+        return await asyncio.to_thread(verify_game, system, game, rows, secrets, posted_heads)
 
 
 @dataclass(frozen=True)
@@ -680,15 +677,18 @@ class _Applied:
     result: Result | None
     prompts: dict[str, Prompt]
     state_json: Any
+    draws: list[dict[str, Any]]
 
 
 def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool) -> _Applied:
-    """Apply the action; the state's JSON only when the action carries a snapshot (``snapshot``)."""
-    new, events = system.apply(state, action)
+    """Apply the action, keeping the dice it rolls; the state's JSON only when the action carries a snapshot
+    (``snapshot``)."""
+    with recording() as drawn:
+        new, events = system.apply(state, action)
     result = system.result(new)
     prompts = {} if result else system.prompts(new)
     state_json = system.state_to_json(new) if snapshot else None
-    return _Applied(new, [e.to_json() for e in events], result, prompts, state_json)
+    return _Applied(new, [e.to_json() for e in events], result, prompts, state_json, [d.to_json() for d in drawn])
 
 
 def _allows(prompt: Prompt, verb: str) -> bool:

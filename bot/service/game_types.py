@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.service.sealed import SealedDecision
 from bot.store.records import ActionRow, GameRow, SeatRow
 from engine.contract import GameSystem, Prompt, Result, RulesError
 
@@ -31,6 +32,9 @@ class SystemAdapter(GameSystem, Protocol):
     scenarios: tuple[str, ...]
     options: Mapping[str, str]
     """Optional rules: name to a description with its rule number."""
+    rules_version: int
+    """The version of the system's rules (``engine/<system>/rules_version.py``): recorded with each game and
+    action, so that verification replays with the rules only what was played under the current one."""
 
     def state_to_json(self, state: Any) -> Any: ...
 
@@ -65,6 +69,12 @@ class SystemAdapter(GameSystem, Protocol):
 
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         """Whether these events close an activation (or a turn), so the channel gets the map picture."""
+        ...
+
+    def sealed_decisions(self, actions: Sequence[ActionRow]) -> list[SealedDecision]:
+        """The decisions the system sealed itself in these live actions' events (:mod:`bot.service.sealed`), for
+        verification to check each receipt; none for a system whose only secrets are secret prompts (the
+        service seals those and keeps them in the store)."""
         ...
 
 

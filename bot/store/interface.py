@@ -56,9 +56,10 @@ class GameStore(Protocol):
         seats: Sequence[str],
         time_control: Mapping[str, Any],
         creator: int | None,
+        rules: int | None = None,
     ) -> GameRow:
-        """Create an open game with empty seats; :class:`~bot.store.records.ChannelBusyError` if the channel
-        already holds a live game."""
+        """Create an open game with empty seats, under its system's rules version ``rules``;
+        :class:`~bot.store.records.ChannelBusyError` if the channel already holds a live game."""
 
     async def game(self, game_id: int) -> GameRow | None:
         """A game by id."""
@@ -123,7 +124,8 @@ class GameStore(Protocol):
         secret: NewSecret | None = None,
         reveal: bool = False,
     ) -> tuple[GameRow, ActionRow]:
-        """Write one accepted action and everything it changes in ONE transaction;
+        """Write one accepted action and everything it changes in ONE transaction, chained with its rules version,
+        its dice and the receipt of ``secret`` (:func:`bot.store.chain.action_record`);
         :class:`~bot.store.records.RevisionError` if the game moved on since ``game`` was read."""
 
     async def undo_actions(

@@ -263,5 +263,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         time REAL NOT NULL
     )
     """,
+    # Rules versions and dice kept: each game and each action records the rules version of its system it was
+    # played under, and each action the dice it rolled (bot/store/chain.py chains both). Older rows keep NULL.
+    """
+    ALTER TABLE games ADD COLUMN rules INTEGER;
+    ALTER TABLE actions ADD COLUMN rules INTEGER;
+    ALTER TABLE actions ADD COLUMN draws TEXT
+    """,
 )
 """The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""

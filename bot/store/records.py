@@ -19,6 +19,7 @@ SNAPSHOTS_KEPT = 2
 LIVE_STATUSES = ("open", "active")
 """A game is live while its seats are being filled (open) or it is being played (active)."""
 
+
 class StoreError(Exception):
     """The store refused a write (a second live game in a channel, a revision that moved on)."""
 
@@ -65,6 +66,9 @@ class GameRow:
     """The chain hash of the last action (:mod:`bot.store.chain`); the seed hash before the first."""
     seat_actions: dict[str, int] = field(default_factory=dict)
     """How many live (not undone) actions each seat has made."""
+    rules: int | None = None
+    """The rules version of its system the game was created under (``None``: created before versions were
+    recorded, schema version 7)."""
 
     @property
     def live(self) -> bool:
@@ -103,6 +107,12 @@ class ActionRow:
     """The chain hash of this action as stored (:mod:`bot.store.chain`)."""
     undone_after: int | None = None
     """The last action's number when this one was taken back (:mod:`bot.store.chain`)."""
+    rules: int | None = None
+    """The rules version of its system the action was applied under (``None``: stored before versions were
+    recorded)."""
+    draws: list[dict[str, Any]] | None = None
+    """Every die the action rolled (:meth:`engine.dice.Draw.to_json`: stream, number, sides, die), so that the
+    dice can be checked from the seed without the rules (``None`` before version 7)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +165,10 @@ class NewAction:
     verb: str
     args: Mapping[str, Any]
     events: Sequence[Mapping[str, Any]]
+    rules: int | None = None
+    """The rules version it was applied under (the system's ``rules_version``)."""
+    draws: Sequence[Mapping[str, Any]] = ()
+    """The dice it rolled (:meth:`engine.dice.Draw.to_json`)."""
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         updated=row["updated"],
         chain_head=row["chain_head"] or row["seed_hash"],
         seat_actions=json.loads(row["seat_actions"]),
+        rules=row["rules"],
     )
 
 
@@ -153,6 +154,8 @@ def _action(row: aiosqlite.Row, dictionary: bytes | None = None, archive: bytes 
         events_hash=_hash_text(row["events_hash"]),
         chain=_hash_text(row["chain"]),
         undone_after=row["undone_after"],
+        rules=row["rules"],
+        draws=json.loads(row["draws"]) if row["draws"] is not None else None,
     )
 
 
@@ -302,8 +305,9 @@ class SqliteStore:
         seats: Sequence[str],
         time_control: Mapping[str, Any],
         creator: int | None,
+        rules: int | None = None,
     ) -> GameRow:
-        """Create an open game with empty seats.
+        """Create an open game with empty seats, under its system's rules version ``rules``.
 
         :raises ChannelBusyError: if the channel already holds a live game.
         """
@@ -312,7 +316,7 @@ class SqliteStore:
             async with self.transaction() as db:
                 cursor = await db.execute(
                     "INSERT INTO games (guild, channel, system, scenario, options, seed, seed_hash, time_control, "
-                    "creator, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "creator, created, updated, rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         guild,
                         channel,
@@ -325,6 +329,7 @@ class SqliteStore:
                         creator,
                         now,
                         now,
+                        rules,
                     ),
                 )
                 game_id = cursor.lastrowid
@@ -595,14 +600,16 @@ class SqliteStore:
             await db.execute("UPDATE games SET seat_actions = ? WHERE id = ?", (json.dumps(counts), game.id))
             seq, previous = await self._chain_so_far(db, game)
             seq += 1
-            link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash)
+            draws = [dict(d) for d in action.draws]
+            record = chain.action_record(action.rules, draws, secret.receipt if secret is not None else None)
+            link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash, record)
             dictionary = await self._dictionary(game.id)
             made = None
             if dictionary is None and seq > DICTIONARY_AFTER:
                 dictionary = made = await self._new_dictionary(db, game.id)
             await db.execute(
-                "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain, rules, "
+                "draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     seq,
@@ -614,6 +621,8 @@ class SqliteStore:
                     now,
                     bytes.fromhex(own_hash),
                     bytes.fromhex(link),
+                    action.rules,
+                    json.dumps(draws, separators=(",", ":")) if action.rules is not None else None,
                 ),
             )
             await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (link, game.id))
@@ -647,7 +656,8 @@ class SqliteStore:
             await self.archive(game.id)
         stored = ActionRow(
             game.id, seq, action.seat, action.user_id, action.verb, dict(action.args),
-            [dict(e) for e in action.events], now, False, own_hash, link,
+            [dict(e) for e in action.events], now, False, own_hash, link, None, action.rules,
+            draws if action.rules is not None else None,
         )  # fmt: skip
         return await self._reload(game), stored
 

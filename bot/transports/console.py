@@ -410,7 +410,7 @@ async def play(
     stdin: TextIO | None = None,
 ) -> Console:
     """Play a game at the terminal (or from ``script`` lines); returns the console when done."""
-    store = await SqliteStore.open(db)
+    store = await SqliteStore.open(db, check=True)  # the check `umpire run` makes: a damaged file is refused
     service = GameService(store, systems)
     try:
         layer = CommandLayer(service, system, pictures=pictures)

@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.service.sealed import SealedDecision, sealed_in_events
+from bot.store.records import ActionRow
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
 from engine.wargame_commander import SYSTEM, combat, ground, series, special
 from engine.wargame_commander.board import Board
+from engine.wargame_commander.rules_version import RULES_VERSION
 from engine.wargame_commander.state import SeriesState, board_of
 
 PICTURE_PHASES = frozenset({"designate", "move_allied_corps", "report", "over"})
@@ -27,6 +30,7 @@ class WargameCommanderAdapter:
 
     id = "wargame-commander"
     name = "The Ardennes Wargame Commander"
+    rules_version = RULES_VERSION
 
     def __init__(self) -> None:
         from scenarios.wargame_commander import BOARDS
@@ -201,6 +205,10 @@ class WargameCommanderAdapter:
         return any(
             e.get("kind") == "phase" and e.get("data", {}).get("phase") in PICTURE_PHASES for e in events
         ) or any(e.get("kind") == "result" for e in events)
+
+    def sealed_decisions(self, actions: Sequence[ActionRow]) -> list[SealedDecision]:
+        """Every designation and plan the series sealed (its ``sealed`` and ``reveal`` events)."""
+        return sealed_in_events(actions)
 
 
 # --- Texts -------------------------------------------------------------------------------------------------
