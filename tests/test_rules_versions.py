@@ -71,7 +71,7 @@ def test_rules_version_bumped_when_the_rules_change(system: str) -> None:
     """A change to a system's rules code or data fails here until its fingerprint is updated beside its version."""
     module = importlib.import_module(f"engine.{system}.rules_version")
     now = fingerprint(system)
-    assert module.RULES_FINGERPRINT == now, (
+    assert now == module.RULES_FINGERPRINT, (
         f"the rules of engine/{system} changed (code or data): if the change can alter what is legal or what an "
         f"action does, bump RULES_VERSION (now {module.RULES_VERSION}) in engine/{system}/rules_version.py; in any "
         f'case set RULES_FINGERPRINT = "{now}" there'
@@ -91,7 +91,8 @@ def test_rules_version_every_adapter_reports_its_engine_version() -> None:
     """The version each game and action records is the engine's (the adapter only passes it on)."""
     from bot.systems import systems
 
-    engines = {"ardennes44": "vaevictis", "alsace44": "vaevictis", "asl": "asl", "wargame-commander": "wargame_commander"}
+    engines = {"ardennes44": "vaevictis", "alsace44": "vaevictis", "asl": "asl"}
+    engines["wargame-commander"] = "wargame_commander"
     for system_id, factory in systems().items():
         module = importlib.import_module(f"engine.{engines[system_id]}.rules_version")
         assert factory().rules_version == module.RULES_VERSION >= 1

@@ -159,7 +159,13 @@ class GameLife(Prompting):
 def verification_text(checked: Verification) -> str:
     """A verification in words, layer by layer: what each checked, then its problems and notes."""
     game = checked.game
-    lines = [f"Game #{game.id}: seed `{game.seed}`, published hash `{game.seed_hash}`."]
+    if checked.problems:
+        verdict = f"Verification FAILED: {len(checked.problems)} problem(s), in the layers marked FAILED below."
+    elif checked.notes:
+        verdict = "Verification passed; what the notes below name could not be replayed with the rules."
+    else:
+        verdict = "Verification passed: every layer holds."
+    lines = [verdict, f"Game #{game.id}: seed `{game.seed}`, published hash `{game.seed_hash}`."]
     for layer in checked.layers:
         verdict = "FAILED" if layer.problems else "holds"
         lines.append(f"- {layer.name}: {verdict} ({layer.checked})")
@@ -169,10 +175,6 @@ def verification_text(checked: Verification) -> str:
         f"Chain head `{checked.head}`: compare it with the last head the bot posted in the channel (at the end, and "
         "at each turn's end)."
     )
-    if checked.problems:
-        lines.append(f"Verification FAILED: {len(checked.problems)} problem(s).")
-    else:
-        lines.append("Verification passed" + (": what is noted above could not be replayed." if checked.notes else "."))
     return "\n".join(lines)
 
 

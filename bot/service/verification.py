@@ -78,7 +78,8 @@ def verify_game(
     try:
         seed = bytes.fromhex(game.seed)
     except ValueError:
-        seed = b""
+        problem = "the revealed seed is not hexadecimal: it cannot be the game's seed"
+        return Verification(game, (Layer("chain", "nothing checked without the seed", (problem,)),), 0, "")
     chained, head = _chain_layer(game, seed, rows, secrets, posted_heads)
     dice, rolls = _dice_layer(seed, rows)
     sealed = _secrets_layer(system, rows, secrets)
@@ -90,9 +91,7 @@ def _chain_layer(
     game: GameRow, seed: bytes, rows: Sequence[ActionRow], secrets: Sequence[SecretRow], posted: Sequence[str]
 ) -> tuple[Layer, str]:
     problems: list[str] = []
-    if not seed and game.seed:
-        problems.append("the revealed seed is not hexadecimal: it cannot be the game's seed")
-    elif commitment(seed) != game.seed_hash:
+    if commitment(seed) != game.seed_hash:
         problems.append("the revealed seed does not match the hash published at the game's creation")
     receipts = {s.seq: s.receipt for s in secrets if s.seq is not None}
     links = [
@@ -122,7 +121,7 @@ def _chain_layer(
 def _dice_layer(seed: bytes, rows: Sequence[ActionRow]) -> tuple[Layer, int]:
     """Every kept draw and every numbered roll of the events, against the seed (no rules run)."""
     problems: list[str] = []
-    checked = 0
+    checked: set[tuple[str, int, int]] = set()
     seeds: dict[str, bytes] = {}
     for row in rows:
         head = f"action #{row.seq} ({row.seat} {row.verb})"
@@ -135,26 +134,26 @@ def _dice_layer(seed: bytes, rows: Sequence[ActionRow]) -> tuple[Layer, int]:
             if stream not in seeds:
                 seeds[stream] = stream_seed(seed, stream)
             expected = roll(seeds[stream], number, sides) if sides > 0 else None
-            checked += 1
+            checked.add((stream, number, sides))
             if expected != die:
                 which = f"secret stream {stream!r}" if stream else "the public dice"
                 problems.append(
                     f"{head}: roll #{number} of {which} (d{sides}) was kept as {die} but the seed gives {expected}"
                 )
         for number, sides, die in _numbered_rolls(row.events):
-            checked += 1
+            checked.add(("", number, sides))
             expected = roll(seed, number, sides) if sides > 0 else None
             if expected != die:
                 problems.append(
                     f"{head}: roll #{number} (d{sides}) was announced as {die} but the seed gives {expected}"
                 )
     kept = sum(1 for r in rows if r.draws is not None)
-    words = f"{checked} roll(s) recomputed from the seed and their numbers" + (
+    words = f"{len(checked)} roll(s) recomputed from the seed and their numbers" + (
         f" ({len(rows) - kept} action(s) from before rolls were kept: their numbered rolls only)"
         if kept < len(rows)
         else ""
     )
-    return Layer("dice", words, tuple(dict.fromkeys(problems))), checked
+    return Layer("dice", words, tuple(dict.fromkeys(problems))), len(checked)
 
 
 def _numbered_rolls(events: Any) -> list[tuple[int, int, Any]]:
@@ -221,7 +220,7 @@ def _replay_layer(system: SystemAdapter, game: GameRow, seed: bytes, rows: Seque
     try:
         state = system.new_game(game.scenario, game.options, seed)
     except Exception as error:  # tampered setup: say so, never crash
-        return Layer("rules replay", "nothing replayed", (f"the game's set-up does not load: {error}",))
+        return Layer("rules replay", "nothing replayed", (f"the game's setup does not load: {error}",))
     replayed = 0
     for index, row in enumerate(live):
         if (row.rules or 0) != current:  # the replay starts from the set-up: it cannot pass an older action
@@ -269,13 +268,15 @@ def _difference(row: ActionRow, again: list[dict[str, Any]]) -> str:
     for index, (told, replayed) in enumerate(zip(told_all, again, strict=False), 1):
         if told == replayed:
             continue
-        data = told.get("data") if isinstance(told, Mapping) else None
+        if not isinstance(told, Mapping):
+            return f"{head}: event {index} was announced as {str(told)[:40]!r}, which is not an event"
+        data = told.get("data")
         was = data.get("die", data.get("dice")) if isinstance(data, Mapping) else None
         now = replayed.get("data", {}).get("die", replayed.get("data", {}).get("dice"))
         if now is not None and was is not None and was != now:
             rule = replayed.get("data", {}).get("rule") or ""
             return f"{head}: a die{f' ({rule})' if rule else ''} was announced as {was} but the seed gives {now}"
-        kind = told.get("kind") if isinstance(told, Mapping) else None
+        kind = told.get("kind")
         fields = sorted(
             k
             for k in set(data or {}) | set(replayed.get("data", {}))

@@ -177,11 +177,13 @@ class SqliteStore:
     # --- Opening --------------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, check: bool = False) -> SqliteStore:
+    async def open(cls, path: str | Path, *, check: bool = False, writes: bool = True) -> SqliteStore:
         """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store.
 
         ``check`` also runs SQLite's quick check of every page and makes sure the file takes writes (the bot
-        does at start-up, so that it refuses a damaged or read-only file before accepting any command).
+        does at start-up, so that it refuses a damaged or read-only file before accepting any command); with
+        ``writes=False`` only the pages are checked (``umpire replay`` and ``umpire verify`` read a copy kept
+        read-only).
 
         :raises StoreOpenError: with a sentence, when the file cannot be used; no connection is left open.
         """
@@ -205,7 +207,7 @@ class SqliteStore:
             if check:
                 await store._check_integrity()
             await store._migrate()
-            if check:
+            if check and writes:
                 await store._check_writable()
             return store
         except (sqlite3.Error, OSError, StoreError) as error:

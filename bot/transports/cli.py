@@ -263,7 +263,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
     async def replay() -> int:
         try:
-            store = await SqliteStore.open(path, check=True)
+            store = await SqliteStore.open(path, check=True, writes=False)
         except StoreError as error:
             print(f"umpire: {error}", file=sys.stderr)
             return 1
@@ -277,7 +277,11 @@ def run_replay(args: argparse.Namespace) -> int:
                 print(f"umpire: there is no game #{args.game} in {path}", file=sys.stderr)
                 return 1
             service = GameService(store, systems())
-            system = service.system(game.system)
+            try:
+                system = service.system(game.system)
+            except RulesError as error:
+                print(f"umpire: {error}", file=sys.stderr)
+                return 1
             actions = await store.actions(game.id)
 
             def from_setup() -> Any:
@@ -364,7 +368,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
     async def verify() -> int:
         try:
-            store = await SqliteStore.open(path, check=True)
+            store = await SqliteStore.open(path, check=True, writes=False)
         except StoreError as error:
             print(f"umpire: {error}", file=sys.stderr)
             return 1
