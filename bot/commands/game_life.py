@@ -151,7 +151,9 @@ class GameLife(Prompting):
 
     async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.table(ctx.channel, live=False)
-        posted = [str(o["head"])] if o.get("head") else []
+        posted = [str(o["head"]).strip().strip("`").lower()] if o.get("head") else []
+        if posted and (len(posted[0]) < 16 or any(c not in "0123456789abcdef" for c in posted[0])):
+            return [Reply("Give a chain head as the bot posted it: 16 to 64 hexadecimal digits.")]
         checked = await self.service.verify(table.game.id, posted)
         return [Reply(verification_text(checked))]
 

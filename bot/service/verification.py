@@ -74,7 +74,8 @@ def verify_game(
     """Check a finished game in its four layers (see the module docstring); never raises on tampered data.
 
     ``rows`` are every stored action, undone ones included; ``secrets`` the game's stored sealed answers;
-    ``posted_heads`` heads of the chain as posted in the channel (at a turn's end or the game's)."""
+    ``posted_heads`` heads of the chain as posted in the channel (with a map during the game, in full at its end),
+    whole or their first digits (at least 16)."""
     try:
         seed = bytes.fromhex(game.seed)
     except ValueError:
@@ -105,8 +106,8 @@ def _chain_layer(
     points = chain.points(game.seed_hash, links)
     head = next(reversed(points)) if points else game.seed_hash
     for posted_head in posted:
-        where = points.get(posted_head.lower())
-        if where is None:
+        wanted = posted_head.lower()
+        if not any(point.startswith(wanted) for point in points):
             problems.append(
                 f"the head {posted_head[:16]} posted in the channel is nowhere in the stored log's chain: the log was "
                 "changed after it was posted (actions deleted, edited or reordered, or the head rewound)"

@@ -128,8 +128,9 @@ def add_bot_commands(commands: Any) -> None:
         action="append",
         default=[],
         metavar="HEX",
-        help="a chain head the bot posted in the channel (at a turn's end or the game's): it must be a point of "
-        "the stored log's chain, or the log was changed after it was posted (repeat for several)",
+        help="a chain head the bot posted in the channel (its first 16 digits with a map during the game, all 64 at "
+        "the end): it must be a point of the stored log's chain, or the log was changed after it was posted "
+        "(repeat for several)",
     )
 
 
@@ -361,9 +362,12 @@ def run_verify(args: argparse.Namespace) -> int:
     if path is None:
         return 1
     heads = [h.strip().lower() for h in args.head]
-    bad = [h for h in heads if len(h) != 64 or any(c not in "0123456789abcdef" for c in h)]
+    bad = [h for h in heads if not 16 <= len(h) <= 64 or any(c not in "0123456789abcdef" for c in h)]
     if bad:
-        print(f"umpire: --head takes the 64 hexadecimal digits of a chain head, not {bad[0]!r}", file=sys.stderr)
+        print(
+            f"umpire: --head takes a chain head as the bot posted it (16 to 64 hexadecimal digits), not {bad[0]!r}",
+            file=sys.stderr,
+        )
         return 2
 
     async def verify() -> int:

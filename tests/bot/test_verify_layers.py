@@ -298,3 +298,32 @@ def test_replay_replays_from_the_set_up(db_path: Path, capsys: object, monkeypat
     assert main(["replay", "1", "--db", str(db_path)]) == 0
     out = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "actions replayed from the set-up" in out
+
+
+async def test_verify_head_posted_with_each_turns_map_is_found_in_the_chain(db_path: Path) -> None:
+    """The chain's head goes out with the map at a turn's end (a message posted anyway); rewinding the log past it
+    fails a verification given that head."""
+    from bot.commands.layer import CommandLayer
+    from tests.bot.conftest import ctx
+
+    store = await SqliteStore.open(db_path)
+    service = GameService(store, duel_systems())
+    layer = CommandLayer(service, "duel")
+    layer.pictures = False
+    await started(service)
+    replies = await layer.run("choose", ctx(RED), {"number": 2})  # red ends the turn: the map is posted
+    caption = next(r.text for r in replies if r.text.startswith("The map after"))
+    game = (await service.table(CHANNEL)).game
+    assert game.chain_head is not None and f"Chain head `{game.chain_head[:16]}`" in caption
+    posted = game.chain_head[:16]
+    await service.act(CHANNEL, BLUE, "roll", {})
+    await service.resign(CHANNEL, BLUE)
+    assert (await service.verify(1, (posted,))).problems == []
+    await store.close()
+    with sqlite3.connect(db_path) as db:
+        last = db.execute("SELECT MAX(seq) FROM actions").fetchone()[0]
+        db.execute(f"DELETE FROM actions WHERE seq >= {last - 1}")
+        before = db.execute("SELECT hex(chain) FROM actions ORDER BY seq DESC LIMIT 1").fetchone()[0].lower()
+        db.execute(f"UPDATE games SET chain_head = '{before}'")
+    assert (await verified(db_path)).problems == []
+    assert any("nowhere in the stored log's chain" in p for p in (await verified(db_path, (posted,))).problems)
