@@ -174,8 +174,8 @@ def verification_text(checked: Verification) -> str:
         lines += [f"  - PROBLEM: {p}" for p in layer.problems]
         lines += [f"  - note: {n}" for n in layer.notes]
     lines.append(
-        f"Chain head `{checked.head}`: compare it with the last head the bot posted in the channel (at the end, and "
-        "at each turn's end)."
+        f"Chain head `{checked.head}`: compare it with the last head the bot posted in the channel (with each map, "
+        "and in full at the end), or give that head to this command to find it in the chain."
     )
     return "\n".join(lines)
 

@@ -215,7 +215,7 @@ async def test_a_finished_game_refuses_buttons_and_reveals_the_seed(fake: FakeDi
     sent = await fake.click(ANN, prompt, "1. Roll a die")
     assert "over" in answers(sent)[-1].content
     sent = await fake.command(ANN, CHANNEL, "game verify")
-    assert "all agree" in answers(sent)[-1].content
+    assert "Verification passed" in answers(sent)[-1].content
 
 
 async def test_ardennes_1944_through_discord(db_path: Path) -> None:
