@@ -10,7 +10,6 @@ computed from these rows, so a corrected result changes everything that follows 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -152,7 +151,7 @@ class LeagueStore:
         async with self.store.transaction() as db:
             cursor = await db.execute(
                 f"INSERT INTO leagues ({names}, created) VALUES ({', '.join('?' for _ in fields)}, ?)",
-                (*fields.values(), time.time()),
+                (*fields.values(), self.store.clock()),
             )
             league_id = cursor.lastrowid
         league = await self.league(int(league_id or 0))
@@ -197,7 +196,7 @@ class LeagueStore:
             await db.execute(
                 "INSERT INTO league_players (league, user_id, name, side, joined) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (league, user_id) DO UPDATE SET withdrawn = 0, side = excluded.side, name = excluded.name",
-                (league_id, user_id, name, side, time.time()),
+                (league_id, user_id, name, side, self.store.clock()),
             )
 
     async def remove_entrant(self, league_id: int, user_id: int, withdraw: bool) -> None:
@@ -282,7 +281,7 @@ class LeagueStore:
                     scores[0] if scores else None,
                     scores[1] if scores else None,
                     how,
-                    (now if now is not None else time.time()) if scores else None,
+                    (now if now is not None else self.store.clock()) if scores else None,
                     pairing_id,
                 ),
             )
@@ -316,11 +315,10 @@ class LeagueStore:
         async with self.store.transaction() as db:
             await self._log(db, league_id, moderator, kind, text)
 
-    @staticmethod
-    async def _log(db: aiosqlite.Connection, league_id: int, moderator: int | None, kind: str, text: str) -> None:
+    async def _log(self, db: aiosqlite.Connection, league_id: int, moderator: int | None, kind: str, text: str) -> None:
         await db.execute(
             "INSERT INTO league_log (league, moderator, kind, text, time) VALUES (?, ?, ?, ?, ?)",
-            (league_id, moderator, kind, text, time.time()),
+            (league_id, moderator, kind, text, self.store.clock()),
         )
 
     async def log_lines(self, league_id: int) -> list[Mapping[str, Any]]:

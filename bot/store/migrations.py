@@ -263,6 +263,22 @@ MIGRATIONS: tuple[Migration, ...] = (
         time REAL NOT NULL
     )
     """,
+    # Version 7: correspondence clocks per seat (bot/service/timekeeping.py): when each seat's required decision
+    # began, its vacation's start, the vacation granted so far, whether its time ran out once; each action keeps
+    # when its seat's decision began and the reserve it charged (an undo gives both back). Games under way start
+    # their seats' clocks at their last change, as the old clock counted.
+    """
+    ALTER TABLE seats ADD COLUMN began REAL;
+    ALTER TABLE seats ADD COLUMN vacation_from REAL;
+    ALTER TABLE seats ADD COLUMN vacation_used REAL NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE actions ADD COLUMN began REAL;
+    ALTER TABLE actions ADD COLUMN charged REAL NOT NULL DEFAULT 0;
+    UPDATE seats SET began = (SELECT updated FROM games WHERE games.id = seats.game)
+        WHERE seat IN (SELECT seat FROM reminders WHERE reminders.game = seats.game);
+    UPDATE seats SET vacation_from = MIN(vacation_until, (SELECT updated FROM games WHERE games.id = seats.game))
+        WHERE vacation_until IS NOT NULL;
+    """,
     # Rules versions and dice kept: each game and each action records the rules version of its system it was
     # played under, and each action the dice it rolled (bot/store/chain.py chains both). Older rows keep NULL.
     """
