@@ -43,7 +43,7 @@ from engine.contract import (
 )
 from engine.dice import Dice
 from engine.hexgrid import hex_name, parse_hex
-from engine.sealing import receipt_for, salt_for
+from engine.sealing import receipt_for, salt_for, sealed_text
 from engine.wargame_commander import air, combat, ground, scoring, special, window
 from engine.wargame_commander.board import Board, parse_board
 from engine.wargame_commander.report import parse_report
@@ -94,6 +94,12 @@ PHASE_NAMES = {
 }
 
 
+def salt_id(secret_id: str) -> str:
+    """The id a sealed decision's salt is derived from (:func:`engine.sealing.salt_for`): ``wc:`` and its id, so
+    that a series' salts never meet another system's. The reveal's details carry it for a check."""
+    return f"wc:{secret_id}"
+
+
 def new_game(board_raw: Mapping[str, Any], seed: bytes) -> SeriesState:
     """A series on a board document (checked: :class:`engine.wargame_commander.board.BoardError`)."""
     board = parse_board(board_raw)
@@ -135,7 +141,7 @@ class _Run:
 
     def seal(self, owner: str, kind: str, content: Any, rule: str) -> None:
         secret_id = f"WC{len(self.state.secrets) + 1}"
-        receipt = receipt_for(content, salt_for(bytes.fromhex(self.state.seed), f"wc:{secret_id}"))
+        receipt = receipt_for(content, salt_for(bytes.fromhex(self.state.seed), salt_id(secret_id)))
         self.state.secrets.append(
             {
                 "id": secret_id,
@@ -172,15 +178,22 @@ class _Run:
 
     def reveal(self, secret: dict[str, Any]) -> None:
         secret["revealed"] = True
-        salt = salt_for(bytes.fromhex(self.state.seed), f"wc:{secret['id']}")
+        salt = salt_for(bytes.fromhex(self.state.seed), salt_id(secret["id"]))
         self.say(
             "reveal",
-            f"Revealed {secret['id']} ({secret['owner'].title()} {secret['kind']}): {json.dumps(secret['content'])}.",
+            f"Revealed {secret['id']} ({secret['owner'].title()} {secret['kind']}): {json.dumps(secret['content'])} "
+            f"(receipt {secret['receipt'][:16]}...: the attached file holds its salt and exact sealed text).",
             secret=secret["id"],
             owner=secret["owner"],
             content=secret["content"],
             salt=salt,
             receipt=secret["receipt"],
+            details={
+                "id": secret["id"],
+                "salt_id": salt_id(secret["id"]),
+                "receipt": secret["receipt"],
+                "sealed": sealed_text(secret["content"], salt),
+            },
         )
 
     # --- Dice --------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ Sealed contents stay sealed: the channel's texts come from the public view; a si
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
 from engine.wargame_commander import SYSTEM, combat, ground, series, special
@@ -27,6 +27,10 @@ class WargameCommanderAdapter:
 
     id = "wargame-commander"
     name = "The Ardennes Wargame Commander"
+    moderator_seats: ClassVar[Mapping[str, str]] = {series.CM: "the campaign manager"}
+    """4.2d: the campaign manager's seat; only a moderator acts for it (the service checks every path)."""
+    seals_own_secrets = True
+    """The engine posts one checkable receipt per sealed decision (:mod:`engine.sealing`); the service adds none."""
 
     def __init__(self) -> None:
         from scenarios.wargame_commander import BOARDS
