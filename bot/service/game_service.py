@@ -167,7 +167,10 @@ class GameService(Reading, Correspondence):
             roles = moderator_seats(self.system(table.game.system))
             free = [s for s, row in table.seats.items() if row.user_id is None]
             if seat is None:
-                free = [s for s in free if caller.moderator or s not in roles]
+                kept = [s for s in free if s in roles and not caller.moderator]
+                free = [s for s in free if s not in kept]
+                if kept and not free:
+                    raise Refusal(f"the seat left ({', '.join(kept)}) is for a moderator: {roles[kept[0]]}")
                 if not free:
                     raise Refusal("every seat is taken")
                 seat = free[0]
@@ -546,6 +549,7 @@ class GameService(Reading, Correspondence):
             state = await self.state(table.game)
             prompts = await self._prompts_of(table.game, state)
             acting = self._acting_seat(table, caller, prompts, verb, seat)
+            check_role(system, acting, caller)
             if acting not in prompts:
                 raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
             if text is None:
