@@ -101,8 +101,9 @@ class Console:
         """Create the game, seat the two players, start it.
 
         The game's system says how (:meth:`bot.systems.base.Room.console_game`): ``game create`` with the
-        optional rules by default; a system may use its own command, read ``options`` as its settings and make
-        the players moderators (a terminal has no server roles).
+        optional rules by default; a system may use its own command and read ``options`` as its settings. A
+        terminal has no server roles: its players are moderators (the organiser, the campaign manager) unless
+        the system says otherwise, so each holds the roles the docs give it.
         """
         system_id = system or self.layer.default_system
         self.system_id = system_id
@@ -238,7 +239,8 @@ class Console:
         """The commands of this console's game: the shared ones (without the information commands when its
         system answers none), the moderators' and leagues', and its system's own (not every system's)."""
         system_id = self.system_id or self.layer.default_system
-        own = {c.name for c in self.layer.room_of(system_id).commands}
+        room = self.layer.room_of(system_id)
+        own = {c.name for c in room.commands} | set(room.verb_commands.values())  # `move` in the Wargame Commander
         own |= {c.name for room in cross_system_rooms() for c in room.commands}
         own |= {c.name for c in SHARED_COMMANDS}
         if getattr(self.service.system(system_id), "inform", None) is None:

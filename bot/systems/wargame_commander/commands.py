@@ -139,6 +139,7 @@ class WargameCommanderRoom(Room):
 
     press_verbs = frozenset({*sealed.PRESS_VERBS, "wac"})
     verb_commands: ClassVar[Mapping[str, str]] = {
+        "move": "move",  # the shared play command of the hex-and-counter rooms (2.3): `/move units: to:`
         "basing": "frame basing",
         "report": "frame form",
         "correct": "frame form",

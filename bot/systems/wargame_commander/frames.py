@@ -86,6 +86,8 @@ def handlers(layer: Layer) -> dict[str, Handler]:
         if side not in mine and not ctx.caller.moderator:
             raise Refusal(f"only the {side} Frame CO (or a moderator) sees the {side} plan sheet")
         text = await layer.service.describe(ctx.channel, ctx.caller, "plan", side)
+        if not layer.pictures:
+            return [Reply(text + "\n(pictures are off: the sheet's text only)", channel=ctx.channel)]
         return [Reply(text, picture=await _sheet_job(layer, table, side), channel=ctx.channel)]
 
     return {
@@ -264,13 +266,16 @@ async def plan_sheets(layer: Layer, ctx: Context, outcome: Outcome) -> list[Repl
         if user is None:
             continue
         text = f"**{side.title()} plan sheet** for the next frame (4.2r); `frame plan` shows it again."
+        if not layer.pictures:
+            sheet = await layer.service.describe(ctx.channel, Caller(user, side), "plan", side)
+            text = f"{sheet}\n(pictures are off: `frame plan` shows this text again)"
         replies.append(
             Reply(
                 text,
                 to="dm",
                 ephemeral=False,
                 user=user,
-                picture=await _sheet_job(layer, table, side),
+                picture=await _sheet_job(layer, table, side) if layer.pictures else None,
                 channel=ctx.channel,
                 dm_fallback=Reply(
                     f"<@{user}>: your plan sheet could not be sent by DM (they are closed): use `frame plan`.",
