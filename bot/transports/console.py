@@ -37,6 +37,8 @@ from bot.store.sqlite import SqliteStore
 from engine.contract import RulesError
 
 CHANNEL = 1
+PNG = b"\x89PNG"
+"""How a PNG picture begins (other attachments keep their own names)."""
 """The console's first table; a game file that already holds a live game there gets the next free one."""
 
 HELP_ALSO = (
@@ -367,6 +369,11 @@ class Console:
                 self.say("  Type `show` to see the choices (they are private); `show SEAT` for another seat's.")
             for attachment in reply.files:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
+                if not attachment.data.startswith(PNG):  # a file of details (a reveal's salt and sealed text)
+                    path = self.out_dir / Path(attachment.name).name
+                    path.write_bytes(attachment.data)
+                    self.say(f"  [file {attachment.name} written to {path}]")
+                    continue
                 path = self.out_dir / f"map-{len(self.pictures_written) + 1:03d}.png"
                 path.write_bytes(attachment.data)
                 self.pictures_written.append(path)
