@@ -255,14 +255,15 @@ class _Run:
             f"{self.name(unit_id)} forced to surrender",
         )
 
-    def check_frontlines(self, score_breaks: bool) -> None:
-        """2.2c after every movement phase; 5.1 breaks scored after the last one of the board phase."""
+    def check_frontlines(self, score_breaks: bool, sides: tuple[str, ...] = ()) -> None:
+        """2.2c after every movement phase; 5.1 breaks scored after the last one of the board phase, for the
+        frontlines of ``sides`` (every side when empty): those whose side has had a movement phase."""
         for side in self.board.sides:
             breaks, gaps = ground.frontline_breaks(self.state, self.board, side)
             self.state.frontline[side] = breaks
             words = "holds" if breaks == 0 else f"has {breaks} break(s) at {', '.join(hex_name(h) for h in gaps)}"
             self.say("frontline", f"{side.title()} frontline {words} (2.2c).", side=side, breaks=breaks, gaps=gaps)
-            if score_breaks and breaks:
+            if score_breaks and breaks and side in (sides or self.board.sides):
                 self.score(
                     self.board.enemy(side),
                     breaks * self.board.scoring.frontline_break,
@@ -498,7 +499,10 @@ def _done(run: _Run, action: Action) -> None:
             _after_breakthroughs(run)
         return
     last = phase in ("offensive_hq", "move_german_hq")
-    run.check_frontlines(score_breaks=last)
+    # W-29: after the Offensive only the Germans have moved; the Allied frontline's breaks are not "remaining"
+    # after a movement of theirs (2.31, 3.2: they cannot move before frame 1), so they score from frame 2 on.
+    scored = ("german",) if phase == "offensive_hq" else tuple(run.board.sides)
+    run.check_frontlines(score_breaks=last, sides=scored)
     if last:
         for unit in run.state.units.values():
             unit.engaged = False  # 2.47: the subsequent movement phase is over

@@ -331,3 +331,31 @@ def test_4_2d_the_frame_report_as_a_form_with_every_bad_line_by_field(board: Boa
     assert caught.value.problems[0].startswith("Aircraft shot down, line 1: no german aircraft type 'Spitfire IX'")
     assert caught.value.problems[1].startswith("Airfields damaged or closed, line 3: Bassingbourn (8th AF)")
     assert caught.value.problems[2] == "Depots damaged, radar sites hit, line 1: no supply depot 'paris'"
+
+
+def test_5_1_the_start_position_has_no_frontline_break(fresh: SeriesState, board: Board) -> None:
+    """W-29: no side scores from the start position, before the other can act."""
+    from engine.wargame_commander import ground
+
+    for side in board.sides:
+        assert ground.frontline_breaks(fresh, board, side) == (0, []), side
+
+
+def test_2_31_allied_breaks_after_the_offensive_score_only_once_the_allies_have_moved(
+    fresh: SeriesState, board: Board
+) -> None:
+    """W-29: after the Offensive (the Allies could not move, 2.31, 3.2) only the German frontline is scored."""
+    from engine.wargame_commander import ground
+
+    state = copy.deepcopy(fresh)
+    state.units["us-3c"].hex = 1416  # the Allied frontline opens at 1514
+    state.phase = "offensive_hq"
+    assert ground.frontline_breaks(state, board, "allied")[0] == 1
+    state, events = act(state, "german", "done")
+    assert state.ledger == [] and any(e.kind == "frontline" and e.data["side"] == "allied" for e in events)
+    later = position(copy.deepcopy(fresh), "move_german_hq", frame=2)
+    for unit_id, unit in fresh.units.items():
+        later.units[unit_id].hex = unit.hex
+    later.units["us-3c"].hex = 1416
+    later, _ = act(later, "german", "done")
+    assert [(line["side"], line["points"]) for line in later.ledger] == [("german", 2.0)]
