@@ -315,7 +315,7 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
     elif phase == "report":
         found[CM] = Prompt(
             CM,
-            f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d).",
+            f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d). {special.unchecked(state, board)}",
             free_verbs=("report", "window"),
             rule="4.2d",
         )
@@ -552,6 +552,7 @@ def _rebase(run: _Run, action: Action) -> None:
 
 def _report(run: _Run, action: Action) -> None:
     run.state.report = parse_report(_arg(action, "text"), run.board)
+    special.check_report(run.state, run.board, run.state.report)
     _open_window(run, action)
     run.say(
         "report",
@@ -619,6 +620,7 @@ def _dispute(run: _Run, action: Action) -> None:
 
 def _correct(run: _Run, action: Action) -> None:
     run.state.report = parse_report(_arg(action, "text"), run.board)
+    special.check_report(run.state, run.board, run.state.report)
     _open_window(run, action)
     run.say(
         "report",
@@ -697,7 +699,7 @@ def _apply_report(run: _Run) -> None:
         state.units[line["unit"]].damage = 1 if line["damage"] == "damage" else 2
         run.say(
             "corps_damage",
-            f"{run.name(line['unit'])}: tac air {line['damage']} damage, "
+            f"{run.name(line['unit'])}: {special.DAMAGE_WORDS[line['damage']]} from tac air, "
             f"-{state.units[line['unit']].damage} CS this combat (2.41).",
         )
     state.radar_lost = list(report.get("radar", []))

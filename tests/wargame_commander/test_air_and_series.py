@@ -359,3 +359,26 @@ def test_2_31_allied_breaks_after_the_offensive_score_only_once_the_allies_have_
     later.units["us-3c"].hex = 1416
     later, _ = act(later, "german", "done")
     assert [(line["side"], line["points"]) for line in later.ledger] == [("german", 2.0)]
+
+
+def test_3_1_no_heavy_bomber_is_shot_down_under_the_overcast_of_frames_1_to_3(fresh: SeriesState) -> None:
+    state = position(fresh, "report", frame=2, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    prompt = series.prompts(state)["cm"]
+    assert "Not checked by the bot" in prompt.text and "3.5b" in prompt.text
+    with pytest.raises(IllegalActionError, match=r"3\.1, 3\.5a: frame 2 .* B-17G shot down"):
+        act(copy.deepcopy(state), "cm", "report", text="shot_down,allied,B-17G,2")
+    later = position(copy.deepcopy(fresh), "report", frame=4, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    later, _ = act(later, "cm", "report", text="shot_down,allied,B-17G,2")
+    assert later.phase == "dispute"
+
+
+def test_2_41_corps_damage_is_said_once(fresh: SeriesState) -> None:
+    """The report's summary and its application say "damaged" / "heavily damaged", never "damage damage"."""
+    state = position(fresh, "report", frame=2, us_1=807, us_8=1512, us_7=907, de_15=1806, de_81=1707)
+    state, events = act(state, "cm", "report", text="corps,us-8,damage\ncorps,us-7,heavy")
+    state, _ = act(state, "allied", "accept")
+    state, applied = act(state, "german", "accept")
+    texts = [e.text for e in [*events, *applied]]
+    assert any("VIII US Corps damaged" in t for t in texts), texts
+    assert any("heavily damaged from tac air" in t for t in texts), texts
+    assert not any("damage damage" in t or "heavy damage," in t for t in texts)
