@@ -195,6 +195,15 @@ class WargameCommanderAdapter:
                 pairs.append((squad.id, field_id, f"{squad.id} @ {field_id} ({spec.name}, cap {cap})"))
         return pairs, {s.id: s.steps for s in board.squads.values() if s.side == side}
 
+    def field_caps(self, state: SeriesState, side: str) -> dict[str, int]:
+        """1.1, 1.3: the squad-step cap of each of ``side``'s airfields, by id."""
+        board = board_of(state)
+        return {
+            field_id: board.field_sizes[board.airfields[field_id].size][0]
+            for field_id, live in state.fields.items()
+            if live.side == side
+        }
+
     def dispute_deadline(self, state: SeriesState) -> float | None:
         """4.2d: when the open dispute window closes (the clock's ``expire`` is due), if it is timed."""
         from engine.wargame_commander import window
