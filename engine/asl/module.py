@@ -1031,7 +1031,7 @@ def _by_entry(current: Any, value: Mapping[str, Any], file: str) -> dict[str, An
     if not isinstance(entries, list):
         raise ModuleError([f"{file}: rg_chart.entry: must be a list of entries ([[rg_chart.entry]])"])
     new = {_entry_key(e): e for e in entries}
-    old = [e for e in (current or {}).get("entry", []) if isinstance(e, Mapping)] if isinstance(current, Mapping) else []
+    old = [e for e in current.get("entry", []) if isinstance(e, Mapping)] if isinstance(current, Mapping) else []
     kept = [new.pop(_entry_key(e)) if _entry_key(e) in new else e for e in old]
     merged = {**(current if isinstance(current, Mapping) else {}), **value}
     merged["entry"] = kept + list(new.values())

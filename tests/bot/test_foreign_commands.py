@@ -81,7 +81,7 @@ async def test_the_wargame_commanders_move_is_its_own_and_frame_form_is_not_arde
     await service.create(guild=1, channel=950, caller=MOD, system_id="wargame-commander", scenario="wargame-commander")
     replies = await layer.run("move", Context(MOD, 950, 1), {"units": "us-8", "to": "1412"})
     assert "is a command of" not in replies[0].text
-    await layer.run("campaign create", Context(MOD, 951, 1), {"module": "a-bridge-too-far", "start": "17N", "elr": "allied=5 german=3",
-                                                              "san": "allied=3 german=4"})  # fmt: skip
+    create = {"module": "a-bridge-too-far", "start": "17N", "elr": "allied=5 german=3", "san": "allied=3 german=4"}
+    await layer.run("campaign create", Context(MOD, 951, 1), create)
     replies = await layer.run("frame form", Context(MOD, 951, 1), {"pilots": "Rall, 2, 0, 0"})
     assert replies[0].text.startswith("Refused: `/frame form` is a command of The Ardennes Wargame Commander")

@@ -32,7 +32,9 @@ from tests.wargame_commander.play import greedy_basing, greedy_operation_basing,
 SEED = b"\x17" * 32
 """The game seed the transcript was written with (the test pins it)."""
 TRANSCRIPT = Path(__file__).parent / "data" / "wargame-commander-series.txt"
-REPORT = "shot_down,german,Bf 109G,3\\nshot_down,allied,P-47D,1\\nairfield,Y29,moderate\\ndepot,cologne\\npilot,Rall,2,0,0"
+REPORT = (
+    "shot_down,german,Bf 109G,3\\nshot_down,allied,P-47D,1\\nairfield,Y29,moderate\\ndepot,cologne\\npilot,Rall,2,0,0"
+)
 """Frame 1's report as first entered (the German Frame CO disputes the depot, the CM corrects it)."""
 CORRECTED = "shot_down,german,Bf 109G,3\\nshot_down,allied,P-47D,1\\nairfield,Y29,moderate\\npilot,Rall,2,0,0"
 LATER = "shot_down,german,Fw 190D-9,2\\nshot_down,allied,Spitfire IX,1\\npilot,Barkhorn,3,2,1"

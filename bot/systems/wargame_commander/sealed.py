@@ -166,7 +166,8 @@ class _Basket:
             field = self.items[index][1].split("@")[1]
             load = sum(n for (_, value), n in zip(self.items, chosen, strict=True) if value.endswith(f"@{field}"))
             if add and field in self.caps and load >= self.caps[field]:
-                return f"Not added: {field} holds {self.caps[field]} squad steps at most (1.1, 1.3): choose another field."
+                cap = self.caps[field]
+                return f"Not added: {field} holds {cap} squad steps at most (1.1, 1.3): choose another field."
             if not add and not chosen[index]:
                 return ""
             chosen[index] += 1 if add else -1
