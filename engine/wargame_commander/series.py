@@ -141,7 +141,8 @@ class _Run:
 
     def seal(self, owner: str, kind: str, content: Any, rule: str) -> None:
         secret_id = f"WC{len(self.state.secrets) + 1}"
-        receipt = receipt_for(content, salt_for(bytes.fromhex(self.state.seed), salt_id(secret_id)))
+        epoch = self.state.epoch
+        receipt = receipt_for(content, salt_for(bytes.fromhex(self.state.seed), salt_id(secret_id), epoch))
         self.state.secrets.append(
             {
                 "id": secret_id,
@@ -152,6 +153,7 @@ class _Run:
                 "content": content,
                 "receipt": receipt,
                 "revealed": False,
+                "epoch": epoch,
             }
         )
         self.say(
@@ -178,7 +180,7 @@ class _Run:
 
     def reveal(self, secret: dict[str, Any]) -> None:
         secret["revealed"] = True
-        salt = salt_for(bytes.fromhex(self.state.seed), salt_id(secret["id"]))
+        salt = salt_for(bytes.fromhex(self.state.seed), salt_id(secret["id"]), int(secret.get("epoch", 0)))
         self.say(
             "reveal",
             f"Revealed {secret['id']} ({secret['owner'].title()} {secret['kind']}): {json.dumps(secret['content'])} "
@@ -191,6 +193,7 @@ class _Run:
             details={
                 "id": secret["id"],
                 "salt_id": salt_id(secret["id"]),
+                "epoch": int(secret.get("epoch", 0)),
                 "receipt": secret["receipt"],
                 "sealed": sealed_text(secret["content"], salt),
             },
@@ -412,6 +415,10 @@ def apply(state: SeriesState, action: Action) -> tuple[SeriesState, list[Event]]
     """
     if state.phase == "over":
         raise IllegalActionError("the series is over", "5.1")
+    if action.verb == "corrected" and action.seat == CM:
+        run = _Run(state)
+        _corrected(run, action)
+        return run.state, run.events
     handler = _HANDLERS.get(action.verb)
     if handler is None:
         raise InvalidActionError(f"unknown action {action.verb!r}; known: {', '.join(sorted(_HANDLERS))}")
@@ -960,6 +967,19 @@ def _operation_basing(run: _Run, action: Action) -> None:
     )
     run.say("rebase", f"Allied basing for frame {run.state.frame}: {moved or 'no change'} (1.4, 3.3b).")
     run.goto("report")
+
+
+def _corrected(run: _Run, action: Action) -> None:
+    """A moderator took actions back (``mod correct``): whatever is sealed from now on gets a fresh salt, so a
+    decision sealed again cannot be matched against a salt a taken-back reveal published. Asked of nobody:
+    the bot sends it in the CM's seat after a correction."""
+    run.state.epoch += 1
+    run.say(
+        "corrected",
+        "After the moderator's correction, every decision sealed from now on gets a fresh salt "
+        f"(correction {run.state.epoch}).",
+        epoch=run.state.epoch,
+    )
 
 
 _HANDLERS = {

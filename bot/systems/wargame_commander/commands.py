@@ -195,6 +195,11 @@ class WargameCommanderRoom(Room):
 
         return await expire_windows(layer)
 
+    async def after_correct(self, layer: Layer, ctx: Context) -> tuple[list[Reply], Table] | None:
+        from bot.systems.wargame_commander.frames import after_correct
+
+        return await after_correct(layer, ctx)
+
     async def after_outcome(self, layer: Layer, ctx: Context, outcome: Outcome) -> list[Reply]:
         from bot.systems.wargame_commander.frames import plan_sheets
 

@@ -200,6 +200,19 @@ async def dispute_components(layer: Layer, table: Table, seat: str, prompt: Prom
     return (button,), ()
 
 
+async def after_correct(layer: Layer, ctx: Context) -> tuple[list[Reply], Table] | None:
+    """After ``mod correct``: a new correction epoch in the CM's seat (fresh salts for what is sealed next, so a
+    salt a taken-back reveal published opens no new receipt). ``None`` when the series is over or has no CM."""
+    table = await layer.service.table(ctx.channel, live=False)
+    cm = table.user_of("cm")
+    if not table.game.live or table.game.status != "active" or cm is None:
+        return None
+    caller = Caller(cm, ctx.caller.name, moderator=True)  # the moderator's correction, carried by the CM's seat
+    outcome = await layer.service.act(ctx.channel, caller, "corrected", {}, seat="cm")
+    lines = [f"- {e['text']}" for e in outcome.public_events]
+    return [Reply("\n".join(lines), to="channel", ephemeral=False, channel=ctx.channel)], outcome.table
+
+
 async def expire_windows(layer: Layer) -> list[Reply]:
     """Close every dispute window whose time is up (run with the reminders): the report stands when nobody
     disputes it, or the campaign manager is asked to decide. Returns the channel messages."""
