@@ -68,5 +68,4 @@ async def test_the_organisers_and_moderators_verbs_are_refused_to_players_on_eve
         ):
             assert "moderator" in await refused(layer, channel, ANN, name, options)
     # The CM's correction epoch is the bot's own step after `mod correct`: a side's player cannot send it.
-    assert "corrected" in await refused(layer, WC, ANN, "act", {"verb": "corrected"})wc = {"scenario": "wargame-commander", "system": "wargame-commander"}
-    await layer.run("game create", Context(MOD, WC, 1), wc)
+    assert "corrected" in await refused(layer, WC, ANN, "act", {"verb": "corrected"})
