@@ -141,8 +141,8 @@ class WargameCommanderRoom(Room):
     verb_commands: ClassVar[Mapping[str, str]] = {
         "move": "move",  # the shared play command of the hex-and-counter rooms (2.3): `/move units: to:`
         "basing": "frame basing",
-        "report": "frame form",
-        "correct": "frame form",
+        "report": "frame report",
+        "correct": "frame report",
         "window": "frame window",
         "accept": "frame accept",
         "dispute": "frame dispute",
