@@ -471,7 +471,7 @@ def _move(run: _Run, action: Action) -> None:
     # The bot's shared `move` command names its option `units` (one unit here).
     unit_id = str(action.args.get("unit") or action.args.get("units") or "").strip()
     if not unit_id or "," in unit_id:
-        raise InvalidActionError("move one unit at a time: move unit to", "2.3")
+        raise InvalidActionError("move one unit at a time: `/move units:us-8 to:1412`", "2.3")
     spec = run.board.units.get(unit_id)
     if spec is None or spec.side != side or run.state.units[unit_id].hex is None:
         raise IllegalActionError(f"{unit_id!r} is not one of your units on the board", "2.3")

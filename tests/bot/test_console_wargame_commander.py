@@ -28,6 +28,7 @@ def test_a_whole_series_plays_at_the_console_from_its_transcript(
     text = capsys.readouterr().out
     assert "Refused" not in text, text[text.find("Refused") - 2000 : text.find("Refused") + 500]
     assert "Commands: " in text and ", move, frame report" in text  # `help` lists `move` (2.3)
+    assert "Example: move units=ss-1 to=1512" in text and "path (optional)" not in text  # and explains it
     assert "Frame 1 report entered" in text and "corrected" in text  # the CM at the console (4.2d)
     assert "Result:" in text and "the log's hash chain holds" in text  # the final score (5.1), then verify
     assert not list(tmp_path.glob("*.png"))  # --no-pictures: no map, no plan sheet

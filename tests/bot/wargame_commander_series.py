@@ -114,8 +114,10 @@ async def write(path: Path = TRANSCRIPT, out_dir: Path | None = None) -> str:
             "# The Ardennes Wargame Commander: a whole series at the console (docs/wargame-commander.md).",
             "# Three seats: allied and german (the Frame COs), cm (the campaign manager, a moderator).",
             "help",
+            "help move",
         ]
         await console.line("help")
+        await console.line("help move")
         for _ in range(2000):
             state: SeriesState = await service.state((await service.table(console.channel, live=False)).game)
             if state.phase == "over":

@@ -38,6 +38,8 @@ class WargameCommanderAdapter:
         self.seats: tuple[str, ...] = (*SYSTEM.seats, series.CM)
         self.scenarios: tuple[str, ...] = BOARDS
         self.options: Mapping[str, str] = {}
+        self.unused_options: Mapping[str, tuple[str, ...]] = {"move": ("path",)}
+        """2.3: a corps or HQ moves to a hex by the cheapest way (no route is given), so `help move` names none."""
 
     # --- The engine contract --------------------------------------------------------------------------
 
