@@ -248,6 +248,12 @@ def test_4_0_whole_series_of_random_legal_play_keep_their_invariants(doc: dict[s
             "report",
         ]
         assert [p for p in frame_two[: frame_two.index("report") + 1] if p in order] == order
+        # W-29: no side scores before it can act: no Allied frontline break is scored after the Offensive.
+        assert not [x for x in state.ledger if x["source"] == "frontline allied" and x["frame"] == 1]
+        # 4.2i: every receipt opens with the salt its reveal published (engine.sealing).
+        reveals = {e.data["secret"]: e.data for e in events if e.kind == "reveal"}
+        for secret in state.secrets:
+            assert verify_receipt(secret["content"], reveals[secret["id"]]["salt"], secret["receipt"])
 
 
 def test_unknown_verbs_and_junk_arguments_are_refused_clearly(fresh: SeriesState) -> None:
