@@ -150,7 +150,7 @@ class _Run:
                 "kind": kind,
                 "frame": self.state.frame,
                 "rule": rule,
-                "content": content,
+                "content": copy.deepcopy(content),
                 "receipt": receipt,
                 "revealed": False,
                 "epoch": epoch,
@@ -462,7 +462,7 @@ def _basing(run: _Run, action: Action) -> None:
     if len(sealed) == len(run.board.sides):
         for side, secret in sealed.items():
             run.reveal(secret)
-            run.state.basing[side] = secret["content"]
+            run.state.basing[side] = copy.deepcopy(secret["content"])  # a rebase later must not change what was sealed
         run.goto("offensive_corps")
 
 
@@ -745,7 +745,7 @@ def _designate(run: _Run, action: Action) -> None:
     if len(sealed) == len(run.board.sides):
         for secret in sealed.values():
             run.reveal(secret)
-        _resolve_combat(run, {side: s["content"] for side, s in sealed.items()})
+        _resolve_combat(run, {side: copy.deepcopy(s["content"]) for side, s in sealed.items()})
 
 
 def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None:
