@@ -97,7 +97,8 @@ async def test_4_2d_a_non_moderator_in_the_cm_seat_is_refused_on_every_path(laye
     replies = await layer.run("frame report", ctx(MOD), {"text": REPORT})
     assert not replies[0].text.startswith("Refused"), [r.text for r in replies]
     assert (await state_of(service)).phase == "dispute"
-    await layer.run("mod substitute", ctx(MOD), {"seat": "cm", "user": CARL.user_id})
+    replies = await layer.run("mod substitute", ctx(MOD), {"seat": "cm", "user": CARL.user_id})
+    assert any("Only a moderator acts for this seat (the campaign manager)" in r.text for r in replies)
     for name, options in [
         ("game undo", {}),  # the moderator's report, taken back by the seat's new holder
         ("frame close", {}),
