@@ -40,6 +40,7 @@ from bot.service.game_types import StaleError as StaleError
 from bot.service.game_types import SystemAdapter as SystemAdapter
 from bot.service.game_types import SystemFactory as SystemFactory
 from bot.service.game_types import Table as Table
+from bot.service.game_types import check_role, moderator_seats
 from bot.service.reading import Reading
 from bot.service.verification import Layer, Verification, verify_game
 from bot.store.records import (
@@ -171,12 +172,19 @@ class GameService(Reading, Correspondence):
                 raise Refusal("the game has started; a moderator may substitute a player")
             if table.seats_of(caller.user_id) and seat is None:
                 raise Refusal(f"you already hold the {', '.join(table.seats_of(caller.user_id))} seat")
+            roles = moderator_seats(self.system(table.game.system))
             free = [s for s, row in table.seats.items() if row.user_id is None]
             if seat is None:
+                kept = [s for s in free if s in roles and not caller.moderator]
+                free = [s for s in free if s not in kept]
+                if kept and not free:
+                    raise Refusal(f"the seat left ({', '.join(kept)}) is for a moderator: {roles[kept[0]]}")
                 if not free:
                     raise Refusal("every seat is taken")
                 seat = free[0]
             self._check_seat(table, seat)
+            if seat in roles and not caller.moderator:
+                raise Refusal(f"only a moderator holds the {seat} seat ({roles[seat]})")
             holder = table.user_of(seat)
             if holder == caller.user_id:
                 raise Refusal(f"you already hold the {seat} seat")
@@ -284,7 +292,14 @@ class GameService(Reading, Correspondence):
             mine = table.seats_of(caller.user_id)
             if not mine:
                 raise Refusal("you hold no seat in this game")
-            others = [s for s in table.seats if s not in mine]
+            roles = moderator_seats(self.system(table.game.system))
+            if all(s in roles for s in mine):
+                raise Refusal(
+                    f"{roles[mine[0]]} does not resign: a moderator abandons the game (`mod abandon`) or "
+                    "substitutes the seat"
+                )
+            mine = [s for s in mine if s not in roles]
+            others = [s for s in table.seats if s not in mine and s not in roles]
             winner = others[0] if len(others) == 1 else None
             text = f"{' and '.join(mine)} resigned" + (f": {winner} wins" if winner else "")
             game = await self.store.set_status(table.game, "finished", {"winner": winner, "text": text})
@@ -388,6 +403,7 @@ class GameService(Reading, Correspondence):
         state = await self.state(game)
         before = await self._prompts_of(game, state)
         acting = self._acting_seat(table, caller, before, verb, seat)
+        check_role(system, acting, caller)
         applied = await asyncio.to_thread(_apply, system, state, Action(acting, verb, args), snapshot_due(game))
         new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
         now = self.clock()
@@ -549,6 +565,7 @@ class GameService(Reading, Correspondence):
             state = await self.state(table.game)
             prompts = await self._prompts_of(table.game, state)
             acting = self._acting_seat(table, caller, prompts, verb, seat)
+            check_role(system, acting, caller)
             if acting not in prompts:
                 raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
             if text is None:
@@ -602,6 +619,7 @@ class GameService(Reading, Correspondence):
             last = actions[-1]
             if last.seat not in mine:
                 raise Refusal(f"the last action was the {last.seat} player's: you may undo only your own actions")
+            check_role(self.system(table.game.system), last.seat, caller)
             if any(e.get("kind") in BARRIER_KINDS for e in last.events):
                 raise Refusal(
                     "your last action rolled a die, revealed information or sealed a decision: it cannot be undone"

@@ -101,6 +101,25 @@ class Caller:
     moderator: bool = False
 
 
+def moderator_seats(system: SystemAdapter) -> Mapping[str, str]:
+    """The seats of ``system`` that only a moderator acts for, each with the role it stands for (the Wargame
+    Commander's ``cm``: "the campaign manager"). A system declares them as ``moderator_seats``; most have none."""
+    seats: Mapping[str, str] = getattr(system, "moderator_seats", {})
+    return seats
+
+
+def check_role(system: SystemAdapter, seat: str, caller: Caller) -> None:
+    """Refuse an action for ``seat`` by a caller without the role the seat stands for. Every way of acting
+    (a command, ``act``, a button, a form, a confirmation, an undo) passes the service, which calls this, so a
+    player seated in such a seat cannot walk round the check by another command.
+
+    :raises Refusal: when ``seat`` is a moderator seat and ``caller`` is no moderator.
+    """
+    role = moderator_seats(system).get(seat)
+    if role is not None and not caller.moderator:
+        raise Refusal(f"only a moderator acts for the {seat} seat ({role}); nothing changed")
+
+
 @dataclass(frozen=True)
 class Table:
     """A game with its seats: what every answer about a game starts from."""
