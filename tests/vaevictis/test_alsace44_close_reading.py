@@ -1,0 +1,120 @@
+"""Alsace 1944 rules read closely through whole actions (issue 27): each test is named after its rule and
+fails when the rule is broken, through the game's own actions rather than a module's helper.
+
+Positions are set on the real map and counters: a game is taken to its first operations phase, the counters
+the test needs are put where it needs them and every other counter leaves the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.contract import Action
+from engine.hexgrid import Hex, hex_name
+from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.movement import check_move
+from engine.vaevictis.odds import AttackPlan, preview
+from engine.vaevictis.state import GameState, MapMarker
+from scenarios import load_game
+from tests.vaevictis.test_combat_fixtures import seed_for
+
+GAME = VaeVictisGame(load_game("alsace44"))
+DATA = GAME.data
+RTM1, RTM2 = "fr-i-4-rtm", "fr-ii-4-rtm"
+GR1 = "de-i-757"
+
+
+def operations(placed: Mapping[str, Hex], side: str = "allied", scenario: str = "entire-battle") -> GameState:
+    """A turn-3 operations phase of ``side`` with only the ``placed`` counters on the map, all in command and
+    supplied, no activation yet."""
+    state = GAME.new_game(scenario, {}, bytes(32))
+    state.phase, state.turn = "operations", 3
+    state.pending, state.activation = [], None
+    for unit in state.units.values():
+        unit.hex, unit.arrived = None, False
+    for unit_id, hex_ in placed.items():
+        unit = state.units[unit_id]
+        unit.hex, unit.arrived = hex_, True
+        unit.out_of_command = unit.isolated = unit.unsupplied = unit.improved_position = False
+        unit.action_points = 0
+    state.initiative = state.active = side  # type: ignore[assignment]
+    return state
+
+
+def plain(h: Hex) -> bool:
+    m = DATA.map
+    return m.terrain[h] == "clear" and h not in m.settlements and not m.overlays_at(h) and h not in m.road_hexes
+
+
+def dry(a: Hex, b: Hex) -> bool:
+    return DATA.map.river_between(a, b) is None
+
+
+# --- 7.8 Breakthrough -----------------------------------------------------------------------------------------
+
+
+def test_7_8_a_breakthrough_lets_french_units_move_through_german_zones_until_the_turn_ends() -> None:
+    grid = DATA.map.grid
+    start, through, beyond, german = next(
+        (a, b, c, g)
+        for g in sorted(grid.hexes)
+        if plain(g)
+        for b in grid.neighbours(g)
+        if plain(b) and dry(b, g)
+        for a in grid.neighbours(b)
+        if plain(a) and dry(a, b) and grid.distance(a, g) == 2
+        for c in grid.neighbours(b)
+        if plain(c) and dry(b, c) and grid.distance(c, g) == 2 and grid.distance(a, c) == 2
+    )
+    state = operations({RTM1: start, GR1: german})
+    state.units[RTM1].action_points = 2
+    path = [start, through, beyond]
+    stopped = check_move(DATA, state, [RTM1], path[:2])
+    assert stopped.enters_enemy_zoc  # 4.2: the German zone stops the move at ``through``
+    state.markers.append(MapMarker("breakthrough", through, "allied", state.turn))
+    route = check_move(DATA, state, [RTM1], path)
+    assert not route.enters_enemy_zoc and route.destination == beyond
+    # [2.1 step 5] The marker is removed in the administrative phase: next turn the zone stops moves again.
+    from engine.vaevictis import turn
+
+    turn.administrative_phase(DATA, state)
+    assert not state.markers_at(through, "breakthrough")
+    assert check_move(DATA, state, [RTM1], path[:2]).enters_enemy_zoc
+
+
+# --- 14 Boobytraps and mines after a retreat -----------------------------------------------------------------
+
+
+def _village_front() -> tuple[Hex, Hex]:
+    """A clear village and a clear French start hex beside it, with another clear hex beside the village."""
+    m, grid = DATA.map, DATA.map.grid
+    for v in sorted(m.settlements):
+        if not m.is_village(v) or m.terrain[v] != "clear" or m.overlays_at(v):
+            continue
+        around = [n for n in grid.neighbours(v) if plain(n) and dry(v, n)]
+        for a in around:
+            for r in around:
+                if grid.distance(a, r) == 2:
+                    return v, a
+    raise AssertionError("no village for the test")
+
+
+def test_14_a_german_retreat_out_of_a_village_in_play_offers_the_mining_try() -> None:
+    village, french = _village_front()
+    state = operations({RTM1: french, GR1: village})
+    state, _ = GAME.apply(state, Action("allied", "activate_general", {}))
+    plan = AttackPlan("allied", "normal", (RTM1,), village)
+    state.units[RTM1].action_points = 2
+    face = next(o.face for o in preview(DATA, state, plan).outcomes if o.result.endswith("/1"))
+    state.seed = seed_for([face], state.rolls_made)
+    args = {"kind": "normal", "attackers": RTM1, "target": hex_name(village)}
+    state, _ = GAME.apply(state, Action("allied", "attack", args))
+    while "german" in GAME.prompts(state) and not any(
+        c.verb == "retreat" for c in GAME.prompts(state)["german"].choices
+    ):
+        first = GAME.prompts(state)["german"].choices[0]
+        state, _ = GAME.apply(state, Action("german", first.verb, dict(first.args)))
+    retreat = next(c for c in GAME.prompts(state)["german"].choices if c.verb == "retreat")
+    state, _ = GAME.apply(state, Action("german", "retreat", dict(retreat.args)))
+    offered = [c for p in GAME.prompts(state).values() for c in p.choices if c.verb == "mine_retreat"]
+    assert [c.args for c in offered] == [{"unit": GR1, "hex": hex_name(village)}]
