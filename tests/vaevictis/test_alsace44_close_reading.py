@@ -118,3 +118,28 @@ def test_14_a_german_retreat_out_of_a_village_in_play_offers_the_mining_try() ->
     state, _ = GAME.apply(state, Action("german", "retreat", dict(retreat.args)))
     offered = [c for p in GAME.prompts(state).values() for c in p.choices if c.verb == "mine_retreat"]
     assert [c.args for c in offered] == [{"unit": GR1, "hex": hex_name(village)}]
+
+
+# --- 15.3 Lack of SS Elan -------------------------------------------------------------------------------------
+
+
+def test_15_3_lack_of_ss_elan_waits_for_a_reactivation_of_the_30th_ss_and_nothing_else() -> None:
+    """ "At the moment when the German player reactivates any unit of the 30th SS": a first activation of an SS
+    unit, or a reactivation of another formation's unit, goes ahead without asking the French."""
+    from engine.vaevictis.loader import build_game
+    from tests.vaevictis.test_alsace44_engine import core_documents
+    from tests.vaevictis.test_alsace44_stratagems import ss_reactivation
+
+    game = VaeVictisGame(build_game(core_documents()))
+    state, ss, move = ss_reactivation(game)
+    state.units[ss].activations = 0
+    moved, events = game.apply(state, move)
+    assert not any(e.kind == "reaction" for e in events) and moved.units[ss].hex == 3106
+    state, ss, move = ss_reactivation(game)
+    other = next(u for u, d in game.data.units.items() if d.formation == "de-189-id" and not d.is_hq)
+    state.units[other].hex, state.units[other].arrived, state.units[other].activations = 3105, True, 1
+    state.units[other].improved_position = False
+    state.units[ss].hex = None
+    moved, events = game.apply(state, Action("german", "move", {"units": other, "to": "3106"}))
+    assert not any(e.kind == "reaction" for e in events) and moved.units[other].hex == 3106
+    assert moved.units[other].fatigued and moved.events_left["lack-of-ss-elan"] == 1
