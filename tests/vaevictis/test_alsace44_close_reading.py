@@ -143,3 +143,34 @@ def test_15_3_lack_of_ss_elan_waits_for_a_reactivation_of_the_30th_ss_and_nothin
     moved, events = game.apply(state, Action("german", "move", {"units": other, "to": "3106"}))
     assert not any(e.kind == "reaction" for e in events) and moved.units[other].hex == 3106
     assert moved.units[other].fatigued and moved.events_left["lack-of-ss-elan"] == 1
+
+
+# --- 2.1, 15 Both initiative stratagems in one turn -------------------------------------------------------------
+
+
+def test_2_1_15_both_initiative_stratagems_played_are_sealed_then_revealed_together() -> None:
+    """Each side holds its initiative stratagem and plays it: the first choice stays sealed (its event is the
+    chooser's alone, the other seat's view does not change) until the second is in; then one public reveal
+    names both plays, both counters are spent, and the initiative is rolled as usual with no stratagem run."""
+    import json
+
+    from engine.vaevictis import initiative_stratagems as initiative
+    from engine.vaevictis.loader import build_game
+    from tests.vaevictis.test_alsace44_engine import core_documents
+    from tests.vaevictis.test_alsace44_stratagems import FIRST_CA, LXIII, initiative_of_turn_2
+
+    game = VaeVictisGame(build_game(core_documents()))
+    state = initiative_of_turn_2(game)
+    german_view = json.dumps(game.view(state, "german"))
+    first, events = game.apply(state, Action("allied", "initiative_stratagem", {"play": True}))
+    assert events and all(e.secret_to == ("allied",) for e in events)
+    assert json.dumps(game.view(first, "german")) == german_view and first.events_left[FIRST_CA] == 1
+    assert set(game.prompts(first)) == {"german"} and game.prompts(first)["german"].secret
+    second, events = game.apply(first, Action("german", "initiative_stratagem", {"play": True}))
+    reveals = [e for e in events if e.kind == "reveal"]
+    assert len(reveals) == 1 and not reveals[0].secret_to
+    assert set(reveals[0].data["played"]) == {"german", "allied"}
+    assert "german player plays" in reveals[0].text and "allied player plays" in reveals[0].text
+    assert second.events_left[FIRST_CA] == 0 and second.events_left[LXIII] == 0
+    assert any(e.kind == "roll" and e.data.get("rule") == "2.1" for e in events)
+    assert initiative.RUN not in second.flags and second.phase == "operations"
