@@ -174,3 +174,28 @@ def test_2_1_15_both_initiative_stratagems_played_are_sealed_then_revealed_toget
     assert second.events_left[FIRST_CA] == 0 and second.events_left[LXIII] == 0
     assert any(e.kind == "roll" and e.data.get("rule") == "2.1" for e in events)
     assert initiative.RUN not in second.flags and second.phase == "operations"
+
+
+# --- 19.4.2 The variant's German groups ------------------------------------------------------------------------
+
+
+def test_19_4_2_only_a_french_move_or_advance_into_column_16_brings_the_mulhouse_group() -> None:
+    """ "The turn that a French unit enters the 16xx hexrow": a German move there, or a French unit leaving the
+    column, brings nothing; a French advance after combat into it does, as a move does."""
+    from engine.contract import Event
+    from engine.vaevictis import variant
+    from engine.vaevictis.loader import build_game
+    from tests.vaevictis.test_alsace44_engine import core_documents
+    from tests.vaevictis.test_alsace44_variant import started
+
+    game = VaeVictisGame(build_game(core_documents()))
+    data = game.data
+    state = started(game)
+    group = next(g for g in data.extra["variant"]["group"] if g["id"] == "mulhouse")
+    german = Event("move", "", {"units": [GR1], "path": ["1510", "1610"]})
+    leaving = Event("move", "", {"units": [RTM1], "path": ["1610", "1510"]})
+    assert not variant.after_action(data, state, [german, leaving])
+    assert all(state.arrivals[u] == variant.NEVER for u in group["units"])
+    advance = Event("advance", "", {"units": [RTM1], "from": 1510, "to": 1610})
+    assert variant.after_action(data, state, [advance])
+    assert all(state.arrivals[u] == state.turn for u in group["units"])
