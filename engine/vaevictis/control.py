@@ -5,8 +5,8 @@
 French unit has passed". Umpire records, for the whole game, every hex a side's units have entered by a move
 (the whole path) or stood in after any action (so retreats and advances count where they end). The record
 is kept only in a game whose data asks for control (a reinforcement marked ``controlled = true``, or an event
-with one of the ``CONTROL_EFFECTS``), in
-``state.flags["passed"]``, which outlives the turn.
+with one of the ``CONTROL_EFFECTS``), in ``state.flags["passed"]``, which outlives the turn. It starts with the
+regions the set-up names as each side's from the start (:func:`start`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,16 @@ CONTROL_EFFECTS = ("blocks-hex-in-town",)
 def tracked(data: GameData) -> bool:
     """Whether the game's data asks for hex control."""
     return any(r.controlled for r in data.reinforcements) or bool(data.events_with_effect(*CONTROL_EFFECTS))
+
+
+def start(data: GameData, state: GameState) -> None:
+    """Record, before the first move, the hexes the data count as passed through from the set-up: the
+    setup's ``[control] held_from_start`` names a map region per side (Alsace 1944: the French side of the
+    front line, where the French army stands when the game begins, is not under German control, 15.2)."""
+    if not tracked(data):
+        return
+    for side, region in dict(data.extra.get("control", {}).get("held_from_start", {})).items():
+        note_passage(data, state, side, data.map.regions.get(str(region), ()))
 
 
 def passed_by(state: GameState, side: Side) -> frozenset[Hex]:

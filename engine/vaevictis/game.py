@@ -199,6 +199,7 @@ class VaeVictisGame:
             unit.arrived = True
             unit.improved_position = placement.improved_position
         garrisons.place(self.data, state)
+        control.start(self.data, state)  # [Alsace 15.2] the French side of the front is French from the start
         for army_id in self.data.armies:
             state.pools[army_id] = {}
             state.returning[army_id] = {}

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.contract import Action
+import pytest
+
+from engine.contract import Action, IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.movement import check_move
@@ -199,3 +201,45 @@ def test_19_4_2_only_a_french_move_or_advance_into_column_16_brings_the_mulhouse
     advance = Event("advance", "", {"units": [RTM1], "from": 1510, "to": 1610})
     assert variant.after_action(data, state, [advance])
     assert all(state.arrivals[u] == state.turn for u in group["units"])
+
+
+# --- 15.2 Alarm Battalion ----------------------------------------------------------------------------------------
+
+
+def test_15_2_an_alarm_battalion_never_goes_behind_the_french_front() -> None:
+    """ "A city or village hex under his control (i.e. through which no French unit has passed)": the French side
+    of the front line, where the French army stands at the set-up, is French from the start. Faucogney (0202),
+    a French rear village, is refused from turn 1 on; an empty village on the German side is not."""
+    from engine.vaevictis import stratagems
+
+    state = operations({RTM1: 315, GR1: 1120}, side="german", scenario="entire-battle")
+    state, _ = GAME.apply(state, Action("german", "activate_general", {}))
+    offered = {
+        c.args.get("hex") for c in stratagems.choices(DATA, state, "german") if c.args["event"] == "alarm-battalion"
+    }
+    assert "0202" not in offered and offered
+    before = state.copy()
+    with pytest.raises(IllegalActionError) as refused:
+        GAME.apply(state, Action("german", "play_event", {"event": "alarm-battalion", "hex": "0202"}))
+    assert refused.value.rule == "15.2" and "not under your control" in refused.value.reason
+    assert state.to_json() == before.to_json()
+    west = DATA.map.regions["west of the front line"]
+    german_side = sorted(h for h in offered if h is not None)
+    assert all(int(h) not in west for h in german_side)
+
+
+def test_15_2_an_antitank_ditch_goes_on_any_empty_hex_the_text_sets_no_other_condition() -> None:
+    """"The German player may place an Antitank Ditch marker on the map during a friendly or enemy
+    activation": no French armour need be near. A hex no unit may enter (Switzerland) is refused, with 15.2."""
+    from engine.vaevictis.supply import no_entry_hexes
+
+    state = operations({RTM1: 315, GR1: 1120}, side="german")
+    state, _ = GAME.apply(state, Action("german", "activate_general", {}))
+    far = next(h for h in sorted(DATA.map.grid.hexes) if plain(h) and DATA.map.grid.distance(h, 315) > 6)
+    played, _ = GAME.apply(state, Action("german", "play_event", {"event": "antitank-ditch", "hex": hex_name(far)}))
+    assert played.markers_at(far, "antitank-ditch") and played.events_left["antitank-ditch"] == 0
+    swiss = min(no_entry_hexes(DATA))
+    before = state.to_json()
+    with pytest.raises(IllegalActionError) as refused:
+        GAME.apply(state, Action("german", "play_event", {"event": "antitank-ditch", "hex": hex_name(swiss)}))
+    assert refused.value.rule == "15.2" and state.to_json() == before
