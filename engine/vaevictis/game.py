@@ -39,6 +39,7 @@ from engine.vaevictis import (
     mines,
     movement,
     opening,
+    set_up_defaults,
     setup_phase,
     stacking,
     stratagems,
@@ -212,6 +213,7 @@ class VaeVictisGame:
         turn.start_turn(self.data, state)
         variant.prepare(self.data, state)  # [Alsace 19.4] the variant's reinforcements wait for its groups
         setup_phase.prepare(self.data, state)  # [Alsace 19.2, 19.4.1] the players' set-up comes first
+        set_up_defaults.prepare(self.data, state)  # [Alsace 19.4.1] a free set-up opens on a legal default
         self.advance(state)
         return state
 
@@ -568,7 +570,9 @@ class VaeVictisGame:
                 raise InvalidActionError(f"there is no unit {unit_id!r}")
             return setup_phase.place(self.data, state, side, unit_id, hex_arg(self.data, args, "hex"))
         if state.phase == "setup" and action.verb == "setup_done":
-            return setup_phase.setup_done(self.data, state, side)
+            events = setup_phase.setup_done(self.data, state, side)
+            set_up_defaults.prepare(self.data, state)  # [19.4.1] the next side's free set-up opens on a default
+            return events
         if state.phase == "setup" and action.verb == "offensive_effort":
             if setup_phase.setup_side(self.data, state) is not None:
                 raise IllegalActionError("the French announce their effort once both sides have set up", "19.4.1")

@@ -229,7 +229,7 @@ def test_15_2_an_alarm_battalion_never_goes_behind_the_french_front() -> None:
 
 
 def test_15_2_an_antitank_ditch_goes_on_any_empty_hex_the_text_sets_no_other_condition() -> None:
-    """"The German player may place an Antitank Ditch marker on the map during a friendly or enemy
+    """ "The German player may place an Antitank Ditch marker on the map during a friendly or enemy
     activation": no French armour need be near. A hex no unit may enter (Switzerland) is refused, with 15.2."""
     from engine.vaevictis.supply import no_entry_hexes
 
