@@ -157,7 +157,7 @@ def start_formation_activation(state: GameState, data: GameData, formation_id: s
     assert formation.hq is not None
     hq = state.units[formation.hq]
     state.activation = Activation(side=side, kind="formation", formation=formation_id)
-    events = [Event("activation", f"{side.capitalize()} activates {formation.name}.", {"formation": formation_id})]
+    events = [Event("activation", f"{data.side_name(side)} activates {formation.name}.", {"formation": formation_id})]
     events += join(state, data, hq, dice=None, arriving=not hq.on_map)
     return events
 
@@ -234,7 +234,9 @@ def start_general_activation(state: GameState, data: GameData) -> list[Event]:
     limit = doctrine(data, side)["general_activation"]
     state.activation = Activation(side=side, kind="general", formation=None, limit=limit)
     return [
-        Event("activation", f"{side.capitalize()} makes a general activation of up to {limit} units.", {"limit": limit})
+        Event(
+            "activation", f"{data.side_name(side)} makes a general activation of up to {limit} units.", {"limit": limit}
+        )
     ]
 
 

@@ -327,7 +327,7 @@ def setup_done(data: GameData, state: GameState, side: Side) -> list[Event]:
     state.flags[FLAG]["done"].append(side)
     if setup_side(data, state) is None and not variant.applies(data, state):
         state.phase = "air"
-    name = "French" if side == "allied" else side.capitalize()
+    name = data.side_name(side)
     return [Event("setup-done", f"The {name} player has set up ({scenario_rule}).", {"side": side})]
 
 

@@ -299,7 +299,7 @@ def play(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex 
         return [
             Event(
                 "event",
-                f"{side.capitalize()} plays {definition.name}: its next attack is not halved across a bridge.",
+                f"{data.side_name(side)} plays {definition.name}: its next attack is not halved across a bridge.",
                 base,
             )
         ]
@@ -312,7 +312,7 @@ def play(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex 
     if effect == RAID:
         return _raid(data, state, side, event_id, hex_, base)
     state.markers.append(MapMarker(event_id, hex_, side, state.turn))
-    return [Event("event", f"{side.capitalize()} plays {definition.name} at {where}.", base)]
+    return [Event("event", f"{data.side_name(side)} plays {definition.name} at {where}.", base)]
 
 
 def _raid(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex, base: dict[str, Any]) -> list[Event]:
@@ -320,7 +320,7 @@ def _raid(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex
     and the commando takes it; otherwise the raid fails and the garrison stays revealed."""
     definition = data.events[event_id]
     where = hex_name(hex_)
-    events = [Event("event", f"{side.capitalize()} plays {definition.name} on the {where} fort.", dict(base))]
+    events = [Event("event", f"{data.side_name(side)} plays {definition.name} on the {where} fort.", dict(base))]
     garrison = state.units_at(hex_)[0].id
     if garrisons.is_face_down(state, garrison):
         events += garrisons.reveal(data, state, garrison, "by a raid")
@@ -529,7 +529,8 @@ def open_window(
     return [
         Event(
             "reaction",
-            f"The {side} player reactivates {names}: the {other_side(side)} player may play "
+            f"The {data.side_name(side)} player reactivates {names}: "
+            f"the {data.side_name(other_side(side))} player may play "
             f"{data.events[event_id].name} (15.3).",
             {"units": units, "event": event_id, "rule": "15.3"},
         )
@@ -560,7 +561,7 @@ def answer_reaction(
         state.pending.append(record)
         raise IllegalActionError("the other player answers this", "15.3")
     if not play:
-        event = Event("reaction", f"The {side} player lets the reactivation happen.", {"rule": "15.3"})
+        event = Event("reaction", f"The {data.side_name(side)} player lets the reactivation happen.", {"rule": "15.3"})
         return [event], {"side": record["side"], "verb": record["verb"], "args": record["args"]}
     events = play_no_reactivation(data, state, side, str(record["event"]))
     names = ", ".join(data.units[u].name for u in record["units"])
@@ -579,5 +580,7 @@ def play_no_reactivation(data: GameData, state: GameState, side: Side, event_id:
     names = ", ".join(data.formations[f].name for f in formations if f in data.formations)
     base = {"event": event_id, "side": side, "rule": definition.rule or "15"}
     return [
-        Event("event", f"{side.capitalize()} plays {definition.name}: {names} may not be reactivated this turn.", base)
+        Event(
+            "event", f"{data.side_name(side)} plays {definition.name}: {names} may not be reactivated this turn.", base
+        )
     ]

@@ -243,3 +243,23 @@ def test_15_2_an_antitank_ditch_goes_on_any_empty_hex_the_text_sets_no_other_con
     with pytest.raises(IllegalActionError) as refused:
         GAME.apply(state, Action("german", "play_event", {"event": "antitank-ditch", "hex": hex_name(swiss)}))
     assert refused.value.rule == "15.2" and state.to_json() == before
+
+
+# --- The French are the French ------------------------------------------------------------------------------------
+
+
+def test_0_the_seat_allied_is_named_french_in_every_text_and_keeps_its_stored_id() -> None:
+    """The rules speak of "the French player": events, victory conditions and results name the seat French.
+    The stored seat id stays ``allied``, so a game stored before reads the same (seat ids are data)."""
+    from engine.vaevictis import reports
+    from engine.vaevictis.state import GameState
+
+    assert DATA.side_name("allied") == "French" and DATA.side_name("german") == "German"
+    assert DATA.result_name("allied-strategic") == "French strategic"
+    described = [reports.describe_condition(DATA, c) for c in DATA.scenarios["initial-assault"].victory]
+    assert any(d.startswith("French (French strategic): ") and "Rhine bank" in d for d in described), described
+    assert not any("allied" in d.lower() for d in described)
+    state = operations({RTM1: 315, GR1: 1120})
+    state, events = GAME.apply(state, Action("allied", "activate_general", {}))
+    assert any(e.text.startswith("French makes a general activation") for e in events)
+    assert GameState.from_json(state.to_json()).active == "allied" and "allied" in GAME.seats

@@ -48,7 +48,8 @@ class VaeVictisDataTools(DataTools):
             f"{data.name}: sound. {len(data.map.grid.hexes)} hexes, {len(data.map.places)} places, "
             f"{len(data.map.rivers)} rivers, {len(data.map.roads)} roads; {len(printed)} counters "
             f"and {len(data.units) - len(printed)} detachment markers "
-            f"(German {steps['german']} steps, Allied {steps['allied']} steps); "
+            f"({data.side_name('german')} {steps['german']} steps, "
+            f"{data.side_name('allied')} {steps['allied']} steps); "
             f"scenarios: {', '.join(s.name for s in data.scenarios.values())}."
             + "".join(f"\n  set-up warning: {problem}" for problem in set_up_problems(VaeVictisGame(data))),
         )
