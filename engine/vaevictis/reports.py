@@ -633,12 +633,15 @@ def where_it_stands(data: GameData, pos: Position, condition: VictoryCondition) 
 def result_if_ended_now(data: GameData, state: GameState) -> tuple[str, str]:
     """[17] The winner and the result (with its reason) if the game ended now, by the rules module itself
     run on a copy of the position."""
+    result: Mapping[str, Any]
     if state.result is not None:
-        return str(state.result["winner"]), f"{state.result['result']}: {state.result['reason']}"
-    trial = state.copy()
-    events = victory.end_of_turn(data, trial) or victory.end_of_game(data, trial)
-    result = events[-1].data
-    return str(result["winner"]), f"{str(result['result']).replace('-', ' ')}: {result['reason']}"
+        result = state.result
+    else:
+        trial = state.copy()
+        events = victory.end_of_turn(data, trial) or victory.end_of_game(data, trial)
+        result = events[-1].data
+    named = data.result_name(str(result["result"]))
+    return data.side_name(str(result["winner"])), f"{named}: {result['reason']}"
 
 
 # --- The briefing --------------------------------------------------------------------------------------------
