@@ -49,16 +49,21 @@ def note_passage(data: GameData, state: GameState, side: Side, hexes: Iterable[H
     if not tracked(data):
         return
     record = state.flags.setdefault(PASSED, {s: [] for s in SIDES})
-    seen = set(record[side])
-    record[side] += sorted(h for h in set(hexes) if h not in seen)
+    new = set(hexes).difference(record[side])
+    if new:
+        record[side] += sorted(new)
 
 
 def note_positions(data: GameData, state: GameState) -> None:
     """Record the hex of every unit on the map (after retreats and advances)."""
     if not tracked(data):
         return
-    for side in SIDES:
-        note_passage(data, state, side, (u.hex for u in state.on_map() if data.side_of(u.id) == side and u.hex))
+    by_side: dict[Side, set[Hex]] = {side: set() for side in SIDES}
+    for unit in state.on_map():
+        if unit.hex:
+            by_side[data.side_of(unit.id)].add(unit.hex)
+    for side, hexes in by_side.items():
+        note_passage(data, state, side, hexes)
 
 
 def controls(state: GameState, side: Side, enemy: Side, hex_: Hex) -> bool:
