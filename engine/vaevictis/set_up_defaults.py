@@ -14,7 +14,8 @@ from __future__ import annotations
 from engine.hexgrid import Hex
 from engine.vaevictis import setup_phase, variant
 from engine.vaevictis.data import GameData, Side
-from engine.vaevictis.state import GameState
+from engine.vaevictis.state import GameState, Position
+from engine.vaevictis.supply import SupplyNet
 
 STATIC_KINDS = ("strongpoint", "garrison")
 
@@ -67,15 +68,27 @@ def default_set_up(data: GameData, state: GameState, side: Side) -> list[str]:
 
 
 def _first_better(data: GameData, state: GameState, side: Side, unit_id: str, hexes: list[Hex]) -> bool:
-    """Put the unit on the first of ``hexes`` where it may stand and fewer conditions are broken; say if it moved."""
+    """Put the unit on the first of ``hexes`` where it may stand, fewer conditions are broken and no more of
+    the side's units start unsupplied (10.2: a default never strands a unit); say if it moved."""
     unit = state.units[unit_id]
     before, start = len(setup_phase.setup_problems(data, state, side)), unit.hex
+    unsupplied = _unsupplied(data, state, side)
     for hex_ in hexes:
         if hex_ == start or setup_phase.place_refusal(data, state, side, unit_id, hex_) is not None:
             continue
         unit.hex = hex_
-        if len(setup_phase.setup_problems(data, state, side)) < before:
+        if len(setup_phase.setup_problems(data, state, side)) < before and _unsupplied(data, state, side) <= unsupplied:
             unit.arrived, unit.improved_position = True, False
             return True
         unit.hex = start
     return False
+
+
+def _unsupplied(data: GameData, state: GameState, side: Side) -> int:
+    """How many of the side's units on the map trace no line of supply (10.2), static counters aside."""
+    net = SupplyNet(Position(data, state), side)
+    return sum(
+        1
+        for u in state.on_map()
+        if data.side_of(u.id) == side and data.units[u.id].kind not in STATIC_KINDS and not net.is_supplied(u)
+    )

@@ -172,7 +172,7 @@ def test_2_1_15_both_initiative_stratagems_played_are_sealed_then_revealed_toget
     reveals = [e for e in events if e.kind == "reveal"]
     assert len(reveals) == 1 and not reveals[0].secret_to
     assert set(reveals[0].data["played"]) == {"german", "allied"}
-    assert "german player plays" in reveals[0].text and "allied player plays" in reveals[0].text
+    assert "German player plays" in reveals[0].text and "French player plays" in reveals[0].text
     assert second.events_left[FIRST_CA] == 0 and second.events_left[LXIII] == 0
     assert any(e.kind == "roll" and e.data.get("rule") == "2.1" for e in events)
     assert initiative.RUN not in second.flags and second.phase == "operations"
