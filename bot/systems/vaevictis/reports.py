@@ -404,7 +404,7 @@ def turn_report_text(game: VaeVictisGame, state: GameState, seat: Side, log: Log
             break
     report = reports.turn_report(game.data, state, seat, began)
     when = ", ".join(w for w in (report.date, report.weather) if w)  # Alsace 1944 has no weather
-    lines = [f"**Turn {report.turn}** ({when}): your report, {seat} player"]
+    lines = [f"**Turn {report.turn}** ({when}): your report, {game.data.side_name(seat)} player"]
     if report.changes:
         changed = ", ".join(f"{n} {s}" for n, s in report.changes)
         lines.append(f"Changed at the start of the turn (8.1, 10.3): {changed}")
