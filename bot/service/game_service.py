@@ -539,6 +539,10 @@ class GameService(Reading, Correspondence):
                 text = await asyncio.to_thread(system.preview, state, acting, verb, dict(args))
             if text is None:
                 return None
+            # A preview is a promise: what it shows, Confirm accepts (issue 26); it refuses what Confirm would.
+            refused = await asyncio.to_thread(previewed_refusal, system, state, Action(acting, verb, dict(args)))
+            if refused is not None:
+                raise refused
             token = secrets.token_hex(6)
             await self.store.put_pending(
                 PendingRow(token, table.game.id, table.game.revision, acting, caller.user_id, verb, dict(args))
@@ -680,6 +684,16 @@ class _Applied:
     result: Result | None
     prompts: dict[str, Prompt]
     state_json: Any
+
+
+def previewed_refusal(system: SystemAdapter, state: Any, action: Action) -> RulesError | None:
+    """Why Confirm would refuse a previewed action now (the rules' own refusal, tried on the state, which
+    ``apply`` never changes), or ``None`` when it would be accepted."""
+    try:
+        system.apply(state, action)
+    except RulesError as refused:
+        return refused
+    return None
 
 
 def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool) -> _Applied:

@@ -121,3 +121,16 @@ async def test_autocomplete_suggests_what_is_legal(layer: CommandLayer) -> None:
     assert ("advance", "advance") in await layer.autocomplete("act", "verb", "", {}, ctx(RED))
     assert await layer.autocomplete("game join", "seat", "", {}, ctx(RED)) == [("red", "red"), ("blue", "blue")]
     assert await layer.autocomplete("nothing", "x", "", {}, ctx(RED)) == []
+
+
+async def test_a_preview_refuses_what_its_confirm_would_refuse(layer: CommandLayer, monkeypatch: Any) -> None:
+    """A preview is a promise: odds the system shows for an attack the rules refuse are not shown; the preview
+    answers with the refusal Confirm would give, rule and all, and nothing waits for a Confirm."""
+    from tests.bot.doubles import Duel
+
+    monkeypatch.setattr(Duel, "preview", lambda self, state, seat, verb, args: "Odds: anything goes.")
+    await started(layer.service)
+    before = await snapshot(layer.service)
+    replies = await layer.run("attack", ctx(RED), {"target": "moon", "attackers": "all"})
+    assert replies[0].text == "Refused: You may attack only the line or the flank (rule D.4)."
+    assert not replies[0].buttons and await snapshot(layer.service) == before

@@ -135,7 +135,7 @@ def test_19_2_a_strongpoint_stands_within_5_hexes_of_the_front_line_on_the_germa
 
 
 def test_12_2_one_strongpoint_a_hex(game: VaeVictisGame, fresh: GameState) -> None:
-    """"At most one per hex" (12.2): not on a fixed strongpoint (0514), nor on another free one."""
+    """ "At most one per hex" (12.2): not on a fixed strongpoint (0514), nor on another free one."""
     for occupied in ("0514", hex_name(fresh.units["de-stp-8"].hex or 0)):
         refusal = refused(game, fresh, "place", unit="de-stp-7", hex=occupied)
         assert refusal.rule == "12.2" and "at most one a hex" in refusal.reason
@@ -197,7 +197,7 @@ def test_19_2_a_strongpoint_counts_for_one_division_only(game: VaeVictisGame, fr
 def test_19_2_units_placed_next_to_the_front_line_start_in_improved_positions(
     game: VaeVictisGame, fresh: GameState
 ) -> None:
-    """"All units less than 2 hexes from the front line are in IP", for the units the German placed; a
+    """ "All units less than 2 hexes from the front line are in IP", for the units the German placed; a
     strongpoint never is in IP by itself (12.2)."""
     data = game.data
     area = data.map.regions[EAST_OF_BELFORT]
@@ -281,7 +281,7 @@ def test_19_4_1_eleven_strongpoints_are_placed_freely_the_twelfth_in_2606(game: 
 
 
 def test_16_19_4_1_garrisons_stay_face_down_where_19_2_puts_them(game: VaeVictisGame) -> None:
-    """"Garrison units are placed as per the historical rules, face down": no player places one, and the
+    """ "Garrison units are placed as per the historical rules, face down": no player places one, and the
     French place none of the German strongpoints."""
     data = game.data
     state = game.new_game("initial-assault-variant", {}, SEED)
@@ -290,3 +290,19 @@ def test_16_19_4_1_garrisons_stay_face_down_where_19_2_puts_them(game: VaeVictis
     assert faced and not faced & set(german)
     french = setup_phase.placeables(data, state, "allied")
     assert not any(data.units[u].kind in ("garrison", "strongpoint") for u in french)
+
+
+def test_19_2_set_up_done_is_offered_only_while_the_set_up_holds(game: VaeVictisGame, fresh: GameState) -> None:
+    """[19.2] The Set-up done button is offered only when every set-up condition holds (offered otherwise, it
+    could only be refused); a unit moved out of its area takes it away, with the reason in the prompt."""
+    assert setup_phase.setup_problem(game.data, fresh, "german") is None
+    assert [c.verb for c in game.prompts(fresh)["german"].choices] == ["setup_done"]
+    unit, allowed = next((u, a) for u, a in sorted(setup_phase.placeables(game.data, fresh, "german").items()))
+    outside = next(h for h in sorted(game.data.map.grid.hexes) if h not in allowed.hexes)
+    broken = fresh.copy()
+    broken.units[unit].hex = outside
+    problem = setup_phase.setup_problem(game.data, broken, "german")
+    assert problem is not None
+    prompt = game.prompts(broken)["german"]
+    assert not prompt.choices and problem.reason in prompt.text
+    refused(game, broken, "setup_done")
