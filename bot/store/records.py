@@ -19,7 +19,6 @@ SNAPSHOTS_KEPT = 2
 LIVE_STATUSES = ("open", "active")
 """A game is live while its seats are being filled (open) or it is being played (active)."""
 
-
 class StoreError(Exception):
     """The store refused a write (a second live game in a channel, a revision that moved on)."""
 
