@@ -286,7 +286,7 @@ class CommandLayer(GameLife):
 
     async def _act_generic(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         args = parse_args(o.get("args", ""))
-        outcome = await self.service.act(ctx.channel, ctx.caller, o["verb"], args)
+        outcome = await self.service.act(ctx.channel, ctx.caller, o["verb"], args, written=True)
         return await self.outcome_replies(ctx, outcome)
 
     async def _choose(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.service.arguments import ReadArguments, refuse_unread
 from bot.service.caches import ChannelLocks as ChannelLocks
 from bot.service.caches import StateCache as StateCache
 from bot.service.core import DAY as DAY
@@ -350,15 +351,18 @@ class GameService(Reading, Correspondence):
         *,
         seat: str | None = None,
         state_id: int | None = None,
+        written: bool = False,
     ) -> Outcome:
         """Apply one seat's action: check, apply, store in one transaction, say what happened and who is next.
+        ``written``: the player wrote the arguments' names (``key=value``), so a name the rules never read is
+        a misspelling, refused with the names the action takes.
 
         :raises Refusal: no game, not seated, a stale ``state_id``.
         :raises RulesError: the engine's refusal, with the rule number.
         """
         async with self.lock(channel):
             table = await self.table(channel)
-            return await self._act(table, caller, verb, dict(args), seat, state_id)
+            return await self._act(table, caller, verb, dict(args), seat, state_id, written)
 
     async def _act(
         self,
@@ -368,6 +372,7 @@ class GameService(Reading, Correspondence):
         args: dict[str, Any],
         seat: str | None,
         state_id: int | None,
+        written: bool = False,
     ) -> Outcome:
         game = table.game
         if game.status != "active":
@@ -378,7 +383,8 @@ class GameService(Reading, Correspondence):
         state = await self.state(game)
         before = await self._prompts_of(game, state)
         acting = self._acting_seat(table, caller, before, verb, seat)
-        applied = await asyncio.to_thread(_apply, system, state, Action(acting, verb, args), snapshot_due(game))
+        action = Action(acting, verb, args)
+        applied = await asyncio.to_thread(_apply, system, state, action, snapshot_due(game), written)
         new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
         now = self.clock()
         overtime = self._overtime(table, acting, now)
@@ -696,9 +702,22 @@ def previewed_refusal(system: SystemAdapter, state: Any, action: Action) -> Rule
     return None
 
 
-def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool) -> _Applied:
-    """Apply the action; the state's JSON only when the action carries a snapshot (``snapshot``)."""
-    new, events = system.apply(state, action)
+def _apply_read(system: SystemAdapter, state: Any, action: Action) -> tuple[Any, list[Any]]:
+    """The system's ``apply``, refusing an argument the accepted action never read (a misspelt name)."""
+    args = ReadArguments(action.args)
+    try:
+        applied = system.apply(state, Action(action.seat, action.verb, args))
+    except RulesError:
+        refuse_unread(action.verb, args, misspelt_only=True)  # "stepz" before "steps must be a number"
+        raise
+    refuse_unread(action.verb, args)
+    return applied
+
+
+def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool, written: bool = False) -> _Applied:
+    """Apply the action; the state's JSON only when the action carries a snapshot (``snapshot``); with
+    ``written``, an argument the action never read is refused."""
+    new, events = _apply_read(system, state, action) if written else system.apply(state, action)
     result = system.result(new)
     prompts = {} if result else system.prompts(new)
     state_json = system.state_to_json(new) if snapshot else None
