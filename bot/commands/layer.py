@@ -369,7 +369,7 @@ class CommandLayer(GameLife):
 
     async def _log(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, corrections = await self.service.log(ctx.channel, ctx.caller)
-        lines = [f"#{e.seq} {e.seat} {e.verb}: " + " ".join(e.texts) for e in entries]
+        lines = [f"#{e.seq} {e.seat} {e.verb.replace('_', ' ')}: " + " ".join(e.texts) for e in entries]
         lines += [f"Moderator {c}" for c in corrections]
         return [Reply("\n".join(lines) or "Nothing has happened yet.")]
 

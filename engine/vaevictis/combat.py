@@ -1180,7 +1180,8 @@ def _apply_defence_support(
         return [Event("support", text, {"side": defender, "kind": "air"})]
     if verb != "support_defence":
         raise InvalidActionError(
-            f"answer with support_defence, air_defence, choose_quality or supports_done, not {verb!r}"
+            "the combat waits for the defender's supports: add an HQ or air support, choose the unit whose "
+            "quality counts, or say the supports are done"
         )
     use = (_text_arg(args, "hq"), _text_arg(args, "kind"))
     if use not in markers:
@@ -1259,7 +1260,7 @@ def _apply_result_decision(
                 reason, rule = "a prepared attack costs the attacker a step", "7.3.2"
             raise _refuse(f"at least one step must be lost before retreating ({reason})", rule)
         return _retreat_step(data, state, record, role, _hex_arg(args, "to"), _units_arg(args))
-    raise InvalidActionError(f"answer with take_loss or retreat, not {verb!r}")
+    raise InvalidActionError("the combat waits for its losses: take a step loss or retreat")
 
 
 def _loss_refusal(data: GameData, state: GameState, record: Record, role: Role, unit: str) -> str:
@@ -1391,7 +1392,7 @@ def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, 
             info["stopped"] = True
         return [Event("advance", "The attacker stops advancing", {"hex": _vacated(record)[0]})]
     if verb != "advance":
-        raise InvalidActionError(f"answer with advance or end_advance, not {verb!r}")
+        raise InvalidActionError("the combat waits for the advance after combat: advance a unit or stop advancing")
     to = _hex_arg(args, "to")
     groups = _advance_groups(data, state, record)
     units = _units_arg(args)

@@ -424,7 +424,7 @@ class VaeVictisGame:
         else:
             handler = self._handlers().get(action.verb)
             if handler is None:
-                raise InvalidActionError(f"unknown action {action.verb!r} in the operations phase")
+                raise InvalidActionError(f"{action.verb.replace('_', ' ')} is not an action of the operations phase")
             # [Alsace 15.3] A reactivation the enemy may stop with a stratagem waits for his answer.
             held = stratagems.reactivations(self.data, new, seat, action.verb, action.args)
             if held:
@@ -584,7 +584,7 @@ class VaeVictisGame:
             return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
         if state.phase == "air" and action.verb == "christmas":
             return christmas.choose(self.data, state, side, text_arg(args, "present"), args)
-        raise InvalidActionError(f"{action.verb!r} is not an action of the {state.phase} phase")
+        raise InvalidActionError(f"{action.verb.replace('_', ' ')} is not an action of the {state.phase} phase")
 
     def _christmas_prompt(self, state: GameState, side: Side) -> Prompt | None:
         """[15.4] Turn 5, optional rule: each player chooses one Christmas present."""

@@ -32,7 +32,7 @@ async def test_a_script_plays_a_game_hot_seat(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "Bids revealed: red 2, blue 1" in text
     assert "Refused: At most two advances per turn (rule D.2)." in text
-    assert "took back their last action: advance steps=1" in text
+    assert "took back their last action:\n- red advances 1." in text
     assert "--- blue (player2) to decide ---" in text
     assert "#7 blue advance: blue advances 2." in text
     assert console.pictures_written and console.pictures_written[0].read_bytes().startswith(b"\x89PNG")

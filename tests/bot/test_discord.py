@@ -194,7 +194,7 @@ async def test_undo_is_announced_in_the_channel(fake: FakeDiscord) -> None:
     await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
     await fake.command(ANN, CHANNEL, "act", verb="advance", args="steps=3")
     sent = await fake.command(ANN, CHANNEL, "game undo")
-    assert any("took back their last action: advance steps=3" in p.content for p in posts(sent, CHANNEL))
+    assert any("took back their last action:\n- red advances 3." in p.content for p in posts(sent, CHANNEL))
     sent = await fake.command(ANN, CHANNEL, "game undo")
     assert "cannot be undone" in answers(sent)[-1].content or "blue player's" in answers(sent)[-1].content
 

@@ -164,7 +164,7 @@ def test_a_seat_without_a_decision_is_refused_and_nothing_changes() -> None:
 
 def test_an_unknown_verb_or_bad_argument_is_refused_clearly() -> None:
     table = Table(placements=FRONT)
-    table.refused("german", "teleport", None, "unknown action 'teleport'")
+    table.refused("german", "teleport", None, "teleport is not an action of the operations phase")
     table.act("german", "activate_general")
     table.refused("german", "move", None, "is not a hex number", units="de-hansen", to="zz")
     table.refused("german", "move", None, "not on the map", units="de-hansen", to="0909")
