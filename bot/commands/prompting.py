@@ -112,7 +112,10 @@ class Prompting:
         elif account:
             replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel, files=files))
         if outcome.picture_due:  # Discord draws and posts it after everything else (UmpireBot.deliver_pictures)
-            caption = "The map after that activation." if outcome.action is not None else "The map at the start."
+            caption = "The map at the start."
+            if outcome.action is not None:  # the system says what the picture shows, when it can
+                captions = getattr(self.service.system(table.game.system), "picture_caption", None)
+                caption = captions(outcome.events) if captions else "The map after that action."
             replies.append(await self._picture_reply(ctx, outcome.picture_events, caption))
         replies += await info.turn_reports(self.as_layer(), ctx, outcome)  # Turn-start reports: bot/commands/info.py
         replies += await self.room_of(table.game.system).after_outcome(self.as_layer(), ctx, outcome)

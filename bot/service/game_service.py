@@ -258,7 +258,7 @@ class GameService(Reading, Correspondence):
                 table,
                 prompts=prompts,
                 ping=ping,
-                picture_due=True,
+                picture_due=getattr(self.system(game.system), "has_map", True),  # none for a campaign kept off-map
                 fresh=frozenset(prompts),
                 private_prompts=self._private_prompts(self.system(game.system), state),
             )
@@ -412,7 +412,7 @@ class GameService(Reading, Correspondence):
             await self._ended(game, "victory")
         receipt = secret.receipt if secret else None
         table = Table(game, table.seats)
-        picture_due = bool(result) or system.picture_due(event_json)
+        picture_due = (bool(result) and getattr(system, "has_map", True)) or system.picture_due(event_json)
         fresh = self._fresh(game.id, before, after, picture_due)
         ping = self._pings(table, acting, before, after)
         public, own = await asyncio.to_thread(

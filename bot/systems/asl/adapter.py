@@ -76,6 +76,8 @@ class AslAdapter:
     campaign = True
     """Marks a campaign-game system for the campaign commands (``bot.campaign``)."""
     seals_own_secrets = True
+    has_map = False
+    """No map picture: the scenarios are played on the table or in VASL (nothing to post at the start)."""
     """The engine posts one checkable receipt per sealed decision, so the service adds none of its own."""
 
     def __init__(self) -> None:

@@ -449,6 +449,18 @@ class VaeVictisAdapter:
         """A picture after an activation ends, a pass, a new turn or the end."""
         return any(e.get("kind") in PICTURE_KINDS for e in events)
 
+    def picture_caption(self, events: Sequence[Mapping[str, Any]]) -> str:
+        """What the picture posted after these events shows: the map after a side's set-up, after an
+        activation, as a turn begins."""
+        by_kind = {str(e.get("kind")): e for e in events}
+        if "setup-done" in by_kind:
+            side = by_kind["setup-done"].get("data", {}).get("side", "")
+            return f"The map after the {side} set-up." if side else "The map after the set-up."
+        turn = by_kind.get("turn", {}).get("data", {}).get("turn")
+        if "end-activation" in by_kind:
+            return "The map after that activation" + (f"; turn {turn} begins." if turn else ".")
+        return f"The map as turn {turn} begins." if turn else "The map after that action."
+
 
 def _unit_line(unit: Mapping[str, Any]) -> str:
     status = f" [{', '.join(unit['status'])}]" if unit.get("status") else ""
