@@ -375,7 +375,11 @@ class CommandLayer(GameLife):
 
     async def _dice(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, _ = await self.service.log(ctx.channel, ctx.caller)
-        lines = [f"#{e.seq} {e.seat}: {r}" for e in entries for r in e.rolls]
+        # A roll is labelled by the action it came in, not by a side: the German's combat die may roll in the
+        # Allied player's action (a retreat, a defender's choice that closes the combat).
+        lines = [
+            f"#{e.seq}, in the {e.seat} player's {e.verb.replace('_', ' ')}: {r}" for e in entries for r in e.rolls
+        ]
         table = await self.service.table(ctx.channel, live=False)
         head = f"Seed hash `{table.game.seed_hash}`."
         return [Reply(head + "\n" + ("\n".join(lines) or "No die rolled yet."))]
