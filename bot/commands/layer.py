@@ -24,6 +24,7 @@ import logging
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.commands import info
@@ -113,7 +114,7 @@ class CommandLayer(GameLife):
         try:
             values = self._check_options(command, options)
             values, guesses = await self._names_to_ids(command, values, ctx)
-            return await self._handlers[name](ctx, values)
+            return await self._dm_context(ctx, await self._handlers[name](ctx, values))
         except RulesError as error:
             hint = f" Did you mean {' or '.join(guesses)}?" if guesses else ""
             return [Reply(refusal_text(error) + hint)]
@@ -125,6 +126,28 @@ class CommandLayer(GameLife):
 
     async def press(self, custom: str, ctx: Context, values: Sequence[str] = ()) -> list[Reply]:
         """A button click or a select menu choice; stale or foreign ones are refused politely."""
+        match = parse_custom_id(custom)
+        replies = await self._press(custom, ctx, values)
+        if match is not None and (game := await self.service.store.game(int(match["game"]))) is not None:
+            replies = await self._dm_context(Context(ctx.caller, game.channel, ctx.guild), replies)
+        return replies
+
+    async def _dm_context(self, ctx: Context, replies: list[Reply]) -> list[Reply]:
+        """Every direct message names its game and links the game's channel: a player in several games
+        knows which one speaks (a DM is read away from the channel)."""
+        if not any(r.to == "dm" for r in replies):
+            return replies
+        try:
+            game = (await self.service.table(ctx.channel, live=False)).game
+        except RulesError:
+            return replies
+        name = self.service.system(game.system).name
+        heading = f"*{name}, game #{game.id} in <#{game.channel}>*\n"
+        return [
+            replace(r, text=heading + r.text) if r.to == "dm" and not r.text.startswith(heading) else r for r in replies
+        ]
+
+    async def _press(self, custom: str, ctx: Context, values: Sequence[str]) -> list[Reply]:
         match = parse_custom_id(custom)
         if match is None:
             return [Reply("Refused: this button is not one of mine.")]
