@@ -201,6 +201,9 @@ class Prompting:
                     )
                 )
                 continue
+            if prompt.optional and not prompt.secret and len(prompt.choices) > MAX_BUTTONS and user is not None:
+                replies.append((seat, self._offer_reply(ctx, table, seat, user, prompt, rule)))
+                continue
             buttons, selects = await self._components(table, seat, prompt)
             if prompt.secret and user is not None:
                 replies.append((seat, self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects)))
@@ -227,6 +230,22 @@ class Prompting:
                 )
             )
         return replies
+
+    def _offer_reply(self, ctx: Context, table: Table, seat: str, user: int, prompt: Prompt, rule: str) -> Reply:
+        """A chance to act with many targets (an event playable at any of dozens of hexes) as one short line and
+        one button that shows the choices to its player alone, never a long list in the channel."""
+        room = self.room_of(table.game.system)
+        commands = ", ".join(f"`{c}`" for c in dict.fromkeys(_commands_of([c.verb for c in prompt.choices], room)))
+        return Reply(
+            f"<@{user}> (**{seat}**): (optional, no need to answer) {prompt.text}{rule} "
+            f"{len(prompt.choices)} choices: the button shows them to you alone; or use {commands}.",
+            to="channel",
+            ephemeral=False,
+            buttons=(
+                Button("Show my choices", custom_id(table.game.id, table.game.revision, "dm", seat), "secondary"),
+            ),
+            channel=ctx.channel,
+        )
 
     async def freshness(self, table: Table, seat: str, prompt: Prompt) -> str:
         """A short hash of the seat's prompt and of how many actions the seat has made: a button stays valid
@@ -308,6 +327,8 @@ class Prompting:
         buttons, selects = await self._components(table, seat, prompt)
         free = self._also(table, prompt)
         listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
+        if len(prompt.choices) > MAX_BUTTONS:  # the menus list them: no wall of text above them
+            listed = f"{len(prompt.choices)} choices in the menus below."
         text = f"**{seat}**: {prompt.text}{free}\n{listed}".strip()
         return [Reply(text, buttons=buttons, selects=selects)]
 
