@@ -47,7 +47,7 @@ from bot.store.records import StoreError
 from bot.store.sqlite import SqliteStore
 from bot.systems import systems
 from bot.transports.allocator import tune_allocator
-from bot.transports.retiring import ANSWERED, SUPERSEDED, PromptMessage, PromptMessages, asked_by
+from bot.transports.retiring import ANSWERED, STALE_ANSWERS, SUPERSEDED, PromptMessage, PromptMessages, asked_by
 from bot.transports.views import FormModal, PromptButton, PromptSelect, build_view
 from engine.contract import RulesError
 
@@ -209,7 +209,9 @@ class UmpireBot(commands.Bot):
             answered = before is not None and await self._revision_of(custom) != before
             pictures = await self.deliver(interaction, replies)
             if answered:
-                await self._retire_answered(interaction)
+                await self._retire_answered(interaction, ANSWERED)
+            elif replies and replies[0].text.startswith(STALE_ANSWERS):  # a stale button, clicked: it goes
+                await self._retire_answered(interaction, SUPERSEDED)
         await self.deliver_pictures(interaction, pictures)
 
     async def _revision_of(self, custom: str) -> int | None:
@@ -220,13 +222,13 @@ class UmpireBot(commands.Bot):
         game = await self.service.store.game(int(match["game"]))
         return game.revision if game is not None else None
 
-    async def _retire_answered(self, interaction: discord.Interaction[Any]) -> None:
-        """The prompt whose choice was just accepted keeps no live buttons: it says it was answered."""
+    async def _retire_answered(self, interaction: discord.Interaction[Any], note: str) -> None:
+        """The prompt whose choice was just accepted (or found stale) keeps no live buttons: ``note`` says why."""
         message = interaction.message
-        if message is None:
+        if message is None or message.flags.ephemeral:
             return
         self._prompt_messages.answered(message.channel.id, message.id)
-        await self._retire(PromptMessage(message.channel.id, message.id, message.content, 0), ANSWERED)
+        await self._retire(PromptMessage(message.channel.id, message.id, message.content, 0), note)
 
     async def _retire(self, message: PromptMessage, note: str) -> None:
         """Edit a prompt's message: its buttons removed, ``note`` added to its text."""

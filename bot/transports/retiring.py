@@ -4,7 +4,7 @@ A prompt is posted with buttons that answer for one seat of one game at one posi
 the game, the position and the seat). When a newer prompt for the same seat is posted (in the channel or by
 DM), every older message that asked that seat is edited: its buttons go and a line says a newer prompt asks
 now, so no visible button answers "earlier position" or "nothing to decide". An answered prompt (its button
-accepted) retires too. Kept in memory, for the most recent messages only: after a restart, an old button
+accepted) retires too, and so does one whose button, clicked, turns out stale. Kept in memory, for the most recent messages only: after a restart, an old button
 still answers with its refusal.
 """
 
@@ -20,6 +20,13 @@ PROMPT_VERBS = ("c", "s", "dm")
 KEPT = 4096
 """How many seats' prompt messages are remembered (the oldest is forgotten first)."""
 SUPERSEDED = "\n*(Superseded: a newer prompt asks this now.)*"
+STALE_ANSWERS = (
+    "Refused: That choice belongs to an earlier position",
+    "Refused: You have nothing to decide now",
+    "You have nothing to decide now",
+)
+"""The answers to a stale prompt's button: the message it was clicked on is retired then (kept prompts are
+retired when superseded; one posted before a restart, when clicked)."""
 ANSWERED = "\n*(Answered.)*"
 
 

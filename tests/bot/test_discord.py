@@ -391,3 +391,6 @@ async def test_stale_prompts_retire_themselves_in_dms_and_in_the_channel(fake: F
     retired = [s for s in sent if s.kind == "retired"]
     assert [s.edit_of for s in retired] == [int(red_prompt.message["id"])]
     assert "Superseded" in retired[0].content and not retired[0].buttons and not retired[0].pings
+    again = await fake.click(ANN, ann_dm, "2. Bid 2")  # a stale button clicked (kept by a client, say) goes too
+    assert "earlier position" in answers(again)[-1].content
+    assert [s.edit_of for s in again if s.kind == "retired"] == [int(ann_dm.message["id"])]
