@@ -4,8 +4,8 @@ A prompt is posted with buttons that answer for one seat of one game at one posi
 the game, the position and the seat). When a newer prompt for the same seat is posted (in the channel or by
 DM), every older message that asked that seat is edited: its buttons go and a line says a newer prompt asks
 now, so no visible button answers "earlier position" or "nothing to decide". An answered prompt (its button
-accepted) retires too, and so does one whose button, clicked, turns out stale. Kept in memory, for the most recent messages only: after a restart, an old button
-still answers with its refusal.
+accepted) retires too, and so does one whose button, clicked, turns out stale. Kept in memory, for the most
+recent messages only: after a restart, an old button retires when it is clicked.
 """
 
 from __future__ import annotations
