@@ -140,6 +140,18 @@ def check_preview(adapter: SystemAdapter, state: Any, action: Action, where: str
         assert shown.rule == applied.rule, (shown, applied)
 
 
+def check_suggested_targets(adapter: Any, state: Any, seat: str, rng: random.Random, where: str) -> None:
+    """Every target autocomplete suggests for a unit is attacked by it, or its preview refuses it with the
+    rule Confirm would give (a few units, so the test stays quick)."""
+    from engine.vaevictis.legal import units_that_may_act
+
+    units = units_that_may_act(adapter.game, state, seat)
+    for unit in rng.sample(units, min(3, len(units))):
+        for _, target in adapter.suggest(state, seat, "target", "", {"attackers": unit.id}):
+            action = Action(seat, "attack", {"kind": "normal", "attackers": unit.id, "target": target})
+            check_preview(adapter, state, action, f"{where} (suggested target)")
+
+
 @pytest.mark.parametrize("seed", range(1, SEEDS + 1))
 @pytest.mark.parametrize(("system_id", "scenario"), list(games()))
 def test_every_game_can_go_on_and_every_offer_is_accepted(system_id: str, scenario: str, seed: int) -> None:
@@ -156,6 +168,8 @@ def test_every_game_can_go_on_and_every_offer_is_accepted(system_id: str, scenar
             return
         required = sorted(s for s, p in prompts.items() if not p.optional)
         seat = rng.choice(required)
+        if system_id in ("ardennes44", "alsace44") and step % 5 == 0:
+            check_suggested_targets(adapter, state, seat, rng, where)
         for action in candidates(state, seat, prompts[seat], rng):
             if action.verb == "attack":
                 check_preview(adapter, state, action, where)

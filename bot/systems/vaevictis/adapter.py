@@ -257,7 +257,11 @@ class VaeVictisAdapter:
                 options_ = legal.unit_options(self.game, state, state.units[first])
                 return [(hex_name(h), hex_name(h)) for h in options_.destinations if hex_name(h).startswith(typed)][:25]
             if source == "target":
-                targets = sorted({h for u in movers for h in legal.unit_options(self.game, state, u).targets})
+                # The attacker's own targets once one is given (what the others may attack, it may not).
+                given_mover = [u for u in movers if u.id == first]
+                targets = sorted(
+                    {h for u in given_mover or movers for h in legal.unit_options(self.game, state, u).targets}
+                )
                 return [(hex_name(h), hex_name(h)) for h in targets]
             if source == "attacker":
                 target = str(given.get("target", ""))
