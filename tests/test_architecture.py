@@ -310,3 +310,10 @@ def test_every_system_with_secrets_seals_through_one_module() -> None:
     graph = import_graph()
     sealing = {n for n, targets in graph.items() if "engine.sealing" in targets}
     assert {"engine.asl.refit", "engine.wargame_commander.series", "bot.service.game_service"} <= sealing
+
+
+def test_every_folder_of_code_is_a_package() -> None:
+    """A folder of code is a regular package, with the docstring that says what it holds: none is a namespace
+    package by accident (``bot/leagues`` was one)."""
+    folders = {path.parent for layer in ("bot", "engine", "render") for path in (ROOT / layer).rglob("*.py")}
+    assert sorted(str(f.relative_to(ROOT)) for f in folders if not (f / "__init__.py").is_file()) == []

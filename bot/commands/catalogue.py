@@ -20,6 +20,10 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
             _opt("options", "optional rules, separated by commas", "option", required=False),
             OptionDef("days_per_move", "correspondence: days per move (0: live play)", "number", False, None, 0, 60),
             OptionDef("reserve_days", "correspondence: reserve of days", "number", False, None, 0, 120),
+            OptionDef(
+                "vacation_days", "correspondence: vacation days each player may take (default 30)", "number", False,
+                None, 0, 120,
+            ),
             _opt("system", "the game system (default: the bundled game)", "system", required=False),
         ),
         slow=True,
@@ -32,10 +36,12 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
     CommandDef("game undo", "Take back your last action (not past a die roll, a reveal or your opponent's move)."),
     CommandDef(
         "game vacation",
-        "Ask for a vacation; your opponent accepts it with `game accept-vacation`.",
+        "Ask for a vacation, or to extend yours; your opponent accepts it with `game accept-vacation`.",
         (OptionDef("days", "how many days", "integer", True, None, 1, 30),),
     ),
-    CommandDef("game accept-vacation", "Accept your opponent's vacation request."),
+    CommandDef("game accept-vacation", "Accept your opponent's vacation request (or extension)."),
+    CommandDef("game end-vacation", "End your vacation early: your clock runs again where it stopped."),
+    CommandDef("game claim-timeout", "Claim the game when your opponent's time per move and reserve are spent."),
     CommandDef("game verify", "After the end: check the seed, the log's hash chain and every die roll.", private=True),
     # --- Answering any prompt ------------------------------------------------------------------------
     CommandDef(

@@ -1,5 +1,5 @@
 """A game's life: ``game create``, ``join``, ``leave``, ``start``, ``status``, ``resign`` (confirmed first),
-``undo``, ``vacation``, ``accept-vacation``, ``verify``.
+``undo``, ``vacation``, ``accept-vacation``, ``end-vacation``, ``claim-timeout``, ``verify``.
 
 :class:`GameLife` is a part of the command layer (:class:`bot.commands.layer.CommandLayer` inherits it).
 """
@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.commands import info
+from bot.commands.clock_notices import clock_lines
 from bot.commands.prompting import Prompting
 from bot.commands.replies import Button, Context, Reply, custom_id, seats_line, who
+from bot.service.timekeeping import DEFAULT_VACATION_DAYS
 
 
 class GameLife(Prompting):
@@ -29,11 +31,17 @@ class GameLife(Prompting):
             options=dict.fromkeys(names, True),
             days_per_move=float(o.get("days_per_move", 0)),
             reserve_days=float(o.get("reserve_days", 0)),
+            vacation_days=float(o["vacation_days"]) if o.get("vacation_days") is not None else None,
         )
         game = table.game
         system = self.service.system(game.system)
         tc = game.time_control
-        clock = f"{tc['days_per_move']:g} days per move, {tc['reserve_days']:g} days reserve" if tc else "live play"
+        clock = (
+            f"{tc['days_per_move']:g} days per move, {tc['reserve_days']:g} days reserve, "
+            f"{tc.get('vacation_days', DEFAULT_VACATION_DAYS):g} vacation days per player"
+            if tc
+            else "live play"
+        )
         text = (
             f"**Game #{game.id} created**: {system.name}, scenario {game.scenario}; "
             f"optional rules: {', '.join(names) or 'none'}; time control: {clock}.\n"
@@ -83,13 +91,8 @@ class GameLife(Prompting):
                 lines.append(f"**{seat}** may react (optional).")
             else:
                 lines.append(f"Waiting for **{seat}** ({who(table, seat)})" + ("." if private else f": {prompt.text}"))
-        reminders = await self.service.store.reminders(game.id)
-        for seat, row in table.seats.items():
-            if row.vacation_until and row.vacation_until > self.service.clock():
-                lines.append(f"{seat} is on vacation.")
-            if seat in reminders and game.time_control:
-                left = float(game.time_control.get("reserve_days", 0)) - row.reserve_used / 86400
-                lines.append(f"{seat}: reserve left {left:.1f} days.")
+        if game.status == "active":
+            lines += clock_lines(await self.service.seat_clocks(table))
         return [Reply("\n".join(lines), ephemeral=False)]
 
     async def _resign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
@@ -131,21 +134,42 @@ class GameLife(Prompting):
         )
 
     async def _vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
+        table, opponents = await self.service.request_vacation(ctx.channel, ctx.caller, int(o["days"]))
+        now = self.service.clock()
+        running = any((table.seats[s].vacation_until or 0) > now for s in table.seats_of(ctx.caller.user_id))
+        asked = "an extension of their vacation by" if running else "a vacation of"
+        pings = " ".join(f"<@{u}>" for u in opponents)
         return [
             Reply("Asked."),
             Reply(
-                f"<@{ctx.caller.user_id}> asks for a vacation of {o['days']} day(s); the opponent may accept with "
+                f"{pings}: <@{ctx.caller.user_id}> asks for {asked} {o['days']} day(s); accept with "
                 "`game accept-vacation`.",
                 to="channel",
                 ephemeral=False,
+                mentions=tuple(opponents),
             ),
         ]
 
     async def _accept_vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
-        _, seats = await self.service.accept_vacation(ctx.channel, ctx.caller)
-        text = f"Vacation granted to {', '.join(seats)}: no reminders until it ends."
-        return [Reply("Accepted."), Reply(text, to="channel", ephemeral=False)]
+        table, seats = await self.service.accept_vacation(ctx.channel, ctx.caller)
+        users = tuple(sorted({u for s in seats if (u := table.user_of(s)) is not None}))
+        ends = ", ".join(f"{s} until <t:{int(table.seats[s].vacation_until or 0)}:f>" for s in seats)
+        text = (
+            f"{' '.join(f'<@{u}>' for u in users)}: vacation granted ({ends}): the clock stands still and no "
+            "reminders come until it ends; `game end-vacation` ends it early."
+        )
+        return [Reply("Accepted."), Reply(text, to="channel", ephemeral=False, mentions=users)]
+
+    async def _end_vacation(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        _, seats, opponents = await self.service.end_vacation(ctx.channel, ctx.caller)
+        pings = " ".join(f"<@{u}>" for u in opponents)
+        text = f"{pings}: <@{ctx.caller.user_id}> ({', '.join(seats)}) is back: the clock runs again where it stopped."
+        return [Reply("Welcome back."), Reply(text, to="channel", ephemeral=False, mentions=tuple(opponents))]
+
+    async def _claim_timeout(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        outcome = await self.service.claim_timeout(ctx.channel, ctx.caller)
+        text = outcome.result.text if outcome.result else ""
+        return [Reply("Claimed."), self.game_over(ctx, outcome.table, text)]
 
     async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.table(ctx.channel, live=False)

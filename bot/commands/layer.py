@@ -81,6 +81,8 @@ class CommandLayer(GameLife):
             "game undo": self._undo,
             "game vacation": self._vacation,
             "game accept-vacation": self._accept_vacation,
+            "game end-vacation": self._end_vacation,
+            "game claim-timeout": self._claim_timeout,
             "game verify": self._verify,
             "choose": self._choose,
             "act": self._act_generic,

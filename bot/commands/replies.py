@@ -12,8 +12,8 @@ the state id is the game's revision when the button was posted, so a stale or do
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot.service.arguments import closest
@@ -138,6 +138,8 @@ class Context:
     caller: Caller
     channel: int
     guild: int | None = None
+    names: Mapping[int, str] = field(default_factory=dict)
+    """The server names of the users given as options (a transport that knows them fills it in)."""
 
 
 Handler = Callable[[Context, dict[str, Any]], Awaitable[list[Reply]]]

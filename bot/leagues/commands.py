@@ -14,7 +14,9 @@ from typing import Any, ClassVar
 
 from bot.commands.definitions import CommandDef, OptionDef, opt
 from bot.commands.replies import Attachment, Context, Handler, Reply
+from bot.leagues.core import rounds_said
 from bot.leagues.service import LeagueService, Started
+from bot.leagues.sides import PRIOR_GAMES
 from bot.leagues.standings import SWISS, TIEBREAK_NAMES, Row
 from bot.leagues.store import LeagueRow, Pairing
 from bot.service.game_service import Refusal
@@ -36,7 +38,50 @@ COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("reserve_days", "correspondence: reserve of days", "number", False, None, 0, 120),
             OptionDef("round_days", "days each round lasts (0: no deadline)", "number", False, None, 0, 365),
             opt("levels", "victory levels worth less than a win, e.g. german-defensive=0.75", None, False),
+            OptionDef(
+                "round_every",
+                "scheduled rounds: days between round starts (0: you start each)",
+                "number",
+                False,
+                None,
+                0,
+                365,
+            ),
+            opt(
+                "late_rule",
+                "scheduled rounds: a game still going when the next starts: carry, forfeit, adjudicate",
+                None,
+                False,
+            ),
+            OptionDef("all_at_once", "round robin: start every game at once", "boolean", False),
         ),
+    ),
+    CommandDef(
+        "league edit",
+        "Organiser: change the league's rounds, time control, round days, schedule or levels (logged).",
+        (
+            OptionDef("rounds", "Swiss: how many rounds", "integer", False, None, 1, 30),
+            OptionDef("days_per_move", "days per move of the games started from now", "number", False, None, 0, 60),
+            OptionDef("reserve_days", "reserve of days of the games started from now", "number", False, None, 0, 120),
+            OptionDef("round_days", "days each round lasts, from the next round", "number", False, None, 0, 365),
+            OptionDef(
+                "round_every", "days between scheduled round starts (0: you start each)", "number", False, None, 0, 365
+            ),
+            opt("late_rule", "a game still going when the next round starts: carry, forfeit, adjudicate", None, False),
+            opt(
+                "levels", "victory levels worth less than a win, e.g. german-defensive=0.75 (none: clear)", None, False
+            ),
+        ),
+    ),
+    CommandDef(
+        "league end",
+        "Organiser: end the season early; the games being played still count (logged).",
+        (opt("reason", "why", None, False),),
+    ),
+    CommandDef(
+        "league cancel",
+        "Organiser: cancel the league; its games being played are abandoned, the channel is free (logged).",
+        (opt("reason", "why", None, False),),
     ),
     CommandDef(
         "league join", "Register for this channel's league.", (opt("side", "preferred side, or none", None, False),)
@@ -49,7 +94,24 @@ COMMANDS: tuple[CommandDef, ...] = (
         (OptionDef("user", "the player", "user"), opt("side", "preferred side, or none", None, False)),
     ),
     CommandDef(
-        "league remove", "Organiser: remove or withdraw a player (logged).", (OptionDef("user", "the player", "user"),)
+        "league remove",
+        "Organiser: remove or withdraw a player; a game he is playing is forfeited (logged).",
+        (OptionDef("user", "the player", "user"), opt("reason", "why", None, False)),
+    ),
+    CommandDef(
+        "league reinstate",
+        "Organiser: undo a withdrawal; the player is paired again from the next round (logged).",
+        (OptionDef("user", "the player", "user"),),
+    ),
+    CommandDef(
+        "league forbid",
+        "Organiser: two players of a Swiss never meet (logged).",
+        (OptionDef("player", "one player", "user"), OptionDef("other", "the other", "user")),
+    ),
+    CommandDef(
+        "league pair",
+        "Organiser: pair two players by hand in the next Swiss round (logged).",
+        (OptionDef("first", "the first seat's player", "user"), OptionDef("second", "the second seat's", "user")),
     ),
     CommandDef(
         "league round",
@@ -69,6 +131,11 @@ COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef("league late", "The league's games past their deadline.", private=True),
     CommandDef(
+        "league sides",
+        "How much each scenario favours a side, from this server's rated league games (used in the ratings).",
+        private=True,
+    ),
+    CommandDef(
         "league forfeit",
         "Organiser: a player forfeits a league game being played (logged).",
         (
@@ -84,6 +151,7 @@ COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("winner", "the winner (none: a draw)", "user", False),
             OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
             opt("reason", "why", None, False),
+            opt("level", "the victory level won, one the league scores below a full win", None, False),
         ),
     ),
     CommandDef(
@@ -93,6 +161,7 @@ COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("winner", "the winner (none: a draw)", "user", False),
             OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
             opt("reason", "why", None, False),
+            opt("level", "the victory level won, one the league scores below a full win", None, False),
         ),
     ),
     CommandDef(
@@ -129,10 +198,17 @@ def handlers(layer: Layer) -> dict[str, Handler]:
         "league close": commands.close,
         "league add": commands.add,
         "league remove": commands.remove,
+        "league reinstate": commands.reinstate,
+        "league forbid": commands.forbid,
+        "league pair": commands.pair,
+        "league edit": commands.edit,
+        "league end": commands.end,
+        "league cancel": commands.cancel,
         "league round": commands.round,
         "league standings": commands.standings,
         "league player": commands.player,
         "league late": commands.late,
+        "league sides": commands.sides,
         "league forfeit": commands.forfeit,
         "league adjudicate": commands.adjudicate,
         "league correct": commands.correct,
@@ -177,9 +253,12 @@ class LeagueCommands:
             reserve_days=float(o.get("reserve_days", 0)),
             round_days=float(o.get("round_days", 0)),
             level_scores=parse_level_scores(str(o.get("levels", ""))),
+            round_every=float(o.get("round_every", 0)),
+            late_rule=str(o.get("late_rule") or "carry").strip().lower(),
+            all_at_once=bool(o.get("all_at_once", False)),
         )
         seats = self.room.seats(league.system)
-        rounds = f"{league.rounds} rounds" if league.format == SWISS else "every pairing"
+        rounds = rounds_said(league.rounds) if league.format == SWISS else "every pairing"
         clock = (
             f"{league.days_per_move:g} days per move, {league.reserve_days:g} reserve"
             if league.days_per_move
@@ -192,6 +271,10 @@ class LeagueCommands:
         if league.level_scores:
             levels = ", ".join(f"{level} {score:g}-{1 - score:g}" for level, score in league.level_scores.items())
             terms.append(f"victory levels: {levels}")
+        if league.round_every:
+            terms.append(f"a round starts every {league.round_every:g} days, late games: {league.late_rule}")
+        if league.all_at_once:
+            terms.append("every game starts at once")
         text = (
             f"**League {league.name}** opens: {self.room.games.system(league.system).name}, {league.scenario}, "
             f"{league.format} ({rounds}); {'; '.join(terms)}.\n"
@@ -215,38 +298,112 @@ class LeagueCommands:
         league = await self.room.close(ctx.channel, ctx.caller)
         entrants = [e for e in await self.room.store.entrants(league.id) if not e.withdrawn]
         text = (
-            f"**{league.name}**: registration closed with {len(entrants)} players; {league.rounds} rounds. "
+            f"**{league.name}**: registration closed with {len(entrants)} players; {rounds_said(league.rounds)}. "
             "The organiser pairs each round with `/league round`."
         )
         return [Reply("Registration closed."), _public(text)]
 
     async def add(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         user = int(o["user"])
-        league = await self.room.add(ctx.channel, ctx.caller, user, f"player {user}", o.get("side"))
-        text = (
-            f"<@{user}> is registered in {league.name} (by the organiser); `/league join` sets your name in the "
-            "standings and your side."
-        )
-        return [Reply("Added."), _public(text, None, [user])]
+        name = ctx.names.get(user) or f"player {user}"
+        league = await self.room.add(ctx.channel, ctx.caller, user, name, o.get("side"))
+        text = f"<@{user}> is registered in {league.name} as {name} (by the organiser); `/league join` sets your side."
+        return [Reply(f"Added {name}."), _public(text, None, [user])]
 
     async def remove(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         user = int(o["user"])
-        league = await self.room.remove(ctx.channel, ctx.caller, user)
-        return [Reply("Removed."), _public(f"<@{user}> is no longer in {league.name} (by the organiser).")]
+        league, forfeited = await self.room.remove(ctx.channel, ctx.caller, user, o.get("reason", ""))
+        text = f"<@{user}> is no longer in {league.name} (by the organiser)."
+        if forfeited:
+            games = ", ".join(f"#{p.game}" for p in forfeited)
+            text += f" Game(s) {games} being played are forfeited to the opponent."
+        if league.status == "running" and league.format != SWISS:
+            text += " His games not yet started are walkovers, not rated."
+        replies = [Reply("Removed."), _public(text)]
+        replies += [_public(f"<@{user}> withdrew from {league.name}: forfeited.", p.thread) for p in forfeited]
+        return replies
+
+    async def reinstate(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        user = int(o["user"])
+        league = await self.room.reinstate(ctx.channel, ctx.caller, user)
+        text = f"<@{user}> is back in {league.name} (by the organiser), paired again from the next round."
+        return [Reply("Reinstated."), _public(text, None, [user])]
+
+    async def forbid(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        a, b = int(o["player"]), int(o["other"])
+        await self.room.forbid(ctx.channel, ctx.caller, a, b)
+        return [Reply(f"<@{a}> and <@{b}> will never be paired together.")]
+
+    async def pair(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        first, second = int(o["first"]), int(o["second"])
+        await self.room.fix_pairing(ctx.channel, ctx.caller, first, second)
+        return [Reply(f"Next round: <@{first}> v <@{second}>, paired by hand; the others by the usual rules.")]
+
+    async def edit(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        levels = o.get("levels")
+        league, said = await self.room.edit(
+            ctx.channel,
+            ctx.caller,
+            rounds=int(o["rounds"]) if "rounds" in o else None,
+            days_per_move=float(o["days_per_move"]) if "days_per_move" in o else None,
+            reserve_days=float(o["reserve_days"]) if "reserve_days" in o else None,
+            round_days=float(o["round_days"]) if "round_days" in o else None,
+            round_every=float(o["round_every"]) if "round_every" in o else None,
+            late_rule=str(o["late_rule"]).strip().lower() if "late_rule" in o else None,
+            level_scores=None if levels is None else parse_level_scores("" if levels == "none" else str(levels)),
+        )
+        text = f"**{league.name}** changed by <@{ctx.caller.user_id}>: " + "; ".join(said) + "."
+        if league.status == "finished":
+            text += " Every round is decided: the season is over."
+        return [Reply("Changed."), _public(text)]
+
+    async def end(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        league, pending = await self.room.end(ctx.channel, ctx.caller, o.get("reason", ""))
+        text = f"**{league.name}** ends early, after round {league.rounds} (by the organiser)."
+        if pending:
+            games = ", ".join(f"#{p.game}" for p in pending)
+            text += f" The standings are final once game(s) {games} are decided."
+        else:
+            text += " The standings are final (`/league standings`)."
+        return [Reply("Ended."), _public(text)]
+
+    async def cancel(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        league, abandoned = await self.room.cancel(ctx.channel, ctx.caller, o.get("reason", ""))
+        text = f"**{league.name}** is cancelled (by the organiser): {o.get('reason') or 'no reason given'}."
+        if abandoned:
+            text += f" Game(s) {', '.join(f'#{p.game}' for p in abandoned)} are abandoned, not rated."
+        text += " A new league may be created in this channel."
+        replies = [Reply("Cancelled."), _public(text)]
+        replies += [_public(f"{league.name} is cancelled: this game is abandoned.", p.thread) for p in abandoned]
+        return replies
 
     async def round(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         opener = self.layer.open_thread
         if opener is None:
             raise Refusal("a league round opens a thread per game: run it on Discord")
+        here = await self.room.league(ctx.channel)
+        going = [p for p in await self.room.store.pairings(here.id) if not p.decided and p.thread is not None]
         round_, pairings, started = await self.room.next_round(
             ctx.channel, ctx.caller, opener, guild=ctx.guild, scenario=o.get("scenario"), system_id=o.get("system")
         )
         league = await self.room.league(ctx.channel)
         seats = self.room.seats(round_.system)
-        lines = [f"**{league.name}, round {round_.number}** ({round_.scenario}); deadline {_date(round_.deadline)}:"]
+        ruled = []  # games a scheduled round's rule for late games has just decided: their players are told
+        for before in going:
+            after = await self.room.store.pairing(before.id)
+            if after is not None and after.decided and after.thread is not None:
+                score = f"{_score(after.first_score or 0)}-{_score(after.second_score or 0)}"
+                text = (
+                    f"{league.name}: the next round started while this game was being played; by the league's "
+                    f"rule for late games it is {after.how}, {score} (<@{after.first}> v <@{after.second}>)."
+                )
+                ruled.append(_public(text, after.thread, [after.first, after.second or 0]))
+        numbers = sorted({p.round for p in pairings}) or [round_.number]
+        named = f"round {numbers[0]}" if len(numbers) == 1 else f"rounds {numbers[0]} to {numbers[-1]}"
+        lines = [f"**{league.name}, {named}** ({round_.scenario}); deadline {_date(round_.deadline)}:"]
         for p in pairings:
-            lines.append(self._pairing_line(p, seats))
-        replies = [Reply(f"Round {round_.number} paired."), _public("\n".join(lines), ctx.channel)]
+            lines.append(("" if len(numbers) == 1 else f"R{p.round} ") + self._pairing_line(p, seats))
+        replies = [Reply(f"{named.capitalize()} paired."), _public("\n".join(lines), ctx.channel), *ruled]
         for item in started:
             replies += await self._thread_replies(ctx, league, round_.deadline, seats, item)
         return replies
@@ -255,6 +412,11 @@ class LeagueCommands:
     def _pairing_line(p: Pairing, seats: tuple[str, str]) -> str:
         if p.second is None:
             return f"- bye: <@{p.first}> ({_score(p.first_score or 0)} point)"
+        if p.how in ("walkover", "double-forfeit"):
+            return (
+                f"- <@{p.first}> v <@{p.second}>: not played ({p.how}), "
+                f"{_score(p.first_score or 0)}-{_score(p.second_score or 0)}"
+            )
         where = f"<#{p.thread}>" if p.thread else "thread being made"
         result = (
             f" {_score(p.first_score)}-{_score(p.second_score or 0)} ({p.how})" if p.first_score is not None else ""
@@ -310,6 +472,22 @@ class LeagueCommands:
             lines.append("No league game decided yet.")
         return [Reply("\n".join(lines))]
 
+    async def sides(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        balances = await self.room.side_balances(ctx.guild)
+        lines = ["The sides' balance in this server's rated league games (the ratings expect it):"]
+        for system, scenarios in balances.items():
+            first, second = self.room.seats(system)
+            for scenario, balance in sorted(scenarios.items()):
+                favoured = first if balance.advantage >= 0 else second
+                lines.append(
+                    f"- {system}, {scenario}: {first} scores {100 * balance.first_points / balance.games:.0f}% over "
+                    f"{balance.games} game(s); estimated {100 * balance.share:.0f}% with {PRIOR_GAMES} drawn games "
+                    f"of prior, worth {abs(balance.advantage):.0f} rating points to {favoured}"
+                )
+        if len(lines) == 1:
+            lines.append("no rated league game yet: every scenario counts as balanced")
+        return [Reply("\n".join(lines)[:1900])]
+
     async def late(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         league, late = await self.room.late(ctx.channel)
         if not late:
@@ -336,7 +514,7 @@ class LeagueCommands:
 
     async def _decided(self, ctx: Context, o: dict[str, Any], how: str, winner: int | None) -> list[Reply]:
         pairing, outcome = await self.room.decide(
-            ctx.channel, ctx.caller, o.get("game"), how, winner, o.get("reason", "")
+            ctx.channel, ctx.caller, o.get("game"), how, winner, o.get("reason", ""), o.get("level")
         )
         assert pairing.thread is not None
         here = Context(ctx.caller, pairing.thread, ctx.guild)
@@ -346,7 +524,9 @@ class LeagueCommands:
 
     async def correct(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         winner = int(o["winner"]) if o.get("winner") else None
-        pairing = await self.room.correct(ctx.channel, ctx.caller, o.get("game"), winner, o.get("reason", ""))
+        pairing = await self.room.correct(
+            ctx.channel, ctx.caller, o.get("game"), winner, o.get("reason", ""), o.get("level")
+        )
         text = (
             f"**Correction** by <@{ctx.caller.user_id}>: game #{pairing.game} now "
             f"{_score(pairing.first_score or 0)}-{_score(pairing.second_score or 0)} "
@@ -397,32 +577,43 @@ def parse_level_scores(text: str) -> dict[str, float]:
 
 
 def _title(league: LeagueRow, rounds_played: int) -> str:
-    status = {"registration": "registration open", "finished": "final"}.get(league.status, "")
-    return f"{league.name}: standings after round {rounds_played} of {league.rounds}" + (
-        f" ({status})" if status else ""
-    )
+    status = {"registration": "registration open", "finished": "final", "cancelled": "cancelled"}.get(league.status, "")
+    when = f"after round {rounds_played}" if rounds_played else "before round 1"
+    return f"{league.name}: standings {when} of {league.rounds}" + (f" ({status})" if status else "")
 
 
 def standings_picture(league: LeagueRow, rows: Sequence[Row], names: dict[int, str], rounds_played: int) -> bytes:
     """The standings as a picture a phone shows whole."""
     first, second = TIEBREAK_NAMES[league.format]
     lines = [
-        [str(r.rank), names.get(r.player, str(r.player)), _score(r.score), f"{r.wins}-{r.draws}-{r.losses}",
-         _score(r.tiebreaks[0]), _score(r.tiebreaks[1])]
+        [str(r.rank), _name(r, names, 16), _score(r.score), f"{r.wins}-{r.draws}-{r.losses}", str(r.byes),
+         str(r.unplayed), _score(r.tiebreaks[0]), _score(r.tiebreaks[1])]
         for r in rows
     ]  # fmt: skip
-    return table_picture(_title(league, rounds_played), ["#", "player", "pts", "W-D-L", first, second], lines)
+    short = {"Buchholz": "BH", "S-B": "SB"}  # the usual abbreviations: eight columns share a phone's width
+    header = ["#", "player", "pts", "W-D-L", "B", "U", short.get(first, first), short.get(second, second)]
+    return table_picture(_title(league, rounds_played), header, lines, first_width=0.3)
+
+
+def _name(row: Row, names: dict[int, str], width: int = 40) -> str:
+    """The player's name in the standings, marked ``(w)`` once he has withdrawn."""
+    mark = " (w)" if row.withdrawn else ""
+    return names.get(row.player, str(row.player))[: width - len(mark)] + mark
+
+
+STANDINGS_KEY = "W-D-L: games played out; B: byes; U: unplayed (walkovers, double forfeits, abandoned); (w): withdrawn."
+"""What the standings' columns say."""
 
 
 def standings_text(league: LeagueRow, rows: Sequence[Row], names: dict[int, str], rounds_played: int) -> str:
     """The standings as a narrow monospaced table (it fits a phone's width)."""
     first, second = TIEBREAK_NAMES[league.format]
     title = f"**{_title(league, rounds_played)}**"
-    lines = [f"{'#':>2} {'player':<12} {'pts':>4} {'W-D-L':>6} {first[:3]:>4} {second[:3]:>4}"]
+    lines = [f"{'#':>2} {'player':<12} {'pts':>4} {'W-D-L':>6} B U {first[:3]:>4} {second[:3]:>4}"]
     for row in rows:
         record = f"{row.wins}-{row.draws}-{row.losses}"
         lines.append(
-            f"{row.rank:>2} {names.get(row.player, str(row.player))[:12]:<12} {_score(row.score):>4} "
-            f"{record:>6} {_score(row.tiebreaks[0]):>4} {_score(row.tiebreaks[1]):>4}"
+            f"{row.rank:>2} {_name(row, names, 12):<12} {_score(row.score):>4} {record:>6} {row.byes} {row.unplayed} "
+            f"{_score(row.tiebreaks[0]):>4} {_score(row.tiebreaks[1]):>4}"
         )
-    return title + "\n```\n" + "\n".join(lines) + "\n```"
+    return title + "\n```\n" + "\n".join(lines) + "\n```\n" + STANDINGS_KEY

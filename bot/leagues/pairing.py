@@ -34,33 +34,73 @@ class Round:
 
 
 def round_robin(players: Sequence[Player], both_sides: bool = False) -> list[Round]:
-    """Every round of a round robin by the Berger tables: each pair meets once (``both_sides``: twice, the
-    second cycle with sides swapped). An odd field adds a bye, which each player gets once per cycle.
+    """Every round of a round robin by FIDE's Berger tables: each pair meets once (``both_sides``: twice,
+    the second cycle with sides swapped). ``players`` are in the order of their numbers in the table (1, 2,
+    ...). An odd field adds a bye (the table's last number), which each player gets once per cycle.
 
-    The table fixes the last player and turns the others round it; the fixed player's side alternates by
-    round. Over a cycle every player has played each side as often as the other, give or take one; within
-    the cycle the sides run in streaks (a round robin's sides cannot alternate for everyone).
+    Round 1 pairs 1 with n, 2 with n-1, ...; each next round adds n/2 to every number but n (counted round
+    1..n-1) and swaps the sides of n's game. So the last player alternates sides, and every other player's
+    sides alternate too but once per cycle (the published tables of FIDE's Handbook, C.05 Annex 1).
     """
-    field_: list[Player | None] = list(players)
-    if len(field_) % 2:
-        field_.append(None)
-    n = len(field_)
-    rounds: list[Round] = []
-    ring = field_[:-1]
-    fixed = field_[-1]
-    for number in range(n - 1):
-        pairs: list[tuple[Player | None, Player | None]] = []
-        first_of_fixed = (ring[0], fixed) if number % 2 == 0 else (fixed, ring[0])
-        pairs.append(first_of_fixed)
-        for i in range(1, n // 2):
-            pairs.append((ring[i], ring[-i]))
-        games = tuple((a, b) for a, b in pairs if a is not None and b is not None)
-        bye = next((a if b is None else b for a, b in pairs if a is None or b is None), None)
-        rounds.append(Round(games, bye))
-        ring = ring[-1:] + ring[:-1]
+    numbered: list[Player | None] = list(players)
+    if len(numbered) % 2:
+        numbered.append(None)
+    n = len(numbered)
+    if n < 2:
+        return []
+    table: list[list[tuple[int, int]]] = [[(i, n + 1 - i) for i in range(1, n // 2 + 1)]]
+    for _ in range(n - 2):
+        shifted = []
+        for a, b in table[-1]:
+            if n in (a, b):
+                other = _turned(a if b == n else b, n)
+                shifted.append((n, other) if b == n else (other, n))
+            else:
+                shifted.append((_turned(a, n), _turned(b, n)))
+        table.append(shifted)
+    rounds = [_seated(pairs, numbered) for pairs in table]
     if both_sides:
         rounds += [Round(tuple((b, a) for a, b in r.games), r.bye) for r in rounds]
     return rounds
+
+
+def _turned(number: int, n: int) -> int:
+    """A number of the table in the next round: n/2 more, counted round 1..n-1."""
+    return (number - 1 + n // 2) % (n - 1) + 1
+
+
+def _seated(pairs: Sequence[tuple[int, int]], numbered: Sequence[Player | None]) -> Round:
+    """A round of table numbers as a round of players (the missing player's opponent has the bye)."""
+    games: list[tuple[Player, Player]] = []
+    bye: Player | None = None
+    for a, b in pairs:
+        first, second = numbered[a - 1], numbered[b - 1]
+        if first is None or second is None:
+            bye = first if second is None else second
+        else:
+            games.append((first, second))
+    return Round(tuple(games), bye)
+
+
+def table_rounds(schedule: Sequence[Sequence[Sequence[Player | None]]]) -> list[Round]:
+    """A stored table (rounds of [first, second] pairs, ``None`` for a bye's missing opponent) as rounds."""
+    rounds = []
+    for pairs in schedule:
+        games = tuple((a, b) for a, b in pairs if a is not None and b is not None)
+        bye = next((a if b is None else b for a, b in pairs if a is None or b is None), None)
+        rounds.append(Round(games, bye))
+    return rounds
+
+
+def table_of(rounds: Sequence[Round]) -> list[list[list[Player | None]]]:
+    """Rounds as a table to store (the inverse of :func:`table_rounds`)."""
+    table: list[list[list[Player | None]]] = []
+    for r in rounds:
+        pairs: list[list[Player | None]] = [[a, b] for a, b in r.games]
+        if r.bye is not None:
+            pairs.append([r.bye, None])
+        table.append(pairs)
+    return table
 
 
 # --- Swiss ------------------------------------------------------------------------------------------------

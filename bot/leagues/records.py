@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.leagues.glicko2 import Game, Rating, rate
@@ -16,7 +16,12 @@ PERIOD = 7 * 86400.0
 """A rating period lasts a week: the games that end in one week are rated together."""
 
 RATED_WAYS = frozenset({"victory", "resignation", "forfeit", "adjudicated", "corrected"})
-"""How a game may have ended to be rated (an abandoned game and a bye are not)."""
+"""How a game may have ended to be rated: it was played (a forfeit here is of a game under way)."""
+
+UNPLAYED_WAYS = frozenset({"abandoned", "walkover", "double-forfeit", "bye"})
+"""Pairings that were not played out: not rated, not in a record, not in the tiebreaks or the reliability
+(as FIDE and Lichess leave unplayed games unrated). An abandoned game scores 0 to both; a walkover scores
+the player whose opponent had withdrawn before it started; a double forfeit scores nobody."""
 
 
 @dataclass(frozen=True)
@@ -31,12 +36,20 @@ class RatedGame:
     how: str
     ended: float
     deadline: float | None = None
+    scenario: str = ""
+    """The scenario it played (its side balance enters the expected score)."""
 
 
-def ratings(games: Iterable[RatedGame], now: float | None = None) -> dict[int, Rating]:
+def ratings(
+    games: Iterable[RatedGame], now: float | None = None, advantage: Mapping[str, float] | None = None
+) -> dict[int, Rating]:
     """Every player's rating after the rated ``games`` (of one game system), one rating period per week.
 
-    Weeks without a game widen the deviation of everybody already rated, up to the week of ``now``."""
+    Weeks without a game widen the deviation of everybody already rated, up to the week of ``now``.
+    ``advantage`` gives, per scenario, what the first seat is worth in rating points
+    (:mod:`bot.leagues.sides`): each player is rated against his opponent's rating moved by it, so that a win
+    on the favoured side earns less and a win on the other side more."""
+    advantage = advantage or {}
     rated = sorted((g for g in games if g.how in RATED_WAYS), key=lambda g: g.ended)
     if not rated:
         return {}
@@ -51,8 +64,9 @@ def ratings(games: Iterable[RatedGame], now: float | None = None) -> dict[int, R
         for game in by_period.get(period, []):
             a = current.get(game.first, Rating())
             b = current.get(game.second, Rating())
-            played[game.first].append(Game(b, game.first_score))
-            played[game.second].append(Game(a, game.second_score))
+            edge = advantage.get(game.scenario, 0.0)
+            played[game.first].append(Game(Rating(b.rating - edge, b.deviation, b.volatility), game.first_score))
+            played[game.second].append(Game(Rating(a.rating + edge, a.deviation, a.volatility), game.second_score))
         current = {p: rate(current.get(p, Rating()), played.get(p, [])) for p in {*current, *played}}
     return current
 
@@ -102,8 +116,9 @@ class Reliability:
 
 
 def reliability(player: int, games: Sequence[RatedGame]) -> Reliability:
-    """The player's reliability over his decided games (abandoned ones included: he was at the table)."""
-    mine = [g for g in games if player in (g.first, g.second)]
+    """The player's reliability over his decided games that were played (not those abandoned by a moderator,
+    nor the games never started because a player had withdrawn)."""
+    mine = [g for g in games if player in (g.first, g.second) and g.how not in UNPLAYED_WAYS]
     on_time = resigned = forfeited = 0
     for game in mine:
         mine_score, theirs = (

@@ -8,23 +8,31 @@ stored results each time they are asked for, so a corrected result corrects ever
 Organisers are the server's moderators (the moderator role). Sides are named by seat position (the first
 seat of the round's system, and the second), so a league may change scenario or system between rounds.
 
-About 700 lines, one idea (a league's life over the game service); its pure parts are already apart
-(pairing, standings, ratings, tiebreaks, the store).
+One idea: a league's life over the game service (registration, rounds turned into games, results,
+deadlines). Its parts are apart: the core it stands on (:mod:`~bot.leagues.core`), the organiser's steering
+(:mod:`~bot.leagues.steering`), what the results say (:mod:`~bot.leagues.reading`), and the pure pairing,
+standings, ratings, tiebreaks and side balance, and the store.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.leagues.glicko2 import Rating
-from bot.leagues.pairing import PairingError, Round, round_robin, standings_for_pairing, swiss_round
-from bot.leagues.records import RatedGame, Reliability, SideRecord, ratings, reliability, side_records
-from bot.leagues.standings import BOTH_SIDES, FORMATS, SWISS, TIEBREAK_NAMES, Outcome, Row, standings
+from bot.leagues.core import CARRY, FORFEIT, rounds_said, shown
+from bot.leagues.pairing import (
+    PairingError,
+    Round,
+    round_robin,
+    standings_for_pairing,
+    swiss_round,
+    table_of,
+    table_rounds,
+)
+from bot.leagues.reading import LeagueReading
+from bot.leagues.standings import BOTH_SIDES, FORMATS, SWISS
+from bot.leagues.steering import LeagueSteering
 from bot.leagues.store import Entrant, LeagueRow, LeagueStore, Pairing, RoundRow
 from bot.service.game_service import DAY, Caller, GameService, Refusal
 from bot.service.game_service import Outcome as GameOutcome
@@ -36,6 +44,9 @@ ThreadOpener = Callable[[int, str], Awaitable[int]]
 SWISS_BYE_SCORE = 1.0
 """A Swiss bye scores a win; a round robin bye scores nothing (every player has one per cycle)."""
 
+NEWCOMER_RATING = 1500.0
+"""Where a Swiss seeds a player without a rating in the round's system: Glicko-2's starting rating."""
+
 
 @dataclass(frozen=True)
 class Started:
@@ -46,17 +57,7 @@ class Started:
     """``None`` when the game had been started before (a round resumed after a restart)."""
 
 
-@dataclass(frozen=True)
-class PlayerCard:
-    """A player as the leagues of one server know him, per game system."""
-
-    user_id: int
-    systems: dict[str, tuple[Rating | None, tuple[str, str], tuple[SideRecord, SideRecord]]]
-    """System id to (rating, the two seats' names, the record on each)."""
-    reliability: Reliability
-
-
-class LeagueService:
+class LeagueService(LeagueSteering, LeagueReading):
     """Every league operation, over the game service and the league tables of its store."""
 
     def __init__(self, games: GameService, listen: bool = True) -> None:
@@ -64,46 +65,6 @@ class LeagueService:
         self.store = LeagueStore(games.store)
         if listen:  # one listening room per game service: the command layer's
             games.end_listeners.append(self.game_ended)
-
-    def clock(self) -> float:
-        """Now, by the game service's clock (tests set it)."""
-        return self.games.clock()
-
-    # --- Finding things -------------------------------------------------------------------------------
-
-    async def league(self, channel: int) -> LeagueRow:
-        """The league of a channel (or of the game thread ``channel``).
-
-        :raises Refusal: if there is none.
-        """
-        league = await self.store.league_in(channel)
-        if league is None:
-            raise Refusal("there is no league in this channel; an organiser creates one with `league create`")
-        return league
-
-    @staticmethod
-    def _organiser(caller: Caller, what: str) -> None:
-        if not caller.moderator:
-            raise Refusal(f"only an organiser (the moderator role) may {what}")
-
-    def seats(self, system_id: str) -> tuple[str, str]:
-        """The two seats of a system.
-
-        :raises Refusal: for a system that is not for two players.
-        """
-        seats = self.games.system(system_id).seats
-        if len(seats) != 2:
-            raise Refusal(f"{system_id} is not a two-player system: a league needs two seats, it has {len(seats)}")
-        return seats[0], seats[1]
-
-    def _check_game_setup(self, system_id: str, scenario: str, options: Mapping[str, bool]) -> None:
-        system = self.games.system(system_id)
-        self.seats(system_id)
-        if scenario not in system.scenarios:
-            raise Refusal(f"{system.name} has no scenario {scenario!r}; choose one of {', '.join(system.scenarios)}")
-        unknown = sorted(set(options) - set(system.options))
-        if unknown:
-            raise Refusal(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(system.options)}")
 
     # --- Seasons and players --------------------------------------------------------------------------
 
@@ -123,6 +84,9 @@ class LeagueService:
         reserve_days: float = 0.0,
         round_days: float = 0.0,
         level_scores: Mapping[str, float] | None = None,
+        round_every: float = 0.0,
+        late_rule: str = CARRY,
+        all_at_once: bool = False,
     ) -> LeagueRow:
         """Open a league for registration in a channel; ``level_scores`` gives what the winner scores for a
         victory level worth less than a full win (the loser gets the rest of the point).
@@ -137,16 +101,13 @@ class LeagueService:
             raise Refusal(f"the format is one of {', '.join(FORMATS)}")
         if format_ == SWISS and not 1 <= rounds <= 30:
             raise Refusal("a Swiss league plays 1 to 30 rounds: give `rounds`")
-        if not (0 <= days_per_move <= 60 and 0 <= reserve_days <= 120 and 0 <= round_days <= 365):
-            raise Refusal("the time control takes 0 to 60 days per move, 0 to 120 days reserve, 0 to 365 per round")
+        self._check_pace(days_per_move, reserve_days, round_days, round_every, late_rule)
+        if all_at_once and format_ == SWISS:
+            raise Refusal("only a round robin may start all its games at once: a Swiss pairs by the results")
         self._check_game_setup(system_id, scenario, dict(options or {}))
-        for level, score in (level_scores or {}).items():
-            if not 0.5 < score <= 1:
-                raise Refusal(
-                    f"a victory level scores more than ½ and at most 1 for its winner, not {score:g} ({level})"
-                )
+        self._check_levels(level_scores or {})
         here = await self.store.league_in(channel)
-        if here is not None and here.status != "finished" and here.channel == channel:
+        if here is not None and here.live and here.channel == channel:
             raise Refusal(f"this channel already runs the league {here.name!r}; one running league per channel")
         if await self.store.league_named(guild, name) is not None:
             raise Refusal(f"this server already has a league named {name!r}")
@@ -164,21 +125,10 @@ class LeagueService:
             round_days=round_days,
             level_scores=dict(level_scores or {}),
             organiser=caller.user_id,
+            round_every=round_every,
+            late_rule=late_rule,
+            all_at_once=int(all_at_once),
         )
-
-    def side_index(self, league: LeagueRow, side: str | None) -> int | None:
-        """A side named by seat (or ``first``/``second``, or ``none``) as a seat position.
-
-        :raises Refusal: for a side the league's system does not have.
-        """
-        if side is None or side.strip().lower() in ("", "none", "any"):
-            return None
-        seats = self.seats(league.system)
-        wanted = side.strip().lower()
-        for index, seat in enumerate(seats):
-            if wanted in (seat.lower(), ("first", "second")[index]):
-                return index
-        raise Refusal(f"the sides are {seats[0]} and {seats[1]} (or none)")
 
     async def join(self, channel: int, caller: Caller, side: str | None) -> LeagueRow:
         """Register for a league (with a preferred side, or none). A player already registered (an organiser
@@ -209,33 +159,24 @@ class LeagueService:
         return league
 
     async def add(self, channel: int, caller: Caller, user_id: int, name: str, side: str | None) -> LeagueRow:
-        """An organiser registers a player, also late in a Swiss (he is paired from the next round).
+        """An organiser registers a player under his server name, also late in a Swiss (he is paired from the
+        next round).
 
-        :raises Refusal: for a non-organiser, or a round robin already under way.
+        :raises Refusal: for a non-organiser, a player already in, or a round robin already under way.
         """
         league = await self.league(channel)
         self._organiser(caller, "add a player")
-        if league.status == "finished":
-            raise Refusal("the league is over")
+        if not league.live:
+            raise Refusal(f"the league is {league.status}")
+        found = next((e for e in await self.store.entrants(league.id) if e.user_id == user_id), None)
+        if found is not None:
+            if found.withdrawn:
+                raise Refusal(f"<@{user_id}> withdrew from {league.name}: `league reinstate` brings him back")
+            raise Refusal(f"<@{user_id}> is already registered in {league.name}")
         if league.status == "running" and league.format != SWISS:
             raise Refusal("a round robin's schedule is fixed when registration closes: no late player")
-        known = next((e.name for e in await self.store.entrants(league.id) if e.user_id == user_id), name)
-        await self.store.add_entrant(league.id, user_id, known, self.side_index(league, side))
+        await self.store.add_entrant(league.id, user_id, name, self.side_index(league, side))
         await self.store.log(league.id, caller.user_id, "add", f"added <@{user_id}>")
-        return league
-
-    async def remove(self, channel: int, caller: Caller, user_id: int) -> LeagueRow:
-        """An organiser removes a player: before the start he is unregistered; after it he withdraws (not paired
-        again; in a round robin his later games are forfeited to his opponents).
-
-        :raises Refusal: for a non-organiser or a player not registered.
-        """
-        league = await self.league(channel)
-        self._organiser(caller, "remove a player")
-        if not any(e.user_id == user_id for e in await self.store.entrants(league.id)):
-            raise Refusal(f"<@{user_id}> is not registered in this league")
-        await self.store.remove_entrant(league.id, user_id, withdraw=league.status != "registration")
-        await self.store.log(league.id, caller.user_id, "remove", f"removed <@{user_id}>")
         return league
 
     async def close(self, channel: int, caller: Caller) -> LeagueRow:
@@ -251,16 +192,19 @@ class LeagueService:
         if len(players) < 2:
             raise Refusal("a league needs at least two players")
         rounds = league.rounds
+        schedule = None
         if league.format == SWISS:
             most = math.ceil(len(players) / 2)
             if rounds > most:
                 raise Refusal(
-                    f"a Swiss of {len(players)} players plays at most {most} rounds (half the field): beyond that "
-                    "no pairing can promise no rematch and sides within one; choose a round robin instead"
+                    f"a Swiss of {len(players)} players plays at most {rounds_said(most)} (half the field): beyond "
+                    f"that no pairing can promise no rematch and sides within one; `league edit rounds:{most}` (or "
+                    "fewer), or a new league as a round robin"
                 )
         else:
-            rounds = len(round_robin([e.user_id for e in players], league.format == BOTH_SIDES))
-        await self.store.set_status(league.id, "running", rounds)
+            table = round_robin([e.user_id for e in players], league.format == BOTH_SIDES)
+            rounds, schedule = len(table), table_of(table)
+        await self.store.update(league.id, status="running", rounds=rounds, schedule=schedule)
         await self.store.log(league.id, caller.user_id, "close", f"registration closed with {len(players)} players")
         refreshed = await self.store.league(league.id)
         assert refreshed is not None
@@ -277,43 +221,125 @@ class LeagueService:
         guild: int | None = None,
         scenario: str | None = None,
         system_id: str | None = None,
+        carry: bool = False,
     ) -> tuple[RoundRow, list[Pairing], list[Started]]:
         """Pair the next round and turn each pairing into a started game in its own thread; a round cut short
-        (a restart while its games were being made) is finished instead.
+        (a restart while its games were being made) is finished instead. A round robin whose games all start
+        at once pairs every remaining round now. ``carry``: a scheduled round starts while games of the round
+        before are still being played (their players are paired again; those results count when they come).
 
-        :raises Refusal: for a non-organiser, a round still being played, or a season over.
+        :raises Refusal: for a non-organiser, a round still being played, a season over, or a Swiss that can
+            no longer be paired (the organiser then ends the season or changes its rounds).
         """
         league = await self.league(channel)
         self._organiser(caller, "pair a round")
         if league.status == "registration":
             raise Refusal("registration is still open: `league close` first")
+        if league.status == "finished":
+            raise Refusal(f"every round is played ({league.rounds}): the season is over (`league standings`)")
+        if league.status != "running":
+            raise Refusal(f"the league is {league.status}")
         rounds = await self.store.rounds(league.id)
         pairings = await self.store.pairings(league.id)
         unmade = [p for p in pairings if p.second is not None and p.game is None and not p.decided]
         if rounds and unmade:
-            current = rounds[-1]
-            started = await self._make_games(league, current, unmade, guild, opener)
-            return current, await self._round_pairings(league.id, current.number), started
+            started = await self._make_games(league, rounds, unmade, guild, opener)
+            numbers = {p.round for p in unmade}
+            made = [p for p in await self.store.pairings(league.id) if p.round in numbers]
+            return rounds[-1], made, started
+        number = len(rounds) + 1
+        if number > league.rounds:
+            raise Refusal(
+                f"every round is paired ({league.rounds}): the season ends with their games (`league standings`)"
+            )
         pending = [p for p in pairings if not p.decided]
-        if pending:
+        if pending and self._round_due(league, rounds):
+            carry = await self._apply_late_rule(league, caller, pending)
+            pending = [p for p in await self.store.pairings(league.id) if not p.decided]
+            pairings = await self.store.pairings(league.id)
+        if pending and not carry:
             games = ", ".join(f"#{p.game}" for p in pending if p.game is not None)
             raise Refusal(
                 f"round {rounds[-1].number} is not over: game(s) {games} are still being played "
                 "(an organiser may forfeit, adjudicate or wait)"
             )
-        number = len(rounds) + 1
-        if number > league.rounds:
-            raise Refusal(f"all {league.rounds} rounds are played: the season is over (`league standings`)")
         system_id = system_id or (rounds[-1].system if rounds else league.system)
         scenario = scenario or (rounds[-1].scenario if rounds and rounds[-1].system == system_id else league.scenario)
         self._check_game_setup(system_id, scenario, league.options if system_id == league.system else {})
         entrants = await self.store.entrants(league.id)
-        round_ = await self._pair(league, number, entrants, pairings, system_id)
+        last = league.rounds if league.all_at_once else number
+        for each in range(number, last + 1):
+            round_ = await self._pair(league, each, entrants, pairings, system_id)
+            await self._store_round(league, caller, each, round_, entrants, system_id, scenario)
+        if league.fixed:
+            await self.store.update(league.id, fixed=[])
+        rounds = await self.store.rounds(league.id)
+        made = [p for p in await self.store.pairings(league.id) if p.round >= number]
+        started = await self._make_games(league, rounds, [p for p in made if not p.decided], guild, opener)
+        await self._maybe_finish(league.id)  # a last round of byes and walkovers only is over at once
+        made = [p for p in await self.store.pairings(league.id) if p.round >= number]
+        return rounds[-1], made, started
+
+    def _round_due(self, league: LeagueRow, rounds: Sequence[RoundRow]) -> bool:
+        """Whether a league of scheduled rounds has reached its next round's date."""
+        if not league.round_every or not rounds or len(rounds) >= league.rounds:
+            return False
+        return self.clock() >= rounds[-1].started + league.round_every * DAY
+
+    async def due_rounds(self) -> list[LeagueRow]:
+        """The running leagues whose next scheduled round is due now (the deadline loop starts them)."""
+        due = []
+        for league_id in await self._running():
+            league = await self.store.league(league_id)
+            if league is not None and self._round_due(league, await self.store.rounds(league_id)):
+                due.append(league)
+        return due
+
+    async def _apply_late_rule(self, league: LeagueRow, caller: Caller, pending: Sequence[Pairing]) -> bool:
+        """The league's rule for the games still being played when a scheduled round starts (logged); returns
+        whether they are carried over (the new round is paired while they go on)."""
+        if league.late_rule == CARRY:
+            games = ", ".join(f"#{p.game}" for p in pending if p.game is not None)
+            await self.store.log(league.id, caller.user_id, "carry", f"game(s) {games} carried over to the next round")
+            return True
+        for pairing in pending:
+            if pairing.thread is None:
+                continue
+            game = await self.games.store.live_game_in(pairing.thread)
+            if game is None or game.status != "active":
+                continue
+            winner = None
+            if league.late_rule == FORFEIT:
+                waiting = [seat for seat, prompt in (await self.games.prompts(game)).items() if not prompt.optional]
+                if len(waiting) == 1:
+                    first_seat, second_seat = self.seats(game.system)
+                    winner = second_seat if waiting[0] == first_seat else first_seat
+            how = "forfeit" if winner is not None else "adjudicated"
+            reason = "the next scheduled round started" + ("" if winner else " (a draw)")
+            await self.games.decide(pairing.thread, caller, winner, how, reason)
+            verdict = f"{winner} wins" if winner else "a draw"
+            await self.store.log(league.id, caller.user_id, how, f"game #{pairing.game}: {verdict}, {reason}")
+        return False
+
+    async def _store_round(
+        self,
+        league: LeagueRow,
+        caller: Caller,
+        number: int,
+        round_: Round,
+        entrants: Sequence[Entrant],
+        system_id: str,
+        scenario: str,
+    ) -> None:
+        """A paired round in the store: a game with a withdrawn player is a walkover (both withdrawn: a double
+        forfeit), decided at once and never started."""
         withdrawn = {e.user_id for e in entrants if e.withdrawn}
         rows: list[tuple[int, int | None, float | None, float | None, str | None]] = []
         for first, second in round_.games:
             if first in withdrawn or second in withdrawn:
-                rows.append((first, second, float(first not in withdrawn), float(second not in withdrawn), "forfeit"))
+                both = first in withdrawn and second in withdrawn
+                scores = float(first not in withdrawn), float(second not in withdrawn)
+                rows.append((first, second, *scores, "double-forfeit" if both else "walkover"))
             else:
                 rows.append((first, second, None, None, None))
         if round_.bye is not None:
@@ -321,39 +347,48 @@ class LeagueService:
         deadline = self.clock() + league.round_days * DAY if league.round_days else None
         await self.store.add_round(league.id, number, system_id, scenario, deadline, rows, self.clock())
         await self.store.log(league.id, caller.user_id, "round", f"round {number} paired ({system_id}, {scenario})")
-        current = (await self.store.rounds(league.id))[-1]
-        made = await self._round_pairings(league.id, number)
-        started = await self._make_games(league, current, [p for p in made if not p.decided], guild, opener)
-        await self._maybe_finish(league.id)  # a last round of byes and forfeits only is over at once
-        return current, await self._round_pairings(league.id, number), started
-
-    async def _round_pairings(self, league_id: int, number: int) -> list[Pairing]:
-        return [p for p in await self.store.pairings(league_id) if p.round == number]
 
     async def _pair(
         self, league: LeagueRow, number: int, entrants: Sequence[Entrant], pairings: Sequence[Pairing], system_id: str
     ) -> Round:
         if league.format != SWISS:
-            schedule = round_robin([e.user_id for e in entrants], league.format == BOTH_SIDES)
+            schedule = (
+                table_rounds(league.schedule)
+                if league.schedule is not None
+                else round_robin([e.user_id for e in entrants], league.format == BOTH_SIDES)
+            )
             return schedule[number - 1]
         active = [e for e in entrants if not e.withdrawn]
         rated = await self.ratings(league.guild, system_id)
         history = [(p.first, p.second, p.first_score or 0.0, p.second_score or 0.0) for p in pairings]
+        players = [e.user_id for e in active]
         field = standings_for_pairing(
-            [e.user_id for e in active],
-            {p: r.rating for p, r in rated.items()},
+            players,
+            {p: rated[p].rating if p in rated else NEWCOMER_RATING for p in players},
             {e.user_id: e.side for e in active},
             history,
         )
+        by_player = {s.player: s for s in field}
+        for a, b in league.forbidden:  # a forbidden pair is treated as one that has met already
+            if a in by_player and b in by_player:
+                by_player[a].opponents.add(b)
+                by_player[b].opponents.add(a)
+        fixed = [(a, b) for a, b in league.fixed if a in by_player and b in by_player]
+        taken = {p for pair in fixed for p in pair}
         try:
-            return swiss_round(field, league.rounds - number + 1)
+            found = swiss_round([s for s in field if s.player not in taken], league.rounds - number + 1)
         except PairingError as error:
-            raise Refusal(str(error)) from None
+            raise Refusal(
+                f"round {number} cannot be paired: {error} (the field has {len(active)} players). "
+                "`league end` makes the season final now, `league edit rounds` plays fewer rounds, "
+                "or `league pair` fixes pairings by hand"
+            ) from None
+        return Round((*fixed, *found.games), found.bye)
 
     async def _make_games(
         self,
         league: LeagueRow,
-        round_: RoundRow,
+        rounds: Sequence[RoundRow],
         pairings: Sequence[Pairing],
         guild: int | None,
         opener: ThreadOpener,
@@ -364,10 +399,12 @@ class LeagueService:
         Each game is created in the name of its first-seat player: it is his game, and the bot's limits on
         live games per player and per server apply to league games as to any other."""
         entrants = {e.user_id: e.name for e in await self.store.entrants(league.id)}
-        first_seat, second_seat = self.seats(round_.system)
+        by_number = {r.number: r for r in rounds}
         started: list[Started] = []
         for pairing in pairings:
             assert pairing.second is not None
+            round_ = by_number[pairing.round]
+            first_seat, second_seat = self.seats(round_.system)
             thread = pairing.thread
             if thread is None:
                 title = (
@@ -442,16 +479,6 @@ class LeagueService:
         first_seat, _ = self.seats(game.system)
         return (won, 1.0 - won) if winner == first_seat else (1.0 - won, won)
 
-    async def _maybe_finish(self, league_id: int) -> None:
-        league = await self.store.league(league_id)
-        if league is None or league.status != "running":
-            return
-        pairings = await self.store.pairings(league_id)
-        rounds = await self.store.rounds(league_id)
-        if len(rounds) >= league.rounds and all(p.decided for p in pairings):
-            await self.store.set_status(league_id, "finished")
-            await self.store.log(league_id, None, "finish", "every round is decided: the season is over")
-
     async def pairing_for(self, league: LeagueRow, channel: int, game_id: int | None) -> Pairing:
         """The league pairing of game ``game_id``, or of the thread ``channel`` when no game is given.
 
@@ -473,49 +500,69 @@ class LeagueService:
         how: str,
         winner: int | None,
         reason: str,
+        level: str | None = None,
     ) -> tuple[Pairing, GameOutcome]:
-        """An organiser forfeits or adjudicates a league game being played (``winner`` ``None``: a draw); the
-        game ends (logged in it) and its result reaches the league like any other.
+        """An organiser forfeits or adjudicates a league game being played (``winner`` ``None``: a draw; a
+        ``level`` of the league's victory levels scores the winner that level's share); the game ends (logged
+        in it) and its result reaches the league like any other.
 
-        :raises Refusal: for a non-organiser, a game not of the league, or one already decided.
+        :raises Refusal: for a non-organiser, a game not of the league, one already decided, or a level the
+            league does not score.
         """
         league = await self.league(channel)
         self._organiser(caller, "forfeit or adjudicate a game")
         pairing = await self.pairing_for(league, channel, game_id)
         if pairing.decided or pairing.thread is None:
             raise Refusal("that game is already decided: `league correct` changes its result")
+        scores = self._verdict(league, pairing, winner, level)
         seat = None
         if winner is not None:
             seat = self._seat_of(pairing, winner, await self._system_of(pairing))
         outcome = await self.games.decide(pairing.thread, caller, seat, how, reason)
-        await self.store.log(league.id, caller.user_id, how, f"game #{pairing.game}: {outcome.table.game.result}")
+        if level:
+            await self.store.set_result(pairing.id, scores, how, now=self.clock())
+        text = f"game #{pairing.game}: {self._verdict_text(winner, level)}, {shown(scores[0])}-{shown(scores[1])}"
+        await self.store.log(league.id, caller.user_id, how, f"{text} ({reason or 'no reason given'})")
         fresh = await self.store.pairing(pairing.id)
         assert fresh is not None
         return fresh, outcome
 
-    async def _system_of(self, pairing: Pairing) -> str:
-        if pairing.game is not None:
-            game = await self.games.store.game(pairing.game)
-            if game is not None:
-                return game.system
-        rounds = await self.store.rounds(pairing.league)
-        return next(r.system for r in rounds if r.number == pairing.round)
+    @staticmethod
+    def _verdict(league: LeagueRow, pairing: Pairing, winner: int | None, level: str | None) -> tuple[float, float]:
+        """(first's score, second's) for a winner (``None``: a draw) at a victory level (``None``: a full win).
 
-    def _seat_of(self, pairing: Pairing, user_id: int, system_id: str) -> str:
-        first_seat, second_seat = self.seats(system_id)
-        if user_id == pairing.first:
-            return first_seat
-        if user_id == pairing.second:
-            return second_seat
-        raise Refusal(f"<@{user_id}> does not play game #{pairing.game}")
+        :raises Refusal: for a level without a winner, or one the league does not score."""
+        if level:
+            if winner is None:
+                raise Refusal("a victory level needs a winner")
+            if level not in league.level_scores:
+                known = ", ".join(league.level_scores) or "none"
+                raise Refusal(f"the league scores no victory level {level!r} (its levels: {known})")
+        if winner is None:
+            return 0.5, 0.5
+        won = league.level_scores[level] if level else 1.0
+        return (won, 1.0 - won) if winner == pairing.first else (1.0 - won, won)
+
+    @staticmethod
+    def _verdict_text(winner: int | None, level: str | None) -> str:
+        if winner is None:
+            return "a draw"
+        return f"<@{winner}> wins" + (f" ({level})" if level else "")
 
     async def correct(
-        self, channel: int, caller: Caller, game_id: int | None, winner: int | None, reason: str
+        self,
+        channel: int,
+        caller: Caller,
+        game_id: int | None,
+        winner: int | None,
+        reason: str,
+        level: str | None = None,
     ) -> Pairing:
-        """An organiser corrects a decided result (``winner`` ``None``: a draw); logged. Standings and ratings
-        follow, since they are computed from the results.
+        """An organiser corrects a decided result (``winner`` ``None``: a draw; ``level``: a victory level's
+        share); logged. Standings and ratings follow, since they are computed from the results.
 
-        :raises Refusal: for a non-organiser, a game not of the league, or one still being played.
+        :raises Refusal: for a non-organiser, a game not of the league, one still being played or never
+            played, or a level the league does not score.
         """
         league = await self.league(channel)
         self._organiser(caller, "correct a result")
@@ -524,13 +571,15 @@ class LeagueService:
             raise Refusal("that game is still being played: forfeit or adjudicate it instead")
         if pairing.second is None:
             raise Refusal("a bye has no result to correct")
+        if pairing.game is None:
+            raise Refusal(f"that pairing was never played ({pairing.how}): there is no game result to correct")
         if winner is not None:
             self._seat_of(pairing, winner, await self._system_of(pairing))
-        scores = (0.5, 0.5) if winner is None else (1.0, 0.0) if winner == pairing.first else (0.0, 1.0)
-        verdict = f"<@{winner}> wins" if winner is not None else "a draw"
+        scores = self._verdict(league, pairing, winner, level)
         text = (
-            f"game #{pairing.game} corrected to {verdict} (was {pairing.first_score}-{pairing.second_score}, "
-            f"{pairing.how}): {reason or 'no reason given'}"
+            f"game #{pairing.game} corrected to {self._verdict_text(winner, level)}, "
+            f"{shown(scores[0])}-{shown(scores[1])} (was {shown(pairing.first_score or 0.0)}-"
+            f"{shown(pairing.second_score or 0.0)}, {pairing.how}): {reason or 'no reason given'}"
         )
         log = (league.id, caller.user_id, "correct", text)
         await self.store.set_result(pairing.id, scores, "corrected", log, now=pairing.ended)
@@ -582,121 +631,3 @@ class LeagueService:
     async def tell_late_again(self, late: Sequence[Pairing]) -> None:
         """Late games whose notice could not be posted (Discord failing for a while): told at the next round."""
         await self.store.mark_late_told([p.id for p in late], told=False)
-
-    async def _running(self) -> list[int]:
-        return await self.store.running()
-
-    # --- Standings, ratings, players ------------------------------------------------------------------
-
-    async def standings(self, channel: int) -> tuple[LeagueRow, list[Row], dict[int, str]]:
-        """The league's standings, and the players' names."""
-        league = await self.league(channel)
-        entrants = await self.store.entrants(league.id)
-        outcomes = [
-            Outcome(p.first, p.second, p.first_score, p.second_score) for p in await self.store.pairings(league.id)
-        ]
-        rows = standings([e.user_id for e in entrants], outcomes, league.format)
-        return league, rows, {e.user_id: e.name for e in entrants}
-
-    async def rated_games(self, guild: int | None) -> list[tuple[str, RatedGame]]:
-        """Every decided league game of a server with an opponent, with its game system."""
-        return [
-            (
-                system,
-                RatedGame(
-                    p.first,
-                    p.second,
-                    p.first_score or 0.0,
-                    p.second_score or 0.0,
-                    p.how or "",
-                    p.ended or 0.0,
-                    p.deadline,
-                ),
-            )
-            for system, p in await self.store.guild_pairings(guild)
-            if p.second is not None
-        ]
-
-    async def ratings(self, guild: int | None, system_id: str) -> dict[int, Rating]:
-        """The Glicko-2 ratings of a server's players in one game system."""
-        games = [g for s, g in await self.rated_games(guild) if s == system_id]
-        return ratings(games, self.clock())
-
-    async def player(self, guild: int | None, user_id: int) -> PlayerCard:
-        """A player's ratings, side records and reliability over a server's leagues."""
-        games = await self.rated_games(guild)
-        by_system: dict[str, list[RatedGame]] = {}
-        for system, game in games:
-            by_system.setdefault(system, []).append(game)
-        card: dict[str, tuple[Rating | None, tuple[str, str], tuple[SideRecord, SideRecord]]] = {}
-        for system, played in by_system.items():
-            if not any(user_id in (g.first, g.second) for g in played):
-                continue
-            rating = ratings(played, self.clock()).get(user_id)
-            card[system] = (rating, self.seats(system), side_records(user_id, played))
-        return PlayerCard(user_id, card, reliability(user_id, [g for _, g in games]))
-
-    async def export(self, channel: int) -> tuple[LeagueRow, str, str]:
-        """The standings and every pairing's result, as two CSV texts."""
-        league, rows, names = await self.standings(channel)
-        first_name, second_name = TIEBREAK_NAMES[league.format]
-        table = io.StringIO()
-        writer = csv.writer(table)
-        writer.writerow(
-            ["rank", "player", "user_id", "score", "wins", "draws", "losses", "byes", first_name, second_name]
-        )
-        for row in rows:
-            writer.writerow(
-                [
-                    row.rank,
-                    names.get(row.player, ""),
-                    row.player,
-                    row.score,
-                    row.wins,
-                    row.draws,
-                    row.losses,
-                    row.byes,
-                    row.tiebreaks[0],
-                    row.tiebreaks[1],
-                ]
-            )
-        results = io.StringIO()
-        writer = csv.writer(results)
-        writer.writerow(
-            [
-                "round",
-                "system",
-                "scenario",
-                "first_seat",
-                "first_player",
-                "second_seat",
-                "second_player",
-                "first_score",
-                "second_score",
-                "how",
-                "game",
-                "ended",
-            ]
-        )
-        rounds = {r.number: r for r in await self.store.rounds(league.id)}
-        for p in await self.store.pairings(league.id):
-            round_ = rounds[p.round]
-            seats = self.seats(round_.system)
-            ended = time.strftime("%Y-%m-%d %H:%M", time.gmtime(p.ended)) if p.ended else ""
-            writer.writerow(
-                [
-                    p.round,
-                    round_.system,
-                    round_.scenario,
-                    seats[0],
-                    names.get(p.first, p.first),
-                    seats[1] if p.second is not None else "",
-                    names.get(p.second, "") if p.second else "",
-                    p.first_score,
-                    p.second_score,
-                    p.how or "",
-                    p.game or "",
-                    ended,
-                ]
-            )
-        return league, table.getvalue(), results.getvalue()

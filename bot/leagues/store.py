@@ -1,4 +1,5 @@
-"""The leagues' tables in the game store (schema version 6 of :data:`bot.store.migrations.MIGRATIONS`).
+"""The leagues' tables in the game store (made by :data:`bot.store.migrations.MIGRATIONS`: version 6, then
+``_steered_leagues``).
 
 The league tables are SQL of the embedded store (:class:`bot.store.sqlite.SqliteStore`), written in its
 transactions; a league service over another backend needs that backend's league tables.
@@ -10,7 +11,6 @@ computed from these rows, so a corrected result changes everything that follows 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,8 +41,25 @@ class LeagueRow:
     level_scores: dict[str, float]
     """What the winner scores for a victory level worth less than a full win (the loser gets the rest)."""
     status: str
-    """``registration``, ``running`` or ``finished``."""
+    """``registration``, ``running``, ``finished`` or ``cancelled``."""
     organiser: int | None
+    schedule: list[list[list[int | None]]] | None = None
+    """A round robin's table, fixed when registration closes (rounds of [first, second], ``None``: a bye)."""
+    round_every: float = 0.0
+    """Days between the starts of scheduled rounds (0: the organiser starts each round)."""
+    late_rule: str = "carry"
+    """What a scheduled round does with a game still being played when the next one starts (:data:`LATE_RULES`)."""
+    all_at_once: bool = False
+    """A round robin whose games all start together."""
+    forbidden: tuple[tuple[int, int], ...] = ()
+    """Pairs of players who never meet (a Swiss)."""
+    fixed: tuple[tuple[int, int], ...] = ()
+    """The next Swiss round's manual pairings (first, second)."""
+
+    @property
+    def live(self) -> bool:
+        """Whether the league is being registered or played (it holds its channel)."""
+        return self.status in ("registration", "running")
 
 
 @dataclass(frozen=True)
@@ -82,7 +99,8 @@ class Pairing:
     first_score: float | None
     second_score: float | None
     how: str | None
-    """``victory``, ``resignation``, ``forfeit``, ``adjudicated``, ``abandoned``, ``bye`` or ``corrected``."""
+    """``victory``, ``resignation``, ``forfeit``, ``adjudicated``, ``corrected`` (games played); ``abandoned``,
+    ``walkover`` (the opponent had withdrawn before it started), ``double-forfeit`` or ``bye`` (not played)."""
     ended: float | None
     late_told: bool
 
@@ -109,6 +127,12 @@ def _league(r: aiosqlite.Row) -> LeagueRow:
         json.loads(r["level_scores"]),
         r["status"],
         r["organiser"],
+        json.loads(r["schedule"]) if r["schedule"] else None,
+        r["round_every"],
+        r["late_rule"],
+        bool(r["all_at_once"]),
+        tuple((int(a), int(b)) for a, b in json.loads(r["forbidden"])),
+        tuple((int(a), int(b)) for a, b in json.loads(r["fixed"])),
     )
 
 
@@ -152,7 +176,7 @@ class LeagueStore:
         async with self.store.transaction() as db:
             cursor = await db.execute(
                 f"INSERT INTO leagues ({names}, created) VALUES ({', '.join('?' for _ in fields)}, ?)",
-                (*fields.values(), time.time()),
+                (*fields.values(), self.store.clock()),
             )
             league_id = cursor.lastrowid
         league = await self.league(int(league_id or 0))
@@ -171,7 +195,7 @@ class LeagueStore:
         """The league of a channel: run there, or owning the game thread ``channel``; the latest first."""
         rows = await self.store.query(
             "SELECT * FROM leagues WHERE channel = ? OR id IN (SELECT league FROM league_games WHERE thread = ?) "
-            "ORDER BY status = 'finished', id DESC LIMIT 1",
+            "ORDER BY status NOT IN ('registration', 'running'), id DESC LIMIT 1",
             (channel, channel),
         )
         return _league(rows[0]) if rows else None
@@ -186,6 +210,17 @@ class LeagueStore:
             if rounds is not None:
                 await db.execute("UPDATE leagues SET rounds = ? WHERE id = ?", (rounds, league_id))
 
+    async def update(self, league_id: int, **fields: Any) -> None:
+        """Change a league's settings (the columns named), in one transaction."""
+        for key in ("options", "level_scores", "schedule", "forbidden", "fixed"):
+            if key in fields:
+                fields[key] = json.dumps(fields[key]) if fields[key] is not None else None
+        if not fields:
+            return
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        async with self.store.transaction() as db:
+            await db.execute(f"UPDATE leagues SET {assignments} WHERE id = ?", (*fields.values(), league_id))
+
     async def entrants(self, league_id: int) -> list[Entrant]:
         rows = await self.store.query(
             "SELECT * FROM league_players WHERE league = ? ORDER BY joined, user_id", (league_id,)
@@ -197,14 +232,16 @@ class LeagueStore:
             await db.execute(
                 "INSERT INTO league_players (league, user_id, name, side, joined) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (league, user_id) DO UPDATE SET withdrawn = 0, side = excluded.side, name = excluded.name",
-                (league_id, user_id, name, side, time.time()),
+                (league_id, user_id, name, side, self.store.clock()),
             )
 
-    async def remove_entrant(self, league_id: int, user_id: int, withdraw: bool) -> None:
+    async def remove_entrant(self, league_id: int, user_id: int, withdraw: bool, back: bool = False) -> None:
+        """Unregister a player (``withdraw``: mark him withdrawn instead; ``back``: undo a withdrawal)."""
         async with self.store.transaction() as db:
-            if withdraw:
+            if withdraw or back:
                 await db.execute(
-                    "UPDATE league_players SET withdrawn = 1 WHERE league = ? AND user_id = ?", (league_id, user_id)
+                    "UPDATE league_players SET withdrawn = ? WHERE league = ? AND user_id = ?",
+                    (int(not back), league_id, user_id),
                 )
             else:
                 await db.execute("DELETE FROM league_players WHERE league = ? AND user_id = ?", (league_id, user_id))
@@ -282,7 +319,7 @@ class LeagueStore:
                     scores[0] if scores else None,
                     scores[1] if scores else None,
                     how,
-                    (now if now is not None else time.time()) if scores else None,
+                    (now if now is not None else self.store.clock()) if scores else None,
                     pairing_id,
                 ),
             )
@@ -300,15 +337,15 @@ class LeagueStore:
                 "UPDATE league_games SET late_told = ? WHERE id = ?", [(int(told), i) for i in pairing_ids]
             )
 
-    async def guild_pairings(self, guild: int | None) -> list[tuple[str, Pairing]]:
-        """Every decided pairing of a server's leagues with the game system its round played."""
+    async def guild_pairings(self, guild: int | None) -> list[tuple[str, str, Pairing]]:
+        """Every decided pairing of a server's leagues with the game system and scenario its round played."""
         rows = await self.store.query(
-            "SELECT g.*, r.system AS round_system FROM league_games g "
+            "SELECT g.*, r.system AS round_system, r.scenario AS round_scenario FROM league_games g "
             "JOIN leagues l ON l.id = g.league JOIN league_rounds r ON r.league = g.league AND r.number = g.round "
             "WHERE l.guild IS ? AND g.first_score IS NOT NULL ORDER BY g.ended, g.id",
             (guild,),
         )
-        return [(str(r["round_system"]), _pairing(r)) for r in rows]
+        return [(str(r["round_system"]), str(r["round_scenario"]), _pairing(r)) for r in rows]
 
     # --- Log ------------------------------------------------------------------------------------------
 
@@ -316,11 +353,10 @@ class LeagueStore:
         async with self.store.transaction() as db:
             await self._log(db, league_id, moderator, kind, text)
 
-    @staticmethod
-    async def _log(db: aiosqlite.Connection, league_id: int, moderator: int | None, kind: str, text: str) -> None:
+    async def _log(self, db: aiosqlite.Connection, league_id: int, moderator: int | None, kind: str, text: str) -> None:
         await db.execute(
             "INSERT INTO league_log (league, moderator, kind, text, time) VALUES (?, ?, ?, ?, ?)",
-            (league_id, moderator, kind, text, time.time()),
+            (league_id, moderator, kind, text, self.store.clock()),
         )
 
     async def log_lines(self, league_id: int) -> list[Mapping[str, Any]]:

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.service.caches import ChannelLocks, StateCache
 from bot.service.config import Limits
-from bot.service.game_types import GameEndListener, Refusal, SystemAdapter, SystemFactory, Table
+from bot.service.game_types import GameEndListener, Refusal, SystemAdapter, SystemFactory, Table, TimeoutListener
 from bot.service.rendering import Renderer
 from bot.store.interface import GameStore
-from bot.store.records import ActionRow, GameRow
+from bot.store.records import ActionRow, Clock, GameRow
 from engine.contract import Action, Prompt
 
 logger = logging.getLogger("bot.service")
@@ -35,7 +34,7 @@ class ServiceCore:
         self,
         store: GameStore,
         systems: Mapping[str, SystemFactory],
-        clock: Callable[[], float] = time.time,
+        clock: Clock | None = None,
         limits: Limits | None = None,
         state_cache: int = 100,
     ):
@@ -54,10 +53,23 @@ class ServiceCore:
         self._reaction_shown: dict[int, set[str]] = {}
         """Per game, the seats whose optional prompt (a chance to react) was posted since the last activation
         closed: it is posted once per window, not again each time it reappears."""
-        self.clock = clock
+        if clock is not None:
+            self.clock = clock
         self.renderer = Renderer()
         """Where pictures are drawn: a worker thread that gives way to answers in progress."""
         self.end_listeners: list[GameEndListener] = []
+        self.timeout_listeners: list[TimeoutListener] = []
+        """Told once when a seat runs out of time and reserve (:data:`bot.service.game_types.TimeoutListener`)."""
+
+    @property
+    def clock(self) -> Clock:
+        """Now: the store's clock (:data:`bot.store.records.Clock`), one for the store, the service and its
+        timers. Given to the service (or set here, as tests do), it becomes the store's."""
+        return self.store.clock
+
+    @clock.setter
+    def clock(self, clock: Clock) -> None:
+        self.store.clock = clock
 
     async def _ended(self, game: GameRow, how: str) -> None:
         """Tell the listeners of a game's end; one that fails is logged and never undoes the game's change."""

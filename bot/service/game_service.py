@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -89,8 +88,11 @@ class GameService(Reading, Correspondence):
         options: Mapping[str, bool] | None = None,
         days_per_move: float = 0.0,
         reserve_days: float = 0.0,
+        vacation_days: float | None = None,
     ) -> Table:
-        """Create a game in a channel (one live game per channel or thread).
+        """Create a game in a channel (one live game per channel or thread). Under a time control
+        (``days_per_move``), ``vacation_days`` caps the vacation each player may take in the game
+        (:data:`bot.service.timekeeping.DEFAULT_VACATION_DAYS` when not given).
 
         :raises Refusal: for a busy channel, an unknown system, scenario or option, or a bad time control.
         """
@@ -103,7 +105,13 @@ class GameService(Reading, Correspondence):
             raise Refusal(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(system.options)}")
         if not (0 <= days_per_move <= 60) or not (0 <= reserve_days <= 120):
             raise Refusal("the time control takes 0 to 60 days per move and a reserve of 0 to 120 days")
-        time_control = {"days_per_move": days_per_move, "reserve_days": reserve_days} if days_per_move else {}
+        if vacation_days is not None and not 0 <= vacation_days <= 120:
+            raise Refusal("a game's cap on vacations is 0 to 120 days per player")
+        time_control: dict[str, float] = {}
+        if days_per_move:
+            time_control = {"days_per_move": days_per_move, "reserve_days": reserve_days}
+            if vacation_days is not None:
+                time_control["vacation_days"] = vacation_days
         seed = new_seed()
         await asyncio.to_thread(system.new_game, scenario, options, seed)  # the engine checks the setup
         async with self.lock(channel), self._creating:  # one creation at a time: the counts stay true
@@ -138,7 +146,7 @@ class GameService(Reading, Correspondence):
                     f"({limits.games_per_user}): finish one, or ask a moderator to abandon one"
                 )
         if limits.creations_per_hour:
-            since = time.time() - HOUR  # the store stamps a game's creation with the wall clock
+            since = self.clock() - HOUR
             recent = await self.store.count_games(creator=caller.user_id, live=False, since=since)
             if recent >= limits.creations_per_hour:
                 raise Refusal(
@@ -225,7 +233,10 @@ class GameService(Reading, Correspondence):
                 )
                 correction = (caller.user_id, "substitute", text)
             game = await self.store.set_seat(table.game, seat, user_id, correction)
-            return Table(game, await self.store.seats(game.id))
+            table = Table(game, await self.store.seats(game.id))
+            if game.status == "active":  # a substitute's clock starts anew (the reserve stays with the seat)
+                table = await self._start_clocks(table, await self.prompts(game), restart=[seat])
+            return table
 
     @staticmethod
     def _check_seat(table: Table, seat: str) -> None:
@@ -250,8 +261,7 @@ class GameService(Reading, Correspondence):
                 raise Refusal(f"the {', '.join(empty)} seat(s) are empty: `game join` first")
             game = await self.store.set_status(table.game, "active")
             prompts = await self.prompts(game)
-            table = Table(game, table.seats)
-            await self._set_reminders(table, prompts, game.revision)
+            table = await self._start_clocks(Table(game, table.seats), prompts)
             ping = {s: u for s, p in prompts.items() if not p.optional and (u := table.user_of(s)) is not None}
             state = await self.state(game)
             return Outcome(
@@ -387,7 +397,12 @@ class GameService(Reading, Correspondence):
         applied = await asyncio.to_thread(_apply, system, state, action, snapshot_due(game), written)
         new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
         now = self.clock()
-        overtime = self._overtime(table, acting, now)
+        overtime = self._charge(table, acting, now)
+        if result:
+            clocks: dict[str, float | None] = dict.fromkeys(table.seats)
+            reminders: dict[str, float] = {}
+        else:
+            clocks, reminders = await self._clock_plan(table, after, now, restart=[acting])
         secret = None
         if acting in before and before[acting].secret and not getattr(system, "seals_own_secrets", False):
             payload, sealed_receipt = sealed_answer(acting, verb, args, secrets.token_hex(16))
@@ -399,8 +414,9 @@ class GameService(Reading, Correspondence):
                 state_json=applied.state_json,
                 status="finished" if result else None,
                 result={"winner": result.winner, "text": result.text, "level": result.level} if result else None,
-                reminders=self._reminder_times(table, after, now) if not result else {},
+                reminders=reminders,
                 reserve_used=(acting, overtime) if overtime else None,
+                clocks=clocks,
                 secret=secret,
                 reveal=bool(result) or any(e["kind"] in ("reveal", "secret-reveal") for e in event_json),
             )
@@ -630,11 +646,16 @@ class GameService(Reading, Correspondence):
         actions = [a for a in await self.store.actions(game.id, after=after) if a.seq not in {r.seq for r in rows}]
         state = await asyncio.to_thread(self._replay, system, game, actions, snapshot)
         prompts = await asyncio.to_thread(system.prompts, state)
+        own = correction is None  # a player's undo gives his decision back as it was: its start and its charge
+        resume = {rows[-1].seat: rows[-1].began} if own and rows[-1].began is not None else None
+        clocks, reminders = await self._clock_plan(table, prompts, self.clock(), resume=resume)
         game = await self.store.undo_actions(
             game,
             [r.seq for r in rows],
-            reminders=self._reminder_times(table, prompts, self.clock()),
+            reminders=reminders,
             correction=correction,
+            clocks=clocks,
+            refund=own,
         )
         self._cache[game.id] = (game.revision, actions[-1].seq if actions else after, state)
         self._cache.keep_prompts(game.id, state, prompts)

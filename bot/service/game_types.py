@@ -72,8 +72,14 @@ SystemFactory = Callable[[], SystemAdapter]
 
 GameEndListener = Callable[[GameRow, str], Awaitable[None]]
 """Told of every game that ends, with how (``victory``, ``resignation``, ``abandoned``, or a moderator's
-``forfeit`` or ``adjudicated``), and of every ended game a correction reopens (``reopened``). Rooms beside the
-systems (leagues) register one in :attr:`GameService.end_listeners`."""
+``forfeit`` or ``adjudicated``, or ``timeout`` when the opponent claimed a game whose clock ran out), and of every
+ended game a correction reopens (``reopened``). Rooms beside the systems (leagues) register one in
+:attr:`GameService.end_listeners`."""
+
+TimeoutListener = Callable[["Table", str], Awaitable[None]]
+"""Told once when a seat of a game under a time control runs out of time and reserve (the seat given). A league
+registers one in :attr:`GameService.timeout_listeners` to apply its own rule (forfeit, adjudication); without
+one, the opponent may claim the game (``game claim-timeout``) and the moderators are told."""
 
 
 @dataclass(frozen=True)

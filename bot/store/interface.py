@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from bot.store.records import (
     LIVE_STATUSES,
     ActionRow,
+    Clock,
     CorrectionRow,
     GameRow,
     NewAction,
@@ -34,6 +35,9 @@ Correction = tuple[int | None, str, str]
 
 class GameStore(Protocol):
     """Games, seats, the action log with its hash chain, snapshots, secrets, reminders and pending confirmations."""
+
+    clock: Clock
+    """Now: what stamps every time the store writes; the service and its timers read the same clock."""
 
     async def close(self) -> None:
         """Release the store (every acknowledged write is already durable)."""
@@ -94,10 +98,17 @@ class GameStore(Protocol):
     ) -> GameRow:
         """Seat a user (or empty the seat), bumping the revision; optionally log a moderator's fix."""
 
-    async def set_vacation(
-        self, game_id: int, seat: str, *, request: float | None = None, until: float | None = None
+    async def update_seats(
+        self, game_id: int, rows: Sequence[SeatRow], reminders: Mapping[str, float] | None = None
     ) -> None:
-        """Record a vacation request (days asked, in seconds) or a granted vacation (end time)."""
+        """Write the clocks of these seats as given (their decision's start, vacation, vacation used, time run out;
+        not who holds them nor the reserve used) and, when given, replace the game's reminders, in one transaction."""
+
+    async def waiting_seats(self, user_id: int) -> list[tuple[int, str]]:
+        """The (game, seat) of every game being played where this user's seat has a decision to make."""
+
+    async def ended_vacations(self, now: float) -> list[tuple[int, str]]:
+        """The (game, seat) of every vacation in a game being played that ended by ``now``."""
 
     # --- The action log -------------------------------------------------------------------------------
 
@@ -120,11 +131,14 @@ class GameStore(Protocol):
         result: Mapping[str, Any] | None = None,
         reminders: Mapping[str, float] | None = None,
         reserve_used: tuple[str, float] | None = None,
+        clocks: Mapping[str, float | None] | None = None,
         secret: NewSecret | None = None,
         reveal: bool = False,
     ) -> tuple[GameRow, ActionRow]:
-        """Write one accepted action and everything it changes in ONE transaction;
-        :class:`~bot.store.records.RevisionError` if the game moved on since ``game`` was read."""
+        """Write one accepted action and everything it changes in ONE transaction (``reserve_used``: a seat's
+        reserve charged, in seconds; ``clocks``: when each seat's required decision began, ``None`` for none; the
+        action keeps its seat's start and charge); :class:`~bot.store.records.RevisionError` if the game moved
+        on since ``game`` was read."""
 
     async def undo_actions(
         self,
@@ -133,8 +147,11 @@ class GameStore(Protocol):
         *,
         reminders: Mapping[str, float] | None = None,
         correction: Correction | None = None,
+        clocks: Mapping[str, float | None] | None = None,
+        refund: bool = False,
     ) -> GameRow:
-        """Mark actions undone (kept in the log, no longer replayed) and drop the snapshots they fed."""
+        """Mark actions undone (kept in the log, no longer replayed) and drop the snapshots they fed; ``clocks``
+        sets when each seat's decision began; ``refund`` gives back the reserve the undone actions charged."""
 
     async def latest_snapshot(self, game_id: int, before: int | None = None) -> tuple[int, Any] | None:
         """The latest snapshot taken at a live action (its number and the state JSON), if any; with ``before``,

@@ -17,6 +17,64 @@ Migration = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """A schema change: a SQL script, or a function run in the migration's transaction (to compute values)."""
 
 
+async def _steered_leagues(db: aiosqlite.Connection) -> None:
+    """Leagues an organiser steers: the one-league-per-channel index counts only leagues being registered or
+    played (a cancelled one frees its channel); a round robin keeps the table fixed when registration closed
+    (``schedule``, JSON rounds of [first, second] pairs, ``null`` for a bye's missing opponent); a league may
+    start its rounds every ``round_every`` days, late games then follow ``late_rule``; ``forbidden`` pairs
+    never meet; ``fixed`` pairs are the next round's manual pairings. A forfeit of a game never started is
+    now a ``walkover`` (a ``double-forfeit`` when both were away): it was not played, so it is not rated.
+
+    The round robins closed before keep the table they were paired by (each player turned round the last)."""
+    for statement in (
+        "DROP INDEX one_running_league_per_channel",
+        "CREATE UNIQUE INDEX one_live_league_per_channel ON leagues(channel) "
+        "WHERE status IN ('registration', 'running')",
+        "ALTER TABLE leagues ADD COLUMN schedule TEXT",
+        "ALTER TABLE leagues ADD COLUMN round_every REAL NOT NULL DEFAULT 0",
+        "ALTER TABLE leagues ADD COLUMN late_rule TEXT NOT NULL DEFAULT 'carry'",
+        "ALTER TABLE leagues ADD COLUMN all_at_once INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE leagues ADD COLUMN forbidden TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE leagues ADD COLUMN fixed TEXT NOT NULL DEFAULT '[]'",
+        "UPDATE league_games SET how = CASE WHEN first_score = 0 AND second_score = 0 THEN 'double-forfeit' "
+        "ELSE 'walkover' END WHERE how = 'forfeit' AND game IS NULL AND second IS NOT NULL",
+    ):
+        await db.execute(statement)
+    leagues = list(
+        await db.execute_fetchall("SELECT id, format FROM leagues WHERE format != 'swiss' AND status != 'registration'")
+    )
+    for league_id, format_ in leagues:
+        players = [
+            int(r[0])
+            for r in await db.execute_fetchall(
+                "SELECT user_id FROM league_players WHERE league = ? ORDER BY joined, user_id", (league_id,)
+            )
+        ]
+        await db.execute(
+            "UPDATE leagues SET schedule = ? WHERE id = ?",
+            (json.dumps(_ring_table(players, format_ == "both-sides")), league_id),
+        )
+
+
+def _ring_table(players: list[int], both_sides: bool) -> list[list[list[int | None]]]:
+    """The round robin table used before the Berger tables (the last player fixed, the others turned round him),
+    frozen here so that the round robins closed before keep their schedule."""
+    field: list[int | None] = list(players)
+    if len(field) % 2:
+        field.append(None)
+    n = len(field)
+    ring, fixed = field[:-1], field[-1]
+    rounds: list[list[list[int | None]]] = []
+    for number in range(n - 1):
+        pairs = [[ring[0], fixed] if number % 2 == 0 else [fixed, ring[0]]]
+        pairs += [[ring[i], ring[-i]] for i in range(1, n // 2)]
+        rounds.append(pairs)
+        ring = ring[-1:] + ring[:-1]
+    if both_sides:
+        rounds += [[[b, a] for a, b in r] for r in rounds]
+    return rounds
+
+
 async def _chain_the_logs(db: aiosqlite.Connection) -> None:
     """Version 2: every action carries the hash of its events and the chain hash; each game keeps its head;
     a sealed decision names the action that carries it. The logs of older games are chained as they stand."""
@@ -263,5 +321,25 @@ MIGRATIONS: tuple[Migration, ...] = (
         time REAL NOT NULL
     )
     """,
+    # Version 7: correspondence clocks per seat (bot/service/timekeeping.py): when each seat's required decision
+    # began, its vacation's start, the vacation granted so far, whether its time ran out once; each action keeps
+    # when its seat's decision began and the reserve it charged (an undo gives both back). Games under way start
+    # their seats' clocks at their last change, as the old clock counted.
+    """
+    ALTER TABLE seats ADD COLUMN began REAL;
+    ALTER TABLE seats ADD COLUMN vacation_from REAL;
+    ALTER TABLE seats ADD COLUMN vacation_used REAL NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE actions ADD COLUMN began REAL;
+    ALTER TABLE actions ADD COLUMN charged REAL NOT NULL DEFAULT 0;
+    UPDATE seats SET began = (SELECT updated FROM games WHERE games.id = seats.game)
+        WHERE seat IN (SELECT seat FROM reminders WHERE reminders.game = seats.game);
+    UPDATE seats SET vacation_from = MIN(vacation_until, (SELECT updated FROM games WHERE games.id = seats.game))
+        WHERE vacation_until IS NOT NULL;
+    """,
+    # Version 8: leagues an organiser steers (bot/leagues/store.py, issue 29): a cancelled league frees its channel;
+    # a round robin's table is stored when registration closes; scheduled rounds and their rule for late
+    # games; forbidden pairings; games never started are told apart from forfeits of games played.
+    _steered_leagues,
 )
 """The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""

@@ -6,9 +6,17 @@ The service, the rooms and the transports speak of stored games only in these wo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+Clock = Callable[[], float]
+"""Now, in seconds since the epoch. One clock serves the store (the times it stamps), the service and the
+timers (reminders, vacations, league deadlines); tests give one they move."""
+
+wall_clock: Clock = time.time
+"""The clock of a running bot."""
 
 SNAPSHOT_EVERY = 25
 """A state snapshot is stored with every 25th action."""
@@ -18,6 +26,7 @@ SNAPSHOTS_KEPT = 2
 
 LIVE_STATUSES = ("open", "active")
 """A game is live while its seats are being filled (open) or it is being played (active)."""
+
 
 class StoreError(Exception):
     """The store refused a write (a second live game in a channel, a revision that moved on)."""
@@ -80,8 +89,19 @@ class SeatRow:
     seat: str
     user_id: int | None
     vacation_until: float | None
+    """When the seat's vacation ends (``None``: none granted, or the last one already folded into the clock)."""
     vacation_request: float | None
+    """The vacation asked and not yet accepted, in seconds."""
     reserve_used: float
+    """The reserve charged so far, in seconds."""
+    began: float | None = None
+    """When the seat's current required decision began (``None``: nothing required of it now)."""
+    vacation_from: float | None = None
+    """When the seat's vacation began (with :attr:`vacation_until`)."""
+    vacation_used: float = 0.0
+    """The vacation granted in this game so far, in seconds (held against the game's cap)."""
+    timed_out: bool = False
+    """Whether the seat's time and reserve ran out once in this game (the moderators were told then)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +123,10 @@ class ActionRow:
     """The chain hash of this action as stored (:mod:`bot.store.chain`)."""
     undone_after: int | None = None
     """The last action's number when this one was taken back (:mod:`bot.store.chain`)."""
+    began: float | None = None
+    """When the acting seat's decision began, before this action (its player's undo resumes it)."""
+    charged: float = 0.0
+    """The reserve this action charged its seat, in seconds (its player's undo gives it back)."""
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,6 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-import time
 import zlib
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -57,6 +56,7 @@ from bot.store.records import (
     SNAPSHOTS_KEPT,
     ActionRow,
     ChannelBusyError,
+    Clock,
     CorrectionRow,
     GameRow,
     NewAction,
@@ -69,6 +69,7 @@ from bot.store.records import (
     StoreError,
     StoreOpenError,
     snapshot_due,
+    wall_clock,
 )
 
 DICTIONARY_AFTER = 50
@@ -129,6 +130,10 @@ def _game(row: aiosqlite.Row) -> GameRow:
 
 
 def _seat(row: aiosqlite.Row) -> SeatRow:
+    if "began" not in row.keys():  # noqa: SIM118 (a Row's "in" reads its values): a schema from before the clocks
+        return SeatRow(
+            *(row[k] for k in ("game", "seat", "user_id", "vacation_until", "vacation_request", "reserve_used"))
+        )
     return SeatRow(
         row["game"],
         row["seat"],
@@ -136,6 +141,10 @@ def _seat(row: aiosqlite.Row) -> SeatRow:
         row["vacation_until"],
         row["vacation_request"],
         row["reserve_used"],
+        row["began"],
+        row["vacation_from"],
+        row["vacation_used"],
+        bool(row["timed_out"]),
     )
 
 
@@ -153,14 +162,20 @@ def _action(row: aiosqlite.Row, dictionary: bytes | None = None, archive: bytes 
         events_hash=_hash_text(row["events_hash"]),
         chain=_hash_text(row["chain"]),
         undone_after=row["undone_after"],
+        began=row["began"],
+        charged=row["charged"],
     )
 
 
 class SqliteStore:
     """The SQLite store of every game. Open it with :meth:`open`; close it with :meth:`close`."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, reader: aiosqlite.Connection | None = None) -> None:
+    def __init__(
+        self, db: aiosqlite.Connection, path: str, reader: aiosqlite.Connection | None = None, clock: Clock = wall_clock
+    ) -> None:
         self._db = db
+        self.clock = clock
+        """Now: the times the store stamps (a game's creation and changes, actions, corrections, secrets)."""
         self._reader = reader or db
         self.path = path
         self._write_lock = asyncio.Lock()
@@ -174,8 +189,9 @@ class SqliteStore:
     # --- Opening --------------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, check: bool = False) -> SqliteStore:
-        """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store.
+    async def open(cls, path: str | Path, *, check: bool = False, clock: Clock = wall_clock) -> SqliteStore:
+        """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store. ``clock``
+        stamps every time the store writes (:data:`bot.store.records.Clock`).
 
         ``check`` also runs SQLite's quick check of every page and makes sure the file takes writes (the bot
         does at start-up, so that it refuses a damaged or read-only file before accepting any command).
@@ -198,7 +214,7 @@ class SqliteStore:
                 reader.row_factory = aiosqlite.Row
                 await reader.execute(f"PRAGMA busy_timeout={READ_WAIT_MS}")
                 await reader.execute("PRAGMA query_only=ON")
-            store = cls(db, str(path), reader)
+            store = cls(db, str(path), reader, clock)
             if check:
                 await store._check_integrity()
             await store._migrate()
@@ -307,7 +323,7 @@ class SqliteStore:
 
         :raises ChannelBusyError: if the channel already holds a live game.
         """
-        now = time.time()
+        now = self.clock()
         try:
             async with self.transaction() as db:
                 cursor = await db.execute(
@@ -414,7 +430,7 @@ class SqliteStore:
             "UPDATE games SET revision = revision + 1, updated = ?, status = ?, result = ? "
             "WHERE id = ? AND revision = ?",
             (
-                time.time(),
+                self.clock(),
                 status or game.status,
                 json.dumps(dict(result)) if result is not None else (json.dumps(game.result) if game.result else None),
                 game.id,
@@ -451,15 +467,41 @@ class SqliteStore:
                 await self._log_correction(db, game.id, *correction, {"seat": seat, "user": user_id})
         return await self._reload(game)
 
-    async def set_vacation(
-        self, game_id: int, seat: str, *, request: float | None = None, until: float | None = None
+    async def update_seats(
+        self, game_id: int, rows: Sequence[SeatRow], reminders: Mapping[str, float] | None = None
     ) -> None:
-        """Record a vacation request (days asked, in seconds) or a granted vacation (end time)."""
+        """Write the clocks of these seats as given (their decision's start, vacation, vacation used, time run out;
+        not who holds them nor the reserve used) and, when given, replace the game's reminders, in one transaction."""
         async with self.transaction() as db:
-            await db.execute(
-                "UPDATE seats SET vacation_request = ?, vacation_until = ? WHERE game = ? AND seat = ?",
-                (request, until, game_id, seat),
-            )
+            await db.executemany(
+                "UPDATE seats SET began = ?, vacation_from = ?, vacation_until = ?, vacation_request = ?, "
+                "vacation_used = ?, timed_out = ? WHERE game = ? AND seat = ?",
+                [
+                    (r.began, r.vacation_from, r.vacation_until, r.vacation_request, r.vacation_used,
+                     int(r.timed_out), game_id, r.seat)
+                    for r in rows
+                ],
+            )  # fmt: skip
+            if reminders is not None:
+                await self._replace_reminders(db, game_id, reminders)
+
+    async def waiting_seats(self, user_id: int) -> list[tuple[int, str]]:
+        """The (game, seat) of every game being played where this user's seat has a decision to make."""
+        rows = await self._all(
+            "SELECT s.game, s.seat FROM seats AS s JOIN games AS g ON g.id = s.game "
+            "WHERE s.user_id = ? AND s.began IS NOT NULL AND g.status = 'active' ORDER BY s.game",
+            (user_id,),
+        )
+        return [(int(r["game"]), str(r["seat"])) for r in rows]
+
+    async def ended_vacations(self, now: float) -> list[tuple[int, str]]:
+        """The (game, seat) of every vacation in a game being played that ended by ``now``."""
+        rows = await self._all(
+            "SELECT s.game, s.seat FROM seats AS s JOIN games AS g ON g.id = s.game "
+            "WHERE s.vacation_from IS NOT NULL AND s.vacation_until <= ? AND g.status = 'active' ORDER BY s.game",
+            (now,),
+        )
+        return [(int(r["game"]), str(r["seat"])) for r in rows]
 
     # --- Actions --------------------------------------------------------------------------------------
 
@@ -570,6 +612,7 @@ class SqliteStore:
         result: Mapping[str, Any] | None = None,
         reminders: Mapping[str, float] | None = None,
         reserve_used: tuple[str, float] | None = None,
+        clocks: Mapping[str, float | None] | None = None,
         secret: NewSecret | None = None,
         reveal: bool = False,
     ) -> tuple[GameRow, ActionRow]:
@@ -577,13 +620,15 @@ class SqliteStore:
 
         ``state_json`` is stored as a snapshot when the game's count of live actions reaches a multiple of
         :data:`SNAPSHOT_EVERY` (:func:`snapshot_due`: the caller may skip building it otherwise);
-        ``reminders`` replaces the game's reminders (seat to due time). ``secret`` is the sealed decision the
+        ``reminders`` replaces the game's reminders (seat to due time); ``reserve_used`` charges a seat's reserve
+        (seconds); ``clocks`` sets when each seat's required decision began (``None``: it has none), and the
+        action keeps when its own seat's decision began and what it charged. ``secret`` is the sealed decision the
         action carries; ``reveal`` marks every sealed decision of the game revealed. The action is chained to
         the one before it (:mod:`bot.store.chain`).
 
         :raises RevisionError: if the game changed since ``game`` was read (nothing is written).
         """
-        now = time.time()
+        now = self.clock()
         snapshot = None
         if state_json is not None and snapshot_due(game):
             snapshot = await asyncio.to_thread(pack_snapshot, state_json)
@@ -595,14 +640,19 @@ class SqliteStore:
             await db.execute("UPDATE games SET seat_actions = ? WHERE id = ?", (json.dumps(counts), game.id))
             seq, previous = await self._chain_so_far(db, game)
             seq += 1
+            began_rows = list(
+                await db.execute_fetchall("SELECT began FROM seats WHERE game = ? AND seat = ?", (game.id, action.seat))
+            )
+            began = began_rows[0]["began"] if began_rows else None
+            charged = reserve_used[1] if reserve_used is not None and reserve_used[0] == action.seat else 0.0
             link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash)
             dictionary = await self._dictionary(game.id)
             made = None
             if dictionary is None and seq > DICTIONARY_AFTER:
                 dictionary = made = await self._new_dictionary(db, game.id)
             await db.execute(
-                "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain, began, "
+                "charged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     seq,
@@ -614,6 +664,8 @@ class SqliteStore:
                     now,
                     bytes.fromhex(own_hash),
                     bytes.fromhex(link),
+                    began,
+                    charged,
                 ),
             )
             await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (link, game.id))
@@ -640,6 +692,8 @@ class SqliteStore:
                     "UPDATE seats SET reserve_used = reserve_used + ? WHERE game = ? AND seat = ?",
                     (reserve_used[1], game.id, reserve_used[0]),
                 )
+            if clocks is not None:
+                await self._set_began(db, game.id, clocks)
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
         if made is not None:
             self._dictionaries[game.id] = made
@@ -647,7 +701,7 @@ class SqliteStore:
             await self.archive(game.id)
         stored = ActionRow(
             game.id, seq, action.seat, action.user_id, action.verb, dict(action.args),
-            [dict(e) for e in action.events], now, False, own_hash, link,
+            [dict(e) for e in action.events], now, False, own_hash, link, began=began, charged=charged,
         )  # fmt: skip
         return await self._reload(game), stored
 
@@ -658,19 +712,29 @@ class SqliteStore:
         *,
         reminders: Mapping[str, float] | None = None,
         correction: tuple[int | None, str, str] | None = None,
+        clocks: Mapping[str, float | None] | None = None,
+        refund: bool = False,
     ) -> GameRow:
-        """Mark actions undone (kept in the log, no longer replayed) and drop the snapshots they fed."""
+        """Mark actions undone (kept in the log, no longer replayed) and drop the snapshots they fed; ``clocks``
+        sets when each seat's decision began; ``refund`` gives each seat back the reserve its undone actions
+        charged."""
         if not seqs:
             return game
         async with self.transaction() as db:
             await self._bump(db, game)
             marks = ", ".join("?" for _ in seqs)
             undone = await db.execute_fetchall(
-                f"SELECT seat FROM actions WHERE game = ? AND undone = 0 AND seq IN ({marks})", (game.id, *seqs)
+                f"SELECT seat, charged FROM actions WHERE game = ? AND undone = 0 AND seq IN ({marks})",
+                (game.id, *seqs),
             )
             counts = dict(game.seat_actions)
             for row in undone:
                 counts[row["seat"]] = counts.get(row["seat"], 0) - 1
+                if refund and row["charged"]:
+                    await db.execute(
+                        "UPDATE seats SET reserve_used = reserve_used - ? WHERE game = ? AND seat = ?",
+                        (row["charged"], game.id, row["seat"]),
+                    )
             await db.execute("UPDATE games SET seat_actions = ? WHERE id = ?", (json.dumps(counts), game.id))
             last, head = await self._chain_so_far(db, game)
             for seq in chain.undo_order(seqs):
@@ -683,6 +747,8 @@ class SqliteStore:
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
             if reminders is not None:
                 await self._replace_reminders(db, game.id, reminders)
+            if clocks is not None:
+                await self._set_began(db, game.id, clocks)
             if correction is not None:
                 await self._log_correction(db, game.id, *correction, {"undone": list(seqs)})
         return await self._reload(game)
@@ -718,7 +784,7 @@ class SqliteStore:
     ) -> None:
         await db.execute(
             "INSERT INTO corrections (game, moderator, kind, text, data, time) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, moderator, kind, text, json.dumps(data), time.time()),
+            (game_id, moderator, kind, text, json.dumps(data), self.clock()),
         )
 
     async def corrections(self, game_id: int) -> list[CorrectionRow]:
@@ -730,6 +796,12 @@ class SqliteStore:
         ]
 
     # --- Reminders ------------------------------------------------------------------------------------
+
+    @staticmethod
+    async def _set_began(db: aiosqlite.Connection, game_id: int, clocks: Mapping[str, float | None]) -> None:
+        await db.executemany(
+            "UPDATE seats SET began = ? WHERE game = ? AND seat = ?", [(b, game_id, s) for s, b in clocks.items()]
+        )
 
     async def _replace_reminders(self, db: aiosqlite.Connection, game_id: int, due: Mapping[str, float]) -> None:
         await db.execute("DELETE FROM reminders WHERE game = ?", (game_id,))

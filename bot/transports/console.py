@@ -13,7 +13,7 @@ import re
 import shlex
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -170,7 +170,10 @@ class Console:
             return True
         if name == "choose" and not await self._menu_still_read(options):
             return True
-        await self.run_command(name, options, self.players[self.current])
+        caller = self.players[self.current]
+        if name.startswith("league "):  # the one at the keyboard runs the table: he is its league's organiser
+            caller = replace(caller, moderator=True)
+        await self.run_command(name, options, caller)
         if "ok" not in self._buttons:  # a question waits for this seat's `ok` or `cancel` first
             await self._follow_turn()
         return True

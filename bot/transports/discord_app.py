@@ -139,6 +139,7 @@ class UmpireBot(commands.Bot):
         """Acknowledge at once, run the command, deliver its replies. A command that may open a form answers
         first (a form must be the first answer): the form is opened, or the answer acknowledged then."""
         options = {k: _option_value(v) for k, v in values.items() if v is not None}
+        names = {v.id: v.display_name for v in values.values() if isinstance(v, discord.abc.User)}
         if definition.form and not options:  # filled in as options, it is an ordinary command
             replies = await self.layer.run(definition.name, self.context(interaction), options)
             form = next((r.form for r in replies if r.form is not None), None)
@@ -152,7 +153,8 @@ class UmpireBot(commands.Bot):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         with self.service.renderer.answering():
-            replies = await self.layer.run(definition.name, self.context(interaction), options)
+            context = replace(self.context(interaction), names=names)
+            replies = await self.layer.run(definition.name, context, options)
             pictures = await self.deliver(interaction, replies)
         await self.deliver_pictures(interaction, pictures)
 

@@ -60,9 +60,7 @@ def applies(data: GameData, state: GameState) -> bool:
 
 
 def _record(state: GameState) -> dict[str, Any]:
-    record: dict[str, Any] = state.flags.setdefault(
-        FLAG, {"groups": {}, "budget_turns": [], "effort": None}
-    )
+    record: dict[str, Any] = state.flags.setdefault(FLAG, {"groups": {}, "budget_turns": [], "effort": None})
     return record
 
 

@@ -35,6 +35,8 @@ from bot.transports.retiring import ANSWERED, SUPERSEDED
 
 GUILD = 9000
 APP = 4242
+MODERATOR_ROLE = 4343
+"""The id of the server's moderators' role (named as the default ``UMPIRE_MODERATOR_ROLE``)."""
 BOT_USER = {
     "id": str(APP),
     "username": "umpire",
@@ -312,6 +314,11 @@ class FakeDiscord:
             sent.edit_of = edited
             sent.message = {**self._message(channel, payload, files), "id": str(edited)}
             return sent.message
+        if path == "/guilds/{guild_id}/roles" and route.method == "GET":
+            return [
+                {"id": str(MODERATOR_ROLE), "name": "Umpire moderator", "color": 0, "hoist": False, "position": 1,
+                 "permissions": "0", "managed": False, "mentionable": True},
+            ]  # fmt: skip
         if route.method == "PUT" and "/commands" in path:
             return []
         self._record("other", None, payload, files).payload["route"] = f"{route.method} {path}"

@@ -144,3 +144,23 @@ def test_a_misspelt_name_is_matched_to_the_name_written_inside_it() -> None:
     assert closest("attacker_quality", ["attackers", "target", "kind", "quality"]) == "quality"
     assert closest("atackers", ["attackers", "target"]) == "attackers"
     assert closest("zzz", ["attackers", "target"]) is None
+
+
+async def test_the_console_knows_the_league_commands_as_the_docs_say(tmp_path: Path) -> None:
+    out = io.StringIO()
+    script = [
+        "league create name=Club scenario=short system=duel rounds=1",
+        "league join side=red",
+        "as blue",
+        "league join",
+        "league close",
+        "league standings",
+        "league round",
+        "league cancel reason=tested",
+    ]
+    await play(duel_systems(), scenario="standard", script=script, out=out, out_dir=tmp_path)
+    text = out.getvalue()
+    assert "League Club** opens" in text and "player1 joins Club" in text and "player2 joins Club" in text
+    assert "registration closed with 2 players" in text and "standings before round 1 of 1" in text
+    assert "a league round opens a thread per game: run it on discord" in text.lower()
+    assert "Club** is cancelled" in text

@@ -1,8 +1,11 @@
-"""A whole four-player Swiss league through the real discord.py command tree against the fake Discord.
+"""Whole league seasons through the real discord.py command tree against the fake Discord.
 
 Duel (tests/bot/doubles.py) stands in for any two-seat system. Round 1: one game is won by play, the other
 by a resignation; round 2 is paired by score with no rematch and balanced sides, the bot restarts mid-round,
 one game is forfeited by the organiser and the other won by play after the restart; a result is corrected.
+A steered season: a league cancelled mid-round, a Swiss whose rounds are edited to fit the field, a player
+added by his name, a withdrawal that forfeits the running game, a scheduled round started by the deadline loop
+with a late game carried over, and the season ended early.
 """
 
 from __future__ import annotations
@@ -151,11 +154,11 @@ async def test_a_four_player_swiss_season(db_path: Path) -> None:
         text = posts(sent)[0].content
         assert "(final)" in text and posts(sent)[0].files == ["standings.png"]
         lines = [line.split() for line in text.split("```")[1].strip().splitlines()[1:]]
-        assert [(line[0], line[1], line[2], line[3], line[4], line[5]) for line in lines] == [
-            ("1", "ann", "2", "2-0-0", "1", "1"),
-            ("2", "bob", "1", "1-0-1", "3", "1"),
-            ("3", "eve", "1", "1-0-1", "1", "0"),
-            ("4", "dan", "0", "0-0-2", "3", "0"),
+        assert [tuple(line[:8]) for line in lines] == [
+            ("1", "ann", "2", "2-0-0", "0", "0", "1", "1"),
+            ("2", "bob", "1", "1-0-1", "0", "0", "3", "1"),
+            ("3", "eve", "1", "1-0-1", "0", "0", "1", "0"),
+            ("4", "dan", "0", "0-0-2", "0", "0", "3", "0"),
         ]
         assert "season is over" in answer(await fake.command(ORGANISER, LEAGUE, "league round"))
 
@@ -165,6 +168,8 @@ async def test_a_four_player_swiss_season(db_path: Path) -> None:
         card = answer(await fake.command(ANN, LEAGUE, "league player", user=DAN))
         assert "as red 0-0-1, as blue 0-0-1" in card and "resigned 1, forfeited 1" in card
         assert "Reliability 50%" in card
+        sides = answer(await fake.command(EVE, LEAGUE, "league sides"))
+        assert "duel, short: red scores 75% over 4 game(s); estimated 57% with 10 drawn games" in sides
 
         # A correction (logged) recomputes the standings: bob v eve becomes a draw.
         game = await game_of(fake, bob_eve)
@@ -187,5 +192,137 @@ async def test_a_four_player_swiss_season(db_path: Path) -> None:
         assert [g["how"] for g in games] == ["victory", "resignation", "forfeit", "corrected"]
         assert games[3]["game"] == str(game) and games[3]["first_player"] == "bob"
         assert not [s.content for s in fake.sent if "went wrong" in s.content]
+    finally:
+        await close_fake(fake)
+
+
+FAY = FakeUser(55, "fay")
+ZOE = FakeUser(66, "zoe")
+
+
+async def test_a_steered_season_with_withdrawals_a_cancelled_league_and_a_scheduled_round(db_path: Path) -> None:
+    fake = await open_fake(db_path)
+    try:
+        # A league cancelled mid-round: its games are abandoned, and the channel takes a new league.
+        await fake.command(ORGANISER, LEAGUE, "league create", name="Spring", scenario="short", system="duel",
+                           rounds=1)  # fmt: skip
+        for player in (ANN, BOB):
+            await fake.command(player, LEAGUE, "league join")
+        await fake.command(ORGANISER, LEAGUE, "league close")
+        (spring_game,) = threads(await fake.command(ORGANISER, LEAGUE, "league round")).values()
+        sent = await fake.command(ORGANISER, LEAGUE, "league cancel", reason="wrong scenario")
+        assert "Spring** is cancelled" in posts(sent, LEAGUE)[0].content
+        assert any("this game is abandoned" in p.content for p in posts(sent, spring_game))
+        assert (await fake.bot.service.table(spring_game, live=False)).game.status == "abandoned"
+
+        # A Swiss of six with a round every week; late games are carried over.
+        sent = await fake.command(
+            ORGANISER, LEAGUE, "league create", name="Summer", scenario="short", system="duel", rounds=4,
+            round_every=7.0, late_rule="carry",
+        )  # fmt: skip
+        assert "a round starts every 7 days, late games: carry" in posts(sent, LEAGUE)[0].content
+        for player in (ANN, BOB, EVE, DAN, FAY):
+            await fake.command(player, LEAGUE, "league join")
+        sent = await fake.command(ORGANISER, LEAGUE, "league add", user=ZOE)
+        assert answer(sent) == "Added zoe." and "as zoe" in posts(sent, LEAGUE)[0].content
+        assert "already registered" in answer(await fake.command(ORGANISER, LEAGUE, "league add", user=ZOE))
+        assert "at most 3 rounds" in answer(await fake.command(ORGANISER, LEAGUE, "league close"))
+        sent = await fake.command(ORGANISER, LEAGUE, "league edit", rounds=3)
+        assert "rounds 3 (was 4)" in posts(sent, LEAGUE)[0].content
+        await fake.command(ORGANISER, LEAGUE, "league close")
+        round1 = threads(await fake.command(ORGANISER, LEAGUE, "league round"))
+        assert len(round1) == 3
+
+        # dan withdraws while his game is being played: it is forfeited to his opponent.
+        dans = next(thread for pair, thread in round1.items() if DAN.id in pair)
+        sent = await fake.command(ORGANISER, LEAGUE, "league remove", user=DAN, reason="moved abroad")
+        assert "are forfeited to the opponent" in posts(sent, LEAGUE)[0].content
+        assert (await fake.bot.service.table(dans, live=False)).game.status == "finished"
+        others = [thread for pair, thread in round1.items() if DAN.id not in pair]
+        carried = others[1]
+        by_id = {u.id: u for u in (ANN, BOB, EVE, FAY, ZOE)}
+        table = await fake.bot.service.table(others[0])
+        red, blue = by_id[table.user_of("red") or 0], by_id[table.user_of("blue") or 0]
+        await win_by_play(fake, others[0], red, blue)
+
+        # A week on, the deadline loop starts round 2 by itself; the game still going is carried over.
+        service = fake.bot.service
+        service.clock = lambda: time.time() + 8 * DAY
+        deadlines: Any = fake.bot.get_cog("LeagueDeadlines")
+        start = len(fake.sent)
+        assert await deadlines.start_due_rounds() == 1 and await deadlines.start_due_rounds() == 0
+        pairing_post = next(p for p in posts(fake.sent[start:], LEAGUE) if "round 2" in p.content)
+        assert "Summer, round 2" in pairing_post.content
+        round2 = threads(fake.sent[start:])
+        assert len(round2) == 2  # five players left: two games and a bye
+        assert (await service.table(carried)).game.status == "active"
+        room = LeagueService(service, listen=False)
+        log = answer(await fake.command(ORGANISER, LEAGUE, "league log"))
+        assert "carried over to the next round" in log and "withdrawn <@44>: moved abroad" in log
+        assert "{" not in log
+
+        # The organiser ends the season after this round; the standings mark dan and show byes.
+        sent = await fake.command(ORGANISER, LEAGUE, "league end", reason="holidays")
+        assert "ends early, after round 2" in posts(sent, LEAGUE)[0].content
+        sent = await fake.command(EVE, LEAGUE, "league standings")
+        text = posts(sent)[0].content
+        assert "dan (w)" in text and "B: byes" in text
+        _, rows, _ = await room.standings(LEAGUE)
+        assert sum(r.byes for r in rows) == 1 and [r.withdrawn for r in rows].count(True) == 1
+        assert not [s.content for s in fake.sent if "went wrong" in s.content]
+    finally:
+        await close_fake(fake)
+
+
+async def test_a_scheduled_round_that_cannot_be_paired_is_told_to_the_organiser_once(db_path: Path) -> None:
+    fake = await open_fake(db_path)
+    try:
+        await fake.command(ORGANISER, LEAGUE, "league create", name="Autumn", scenario="short", system="duel",
+                           rounds=2, round_every=7.0)  # fmt: skip
+        for player in (ANN, BOB, EVE, DAN):
+            await fake.command(player, LEAGUE, "league join")
+        await fake.command(ORGANISER, LEAGUE, "league close")
+        round1 = threads(await fake.command(ORGANISER, LEAGUE, "league round"))
+        for thread in round1.values():
+            game = await game_of(fake, thread)
+            await fake.command(ORGANISER, LEAGUE, "league adjudicate", game=game)
+        gone = next(pair for pair in round1 if ANN.id not in pair)
+        for user in (EVE, DAN, BOB):
+            if user.id in gone:
+                await fake.command(ORGANISER, LEAGUE, "league remove", user=user)
+        fake.bot.service.clock = lambda: time.time() + 8 * DAY
+        deadlines: Any = fake.bot.get_cog("LeagueDeadlines")
+        start = len(fake.sent)
+        assert await deadlines.start_due_rounds() == 0 and await deadlines.start_due_rounds() == 0
+        (told,) = posts(fake.sent[start:], LEAGUE)
+        assert told.pings == {ORGANISER.id} and "the scheduled round could not start" in told.content
+        assert "`league end`" in told.content
+        sent = await fake.command(ORGANISER, LEAGUE, "league end")
+        assert "standings are final" in posts(sent, LEAGUE)[0].content
+        assert await deadlines.start_due_rounds() == 0
+    finally:
+        await close_fake(fake)
+
+
+async def test_a_scheduled_round_adjudicates_a_late_game_and_says_so_in_its_thread(db_path: Path) -> None:
+    fake = await open_fake(db_path)
+    try:
+        await fake.command(ORGANISER, LEAGUE, "league create", name="Winter", scenario="short", system="duel",
+                           rounds=2, round_every=14.0, late_rule="adjudicate")  # fmt: skip
+        for player in (ANN, BOB, EVE, DAN):
+            await fake.command(player, LEAGUE, "league join")
+        await fake.command(ORGANISER, LEAGUE, "league close")
+        round1 = threads(await fake.command(ORGANISER, LEAGUE, "league round"))
+        done, late = round1.values()
+        await fake.command(ORGANISER, LEAGUE, "league adjudicate", game=await game_of(fake, done))
+        fake.bot.service.clock = lambda: time.time() + 15 * DAY
+        deadlines: Any = fake.bot.get_cog("LeagueDeadlines")
+        start = len(fake.sent)
+        assert await deadlines.start_due_rounds() == 1
+        (told,) = [p for p in posts(fake.sent[start:], late) if "rule for late games" in p.content]
+        players = next(pair for pair, thread in round1.items() if thread == late)
+        assert "it is adjudicated, 0.5-0.5" in told.content and told.pings == set(players)
+        assert (await fake.bot.service.table(late, live=False)).game.status == "finished"
+        assert "Winter, round 2" in posts(fake.sent[start:], LEAGUE)[0].content
     finally:
         await close_fake(fake)

@@ -190,7 +190,7 @@ async def test_correspondence_reminders_and_vacations(service: GameService) -> N
     assert await service.due_reminders() == []
     now[0] += 2 * 86400 + 1
     due = await service.due_reminders()
-    assert [(seat, user) for _, seat, user, _ in due] == [("blue", BLUE.user_id)]
+    assert [(n.seat, n.user) for n in due] == [("blue", BLUE.user_id)]
     assert await service.due_reminders() == []  # snoozed a day
     await service.request_vacation(CHANNEL, BLUE, 7)
     _, seats = await service.accept_vacation(CHANNEL, RED)

@@ -8,6 +8,7 @@ import itertools
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,7 +58,7 @@ async def room(tmp_path: Path) -> AsyncIterator[LeagueService]:
     await store.close()
 
 
-async def league(room: LeagueService, players: int, format_: str = "swiss", rounds: int = 2, **more: float) -> None:
+async def league(room: LeagueService, players: int, format_: str = "swiss", rounds: int = 2, **more: Any) -> None:
     await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="Test", system_id="duel", scenario="short",
                       format_=format_, rounds=rounds, **more)  # fmt: skip
     for player in PLAYERS[:players]:
@@ -157,7 +158,7 @@ async def test_a_late_entry_joins_the_next_swiss_round_and_a_withdrawn_player_is
     assert len(pairings) == 2 and all(p.second is not None for p in pairings)  # still four players: no bye
 
 
-async def test_a_round_robin_forfeits_a_withdrawn_players_remaining_games(room: LeagueService) -> None:
+async def test_a_round_robin_scores_a_withdrawn_players_remaining_games_as_walkovers(room: LeagueService) -> None:
     await league(room, 4, "round-robin")
     threads = Threads()
     _, pairings, _ = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
@@ -166,7 +167,7 @@ async def test_a_round_robin_forfeits_a_withdrawn_players_remaining_games(room: 
     await room.remove(LEAGUE, ORG, gone)
     _, pairings, started = await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
     forfeited = next(p for p in pairings if gone in (p.first, p.second))
-    assert forfeited.how == "forfeit" and forfeited.game is None and len(started) == 1
+    assert forfeited.how == "walkover" and forfeited.game is None and len(started) == 1
     score_of_gone = forfeited.first_score if forfeited.first == gone else forfeited.second_score
     assert score_of_gone == 0.0 and (forfeited.first_score or 0) + (forfeited.second_score or 0) == 1.0
 

@@ -98,3 +98,41 @@ def test_swiss_refuses_when_only_rematches_are_left() -> None:
     field = [Standing(1, opponents={2}), Standing(2, opponents={1})]
     with pytest.raises(PairingError):
         swiss_round(field)
+
+
+# FIDE Handbook C.05, Annex 1 (Berger tables for round-robin tournaments): the published tables for 3-4, 5-6,
+# 7-8 and 9-10 players, round by round, the first-seat (white) player first.
+FIDE_BERGER = {
+    4: ["1-4 2-3", "4-3 1-2", "2-4 3-1"],
+    6: ["1-6 2-5 3-4", "6-4 5-3 1-2", "2-6 3-1 4-5", "6-5 1-4 2-3", "3-6 4-2 5-1"],
+    8: [
+        "1-8 2-7 3-6 4-5", "8-5 6-4 7-3 1-2", "2-8 3-1 4-7 5-6", "8-6 7-5 1-4 2-3",
+        "3-8 4-2 5-1 6-7", "8-7 1-6 2-5 3-4", "4-8 5-3 6-2 7-1",
+    ],
+    10: [
+        "1-10 2-9 3-8 4-7 5-6", "10-6 7-5 8-4 9-3 1-2", "2-10 3-1 4-9 5-8 6-7", "10-7 8-6 9-5 1-4 2-3",
+        "3-10 4-2 5-1 6-9 7-8", "10-8 9-7 1-6 2-5 3-4", "4-10 5-3 6-2 7-1 8-9", "10-9 1-8 2-7 3-6 4-5",
+        "5-10 6-4 7-3 8-2 9-1",
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("size", sorted(FIDE_BERGER))
+def test_round_robin_berger_tables_are_fides_published_tables(size: int) -> None:
+    published = [{tuple(int(n) for n in game.split("-")) for game in line.split()} for line in FIDE_BERGER[size]]
+    assert [set(r.games) for r in round_robin(list(range(1, size + 1)))] == published
+    # An odd field plays the next even table, the last number being the bye.
+    odd = round_robin(list(range(1, size)))
+    for r, games in zip(odd, published, strict=True):
+        bye = next(a if b == size else b for a, b in games if size in (a, b))
+        assert r.bye == bye and set(r.games) == {g for g in games if size not in g}
+
+
+def test_round_robin_berger_sides_alternate_never_three_in_a_row() -> None:
+    for size in range(2, 31):
+        for r_index, rounds in enumerate((round_robin(list(range(size))), round_robin(list(range(size)), True))):
+            cycle = rounds[: len(rounds) // (r_index + 1)]
+            for player in range(size):
+                sides = [g.index(player) for r in cycle for g in r.games if player in g]
+                runs = [sides[i : i + 3] for i in range(len(sides) - 2)]
+                assert all(len(set(run)) > 1 for run in runs), f"{player} of {size} plays a side three times running"

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 
 from bot.leagues.glicko2 import Game, Rating, rate
 from bot.leagues.records import PERIOD, RatedGame, ratings, reliability, side_records
+from bot.leagues.sides import MOST, SideBalance, side_balances
 from bot.leagues.standings import ROUND_ROBIN, SWISS, Outcome, standings
 from bot.leagues.tiebreaks import Game as Played
 from bot.leagues.tiebreaks import buchholz, head_to_head, sonneborn_berger
@@ -111,3 +115,91 @@ def test_records_are_split_by_side_and_reliability_counts_forfeits_and_lateness(
     figure = reliability(1, games)
     assert (figure.games, figure.on_time, figure.resigned, figure.forfeited) == (4, 2, 1, 1)
     assert figure.figure == 0.5
+
+
+def test_unplayed_games_count_in_the_score_only_not_in_the_record_or_tiebreaks() -> None:
+    outcomes = [
+        Outcome(1, 2, 1, 0, "victory"),
+        Outcome(3, 4, 0, 0, "abandoned"),
+        Outcome(1, 3, 1, 0, "walkover"),
+        Outcome(2, 4, 0, 0, "double-forfeit"),
+    ]
+    rows = {r.player: r for r in standings([1, 2, 3, 4], outcomes, SWISS, withdrawn={4})}
+    assert (rows[1].score, rows[1].wins, rows[1].unplayed, rows[1].tiebreaks) == (2.0, 1, 1, (0.0, 0.0))
+    assert (rows[3].wins, rows[3].losses, rows[3].unplayed, rows[3].tiebreaks) == (0, 0, 2, (0.0, 0.0))
+    assert (rows[2].losses, rows[2].unplayed) == (1, 1)
+    assert rows[4].withdrawn and not rows[1].withdrawn
+
+
+def test_unplayed_games_are_not_rated_nor_in_the_side_record_or_reliability() -> None:
+    games = [
+        RatedGame(1, 2, 1, 0, "victory", 10, deadline=100),
+        RatedGame(2, 3, 0, 0, "double-forfeit", 20),
+        RatedGame(3, 1, 0, 1, "walkover", 20),
+        RatedGame(1, 3, 0, 0, "abandoned", 500, deadline=100),
+    ]
+    rated = ratings(games)
+    assert set(rated) == {1, 2}  # 3 played no game out
+    assert rated == ratings(games[:1])
+    assert str(side_records(1, games)[0]) == "1-0-0" and str(side_records(1, games)[1]) == "0-0-0"
+    one, three = reliability(1, games), reliability(3, games)
+    assert (one.games, one.on_time) == (1, 1) and three.games == 0 and three.figure is None
+
+
+def test_side_balance_is_shrunk_toward_even_and_worth_its_figure_in_rating_points() -> None:
+    assert side_balances([]) == {}
+    (balance,) = side_balances([("s", 1.0)] * 14 + [("s", 0.0)] * 6).values()
+    assert balance.share == pytest.approx(19 / 30)
+    assert balance.advantage == pytest.approx(400 * math.log10(19 / 11))
+    assert round(balance.advantage) == 95  # the figure docs/leagues.md quotes
+    even = SideBalance(8, 4.0)
+    assert (even.share, even.advantage) == (0.5, 0.0)
+    assert SideBalance(1000, 1000.0).advantage == MOST  # never beyond the bound
+
+
+def test_side_balance_a_win_on_the_favoured_side_earns_less_than_on_the_other() -> None:
+    favoured = [RatedGame(1, 2, 1, 0, "victory", 10.0, scenario="lopsided")]
+    underdog = [RatedGame(2, 1, 0, 1, "victory", 10.0, scenario="lopsided")]
+    edge = {"lopsided": 100.0}
+    assert ratings(favoured, advantage=edge)[1].rating < ratings(favoured)[1].rating
+    assert ratings(underdog, advantage=edge)[1].rating > ratings(underdog)[1].rating
+    # Without an estimate the two are the same game.
+    assert ratings(favoured)[1].rating == pytest.approx(ratings(underdog)[1].rating)
+
+
+def test_unplayed_games_never_change_ratings_records_reliability_or_tiebreaks() -> None:
+    """A property over random seasons: adding pairings not played out (walkovers, double forfeits, abandoned
+    games) never changes a rating, a side record, a reliability figure or a win, draw or loss: they are
+    counted apart, as unplayed."""
+    rng = random.Random(29)
+    for _ in range(200):
+        players = list(range(1, rng.randint(3, 9)))
+        played = []
+        for index in range(rng.randint(1, 20)):
+            first, second = rng.sample(players, 2)
+            score = rng.choice((1.0, 0.5, 0.0))
+            how = rng.choice(("victory", "resignation", "forfeit", "adjudicated", "corrected"))
+            played.append(RatedGame(first, second, score, 1 - score, how, 1000.0 * index, deadline=1500.0 * index))
+        unplayed = []
+        for index in range(rng.randint(1, 6)):
+            first, second = rng.sample(players, 2)
+            how, scores = rng.choice((("walkover", (1.0, 0.0)), ("double-forfeit", (0.0, 0.0)), ("abandoned", (0, 0))))
+            unplayed.append(RatedGame(first, second, *scores, how, 700.0 * index))
+        mixed = sorted(played + unplayed, key=lambda g: g.ended)
+        assert ratings(mixed, 30_000.0) == ratings(played, 30_000.0)
+        for player in players:
+            assert side_records(player, mixed) == side_records(player, played)
+            assert reliability(player, mixed) == reliability(player, played)
+        rows = {r.player: r for r in standings(players, [_outcome(g) for g in mixed], SWISS)}
+        alone = {r.player: r for r in standings(players, [_outcome(g) for g in played], SWISS)}
+        for player in players:
+            assert (rows[player].wins, rows[player].draws, rows[player].losses) == (
+                alone[player].wins, alone[player].draws, alone[player].losses
+            )  # fmt: skip
+            assert rows[player].played + rows[player].unplayed == alone[player].played + sum(
+                player in (g.first, g.second) for g in unplayed
+            )
+
+
+def _outcome(game: RatedGame) -> Outcome:
+    return Outcome(game.first, game.second, game.first_score, game.second_score, game.how)
