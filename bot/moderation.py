@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from bot.commands.definitions import CommandDef, OptionDef, opt
 from bot.commands.replies import Context, Handler, Reply, seats_line
+from bot.service.game_types import moderator_seats
 from bot.systems.base import Layer, Room
 
 COMMANDS: tuple[CommandDef, ...] = (
@@ -47,6 +48,9 @@ class ModeratorRoom(Room):
             table = await layer.service.assign(ctx.channel, ctx.caller, o["seat"], int(o["user"]))
             displaced = before if before not in (None, int(o["user"])) else None
             told = f" <@{displaced}> no longer holds it." if displaced is not None else ""
+            role = moderator_seats(layer.service.system(table.game.system)).get(o["seat"])
+            if role is not None:  # the service checks the role when the seat acts, whoever seated them
+                told += f" Only a moderator acts for this seat ({role})."
             return [
                 Reply("Done."),
                 Reply(

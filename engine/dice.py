@@ -6,7 +6,11 @@ from 0 over the whole game) is::
     value = int.from_bytes(hmac.new(seed, str(n).encode(), "sha256").digest()[:8], "big") % sides + 1
 
 so once the seed is revealed anyone can recompute every roll with the standard library. The modulo bias
-of a 64-bit draw over six faces is below one in 10**18.
+of a 64-bit draw over six faces is below one in 10**18. A secret stream (:func:`engine.sealing.secret_dice`)
+draws the same way with its own seed, ``HMAC-SHA256(seed, label)``, its label naming the stream.
+
+While :func:`recording` is open, every roll made is noted as a :class:`Draw` (stream, number, sides, value), so
+the bot can keep with each action the dice it used and check them later from the seed alone, without the rules.
 
 >>> seed = bytes.fromhex("00" * 32)
 >>> [roll(seed, n) for n in range(5)]
@@ -20,6 +24,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 
@@ -39,6 +46,40 @@ def roll(seed: bytes, number: int, sides: int = 6) -> int:
     return int.from_bytes(digest[:8], "big") % sides + 1
 
 
+@dataclass(frozen=True)
+class Draw:
+    """One roll as made: its stream (``""``: the game's public dice; else the label of a secret stream), its
+    number in that stream, the die's sides and the value rolled."""
+
+    stream: str
+    number: int
+    sides: int
+    value: int
+
+    def to_json(self) -> dict[str, object]:
+        """The roll as the bot stores it with its action."""
+        return {"stream": self.stream, "number": self.number, "sides": self.sides, "die": self.value}
+
+
+_drawn: ContextVar[list[Draw] | None] = ContextVar("umpire_drawn", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Draw]]:
+    """Note every roll made inside the block (in this context) in the list it yields."""
+    drawn: list[Draw] = []
+    token = _drawn.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _drawn.reset(token)
+
+
+def stream_seed(seed: bytes, stream: str) -> bytes:
+    """The seed of a stream: the game's own for ``""``, else ``HMAC-SHA256(seed, label)``."""
+    return hmac.new(seed, stream.encode(), hashlib.sha256).digest() if stream else seed
+
+
 @dataclass
 class Dice:
     """The dice of one game: the seed and how many rolls have been made so far.
@@ -49,16 +90,19 @@ class Dice:
 
     seed: bytes
     rolls_made: int = 0
+    stream: str = ""
+    """The label of a secret stream whose seed this is (:func:`stream_seed`); ``""`` for the game's dice."""
 
     def d6(self) -> int:
         """Roll one six-sided die."""
-        value = roll(self.seed, self.rolls_made)
-        self.rolls_made += 1
-        return value
+        return self.d(6)
 
     def d(self, sides: int) -> int:
         """Roll one die of any number of sides."""
         value = roll(self.seed, self.rolls_made, sides)
+        drawn = _drawn.get()
+        if drawn is not None:
+            drawn.append(Draw(self.stream, self.rolls_made, sides, value))
         self.rolls_made += 1
         return value
 

@@ -36,7 +36,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from engine.dice import Dice
+from engine.dice import Dice, stream_seed
 
 
 def canonical_json(value: Any) -> str:
@@ -75,8 +75,7 @@ def verify_receipt(content: Any, salt_hex: str, receipt: str) -> bool:
 def secret_dice(seed: bytes, side: str, rolls_made: int, epoch: int = 0) -> Dice:
     """The secret dice stream of one side in a correction epoch (see the module docstring)."""
     label = f"asl-secret-dice:{side}" if epoch == 0 else f"asl-secret-dice:{side}:{epoch}"
-    stream_seed = hmac.new(seed, label.encode(), hashlib.sha256).digest()
-    return Dice(stream_seed, rolls_made)
+    return Dice(stream_seed(seed, label), rolls_made, stream=label)
 
 
 def sealed_answer(seat: str, verb: str, args: Mapping[str, Any], salt_hex: str) -> tuple[str, str]:

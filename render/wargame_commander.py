@@ -98,6 +98,7 @@ def draw_map(
     _places(draw, sheet, view)
     _battles(draw, sheet, view)
     _counters(draw, sheet, view)
+    _battle_labels(draw, sheet, view)
     _margin(draw, board, view, sheet.width + 12)
     out = io.BytesIO()
     image.save(out, format="PNG")
@@ -178,10 +179,20 @@ def _battles(draw: ImageDraw.ImageDraw, sheet: _Sheet, view: Mapping[str, Any]) 
             ax, ay = sheet.centre(hex_)
             draw.line((ax, ay, (ax + tx) / 2, (ay + ty) / 2), fill=BATTLE, width=3)
             draw.ellipse(((ax + tx) / 2 - 3, (ay + ty) / 2 - 3, (ax + tx) / 2 + 3, (ay + ty) / 2 + 3), fill=BATTLE)
+
+
+LABEL_TOP = 17
+"""How far below a hex's centre a battle's label begins: under the counter (whose box ends 15 below), so the
+label never hides it, and drawn after the counters, so no counter hides the label."""
+
+
+def _battle_labels(draw: ImageDraw.ImageDraw, sheet: _Sheet, view: Mapping[str, Any]) -> None:
+    for battle in view.get("battles", []):
+        tx, ty = sheet.centre(battle["defender_hex"])
         label = f"{battle['id']} {battle['result']}"
-        box = draw.textbbox((tx, ty + SIZE * 0.62), label, font=font(10), anchor="mm")
+        box = draw.textbbox((tx, ty + LABEL_TOP), label, font=font(9), anchor="mt")
         draw.rectangle((box[0] - 2, box[1] - 1, box[2] + 2, box[3] + 1), fill=(255, 255, 255), outline=BATTLE)
-        draw.text((tx, ty + SIZE * 0.62), label, fill=BATTLE, font=font(10), anchor="mm")
+        draw.text((tx, ty + LABEL_TOP), label, fill=BATTLE, font=font(9), anchor="mt")
 
 
 def _counters(draw: ImageDraw.ImageDraw, sheet: _Sheet, view: Mapping[str, Any]) -> None:

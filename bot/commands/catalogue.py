@@ -42,7 +42,12 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
     CommandDef("game accept-vacation", "Accept your opponent's vacation request (or extension)."),
     CommandDef("game end-vacation", "End your vacation early: your clock runs again where it stopped."),
     CommandDef("game claim-timeout", "Claim the game when your opponent's time per move and reserve are spent."),
-    CommandDef("game verify", "After the end: check the seed, the log's hash chain and every die roll.", private=True),
+    CommandDef(
+        "game verify",
+        "After the end: check the chain, every die, every sealed decision, and replay the rules.",
+        (OptionDef("head", "a chain head the bot posted in the channel, to find in the log", "text", False),),
+        private=True,
+    ),
     # --- Answering any prompt ------------------------------------------------------------------------
     CommandDef(
         "choose",

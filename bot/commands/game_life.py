@@ -13,6 +13,7 @@ from bot.commands.clock_notices import clock_lines
 from bot.commands.prompting import Prompting
 from bot.commands.replies import Button, Context, Reply, custom_id, seats_line, who
 from bot.service.timekeeping import DEFAULT_VACATION_DAYS
+from bot.service.verification import Verification
 
 
 class GameLife(Prompting):
@@ -173,13 +174,30 @@ class GameLife(Prompting):
 
     async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.table(ctx.channel, live=False)
-        game, rolls, problems = await self.service.verify(table.game.id)
-        head = f"Chain head `{game.chain_head}` (compare it with the one posted at the end)."
-        if problems:
-            return [Reply("Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems) + "\n" + head)]
-        return [
-            Reply(
-                f"Seed `{game.seed}` matches the hash `{game.seed_hash}`; the log's hash chain holds; {rolls} roll(s) "
-                f"recomputed: all agree. {head}"
-            )
-        ]
+        posted = [str(o["head"]).strip().strip("`").lower()] if o.get("head") else []
+        if posted and (len(posted[0]) < 16 or any(c not in "0123456789abcdef" for c in posted[0])):
+            return [Reply("Give a chain head as the bot posted it: 16 to 64 hexadecimal digits.")]
+        checked = await self.service.verify(table.game.id, posted)
+        return [Reply(verification_text(checked))]
+
+
+def verification_text(checked: Verification) -> str:
+    """A verification in words, layer by layer: what each checked, then its problems and notes."""
+    game = checked.game
+    if checked.problems:
+        verdict = f"Verification FAILED: {len(checked.problems)} problem(s), in the layers marked FAILED below."
+    elif checked.notes:
+        verdict = "Verification passed; what the notes below name could not be replayed with the rules."
+    else:
+        verdict = "Verification passed: every layer holds."
+    lines = [verdict, f"Game #{game.id}: seed `{game.seed}`, published hash `{game.seed_hash}`."]
+    for layer in checked.layers:
+        verdict = "FAILED" if layer.problems else "holds"
+        lines.append(f"- {layer.name}: {verdict} ({layer.checked})")
+        lines += [f"  - PROBLEM: {p}" for p in layer.problems]
+        lines += [f"  - note: {n}" for n in layer.notes]
+    lines.append(
+        f"Chain head `{checked.head}`: compare it with the last head the bot posted in the channel (with each map, "
+        "and in full at the end), or give that head to this command to find it in the chain."
+    )
+    return "\n".join(lines)

@@ -114,6 +114,7 @@ class CommandLayer(GameLife):
             return [Reply(f"Unknown command {name[:40]!r}.")]
         guesses: list[str] = []
         try:
+            await self._check_room(command, ctx)
             values = self._check_options(command, options)
             values, guesses = await self._names_to_ids(command, values, ctx)
             return await self._dm_context(ctx, await self._handlers[name](ctx, values))
@@ -125,6 +126,38 @@ class CommandLayer(GameLife):
         except Exception:
             log.exception("command %s failed", name)
             return [Reply(INTERNAL_ERROR)]
+
+    async def _check_room(self, command: CommandDef, ctx: Context) -> None:
+        """Refuse a game system's own command in a channel whose live game is of another system (the command
+        would read a board that game does not have). A system's room may also use another's command by naming
+        it in its :attr:`bot.systems.base.Room.verb_commands` (the Wargame Commander's ``move``); a system with
+        no room of its own (a test game) may send the plain verb commands (``attack``), which only carry a verb.
+
+        :raises Refusal: naming the command's system and the channel's game.
+        """
+        owners = {id(room): room for room in self._system_rooms.values() if command in room.commands}
+        if not owners:
+            return  # a shared, moderators' or leagues' command
+        game = await self.service.store.live_game_in(ctx.channel)
+        if game is None:
+            return  # the command says itself that there is no game (or creates one)
+        room = self.room_of(game.system)
+        if id(room) in owners or command.name in room.verb_commands.values():
+            return
+        if game.system not in self._system_rooms and command.verb is not None:
+            return  # a system without a room of its own plays the plain verb commands; its engine judges them
+        names = [sid for sid, r in self._system_rooms.items() if id(r) in owners]
+        theirs = ", ".join(self._system_name(sid) for sid in names)
+        raise Refusal(
+            f"`/{command.name}` is a command of {theirs}; this channel's game is {self._system_name(game.system)}"
+            " (`help` lists its commands); nothing changed"
+        )
+
+    def _system_name(self, system_id: str) -> str:
+        try:
+            return str(self.service.system(system_id).name)
+        except Exception:  # a system the registry names but this bot does not run
+            return system_id
 
     async def press(self, custom: str, ctx: Context, values: Sequence[str] = ()) -> list[Reply]:
         """A button click or a select menu choice; stale or foreign ones are refused politely."""
@@ -176,6 +209,8 @@ class CommandLayer(GameLife):
                 return await self._resign_now(ctx)
             room = next((r for r in self.rooms if verb in r.press_verbs), None)
             if room is not None:  # a room's own buttons (e.g. a sealed purchase's basket)
+                if room in self._system_rooms.values() and room is not self.room_of(game.system):
+                    raise Refusal("this button is not one of this game's")
                 return await room.press(self, ctx, verb, arg, state, values)
             seat, index, fresh = [*arg.split("."), "", ""][:3]
             if verb == "s":
@@ -202,6 +237,8 @@ class CommandLayer(GameLife):
             if game is None or not game.live:
                 raise Refusal("this form belongs to a game that is over or gone; nothing changed")
             ctx = Context(ctx.caller, game.channel, ctx.guild)
+            if room in self._system_rooms.values() and room is not self.room_of(game.system):
+                raise Refusal("this form is not one of this game's")
             return await room.submit(self, ctx, match["verb"], match["arg"], int(match["state"]), dict(values))
         except RulesError as error:
             return [Reply(refusal_text(error), channel=ctx.channel)]

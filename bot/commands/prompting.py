@@ -33,6 +33,11 @@ NO_ROOM = Room()
 """The room of a game system that brings nothing of its own (e.g. one a test registers)."""
 
 
+HEAD_SHOWN = 16
+"""Hex digits of the chain's head posted with each activation's or turn's map (``umpire verify --head`` finds them
+in the log's chain; 64 bits cannot be matched by a rewritten log)."""
+
+
 class Prompting:
     """The messages of outcomes and prompts (a part of the command layer)."""
 
@@ -116,6 +121,8 @@ class Prompting:
             if outcome.action is not None:  # the system says what the picture shows, when it can
                 captions = getattr(self.service.system(table.game.system), "picture_caption", None)
                 caption = captions(outcome.events) if captions else "The map after that action."
+            if outcome.action is not None and table.game.chain_head:  # an anchor outside the database
+                caption += f" Chain head `{table.game.chain_head[:HEAD_SHOWN]}`."
             replies.append(await self._picture_reply(ctx, outcome.picture_events, caption))
         replies += await info.turn_reports(self.as_layer(), ctx, outcome)  # Turn-start reports: bot/commands/info.py
         replies += await self.room_of(table.game.system).after_outcome(self.as_layer(), ctx, outcome)

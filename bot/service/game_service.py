@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,12 +41,12 @@ from bot.service.game_types import StaleError as StaleError
 from bot.service.game_types import SystemAdapter as SystemAdapter
 from bot.service.game_types import SystemFactory as SystemFactory
 from bot.service.game_types import Table as Table
+from bot.service.game_types import check_role, moderator_seats
 from bot.service.reading import Reading
-from bot.service.verification import verify_game
+from bot.service.verification import Layer, Verification, verify_game
 from bot.store.records import (
     ActionRow,
     ChannelBusyError,
-    GameRow,
     NewAction,
     NewSecret,
     PendingRow,
@@ -55,7 +55,7 @@ from bot.store.records import (
 )
 from engine.contract import Action, Choice, Prompt, Result
 from engine.contract import RulesError as RulesError
-from engine.dice import commitment, new_seed
+from engine.dice import commitment, new_seed, recording
 from engine.sealing import sealed_answer
 
 RECENT_PAGE = 60
@@ -128,6 +128,7 @@ class GameService(Reading, Correspondence):
                     seats=system.seats,
                     time_control=time_control,
                     creator=caller.user_id,
+                    rules=system.rules_version,
                 )
             except ChannelBusyError:
                 raise Refusal(
@@ -172,12 +173,19 @@ class GameService(Reading, Correspondence):
                 raise Refusal("the game has started; a moderator may substitute a player")
             if table.seats_of(caller.user_id) and seat is None:
                 raise Refusal(f"you already hold the {', '.join(table.seats_of(caller.user_id))} seat")
+            roles = moderator_seats(self.system(table.game.system))
             free = [s for s, row in table.seats.items() if row.user_id is None]
             if seat is None:
+                kept = [s for s in free if s in roles and not caller.moderator]
+                free = [s for s in free if s not in kept]
+                if kept and not free:
+                    raise Refusal(f"the seat left ({', '.join(kept)}) is for a moderator: {roles[kept[0]]}")
                 if not free:
                     raise Refusal("every seat is taken")
                 seat = free[0]
             self._check_seat(table, seat)
+            if seat in roles and not caller.moderator:
+                raise Refusal(f"only a moderator holds the {seat} seat ({roles[seat]})")
             holder = table.user_of(seat)
             if holder == caller.user_id:
                 raise Refusal(f"you already hold the {seat} seat")
@@ -285,7 +293,14 @@ class GameService(Reading, Correspondence):
             mine = table.seats_of(caller.user_id)
             if not mine:
                 raise Refusal("you hold no seat in this game")
-            others = [s for s in table.seats if s not in mine]
+            roles = moderator_seats(self.system(table.game.system))
+            if all(s in roles for s in mine):
+                raise Refusal(
+                    f"{roles[mine[0]]} does not resign: a moderator abandons the game (`mod abandon`) or "
+                    "substitutes the seat"
+                )
+            mine = [s for s in mine if s not in roles]
+            others = [s for s in table.seats if s not in mine and s not in roles]
             winner = others[0] if len(others) == 1 else None
             text = f"{' and '.join(mine)} resigned" + (f": {winner} wins" if winner else "")
             game = await self.store.set_status(table.game, "finished", {"winner": winner, "text": text})
@@ -393,6 +408,7 @@ class GameService(Reading, Correspondence):
         state = await self.state(game)
         before = await self._prompts_of(game, state)
         acting = self._acting_seat(table, caller, before, verb, seat)
+        check_role(system, acting, caller)
         action = Action(acting, verb, args)
         applied = await asyncio.to_thread(_apply, system, state, action, snapshot_due(game), written)
         new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
@@ -410,7 +426,7 @@ class GameService(Reading, Correspondence):
         try:
             game, row = await self.store.record_action(
                 game,
-                NewAction(acting, caller.user_id, verb, args, event_json),
+                NewAction(acting, caller.user_id, verb, args, event_json, system.rules_version, applied.draws),
                 state_json=applied.state_json,
                 status="finished" if result else None,
                 result={"winner": result.winner, "text": result.text, "level": result.level} if result else None,
@@ -555,6 +571,7 @@ class GameService(Reading, Correspondence):
             state = await self.state(table.game)
             prompts = await self._prompts_of(table.game, state)
             acting = self._acting_seat(table, caller, prompts, verb, seat)
+            check_role(system, acting, caller)
             if acting not in prompts:
                 raise Refusal(f"it is not your decision now; waiting for: {', '.join(prompts) or 'nobody'}")
             if text is None:
@@ -612,6 +629,7 @@ class GameService(Reading, Correspondence):
             last = actions[-1]
             if last.seat not in mine:
                 raise Refusal(f"the last action was the {last.seat} player's: you may undo only your own actions")
+            check_role(self.system(table.game.system), last.seat, caller)
             if any(e.get("kind") in BARRIER_KINDS for e in last.events):
                 raise Refusal(
                     "your last action rolled a die, revealed information or sealed a decision: it cannot be undone"
@@ -673,16 +691,11 @@ class GameService(Reading, Correspondence):
             public_events=self.redact(system, state, None, [e for e in undone if not e.get("secret_to")]),
         )
 
-    async def verify(self, game_id: int) -> tuple[GameRow, int, list[str]]:
-        """Check a finished game: (game, rolls recomputed, problems), never raising on tampered data.
-
-        In order: the revealed seed against the hash published at creation; the hash chain of the stored
-        log (:mod:`bot.store.chain`: an action or an event changed, a row deleted or inserted, the head kept with
-        the game); then the whole game replayed from the seed, which must give exactly the events (dice
-        included) that were announced: every die is derived from the seed and the game's roll counter
-        (:mod:`engine.dice`), so the replay recomputes every roll. A replay that the rules refuse stops there,
-        and says so. Events that carry ``{"number", "sides", "die"}`` are also checked one by one against the
-        seed. The work runs in a worker thread.
+    async def verify(self, game_id: int, posted_heads: Sequence[str] = ()) -> Verification:
+        """Check a finished game in four layers (:mod:`bot.service.verification`): the seed and the hash chain
+        (with ``posted_heads``, heads posted in the channel, each of which must be a point of the chain), every
+        die recomputed from the seed, every sealed decision's receipt, and the rules replay from the set-up,
+        comparing events by their data. Never raises on tampered data. The work runs in a worker thread.
 
         :raises Refusal: for an unknown game or one still being played (its seed is secret).
         """
@@ -698,8 +711,10 @@ class GameService(Reading, Correspondence):
         try:
             rows = await self.store.actions(game.id, include_undone=True)
         except ValueError as error:  # a row edited by hand into text that is not JSON
-            return game, 0, [f"the stored log is not readable: an action's arguments or events are not JSON ({error})"]
-        return await asyncio.to_thread(verify_game, system, game, rows)
+            problem = f"the stored log is not readable: an action's arguments or events are not JSON ({error})"
+            return Verification(game, (Layer("chain", "nothing checked", (problem,)),), 0, game.chain_head or "")
+        secrets = await self.store.secrets(game.id)
+        return await asyncio.to_thread(verify_game, system, game, rows, secrets, posted_heads)
 
 
 @dataclass(frozen=True)
@@ -711,6 +726,7 @@ class _Applied:
     result: Result | None
     prompts: dict[str, Prompt]
     state_json: Any
+    draws: list[dict[str, Any]]
 
 
 def previewed_refusal(system: SystemAdapter, state: Any, action: Action) -> RulesError | None:
@@ -736,13 +752,14 @@ def _apply_read(system: SystemAdapter, state: Any, action: Action) -> tuple[Any,
 
 
 def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool, written: bool = False) -> _Applied:
-    """Apply the action; the state's JSON only when the action carries a snapshot (``snapshot``); with
-    ``written``, an argument the action never read is refused."""
-    new, events = _apply_read(system, state, action) if written else system.apply(state, action)
+    """Apply the action, keeping the dice it rolls; the state's JSON only when the action carries a snapshot
+    (``snapshot``); with ``written``, an argument the action never read is refused."""
+    with recording() as drawn:
+        new, events = _apply_read(system, state, action) if written else system.apply(state, action)
     result = system.result(new)
     prompts = {} if result else system.prompts(new)
     state_json = system.state_to_json(new) if snapshot else None
-    return _Applied(new, [e.to_json() for e in events], result, prompts, state_json)
+    return _Applied(new, [e.to_json() for e in events], result, prompts, state_json, [d.to_json() for d in drawn])
 
 
 def _allows(prompt: Prompt, verb: str) -> bool:

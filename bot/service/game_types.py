@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.service.sealed import SealedDecision
 from bot.store.records import ActionRow, GameRow, SeatRow
 from engine.contract import GameSystem, Prompt, Result, RulesError
 
@@ -31,6 +32,9 @@ class SystemAdapter(GameSystem, Protocol):
     scenarios: tuple[str, ...]
     options: Mapping[str, str]
     """Optional rules: name to a description with its rule number."""
+    rules_version: int
+    """The version of the system's rules (``engine/<system>/rules_version.py``): recorded with each game and
+    action, so that verification replays with the rules only what was played under the current one."""
 
     def state_to_json(self, state: Any) -> Any: ...
 
@@ -67,6 +71,12 @@ class SystemAdapter(GameSystem, Protocol):
         """Whether these events close an activation (or a turn), so the channel gets the map picture."""
         ...
 
+    def sealed_decisions(self, actions: Sequence[ActionRow]) -> list[SealedDecision]:
+        """The decisions the system sealed itself in these live actions' events (:mod:`bot.service.sealed`), for
+        verification to check each receipt; none for a system whose only secrets are secret prompts (the
+        service seals those and keeps them in the store)."""
+        ...
+
 
 SystemFactory = Callable[[], SystemAdapter]
 
@@ -89,6 +99,25 @@ class Caller:
     user_id: int
     name: str = ""
     moderator: bool = False
+
+
+def moderator_seats(system: SystemAdapter) -> Mapping[str, str]:
+    """The seats of ``system`` that only a moderator acts for, each with the role it stands for (the Wargame
+    Commander's ``cm``: "the campaign manager"). A system declares them as ``moderator_seats``; most have none."""
+    seats: Mapping[str, str] = getattr(system, "moderator_seats", {})
+    return seats
+
+
+def check_role(system: SystemAdapter, seat: str, caller: Caller) -> None:
+    """Refuse an action for ``seat`` by a caller without the role the seat stands for. Every way of acting
+    (a command, ``act``, a button, a form, a confirmation, an undo) passes the service, which calls this, so a
+    player seated in such a seat cannot walk round the check by another command.
+
+    :raises Refusal: when ``seat`` is a moderator seat and ``caller`` is no moderator.
+    """
+    role = moderator_seats(system).get(seat)
+    if role is not None and not caller.moderator:
+        raise Refusal(f"only a moderator acts for the {seat} seat ({role}); nothing changed")
 
 
 @dataclass(frozen=True)

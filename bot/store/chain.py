@@ -9,6 +9,10 @@ posted in the channel with the seed when the game ends. Changing an action's arg
 or inserting a row, marking an action undone or live, or changing the seed all break the chain somewhere,
 and :func:`check` says where.
 
+Since schema version 7 an action also records the rules version it was applied under and the dice it drew
+(:class:`engine.dice.Draw`), and a sealed decision's receipt when it carries one: these are chained too, as a
+last element of the linked body (:func:`link`'s ``record``), so an action stored before them keeps its hash.
+
 Both hashes are computed over canonical JSON (sorted keys, no spaces), so anyone can recompute them with the
 standard library from an export of the log.
 """
@@ -34,11 +38,34 @@ def events_hash(events: Sequence[Mapping[str, Any]]) -> str:
 
 
 def link(
-    previous: str, seq: int, seat: str, user_id: int | None, verb: str, args: Mapping[str, Any], events: str
+    previous: str,
+    seq: int,
+    seat: str,
+    user_id: int | None,
+    verb: str,
+    args: Mapping[str, Any],
+    events: str,
+    record: Mapping[str, Any] | None = None,
 ) -> str:
-    """The chain hash of one action, given the chain so far (the seed hash, before the first action)."""
-    body = canonical([previous, seq, seat, user_id, verb, dict(args), events])
-    return hashlib.sha256(body.encode()).hexdigest()
+    """The chain hash of one action, given the chain so far (the seed hash, before the first action);
+    ``record`` is what the action records beside its events since version 7 (:func:`action_record`)."""
+    parts: list[Any] = [previous, seq, seat, user_id, verb, dict(args), events]
+    if record is not None:
+        parts.append(dict(record))
+    return hashlib.sha256(canonical(parts).encode()).hexdigest()
+
+
+def action_record(
+    rules: int | None, draws: Sequence[Mapping[str, Any]] | None, receipt: str | None
+) -> dict[str, Any] | None:
+    """What an action records beside its events, as chained: its rules version, the dice it drew and the receipt
+    of the sealed decision it carries (``None`` for an action stored before version 7, which records none)."""
+    if rules is None:
+        return None
+    record: dict[str, Any] = {"rules": rules, "draws": [dict(d) for d in draws or ()]}
+    if receipt is not None:
+        record["receipt"] = receipt
+    return record
 
 
 def undo_link(previous: str, seq: int) -> str:
@@ -66,6 +93,8 @@ class StoredLink:
     undone: bool = False
     undone_after: int | None = None
     """The last action number when this one was taken back (``None`` while it stands)."""
+    record: Mapping[str, Any] | None = None
+    """What the action records beside its events (:func:`action_record`; ``None`` before version 7)."""
 
 
 def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[str]:
@@ -94,7 +123,9 @@ def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[
         own_events = events_hash(row.events)
         if row.events_hash != own_events:
             problems.append(f"action #{row.seq} ({row.seat} {row.verb}): its events differ from the ones chained")
-        recomputed = link(previous, row.seq, row.seat, row.user_id, row.verb, row.args, row.events_hash or "")
+        recomputed = link(
+            previous, row.seq, row.seat, row.user_id, row.verb, row.args, row.events_hash or "", row.record
+        )
         if row.chain != recomputed:
             problems.append(
                 f"action #{row.seq} ({row.seat} {row.verb}): broken link (the action, or the one before it, was "
@@ -109,3 +140,26 @@ def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[
             "actions or undos were deleted, added or changed at the end"
         )
     return problems
+
+
+def points(seed_hash: str, rows: Sequence[StoredLink]) -> dict[str, str]:
+    """Every head the chain passed through, recomputed from the actions (hash to where: ``after action #n`` or
+    ``after taking back #n``), in order: the last is the head the log gives. A head posted in the channel must be
+    one of them, or the log was changed after it was posted."""
+    found: dict[str, str] = {seed_hash: "at the game's creation"}
+    undos: dict[int, list[int]] = {}
+    for row in rows:
+        if row.undone_after is not None:
+            undos.setdefault(row.undone_after, []).append(row.seq)
+    previous = seed_hash
+    for row in rows:
+        previous = link(
+            previous, row.seq, row.seat, row.user_id, row.verb, row.args, events_hash(row.events), row.record
+        )
+        found[previous] = f"after action #{row.seq}"
+        for undone in undo_order(undos.pop(row.seq, [])):
+            previous = undo_link(previous, undone)
+            found[previous] = f"after taking back #{undone}"
+    found.pop(previous, None)
+    found[previous] = "the log's head"
+    return found

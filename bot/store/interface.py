@@ -60,9 +60,10 @@ class GameStore(Protocol):
         seats: Sequence[str],
         time_control: Mapping[str, Any],
         creator: int | None,
+        rules: int | None = None,
     ) -> GameRow:
-        """Create an open game with empty seats; :class:`~bot.store.records.ChannelBusyError` if the channel
-        already holds a live game."""
+        """Create an open game with empty seats, under its system's rules version ``rules``;
+        :class:`~bot.store.records.ChannelBusyError` if the channel already holds a live game."""
 
     async def game(self, game_id: int) -> GameRow | None:
         """A game by id."""
@@ -137,8 +138,9 @@ class GameStore(Protocol):
     ) -> tuple[GameRow, ActionRow]:
         """Write one accepted action and everything it changes in ONE transaction (``reserve_used``: a seat's
         reserve charged, in seconds; ``clocks``: when each seat's required decision began, ``None`` for none; the
-        action keeps its seat's start and charge); :class:`~bot.store.records.RevisionError` if the game moved
-        on since ``game`` was read."""
+        action keeps its seat's start and charge), chained with its rules version, its dice and the receipt of
+        ``secret`` (:func:`bot.store.chain.action_record`); :class:`~bot.store.records.RevisionError` if the game
+        moved on since ``game`` was read."""
 
     async def undo_actions(
         self,

@@ -341,5 +341,13 @@ MIGRATIONS: tuple[Migration, ...] = (
     # a round robin's table is stored when registration closes; scheduled rounds and their rule for late
     # games; forbidden pairings; games never started are told apart from forfeits of games played.
     _steered_leagues,
+    # Version 9: rules versions and dice kept (issue 37): each game and each action records the rules version of
+    # its system it was played under, and each action the dice it rolled (bot/store/chain.py chains both). Older
+    # rows keep NULL.
+    """
+    ALTER TABLE games ADD COLUMN rules INTEGER;
+    ALTER TABLE actions ADD COLUMN rules INTEGER;
+    ALTER TABLE actions ADD COLUMN draws TEXT
+    """,
 )
 """The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""

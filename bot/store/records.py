@@ -74,6 +74,9 @@ class GameRow:
     """The chain hash of the last action (:mod:`bot.store.chain`); the seed hash before the first."""
     seat_actions: dict[str, int] = field(default_factory=dict)
     """How many live (not undone) actions each seat has made."""
+    rules: int | None = None
+    """The rules version of its system the game was created under (``None``: created before versions were
+    recorded, schema version 7)."""
 
     @property
     def live(self) -> bool:
@@ -127,6 +130,12 @@ class ActionRow:
     """When the acting seat's decision began, before this action (its player's undo resumes it)."""
     charged: float = 0.0
     """The reserve this action charged its seat, in seconds (its player's undo gives it back)."""
+    rules: int | None = None
+    """The rules version of its system the action was applied under (``None``: stored before versions were
+    recorded)."""
+    draws: list[dict[str, Any]] | None = None
+    """Every die the action rolled (:meth:`engine.dice.Draw.to_json`: stream, number, sides, die), so that the
+    dice can be checked from the seed without the rules (``None`` before version 7)."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +188,10 @@ class NewAction:
     verb: str
     args: Mapping[str, Any]
     events: Sequence[Mapping[str, Any]]
+    rules: int | None = None
+    """The rules version it was applied under (the system's ``rules_version``)."""
+    draws: Sequence[Mapping[str, Any]] = ()
+    """The dice it rolled (:meth:`engine.dice.Draw.to_json`)."""
 
 
 @dataclass(frozen=True)

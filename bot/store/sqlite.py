@@ -126,6 +126,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         updated=row["updated"],
         chain_head=row["chain_head"] or row["seed_hash"],
         seat_actions=json.loads(row["seat_actions"]),
+        rules=row["rules"],
     )
 
 
@@ -164,6 +165,8 @@ def _action(row: aiosqlite.Row, dictionary: bytes | None = None, archive: bytes 
         undone_after=row["undone_after"],
         began=row["began"],
         charged=row["charged"],
+        rules=row["rules"],
+        draws=json.loads(row["draws"]) if row["draws"] is not None else None,
     )
 
 
@@ -189,12 +192,16 @@ class SqliteStore:
     # --- Opening --------------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, check: bool = False, clock: Clock = wall_clock) -> SqliteStore:
+    async def open(
+        cls, path: str | Path, *, check: bool = False, clock: Clock = wall_clock, writes: bool = True
+    ) -> SqliteStore:
         """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store. ``clock``
         stamps every time the store writes (:data:`bot.store.records.Clock`).
 
         ``check`` also runs SQLite's quick check of every page and makes sure the file takes writes (the bot
-        does at start-up, so that it refuses a damaged or read-only file before accepting any command).
+        does at start-up, so that it refuses a damaged or read-only file before accepting any command); with
+        ``writes=False`` only the pages are checked (``umpire replay`` and ``umpire verify`` read a copy kept
+        read-only).
 
         :raises StoreOpenError: with a sentence, when the file cannot be used; no connection is left open.
         """
@@ -218,7 +225,7 @@ class SqliteStore:
             if check:
                 await store._check_integrity()
             await store._migrate()
-            if check:
+            if check and writes:
                 await store._check_writable()
             return store
         except (sqlite3.Error, OSError, StoreError) as error:
@@ -318,8 +325,9 @@ class SqliteStore:
         seats: Sequence[str],
         time_control: Mapping[str, Any],
         creator: int | None,
+        rules: int | None = None,
     ) -> GameRow:
-        """Create an open game with empty seats.
+        """Create an open game with empty seats, under its system's rules version ``rules``.
 
         :raises ChannelBusyError: if the channel already holds a live game.
         """
@@ -328,7 +336,7 @@ class SqliteStore:
             async with self.transaction() as db:
                 cursor = await db.execute(
                     "INSERT INTO games (guild, channel, system, scenario, options, seed, seed_hash, time_control, "
-                    "creator, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "creator, created, updated, rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         guild,
                         channel,
@@ -341,6 +349,7 @@ class SqliteStore:
                         creator,
                         now,
                         now,
+                        rules,
                     ),
                 )
                 game_id = cursor.lastrowid
@@ -645,14 +654,16 @@ class SqliteStore:
             )
             began = began_rows[0]["began"] if began_rows else None
             charged = reserve_used[1] if reserve_used is not None and reserve_used[0] == action.seat else 0.0
-            link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash)
+            draws = [dict(d) for d in action.draws]
+            record = chain.action_record(action.rules, draws, secret.receipt if secret is not None else None)
+            link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash, record)
             dictionary = await self._dictionary(game.id)
             made = None
             if dictionary is None and seq > DICTIONARY_AFTER:
                 dictionary = made = await self._new_dictionary(db, game.id)
             await db.execute(
                 "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain, began, "
-                "charged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "charged, rules, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     seq,
@@ -666,6 +677,8 @@ class SqliteStore:
                     bytes.fromhex(link),
                     began,
                     charged,
+                    action.rules,
+                    json.dumps(draws, separators=(",", ":")) if action.rules is not None else None,
                 ),
             )
             await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (link, game.id))
@@ -702,6 +715,7 @@ class SqliteStore:
         stored = ActionRow(
             game.id, seq, action.seat, action.user_id, action.verb, dict(action.args),
             [dict(e) for e in action.events], now, False, own_hash, link, began=began, charged=charged,
+            rules=action.rules, draws=draws if action.rules is not None else None,
         )  # fmt: skip
         return await self._reload(game), stored
 

@@ -44,6 +44,8 @@ class Layer(Protocol):
     """The system a ``game create`` without ``system`` creates."""
     open_thread: Callable[[int, str], Awaitable[int]] | None
     """Opens a thread under a channel and returns its id, when the transport has threads (Discord)."""
+    pictures: bool
+    """Whether pictures are drawn (the console's ``--no-pictures`` turns them off): a room's own pictures too."""
 
     async def run(self, name: str, ctx: Context, options: Mapping[str, Any]) -> list[Reply]:
         """Run another command (a button that stands for a command)."""
@@ -104,7 +106,9 @@ class Room:
     """The custom id verbs of its own forms (:class:`bot.commands.replies.Form`), given to :meth:`submit`."""
     verb_commands: ClassVar[Mapping[str, str]] = {}
     """Engine verbs a command sends without naming them (``activate_formation`` -> ``activate``): how an
-    account names the command of an action."""
+    account names the command of an action. A command named here that another room defines (the Wargame
+    Commander's ``move``) is one this room's games use too: the console lists it, and it is not refused in
+    their channels as another system's command."""
 
     may_react: str = "may react"
     """How the channel says, under fog of war, that a seat may answer an optional prompt (a chance to react)."""
@@ -158,8 +162,10 @@ class Room:
 
     def console_game(self, scenario: str, options: str, system_id: str) -> tuple[str, dict[str, Any], bool]:
         """How the console (``umpire local``) creates one of its games: the command, its options, and whether
-        the console's players are moderators. The default: ``game create`` with the optional rules."""
-        return "game create", {"scenario": scenario, "options": options, "system": system_id}, False
+        the console's players are moderators. The default: ``game create`` with the optional rules, and the
+        players are moderators: the one person at a terminal is the whole table, its organiser (a league's, a
+        campaign's) and its moderator (a campaign manager) included, so every role the docs give holds there."""
+        return "game create", {"scenario": scenario, "options": options, "system": system_id}, True
 
 
 @dataclass(frozen=True)

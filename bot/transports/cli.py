@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -101,7 +102,9 @@ def add_bot_commands(commands: Any) -> None:
     replay = commands.add_parser(
         "replay",
         help="rebuild a game from its action log and report where it stands",
-        description="Replay every accepted action of a stored game from its setup and print the final position.",
+        description="Replay every accepted action of a stored game with the rules, from its set-up (the seed and "
+        "the scenario), never from a stored snapshot, and print the final position. The file gets the integrity "
+        "check `umpire run` makes.",
     )
     replay.add_argument("game", type=int, help="the game number (shown at its creation)")
     replay.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
@@ -110,12 +113,25 @@ def add_bot_commands(commands: Any) -> None:
 
     verify = commands.add_parser(
         "verify",
-        help="check every die roll of a finished game against its revealed seed",
-        description="Check that the revealed seed of a finished game matches the hash posted at its creation, "
-        "and recompute every roll by replaying the game.",
+        help="check a finished game: its hash chain, every die, every sealed decision, and a rules replay",
+        description="Check a finished game in four layers, each reported apart: the revealed seed against the hash "
+        "posted at its creation and the log's hash chain; every die recomputed from the seed and its number, "
+        "without the rules; every sealed decision's receipt recomputed from what was revealed; and a replay with "
+        "the rules from the set-up, comparing events by their data. Actions played under an older rules version "
+        "are reported as such (exit status 0); any tampering fails (exit status 1). The file gets the integrity "
+        "check `umpire run` makes.",
     )
     verify.add_argument("game", type=int, help="the game number")
     verify.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
+    verify.add_argument(
+        "--head",
+        action="append",
+        default=[],
+        metavar="HEX",
+        help="a chain head the bot posted in the channel (its first 16 digits with a map during the game, all 64 at "
+        "the end): it must be a point of the stored log's chain, or the log was changed after it was posted "
+        "(repeat for several)",
+    )
 
 
 def _tools(game: str, drawing: bool = False) -> DataTools | None:
@@ -240,7 +256,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from bot.store.records import StoreError
     from bot.store.sqlite import SqliteStore
     from bot.systems import systems
-    from engine.contract import RulesError
+    from engine.contract import Action, RulesError
 
     path = _database(args)
     if path is None:
@@ -248,7 +264,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
     async def replay() -> int:
         try:
-            store = await SqliteStore.open(path)
+            store = await SqliteStore.open(path, check=True, writes=False)
         except StoreError as error:
             print(f"umpire: {error}", file=sys.stderr)
             return 1
@@ -262,28 +278,50 @@ def run_replay(args: argparse.Namespace) -> int:
                 print(f"umpire: there is no game #{args.game} in {path}", file=sys.stderr)
                 return 1
             service = GameService(store, systems())
-            actions = await store.actions(game.id)
             try:
-                state = await service.state(game)
-                status = service.system(game.system).describe(state, None, "status", "")
-            except (RulesError, LookupError, ValueError, TypeError) as error:  # a log edited by hand
+                system = service.system(game.system)
+            except RulesError as error:
+                print(f"umpire: {error}", file=sys.stderr)
+                return 1
+            actions = await store.actions(game.id)
+
+            def from_setup() -> Any:
+                state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
+                for row in actions:
+                    state, _ = system.apply(state, Action(row.seat, row.verb, row.args))
+                return state
+
+            try:
+                state = await asyncio.to_thread(from_setup)
+                status = system.describe(state, None, "status", "")
+            except (RulesError, LookupError, ValueError, TypeError) as error:  # a log edited by hand, older rules
                 why = f"umpire: game #{game.id} does not replay: {error}; see `umpire verify {game.id}`"
                 print(why, file=sys.stderr)
                 return 1
-            print(f"Game #{game.id} ({game.system}, {game.scenario}): {game.status}; {len(actions)} actions replayed.")
+            print(
+                f"Game #{game.id} ({game.system}, {game.scenario}): {game.status}; {len(actions)} actions replayed "
+                "from the set-up."
+            )
             print(status)
             if game.result:
                 print(f"Result: {game.result.get('text')}")
             if args.pictures:
                 return await write_pictures(service, game, args.pictures, args.seat)
             return 0
-        except StoreError as error:
-            print(f"umpire: {error}", file=sys.stderr)
+        except (StoreError, sqlite3.DatabaseError) as error:
+            print(f"umpire: {_damaged(path, error)}", file=sys.stderr)
             return 1
         finally:
             await store.close()
 
     return asyncio.run(replay())
+
+
+def _damaged(path: str, error: Exception) -> str:
+    """The one sentence for a store that fails while it is read (a damaged page found late)."""
+    if isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.OperationalError):
+        return f"cannot use the database {path}: it is damaged ({error}); restore it from a backup (docs/hosting.md)"
+    return str(error)
 
 
 async def write_pictures(service: Any, game: Any, folder: Path, seat: str | None) -> int:
@@ -314,6 +352,7 @@ async def write_pictures(service: Any, game: Any, folder: Path, seat: str | None
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from bot.commands.game_life import verification_text
     from bot.service.game_service import GameService, Refusal
     from bot.store.records import StoreError
     from bot.store.sqlite import SqliteStore
@@ -322,27 +361,30 @@ def run_verify(args: argparse.Namespace) -> int:
     path = _database(args)
     if path is None:
         return 1
+    heads = [h.strip().lower() for h in args.head]
+    bad = [h for h in heads if not 16 <= len(h) <= 64 or any(c not in "0123456789abcdef" for c in h)]
+    if bad:
+        print(
+            f"umpire: --head takes a chain head as the bot posted it (16 to 64 hexadecimal digits), not {bad[0]!r}",
+            file=sys.stderr,
+        )
+        return 2
 
     async def verify() -> int:
         try:
-            store = await SqliteStore.open(path)
+            store = await SqliteStore.open(path, check=True, writes=False)
         except StoreError as error:
             print(f"umpire: {error}", file=sys.stderr)
             return 1
         try:
-            game, rolls, problems = await GameService(store, systems()).verify(args.game)
-        except (Refusal, StoreError) as error:
-            print(f"umpire: {error}", file=sys.stderr)
+            checked = await GameService(store, systems()).verify(args.game, heads)
+        except (Refusal, StoreError, sqlite3.DatabaseError) as error:
+            print(f"umpire: {_damaged(path, error)}", file=sys.stderr)
             return 1
         finally:
             await store.close()
-        print(f"Game #{game.id}: seed {game.seed}, published hash {game.seed_hash}.")
-        print(f"Chain head {game.chain_head} (compare it with the one posted at the end of the game).")
-        for problem in problems:
-            print(f"  PROBLEM: {problem}")
-        verdict = "the log's hash chain holds and all agree." if not problems else f"{len(problems)} problem(s)."
-        print(f"{rolls} roll(s) recomputed; {verdict}")
-        return 1 if problems else 0
+        print(verification_text(checked).replace("`", ""))
+        return 1 if checked.problems else 0
 
     return asyncio.run(verify())
 

@@ -38,9 +38,11 @@ from bot.store.sqlite import SqliteStore
 from engine.contract import RulesError
 
 CHANNEL = 1
+PNG = b"\x89PNG"
+"""How a PNG picture begins (other attachments keep their own names)."""
+"""The console's first table; a game file that already holds a live game there gets the next free one."""
 WRITTEN_NAME = re.compile(r"[a-z][a-z_]*")
 """An option name as a player writes one before ``=``: a word of letters and underscores."""
-"""The console's first table; a game file that already holds a live game there gets the next free one."""
 
 HELP_ALSO = (
     ". Also: as SEAT, ok, cancel, show [SEAT] (a seat's own choices, private under fog of war or sealed: "
@@ -104,8 +106,9 @@ class Console:
         """Create the game, seat the two players, start it.
 
         The game's system says how (:meth:`bot.systems.base.Room.console_game`): ``game create`` with the
-        optional rules by default; a system may use its own command, read ``options`` as its settings and make
-        the players moderators (a terminal has no server roles).
+        optional rules by default; a system may use its own command and read ``options`` as its settings. A
+        terminal has no server roles: its players are moderators (the organiser, the campaign manager) unless
+        the system says otherwise, so each holds the roles the docs give it.
         """
         system_id = system or self.layer.default_system
         self.system_id = system_id
@@ -248,7 +251,8 @@ class Console:
         """The commands of this console's game: the shared ones (without the information commands when its
         system answers none), the moderators' and leagues', and its system's own (not every system's)."""
         system_id = self.system_id or self.layer.default_system
-        own = {c.name for c in self.layer.room_of(system_id).commands}
+        room = self.layer.room_of(system_id)
+        own = {c.name for c in room.commands} | set(room.verb_commands.values())  # `move` in the Wargame Commander
         own |= {c.name for room in cross_system_rooms() for c in room.commands}
         own |= {c.name for c in SHARED_COMMANDS}
         if getattr(self.service.system(system_id), "inform", None) is None:
@@ -375,6 +379,11 @@ class Console:
                 self.say("  Type `show` to see the choices (they are private); `show SEAT` for another seat's.")
             for attachment in reply.files:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
+                if not attachment.data.startswith(PNG):  # a file of details (a reveal's salt and sealed text)
+                    path = self.out_dir / Path(attachment.name).name
+                    path.write_bytes(attachment.data)
+                    self.say(f"  [file {attachment.name} written to {path}]")
+                    continue
                 path = self.out_dir / f"map-{len(self.pictures_written) + 1:03d}.png"
                 path.write_bytes(attachment.data)
                 self.pictures_written.append(path)
@@ -420,7 +429,7 @@ async def play(
     stdin: TextIO | None = None,
 ) -> Console:
     """Play a game at the terminal (or from ``script`` lines); returns the console when done."""
-    store = await SqliteStore.open(db)
+    store = await SqliteStore.open(db, check=True)  # the check `umpire run` makes: a damaged file is refused
     service = GameService(store, systems)
     try:
         layer = CommandLayer(service, system, pictures=pictures)

@@ -53,6 +53,12 @@ from engine.contract import RulesError
 
 log = logging.getLogger("umpire")
 
+POSTED_HEAD = re.compile(r"[Cc]hain head (?:is )?`([0-9a-f]{16,64})`")
+"""A chain head as the bot posts it in the channel: with a map (``Chain head `...```) and at the end."""
+
+HISTORY_READ = 500
+"""How many of the channel's latest messages ``game verify`` reads for the last head the bot posted."""
+
 DM_CLOSED = 50007
 """Discord's error code for "Cannot send messages to this user"."""
 
@@ -152,11 +158,29 @@ class UmpireBot(commands.Bot):
             await self.deliver_pictures(interaction, pictures)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if definition.name == "game verify" and "head" not in options:
+            posted = await self.last_posted_head(interaction)
+            if posted is not None:
+                options["head"] = posted
         with self.service.renderer.answering():
             context = replace(self.context(interaction), names=names)
             replies = await self.layer.run(definition.name, context, options)
             pictures = await self.deliver(interaction, replies)
         await self.deliver_pictures(interaction, pictures)
+
+    async def last_posted_head(self, interaction: discord.Interaction[Any]) -> str | None:
+        """The last chain head the bot posted in the interaction's channel (``game verify`` finds it in the log's
+        chain: a log rewritten after it was posted does not hold it); ``None`` when none can be read."""
+        channel = interaction.channel
+        if self.user is None or not isinstance(channel, discord.abc.Messageable):
+            return None
+        try:
+            async for message in channel.history(limit=HISTORY_READ):
+                if message.author.id == self.user.id and (found := POSTED_HEAD.findall(message.content)):
+                    return str(found[-1])
+        except (discord.HTTPException, discord.ClientException):  # no right to read the history: the log alone
+            log.info("game verify: the channel's history could not be read")
+        return None
 
     async def handle_submit(self, interaction: discord.Interaction[Any], custom: str, values: dict[str, str]) -> None:
         """A form sent: acknowledge, let the command layer decide, deliver."""

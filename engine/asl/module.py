@@ -953,9 +953,11 @@ def load_table_override(module: Module, text: str, file: str = "override.toml", 
     """[9.617, tables] A module with tables, the RG chart or other data replaced from an organiser's file.
 
     The file may hold any of the keys in :data:`OVERRIDABLE`. Each ``[tables.<id>]`` replaces (or adds)
-    that one table; ``[rg_chart]``, ``[sw_charts]``, ``[initiative]`` and ``[cgs]`` replace the whole
-    block; ``[[reinforcements]]`` and ``[[fortifications]]`` replace the whole list. The result is
-    validated as a whole module, so a table the steps still need cannot be removed.
+    that one table; each ``[[rg_chart.entry]]`` replaces the entry of the same side and id (or adds it), the
+    chart's other entries staying, so a chart can be built a file (or a short text) at a time; with ``side``
+    the RG and SW charts of that side are replaced whole; ``[sw_charts]``, ``[initiative]`` and ``[cgs]``
+    replace the whole block; ``[[reinforcements]]`` and ``[[fortifications]]`` replace the whole list. The
+    result is validated as a whole module, so a table the steps still need cannot be removed.
 
     :raises ModuleError: naming the file, the entry and the problem; the module is left unchanged.
     """
@@ -978,6 +980,8 @@ def load_table_override(module: Module, text: str, file: str = "override.toml", 
             continue
         if side is not None and key in ("rg_chart", "sw_charts"):
             merged[key] = _one_side(merged.get(key), value, key, side, file)
+        elif key == "rg_chart" and isinstance(value, Mapping) and value.get("entry"):
+            merged[key] = _by_entry(merged.get(key), value, file)
         elif key == "tables":
             if not isinstance(value, Mapping):
                 raise ModuleError([f"{file}: tables: must be a table of tables"])
@@ -1014,6 +1018,42 @@ def _one_side(current: Any, value: Any, key: str, side: Side, file: str) -> Any:
     merged["entry"] = kept + list(entries if isinstance(entries, list) else [])
     merged["status"] = "loaded" if merged["entry"] else value.get("status", "absent")
     return merged
+
+
+def _entry_key(entry: Any) -> tuple[str, str]:
+    return (str(entry.get("side")), str(entry.get("id"))) if isinstance(entry, Mapping) else ("", "")
+
+
+def _by_entry(current: Any, value: Mapping[str, Any], file: str) -> dict[str, Any]:
+    """[9.617] The RG chart with each entry of ``value`` put in place of the entry of the same side and id (or
+    added after the others); every other entry kept; the chart's other keys (``status``) taken from ``value``."""
+    entries = value.get("entry")
+    if not isinstance(entries, list):
+        raise ModuleError([f"{file}: rg_chart.entry: must be a list of entries ([[rg_chart.entry]])"])
+    new = {_entry_key(e): e for e in entries}
+    old = [e for e in current.get("entry", []) if isinstance(e, Mapping)] if isinstance(current, Mapping) else []
+    kept = [new.pop(_entry_key(e)) if _entry_key(e) in new else e for e in old]
+    merged = {**(current if isinstance(current, Mapping) else {}), **value}
+    merged["entry"] = kept + list(new.values())
+    merged["status"] = value.get("status", "loaded")
+    return merged
+
+
+def rg_chart_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """What a load did to the RG chart's entries, in words: replaced, added, kept, removed (by side and id)."""
+    old = {_entry_key(e): e for e in (before.get("rg_chart") or {}).get("entry", [])}
+    new = {_entry_key(e): e for e in (after.get("rg_chart") or {}).get("entry", [])}
+    parts = []
+    for label, keys in (
+        ("replaced", [k for k in new if k in old and new[k] != old[k]]),
+        ("added", [k for k in new if k not in old]),
+        ("removed", [k for k in old if k not in new]),
+    ):
+        if keys:
+            parts.append(f"{label} {', '.join(f'{side} {id_}' for side, id_ in keys)}")
+    unchanged = sum(1 for k in new if k in old and new[k] == old[k])
+    parts.append(f"{unchanged} unchanged")
+    return "RG chart entries: " + "; ".join(parts)
 
 
 def overridden_keys(text: str) -> list[str]:

@@ -37,6 +37,7 @@ from engine.asl.module import (
     module_from_raw,
     overridden_keys,
     parse_module_text,
+    rg_chart_changes,
 )
 from engine.asl.roster import RgLine, Roster
 from engine.asl.state import CampaignState, DateRecord, Secret
@@ -1828,6 +1829,7 @@ def _load_table(run: _Run, action: Action) -> None:
     except ModuleError as error:
         raise InvalidActionError(str(error)) from None
     keys = overridden_keys(text)
+    changes = f"; {rg_chart_changes(run.state.module, module.raw)}" if "rg_chart" in keys else ""
     run.state.module = dict(module.raw)
     run.module = module
     only = f" ({run.name(str(side))} side only)" if side else ""
@@ -1841,7 +1843,7 @@ def _load_table(run: _Run, action: Action) -> None:
     digest = hashlib.sha256(text.encode()).hexdigest()
     run.public(
         "override",
-        f"The organiser loaded {file}: {', '.join(keys)} replaced{only} (sha256 {digest[:16]}).",
+        f"The organiser loaded {file}: {', '.join(keys)} replaced{only}{changes} (sha256 {digest[:16]}).",
         file=file,
         keys=keys,
         sha256=digest,

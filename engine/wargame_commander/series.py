@@ -43,7 +43,7 @@ from engine.contract import (
 )
 from engine.dice import Dice
 from engine.hexgrid import hex_name, parse_hex
-from engine.sealing import receipt_for, salt_for
+from engine.sealing import receipt_for, salt_for, sealed_text
 from engine.wargame_commander import air, combat, ground, scoring, special, window
 from engine.wargame_commander.board import Board, parse_board
 from engine.wargame_commander.report import parse_report
@@ -94,6 +94,12 @@ PHASE_NAMES = {
 }
 
 
+def salt_id(secret_id: str) -> str:
+    """The id a sealed decision's salt is derived from (:func:`engine.sealing.salt_for`): ``wc:`` and its id, so
+    that a series' salts never meet another system's. The reveal's details carry it for a check."""
+    return f"wc:{secret_id}"
+
+
 def new_game(board_raw: Mapping[str, Any], seed: bytes) -> SeriesState:
     """A series on a board document (checked: :class:`engine.wargame_commander.board.BoardError`)."""
     board = parse_board(board_raw)
@@ -135,7 +141,8 @@ class _Run:
 
     def seal(self, owner: str, kind: str, content: Any, rule: str) -> None:
         secret_id = f"WC{len(self.state.secrets) + 1}"
-        receipt = receipt_for(content, salt_for(bytes.fromhex(self.state.seed), f"wc:{secret_id}"))
+        epoch = self.state.epoch
+        receipt = receipt_for(content, salt_for(bytes.fromhex(self.state.seed), salt_id(secret_id), epoch))
         self.state.secrets.append(
             {
                 "id": secret_id,
@@ -143,9 +150,10 @@ class _Run:
                 "kind": kind,
                 "frame": self.state.frame,
                 "rule": rule,
-                "content": content,
+                "content": copy.deepcopy(content),
                 "receipt": receipt,
                 "revealed": False,
+                "epoch": epoch,
             }
         )
         self.say(
@@ -172,15 +180,23 @@ class _Run:
 
     def reveal(self, secret: dict[str, Any]) -> None:
         secret["revealed"] = True
-        salt = salt_for(bytes.fromhex(self.state.seed), f"wc:{secret['id']}")
+        salt = salt_for(bytes.fromhex(self.state.seed), salt_id(secret["id"]), int(secret.get("epoch", 0)))
         self.say(
             "reveal",
-            f"Revealed {secret['id']} ({secret['owner'].title()} {secret['kind']}): {json.dumps(secret['content'])}.",
+            f"Revealed {secret['id']} ({secret['owner'].title()} {secret['kind']}): {json.dumps(secret['content'])} "
+            f"(receipt {secret['receipt'][:16]}...: the attached file holds its salt and exact sealed text).",
             secret=secret["id"],
             owner=secret["owner"],
             content=secret["content"],
             salt=salt,
             receipt=secret["receipt"],
+            details={
+                "id": secret["id"],
+                "salt_id": salt_id(secret["id"]),
+                "epoch": int(secret.get("epoch", 0)),
+                "receipt": secret["receipt"],
+                "sealed": sealed_text(secret["content"], salt),
+            },
         )
 
     # --- Dice --------------------------------------------------------------------------------------------
@@ -242,14 +258,15 @@ class _Run:
             f"{self.name(unit_id)} forced to surrender",
         )
 
-    def check_frontlines(self, score_breaks: bool) -> None:
-        """2.2c after every movement phase; 5.1 breaks scored after the last one of the board phase."""
+    def check_frontlines(self, score_breaks: bool, sides: tuple[str, ...] = ()) -> None:
+        """2.2c after every movement phase; 5.1 breaks scored after the last one of the board phase, for the
+        frontlines of ``sides`` (every side when empty): those whose side has had a movement phase."""
         for side in self.board.sides:
             breaks, gaps = ground.frontline_breaks(self.state, self.board, side)
             self.state.frontline[side] = breaks
             words = "holds" if breaks == 0 else f"has {breaks} break(s) at {', '.join(hex_name(h) for h in gaps)}"
             self.say("frontline", f"{side.title()} frontline {words} (2.2c).", side=side, breaks=breaks, gaps=gaps)
-            if score_breaks and breaks:
+            if score_breaks and breaks and side in (sides or self.board.sides):
                 self.score(
                     self.board.enemy(side),
                     breaks * self.board.scoring.frontline_break,
@@ -301,7 +318,7 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
     elif phase == "report":
         found[CM] = Prompt(
             CM,
-            f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d).",
+            f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d). {special.unchecked(state, board)}",
             free_verbs=("report", "window"),
             rule="4.2d",
         )
@@ -398,6 +415,10 @@ def apply(state: SeriesState, action: Action) -> tuple[SeriesState, list[Event]]
     """
     if state.phase == "over":
         raise IllegalActionError("the series is over", "5.1")
+    if action.verb == "corrected" and action.seat == CM:
+        run = _Run(state)
+        _corrected(run, action)
+        return run.state, run.events
     handler = _HANDLERS.get(action.verb)
     if handler is None:
         raise InvalidActionError(f"unknown action {action.verb!r}; known: {', '.join(sorted(_HANDLERS))}")
@@ -441,7 +462,7 @@ def _basing(run: _Run, action: Action) -> None:
     if len(sealed) == len(run.board.sides):
         for side, secret in sealed.items():
             run.reveal(secret)
-            run.state.basing[side] = secret["content"]
+            run.state.basing[side] = copy.deepcopy(secret["content"])  # a rebase later must not change what was sealed
         run.goto("offensive_corps")
 
 
@@ -450,7 +471,7 @@ def _move(run: _Run, action: Action) -> None:
     # The bot's shared `move` command names its option `units` (one unit here).
     unit_id = str(action.args.get("unit") or action.args.get("units") or "").strip()
     if not unit_id or "," in unit_id:
-        raise InvalidActionError("move one unit at a time: move unit to", "2.3")
+        raise InvalidActionError("move one unit at a time: `/move units:us-8 to:1412`", "2.3")
     spec = run.board.units.get(unit_id)
     if spec is None or spec.side != side or run.state.units[unit_id].hex is None:
         raise IllegalActionError(f"{unit_id!r} is not one of your units on the board", "2.3")
@@ -485,7 +506,10 @@ def _done(run: _Run, action: Action) -> None:
             _after_breakthroughs(run)
         return
     last = phase in ("offensive_hq", "move_german_hq")
-    run.check_frontlines(score_breaks=last)
+    # W-29: after the Offensive only the Germans have moved; the Allied frontline's breaks are not "remaining"
+    # after a movement of theirs (2.31, 3.2: they cannot move before frame 1), so they score from frame 2 on.
+    scored = ("german",) if phase == "offensive_hq" else tuple(run.board.sides)
+    run.check_frontlines(score_breaks=last, sides=scored)
     if last:
         for unit in run.state.units.values():
             unit.engaged = False  # 2.47: the subsequent movement phase is over
@@ -535,6 +559,7 @@ def _rebase(run: _Run, action: Action) -> None:
 
 def _report(run: _Run, action: Action) -> None:
     run.state.report = parse_report(_arg(action, "text"), run.board)
+    special.check_report(run.state, run.board, run.state.report)
     _open_window(run, action)
     run.say(
         "report",
@@ -602,6 +627,7 @@ def _dispute(run: _Run, action: Action) -> None:
 
 def _correct(run: _Run, action: Action) -> None:
     run.state.report = parse_report(_arg(action, "text"), run.board)
+    special.check_report(run.state, run.board, run.state.report)
     _open_window(run, action)
     run.say(
         "report",
@@ -680,7 +706,7 @@ def _apply_report(run: _Run) -> None:
         state.units[line["unit"]].damage = 1 if line["damage"] == "damage" else 2
         run.say(
             "corps_damage",
-            f"{run.name(line['unit'])}: tac air {line['damage']} damage, "
+            f"{run.name(line['unit'])}: {special.DAMAGE_WORDS[line['damage']]} from tac air, "
             f"-{state.units[line['unit']].damage} CS this combat (2.41).",
         )
     state.radar_lost = list(report.get("radar", []))
@@ -719,7 +745,7 @@ def _designate(run: _Run, action: Action) -> None:
     if len(sealed) == len(run.board.sides):
         for secret in sealed.values():
             run.reveal(secret)
-        _resolve_combat(run, {side: s["content"] for side, s in sealed.items()})
+        _resolve_combat(run, {side: copy.deepcopy(s["content"]) for side, s in sealed.items()})
 
 
 def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None:
@@ -941,6 +967,19 @@ def _operation_basing(run: _Run, action: Action) -> None:
     )
     run.say("rebase", f"Allied basing for frame {run.state.frame}: {moved or 'no change'} (1.4, 3.3b).")
     run.goto("report")
+
+
+def _corrected(run: _Run, action: Action) -> None:
+    """A moderator took actions back (``mod correct``): whatever is sealed from now on gets a fresh salt, so a
+    decision sealed again cannot be matched against a salt a taken-back reveal published. Asked of nobody:
+    the bot sends it in the CM's seat after a correction."""
+    run.state.epoch += 1
+    run.say(
+        "corrected",
+        "After the moderator's correction, every decision sealed from now on gets a fresh salt "
+        f"(correction {run.state.epoch}).",
+        epoch=run.state.epoch,
+    )
 
 
 _HANDLERS = {

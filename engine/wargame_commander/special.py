@@ -20,6 +20,43 @@ def weather(frame: int) -> str:
     return "light overcast about 6,000 ft: heavy bombers may fly (3.1, 3.5a)"
 
 
+def check_report(state: SeriesState, board: Board, report: dict[str, Any]) -> None:
+    """What a frame report carries that the rules forbid: a heavy bomber shot down in frames 1-3, when the
+    overcast keeps heavies on the ground (3.1, 3.5a).
+
+    :raises IllegalActionError: naming each such line; nothing changes.
+    """
+    if state.frame > 3:
+        return
+    heavies = [
+        line["type"]
+        for line in report.get("shot_down", [])
+        if line["type"] in board.aircraft and board.aircraft[line["type"]].klass == "heavy"
+    ]
+    if heavies:
+        raise IllegalActionError(
+            f"frame {state.frame} is flown under heavy overcast, so no heavy bomber flies: the report cannot have "
+            f"{', '.join(heavies)} shot down",
+            "3.1, 3.5a",
+        )
+
+
+def unchecked(state: SeriesState, board: Board) -> str:
+    """What the campaign manager checks in the frame's logs because the report does not carry it (said where
+    the report is entered)."""
+    items = ["what each squad flew and from which field (1.2, 1.3)", "that 8th AF P-51s went home (3.5b)"]
+    declared = state.declaration if state.declaration and state.declaration["frame"] == state.frame else None
+    if declared and declared["operation"] == "bigblow":
+        items.append(
+            "that only the four top German pilots who survived flew the Me 262s (3.3c: the bot ranks the pilots "
+            "from the reports, but a report does not say who survived)"
+        )
+        items.append("that the strike and bomber squads flew heavies from England (3.3c)")
+    elif declared:
+        items.append("that the Allies stayed in the tower until T+0 (3.3b)")
+    return "Not checked by the bot, the CM checks it in the logs: " + "; ".join(items) + "."
+
+
 def declarable(state: SeriesState, board: Board) -> list[str]:
     """3.3a: one operation in one frame only; 3.3b-c: its frames."""
     if state.declaration is not None:
@@ -100,6 +137,10 @@ def blitz_movement_check(state: SeriesState, board: Board, events: list[Event]) 
                 )
 
 
+DAMAGE_WORDS = {"damage": "damaged", "heavy": "heavily damaged"}
+"""2.41: a corps' tac air damage level (the report's word) as the channel says it."""
+
+
 def report_summary(board: Board, report: dict[str, Any]) -> str:
     """A one-line summary of a frame report for both Frame COs."""
     parts = []
@@ -109,7 +150,7 @@ def report_summary(board: Board, report: dict[str, Any]) -> str:
         parts.append(f"{board.airfields[line['airfield']].name} {line['damage']} damage")
     parts += [f"{board.airfields[f].name} closed" for f in report.get("closed", [])]
     parts += [f"depot {board.depots[d].name} damaged" for d in report.get("depots", [])]
-    parts += [f"{board.units[c['unit']].name} {c['damage']} damage" for c in report.get("corps", [])]
+    parts += [f"{board.units[c['unit']].name} {DAMAGE_WORDS[c['damage']]}" for c in report.get("corps", [])]
     parts += [f"radar {r} hit" for r in report.get("radar", [])]
     if report.get("pilots"):
         parts.append(f"{len(report['pilots'])} German pilot line(s)")

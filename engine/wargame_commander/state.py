@@ -71,7 +71,9 @@ class SeriesState:
     pool: dict[str, dict[str, int]] = field(default_factory=dict)
     """1.5c: each side's force pool of aircraft steps by type."""
     secrets: list[dict[str, Any]] = field(default_factory=list)
-    """Sealed decisions: id, owner, kind, frame, content, receipt, revealed."""
+    """Sealed decisions: id, owner, kind, frame, content, receipt, revealed (and the salt's epoch)."""
+    epoch: int = 0
+    """How many moderator corrections the series has had: a decision sealed after one gets a fresh salt."""
     report: dict[str, Any] | None = None
     """The frame report awaiting its dispute window."""
     report_answers: dict[str, str] = field(default_factory=dict)

@@ -171,3 +171,25 @@ def test_the_engine_takes_its_modules_from_its_caller_and_keeps_no_global() -> N
 
     state = AslCampaignSystem(modules).new_game("a-bridge-too-far", options, SEED)
     assert given == ["a-bridge-too-far"] and state.module["module"]["id"] == "a-bridge-too-far"
+
+
+GERMAN_ENTRY = (
+    '[rg_chart]\nstatus = "loaded"\n[[rg_chart.entry]]\nid = "G1"\nkg = "K"\nside = "german"\ntype = "TEST Pltn"\n'
+    'cost = 2\nunits = "3/2"\nunit_type = "squads"\ndate_max = 1\ncg_max = 1\n'
+)
+
+
+def test_9_617_rg_chart_loads_by_entry_and_says_what_it_replaced() -> None:
+    """A second load without `side` keeps the entries it does not name (a chart for both sides built a short
+    text at a time) and the channel is told which entries were replaced, added and kept."""
+    table = new_table(chart=False, begin=False)
+    table.act("organiser", "load_table", text=TEST_CHART, file="chart.toml")
+    first = [(e["side"], e["id"]) for e in table.state.module["rg_chart"]["entry"]]
+    events = table.act("organiser", "load_table", text=GERMAN_ENTRY, file="german.toml")
+    keys = [(e["side"], e["id"]) for e in table.state.module["rg_chart"]["entry"]]
+    assert keys == [*first, ("german", "G1")]
+    assert f"added german G1; {len(first)} unchanged" in events[0].text
+    events = table.act("organiser", "load_table", text=GERMAN_ENTRY.replace("cost = 2", "cost = 3"), file="fix.toml")
+    assert "replaced german G1" in events[0].text
+    costs = {e["id"]: e["cost"] for e in table.state.module["rg_chart"]["entry"] if e["side"] == "german"}
+    assert costs["G1"] == 3 and len(table.state.module["rg_chart"]["entry"]) == len(first) + 1

@@ -13,6 +13,8 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.service.sealed import SealedDecision
+from bot.store.records import ActionRow
 from engine.contract import (
     Action,
     Choice,
@@ -34,6 +36,7 @@ class Duel:
 
     id = "duel"
     name = "Duel"
+    rules_version = 1
     seats: tuple[str, ...] = SEATS
     scenarios: tuple[str, ...] = ("standard", "short")
     options: Mapping[str, str] = {"sudden_death": "D.9 Sudden death (optional): first to 5 wins"}
@@ -213,6 +216,9 @@ class Duel:
 
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         return any(e.get("kind") in ("end-turn", "victory") for e in events)
+
+    def sealed_decisions(self, actions: Sequence[ActionRow]) -> list[SealedDecision]:
+        return []
 
 
 def duel_systems() -> dict[str, Any]:

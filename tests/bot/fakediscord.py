@@ -300,6 +300,10 @@ class FakeDiscord:
             sent.user = dm_user
             sent.message = self._message(channel, payload, files)
             return sent.message
+        if path == "/channels/{channel_id}/messages" and route.method == "GET":  # the history, newest first
+            channel = int(route.channel_id or 0)
+            posted = [s.message for s in self.sent if s.channel == channel and s.message and not s.ephemeral]
+            return list(reversed(posted))[: int((kwargs.get("params") or {}).get("limit", 50))]
         if path == "/channels/{channel_id}/threads" and route.method == "POST":
             parent = int(route.channel_id or 0)
             thread = self._id()

@@ -331,7 +331,7 @@ async def test_whole_campaign_over_several_dates_through_discord(fake: FakeDisco
     checked = "\n".join(a.content for a in answers(await fake.command(EVE, CHANNEL, "campaign verify")))
     n = len(state.secrets)
     assert f"{n} posted, {n} revealed" in checked and "all agree" in checked and "seed" in checked
-    assert "all agree" in answers(await fake.command(EVE, CHANNEL, "game verify"))[-1].content
+    assert "every layer holds" in answers(await fake.command(EVE, CHANNEL, "game verify"))[-1].content
 
 
 # --- Chit limits, reveal, restart, closed DMs ----------------------------------------------------------------------

@@ -215,7 +215,7 @@ async def test_a_finished_game_refuses_buttons_and_reveals_the_seed(fake: FakeDi
     sent = await fake.click(ANN, prompt, "1. Roll a die")
     assert "over" in answers(sent)[-1].content
     sent = await fake.command(ANN, CHANNEL, "game verify")
-    assert "all agree" in answers(sent)[-1].content
+    assert "Verification passed" in answers(sent)[-1].content
 
 
 async def test_ardennes_1944_through_discord(db_path: Path) -> None:
@@ -394,3 +394,21 @@ async def test_stale_prompts_retire_themselves_in_dms_and_in_the_channel(fake: F
     again = await fake.click(ANN, ann_dm, "2. Bid 2")  # a stale button clicked (kept by a client, say) goes too
     assert "earlier position" in answers(again)[-1].content
     assert [s.edit_of for s in again if s.kind == "retired"] == [int(ann_dm.message["id"])]
+
+
+async def test_game_verify_compares_the_log_with_the_head_the_bot_posted(fake: FakeDiscord, db_path: Path) -> None:
+    """`/game verify` reads the bot's own posts for the last chain head: a log rewound in the file after that post,
+    its stored head rewound to match, fails (issue 37: an anchor outside the database)."""
+    start = await seated(fake)
+    await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")
+    await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    await fake.click(BOB, answers(await fake.command(BOB, CHANNEL, "game resign"))[-1], "Confirm")
+    checked = answers(await fake.command(ANN, CHANNEL, "game verify"))[-1].content
+    assert "Verification passed" in checked and "1 posted head(s) found in the chain" in checked
+    with sqlite3.connect(db_path) as db:
+        last = db.execute("SELECT MAX(seq) FROM actions").fetchone()[0]
+        before = db.execute("SELECT hex(chain) FROM actions WHERE seq = ?", (last - 1,)).fetchone()[0].lower()
+        db.execute("DELETE FROM actions WHERE seq = ?", (last,))
+        db.execute("UPDATE games SET chain_head = ?", (before,))
+    checked = answers(await fake.command(ANN, CHANNEL, "game verify"))[-1].content
+    assert "Verification FAILED" in checked and "nowhere in the stored log's chain" in checked

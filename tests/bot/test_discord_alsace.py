@@ -216,7 +216,8 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     sent = await fake.click(ANN, answers(await fake.command(ANN, CHANNEL, "game resign"))[-1], "Confirm")
     assert "The dice seed was" in posts(sent, CHANNEL)[-1].content
     checked = answers(await fake.command(EVE, CHANNEL, "game verify"))[-1].content
-    assert "8 roll(s) recomputed: all agree" in checked
+    assert "Verification passed: every layer holds." in checked
+    assert "- dice: holds (5 roll(s) recomputed from the seed" in checked  # each die drawn, counted once
 
 
 def units_at(view: dict[str, Any], hex_: int) -> list[dict[str, Any]]:

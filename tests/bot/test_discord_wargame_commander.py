@@ -8,6 +8,7 @@ After every command the test checks that no sealed content reached the channel b
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import AsyncIterator
@@ -196,6 +197,17 @@ async def test_a_whole_series_through_discord(fake: FakeDiscord) -> None:
     assert f"Allied {points(state, 'allied'):g}, German {points(state, 'german'):g}" in text
     pictures = [s for s in posts(fake.sent, CHANNEL) if s.files]
     assert pictures, "the channel got map pictures"
+    # One receipt a decision, and each reveal carries its salt and sealed text in a file (engine.sealing).
+    channel_text = "\n".join(s.content for s in posts(fake.sent, CHANNEL))
+    assert "sealed a decision; receipt" not in channel_text  # no second, uncheckable receipt
+    for secret in state.secrets:
+        assert channel_text.count(secret["receipt"]) == 1, secret["id"]
+    reveals = [s for s in posts(fake.sent, CHANNEL) if "Revealed WC" in s.content]
+    assert reveals and all(any(f.startswith("details-") for f in s.files) for s in reveals)
+    for sent in reveals:
+        for name, data in sent.file_data.items():
+            for item in json.loads(data) if name.startswith("details-") else []:
+                assert hashlib.sha256(item["sealed"].encode()).hexdigest() == item["receipt"]
 
 
 def points(state: SeriesState, side: str) -> float:

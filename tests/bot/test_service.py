@@ -133,7 +133,8 @@ async def test_dice_are_verifiable_once_the_game_is_over(service: GameService) -
         await service.verify(table.game.id)
     outcome = await service.resign(CHANNEL, BLUE)
     assert outcome.result is not None and outcome.result.winner == "red"
-    game, rolls, problems = await service.verify(table.game.id)
+    checked = await service.verify(table.game.id)
+    game, rolls, problems = checked.game, checked.rolls, checked.problems
     assert rolls == 1 and problems == []
     async with service.store.transaction() as db:  # tamper with the announced roll
         rows = await service.store.actions(game.id)
@@ -142,7 +143,7 @@ async def test_dice_are_verifiable_once_the_game_is_over(service: GameService) -
         import json
 
         await db.execute("UPDATE actions SET events = ? WHERE game = ? AND seq = ?", (json.dumps(events), game.id, 3))
-    _, _, problems = await service.verify(game.id)
+    problems = (await service.verify(game.id)).problems
     assert any("action #3 (red roll): a die" in p and "but the seed gives" in p for p in problems), problems
     assert any("roll #0" in p for p in problems)
     assert any("action #3 (red roll): its events differ from the ones chained" in p for p in problems)

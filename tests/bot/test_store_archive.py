@@ -43,10 +43,14 @@ async def test_the_chains_hashes_are_stored_as_32_byte_blobs_and_read_as_hex(
     )
     assert stored and set(stored) == {("blob", 32, "blob", 32)}
     rows = await service.store.actions(game.id)
+    receipts = {s.seq: s.receipt for s in await service.store.secrets(game.id)}
     previous = game.seed_hash
     for row in rows:
         assert row.events_hash == chain.events_hash(row.events)
-        assert row.chain == chain.link(previous, row.seq, row.seat, row.user_id, row.verb, row.args, row.events_hash)
+        record = chain.action_record(row.rules, row.draws, receipts.get(row.seq))
+        assert row.chain == chain.link(
+            previous, row.seq, row.seat, row.user_id, row.verb, row.args, row.events_hash or "", record
+        )
         previous = str(row.chain)
     assert game.chain_head == previous and len(previous) == 64  # the head stays hex text, as players see it
     (schema,) = raw_rows(db_path, "SELECT sql FROM sqlite_schema WHERE name = 'actions'")[0]
@@ -74,7 +78,7 @@ async def test_a_finished_games_log_is_archived_and_reads_back_exactly_after_a_r
     other = await SqliteStore.open(db_path)
     try:
         assert await other.actions(game.id, include_undone=True) == before
-        _, _, problems = await GameService(other, duel_systems()).verify(over.id)
+        problems = (await GameService(other, duel_systems()).verify(over.id)).problems
         assert problems == []
     finally:
         await other.close()
@@ -128,10 +132,10 @@ async def test_a_version_3_database_upgrades_in_place(tmp_path: Path) -> None:
         for game_id, game in games.items():
             assert isinstance(game, GameRow)
             assert await GameService(store, duel_systems()).state(game) == expected[str(game_id)]
-        assert (await service.verify(1))[2] == []
+        assert (await service.verify(1)).problems == []
         await service.act(CHANNEL + 1, BLUE, "advance", {"steps": 1})  # the live game plays on
         await service.resign(CHANNEL + 1, RED)
-        assert (await service.verify(2))[2] == []
+        assert (await service.verify(2)).problems == []
     finally:
         await store.close()
 
@@ -219,7 +223,7 @@ async def test_an_archive_skipped_before_a_restart_is_done_after_it(
     other = await SqliteStore.open(db_path)  # a restart: the skipped game is found in the file
     try:
         assert await other.archive_left_undone() == 1
-        assert archived(db_path) and (await GameService(other, duel_systems()).verify(1))[2] == []
+        assert archived(db_path) and (await GameService(other, duel_systems()).verify(1)).problems == []
     finally:
         await other.close()
 

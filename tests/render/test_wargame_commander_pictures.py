@@ -77,3 +77,20 @@ def test_the_plan_sheet_lists_fields_squads_and_targets_for_its_side() -> None:
     assert not any(r[0] == "Cologne" for r in german["depots"])
     picture = Image.open(io.BytesIO(draw_plan_sheet(board, series.view(state, "allied"), "allied", "Big Blow")))
     assert picture.width == 980 and picture.height > 900
+
+
+def test_a_battle_label_sits_under_its_counter_and_hides_no_counter() -> None:
+    from render.wargame_commander import BATTLE, LABEL_TOP, SIDE_FILL, _Sheet
+
+    state = _series()
+    board = board_of(state)
+    defender, attacker = state.units["de-66"], state.units["us-8"]
+    state.battles = [
+        {"id": "A1", "side": "allied", "defender": "de-66", "attackers": ["us-8"], "defender_hex": defender.hex,
+         "attacker_hexes": [attacker.hex], "column": "1:1", "dice": [3, 4], "drm": 0, "result": "AE"}
+    ]  # fmt: skip
+    image = _map(state)
+    x, y = _Sheet(board).centre(defender.hex)
+    for dx in (-13, 13):  # the counter's lower corners keep their fill: the label is not over them
+        assert image.getpixel((round(x + dx), round(y + 13))) == SIDE_FILL["german"]
+    assert any(_near(image, x + dx, y + LABEL_TOP + 5, BATTLE, reach=1) for dx in range(-10, 11, 2)), "no label"

@@ -76,10 +76,12 @@ def greedy_operation_basing(state: SeriesState, board: Board) -> str:
     return ",".join(f"{squad}@{field}={n}" for (squad, field), n in placed.items())
 
 
-def random_report(board: Board, rng: random.Random) -> str:
+def random_report(board: Board, rng: random.Random, frame: int = 5) -> str:
+    """A legal frame report: no heavy bomber shot down under the overcast of frames 1-3 (3.1, 3.5a)."""
     lines = ["kind,a,b,c,d"]
+    flown = [a for a in board.aircraft.values() if frame > 3 or a.klass != "heavy"]
     for _ in range(rng.randint(0, 4)):
-        plane = rng.choice(list(board.aircraft.values()))
+        plane = rng.choice(flown)
         lines.append(f"shot_down,{plane.side},{plane.type},{rng.randint(1, 3)}")
     for _ in range(rng.randint(0, 2)):
         mainland = [f for f in board.airfields.values() if board.areas[f.area].mainland]
@@ -127,11 +129,11 @@ def random_action(state: SeriesState, seat: str, prompt: Prompt, rng: random.Ran
     if "designate" in verbs:
         return Action(seat, "designate", {"battles": random_designation(state, board, seat, rng)})
     if "report" in verbs:
-        return Action(seat, "report", {"text": random_report(board, rng)})
+        return Action(seat, "report", {"text": random_report(board, rng, state.frame)})
     if "dispute" in verbs and rng.random() < 0.2:
         return Action(seat, "dispute", {"reason": "the log shows otherwise"})
     if "correct" in verbs and rng.random() < 0.5:
-        return Action(seat, "correct", {"text": random_report(board, rng)})
+        return Action(seat, "correct", {"text": random_report(board, rng, state.frame)})
     if "move" in verbs and rng.random() < 0.85:
         side, hqs = series.MOVEMENT_PHASES[state.phase]
         movers = [

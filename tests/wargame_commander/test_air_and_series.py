@@ -248,6 +248,12 @@ def test_4_0_whole_series_of_random_legal_play_keep_their_invariants(doc: dict[s
             "report",
         ]
         assert [p for p in frame_two[: frame_two.index("report") + 1] if p in order] == order
+        # W-29: no side scores before it can act: no Allied frontline break is scored after the Offensive.
+        assert not [x for x in state.ledger if x["source"] == "frontline allied" and x["frame"] == 1]
+        # 4.2i: every receipt opens with the salt its reveal published (engine.sealing).
+        reveals = {e.data["secret"]: e.data for e in events if e.kind == "reveal"}
+        for secret in state.secrets:
+            assert verify_receipt(secret["content"], reveals[secret["id"]]["salt"], secret["receipt"])
 
 
 def test_unknown_verbs_and_junk_arguments_are_refused_clearly(fresh: SeriesState) -> None:
@@ -331,3 +337,54 @@ def test_4_2d_the_frame_report_as_a_form_with_every_bad_line_by_field(board: Boa
     assert caught.value.problems[0].startswith("Aircraft shot down, line 1: no german aircraft type 'Spitfire IX'")
     assert caught.value.problems[1].startswith("Airfields damaged or closed, line 3: Bassingbourn (8th AF)")
     assert caught.value.problems[2] == "Depots damaged, radar sites hit, line 1: no supply depot 'paris'"
+
+
+def test_5_1_the_start_position_has_no_frontline_break(fresh: SeriesState, board: Board) -> None:
+    """W-29: no side scores from the start position, before the other can act."""
+    from engine.wargame_commander import ground
+
+    for side in board.sides:
+        assert ground.frontline_breaks(fresh, board, side) == (0, []), side
+
+
+def test_2_31_allied_breaks_after_the_offensive_score_only_once_the_allies_have_moved(
+    fresh: SeriesState, board: Board
+) -> None:
+    """W-29: after the Offensive (the Allies could not move, 2.31, 3.2) only the German frontline is scored."""
+    from engine.wargame_commander import ground
+
+    state = copy.deepcopy(fresh)
+    state.units["us-3c"].hex = 1416  # the Allied frontline opens at 1514
+    state.phase = "offensive_hq"
+    assert ground.frontline_breaks(state, board, "allied")[0] == 1
+    state, events = act(state, "german", "done")
+    assert state.ledger == [] and any(e.kind == "frontline" and e.data["side"] == "allied" for e in events)
+    later = position(copy.deepcopy(fresh), "move_german_hq", frame=2)
+    for unit_id, unit in fresh.units.items():
+        later.units[unit_id].hex = unit.hex
+    later.units["us-3c"].hex = 1416
+    later, _ = act(later, "german", "done")
+    assert [(line["side"], line["points"]) for line in later.ledger] == [("german", 2.0)]
+
+
+def test_3_1_no_heavy_bomber_is_shot_down_under_the_overcast_of_frames_1_to_3(fresh: SeriesState) -> None:
+    state = position(fresh, "report", frame=2, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    prompt = series.prompts(state)["cm"]
+    assert "Not checked by the bot" in prompt.text and "3.5b" in prompt.text
+    with pytest.raises(IllegalActionError, match=r"3\.1, 3\.5a: frame 2 .* B-17G shot down"):
+        act(copy.deepcopy(state), "cm", "report", text="shot_down,allied,B-17G,2")
+    later = position(copy.deepcopy(fresh), "report", frame=4, us_1=807, us_7=907, de_15=1806, de_81=1707)
+    later, _ = act(later, "cm", "report", text="shot_down,allied,B-17G,2")
+    assert later.phase == "dispute"
+
+
+def test_2_41_corps_damage_is_said_once(fresh: SeriesState) -> None:
+    """The report's summary and its application say "damaged" / "heavily damaged", never "damage damage"."""
+    state = position(fresh, "report", frame=2, us_1=807, us_8=1512, us_7=907, de_15=1806, de_81=1707)
+    state, events = act(state, "cm", "report", text="corps,us-8,damage\ncorps,us-7,heavy")
+    state, _ = act(state, "allied", "accept")
+    state, applied = act(state, "german", "accept")
+    texts = [e.text for e in [*events, *applied]]
+    assert any("VIII US Corps damaged" in t for t in texts), texts
+    assert any("heavily damaged from tac air" in t for t in texts), texts
+    assert not any("damage damage" in t or "heavy damage," in t for t in texts)

@@ -17,9 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.service.sealed import SealedDecision, sealed_in_events
+from bot.store.records import ActionRow
 from engine.asl import AslCampaignSystem, CampaignState
 from engine.asl.module import Module, module_from_raw
 from engine.asl.refit import CONDITIONS, ORGANISER
+from engine.asl.rules_version import RULES_VERSION
 from engine.asl.units import EXPERIENCE, KINDS
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
 from scenarios.asl import MODULES, module_text
@@ -76,9 +79,10 @@ class AslAdapter:
     campaign = True
     """Marks a campaign-game system for the campaign commands (``bot.campaign``)."""
     seals_own_secrets = True
+    rules_version = RULES_VERSION
+    """The engine posts one checkable receipt per sealed decision, so the service adds none of its own."""
     has_map = False
     """No map picture: the scenarios are played on the table or in VASL (nothing to post at the start)."""
-    """The engine posts one checkable receipt per sealed decision, so the service adds none of its own."""
 
     def __init__(self) -> None:
         self.seats: tuple[str, ...] = tuple(SYSTEM.seats)
@@ -210,6 +214,10 @@ class AslAdapter:
 
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         return False
+
+    def sealed_decisions(self, actions: Sequence[ActionRow]) -> list[SealedDecision]:
+        """Every purchase and secret the Refit Phase sealed (its ``sealed`` and ``reveal`` events)."""
+        return sealed_in_events(actions)
 
     # --- Sealed purchases -----------------------------------------------------------------------------
 

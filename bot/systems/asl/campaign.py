@@ -36,6 +36,7 @@ from bot.commands.replies import Button, Context, Handler, Reply, Select, custom
 from bot.service.game_service import Caller, Outcome, Refusal, Table
 from bot.store.records import ActionRow, NewAction, RevisionError
 from engine.contract import Action, Prompt
+from engine.dice import recording
 
 if TYPE_CHECKING:
     from bot.systems.asl.adapter import AslAdapter, BasketItem
@@ -420,12 +421,18 @@ class Campaign:
         async with self.service.lock(ctx.channel):
             table, system = await self._campaign(ctx.channel)
             state = await self.service.state(table.game)
-            new, events = await asyncio.to_thread(system.apply, state, Action(ORGANISER, verb, args))
+
+            def apply() -> tuple[Any, list[Any], list[dict[str, Any]]]:
+                with recording() as drawn:  # its dice are kept with it, as the service keeps a player's
+                    new, events = system.apply(state, Action(ORGANISER, verb, args))
+                return new, events, [d.to_json() for d in drawn]
+
+            new, events, draws = await asyncio.to_thread(apply)
             event_json = [e.to_json() for e in events]
             try:
                 game, _ = await self.service.store.record_action(
                     table.game,
-                    NewAction(ORGANISER, ctx.caller.user_id, verb, args, event_json),
+                    NewAction(ORGANISER, ctx.caller.user_id, verb, args, event_json, system.rules_version, draws),
                     state_json=system.state_to_json(new),
                 )
             except RevisionError:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.service.sealed import SealedDecision
+from bot.store.records import ActionRow
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
 
 if TYPE_CHECKING:
@@ -49,6 +51,7 @@ class VaeVictisAdapter:
     def __init__(self, game_id: str, data: GameData | None = None) -> None:
         """The adapter of a bundled game (``data``: the game's data when already built, e.g. in tests)."""
         from engine.vaevictis.game import STANDING_ORDERS, VaeVictisGame
+        from engine.vaevictis.rules_version import RULES_VERSION
         from scenarios import load_game
 
         self.game: VaeVictisGame = VaeVictisGame(data if data is not None else load_game(game_id))
@@ -58,6 +61,7 @@ class VaeVictisAdapter:
         self.scenarios: tuple[str, ...] = tuple(self.game.data.scenarios)
         self.options: Mapping[str, str] = dict(self.game.options)
         self.standing_orders: Mapping[str, str] = {k: v[1] for k, v in STANDING_ORDERS.items()}
+        self.rules_version = RULES_VERSION
         air = self.game.data.has_air_power  # Alsace 1944 has none (2.1, 7.3)
         self.unused_options: Mapping[str, tuple[str, ...]] = {} if air else {"attack": ("air",)}
         """Options of the room's commands this game does not have, left out of its help."""
@@ -464,6 +468,11 @@ class VaeVictisAdapter:
         if "end-activation" in by_kind:
             return "The map after that activation" + (f"; turn {turn} begins." if turn else ".")
         return f"The map as turn {turn} begins." if turn else "The map after that action."
+
+    def sealed_decisions(self, actions: Sequence[ActionRow]) -> list[SealedDecision]:
+        """None: a Vae Victis game's only sealed decisions are answers to secret prompts (the initiative
+        stratagems), which the service seals and keeps."""
+        return []
 
 
 def _unit_line(unit: Mapping[str, Any]) -> str:

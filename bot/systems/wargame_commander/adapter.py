@@ -11,11 +11,14 @@ Sealed contents stay sealed: the channel's texts come from the public view; a si
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+from bot.service.sealed import SealedDecision, sealed_in_events
+from bot.store.records import ActionRow
 from engine.contract import Action, Event, InvalidActionError, Prompt, Result
 from engine.wargame_commander import SYSTEM, combat, ground, series, special
 from engine.wargame_commander.board import Board
+from engine.wargame_commander.rules_version import RULES_VERSION
 from engine.wargame_commander.state import SeriesState, board_of
 
 PICTURE_PHASES = frozenset({"designate", "move_allied_corps", "report", "over"})
@@ -27,6 +30,11 @@ class WargameCommanderAdapter:
 
     id = "wargame-commander"
     name = "The Ardennes Wargame Commander"
+    rules_version = RULES_VERSION
+    moderator_seats: ClassVar[Mapping[str, str]] = {series.CM: "the campaign manager"}
+    """4.2d: the campaign manager's seat; only a moderator acts for it (the service checks every path)."""
+    seals_own_secrets = True
+    """The engine posts one checkable receipt per sealed decision (:mod:`engine.sealing`); the service adds none."""
 
     def __init__(self) -> None:
         from scenarios.wargame_commander import BOARDS
@@ -34,6 +42,8 @@ class WargameCommanderAdapter:
         self.seats: tuple[str, ...] = (*SYSTEM.seats, series.CM)
         self.scenarios: tuple[str, ...] = BOARDS
         self.options: Mapping[str, str] = {}
+        self.unused_options: Mapping[str, tuple[str, ...]] = {"move": ("path",)}
+        """2.3: a corps or HQ moves to a hex by the cheapest way (no route is given), so `help move` names none."""
 
     # --- The engine contract --------------------------------------------------------------------------
 
@@ -191,6 +201,15 @@ class WargameCommanderAdapter:
                 pairs.append((squad.id, field_id, f"{squad.id} @ {field_id} ({spec.name}, cap {cap})"))
         return pairs, {s.id: s.steps for s in board.squads.values() if s.side == side}
 
+    def field_caps(self, state: SeriesState, side: str) -> dict[str, int]:
+        """1.1, 1.3: the squad-step cap of each of ``side``'s airfields, by id."""
+        board = board_of(state)
+        return {
+            field_id: board.field_sizes[board.airfields[field_id].size][0]
+            for field_id, live in state.fields.items()
+            if live.side == side
+        }
+
     def dispute_deadline(self, state: SeriesState) -> float | None:
         """4.2d: when the open dispute window closes (the clock's ``expire`` is due), if it is timed."""
         from engine.wargame_commander import window
@@ -201,6 +220,10 @@ class WargameCommanderAdapter:
         return any(
             e.get("kind") == "phase" and e.get("data", {}).get("phase") in PICTURE_PHASES for e in events
         ) or any(e.get("kind") == "result" for e in events)
+
+    def sealed_decisions(self, actions: Sequence[ActionRow]) -> list[SealedDecision]:
+        """Every designation and plan the series sealed (its ``sealed`` and ``reveal`` events)."""
+        return sealed_in_events(actions)
 
 
 # --- Texts -------------------------------------------------------------------------------------------------

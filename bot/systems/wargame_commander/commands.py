@@ -139,14 +139,28 @@ class WargameCommanderRoom(Room):
 
     press_verbs = frozenset({*sealed.PRESS_VERBS, "wac"})
     verb_commands: ClassVar[Mapping[str, str]] = {
+        "move": "move",  # the shared play command of the hex-and-counter rooms (2.3): `/move units: to:`
         "basing": "frame basing",
-        "report": "frame form",
-        "correct": "frame form",
+        "report": "frame report",
+        "correct": "frame report",
         "window": "frame window",
         "accept": "frame accept",
         "dispute": "frame dispute",
     }
     form_verbs = frozenset({"wfr"})
+
+    def help_examples(self, system_id: str) -> Mapping[str, str]:
+        return {
+            "move": "move units=ss-1 to=1512",
+            "frame report": 'frame report "text=shot_down,german,Bf 109G,3\\npilot,Rall,2,0,0"',
+            "frame basing": "frame basing plan=366fg@A92=2,366fg@Y29=1",
+            "frame designate": 'frame designate "battles=de-66:us-8+us-5; ss-1:us-18"',
+            "frame advance": "frame advance unit=us-7 to=1007",
+            "frame blitz": "frame blitz units=ss-1,pz-47",
+            "frame declare": "frame declare operation=none",
+            "frame window": "frame window hours=12",
+            "frame dispute": 'frame dispute "reason=Cologne was not hit"',
+        }
 
     def handlers(self, layer: Layer) -> dict[str, Handler]:
         from bot.systems.wargame_commander.frames import handlers
@@ -180,6 +194,11 @@ class WargameCommanderRoom(Room):
         from bot.systems.wargame_commander.frames import expire_windows
 
         return await expire_windows(layer)
+
+    async def after_correct(self, layer: Layer, ctx: Context) -> tuple[list[Reply], Table] | None:
+        from bot.systems.wargame_commander.frames import after_correct
+
+        return await after_correct(layer, ctx)
 
     async def after_outcome(self, layer: Layer, ctx: Context, outcome: Outcome) -> list[Reply]:
         from bot.systems.wargame_commander.frames import plan_sheets

@@ -86,6 +86,8 @@ def handlers(layer: Layer) -> dict[str, Handler]:
         if side not in mine and not ctx.caller.moderator:
             raise Refusal(f"only the {side} Frame CO (or a moderator) sees the {side} plan sheet")
         text = await layer.service.describe(ctx.channel, ctx.caller, "plan", side)
+        if not layer.pictures:
+            return [Reply(text + "\n(pictures are off: the sheet's text only)", channel=ctx.channel)]
         return [Reply(text, picture=await _sheet_job(layer, table, side), channel=ctx.channel)]
 
     return {
@@ -198,6 +200,19 @@ async def dispute_components(layer: Layer, table: Table, seat: str, prompt: Prom
     return (button,), ()
 
 
+async def after_correct(layer: Layer, ctx: Context) -> tuple[list[Reply], Table] | None:
+    """After ``mod correct``: a new correction epoch in the CM's seat (fresh salts for what is sealed next, so a
+    salt a taken-back reveal published opens no new receipt). ``None`` when the series is over or has no CM."""
+    table = await layer.service.table(ctx.channel, live=False)
+    cm = table.user_of("cm")
+    if not table.game.live or table.game.status != "active" or cm is None:
+        return None
+    caller = Caller(cm, ctx.caller.name, moderator=True)  # the moderator's correction, carried by the CM's seat
+    outcome = await layer.service.act(ctx.channel, caller, "corrected", {}, seat="cm")
+    lines = [f"- {e['text']}" for e in outcome.public_events]
+    return [Reply("\n".join(lines), to="channel", ephemeral=False, channel=ctx.channel)], outcome.table
+
+
 async def expire_windows(layer: Layer) -> list[Reply]:
     """Close every dispute window whose time is up (run with the reminders): the report stands when nobody
     disputes it, or the campaign manager is asked to decide. Returns the channel messages."""
@@ -264,13 +279,16 @@ async def plan_sheets(layer: Layer, ctx: Context, outcome: Outcome) -> list[Repl
         if user is None:
             continue
         text = f"**{side.title()} plan sheet** for the next frame (4.2r); `frame plan` shows it again."
+        if not layer.pictures:
+            sheet = await layer.service.describe(ctx.channel, Caller(user, side), "plan", side)
+            text = f"{sheet}\n(pictures are off: `frame plan` shows this text again)"
         replies.append(
             Reply(
                 text,
                 to="dm",
                 ephemeral=False,
                 user=user,
-                picture=await _sheet_job(layer, table, side),
+                picture=await _sheet_job(layer, table, side) if layer.pictures else None,
                 channel=ctx.channel,
                 dm_fallback=Reply(
                     f"<@{user}>: your plan sheet could not be sent by DM (they are closed): use `frame plan`.",

@@ -107,6 +107,8 @@ class _Basket:
         """(menu label, value): ``squad@field`` for basing, ``defender:a+b`` for a designation."""
         self.steps = steps
         """Basing: each squad's steps to base."""
+        self.caps: dict[str, int] = {}
+        """Basing: each field's squad-step cap (1.1)."""
 
     @classmethod
     async def open(cls, layer: Layer, table: Table, seat: str, prompt: Prompt, kind: str) -> _Basket | None:
@@ -117,7 +119,9 @@ class _Basket:
             pairs, steps = adapter.basing_items(state, seat)
             if not pairs or len(pairs) > MAX_PAIRS:
                 return None
-            return cls(table, seat, kind, fresh, [(label, f"{sq}@{f}") for sq, f, label in pairs], steps)
+            basket = cls(table, seat, kind, fresh, [(label, f"{sq}@{f}") for sq, f, label in pairs], steps)
+            basket.caps = adapter.field_caps(state, seat)
+            return basket
         battles = adapter.designation_items(state, seat)
         if len(battles) > MENU * PAGES or len(battles) > len(DIGITS) ** 2:
             return None
@@ -155,7 +159,15 @@ class _Basket:
             squad = self.items[index][1].split("@")[0]
             based = sum(n for (_, value), n in zip(self.items, chosen, strict=True) if value.startswith(f"{squad}@"))
             if add and based >= self.steps.get(squad, 0):
-                return f"Every step of {squad} is based already: take one out first."
+                return (
+                    f"Not added: every step of {squad} ({self.steps.get(squad, 0)}) is based already (1.3): "
+                    "take one out first."
+                )
+            field = self.items[index][1].split("@")[1]
+            load = sum(n for (_, value), n in zip(self.items, chosen, strict=True) if value.endswith(f"@{field}"))
+            if add and field in self.caps and load >= self.caps[field]:
+                cap = self.caps[field]
+                return f"Not added: {field} holds {cap} squad steps at most (1.1, 1.3): choose another field."
             if not add and not chosen[index]:
                 return ""
             chosen[index] += 1 if add else -1
