@@ -33,7 +33,7 @@ from tests.bot.test_liveness_property import CANDIDATES
 SEEDS = int(os.environ.get("UMPIRE_HYGIENE_SEEDS", "1"))
 ACTIONS = int(os.environ.get("UMPIRE_HYGIENE_ACTIONS", "60"))
 CHANNEL = 700
-PLAYERS = [Caller(11, "ann"), Caller(22, "bob"), Caller(33, "cid")]
+PLAYERS = [Caller(11, "ann"), Caller(22, "bob"), Caller(33, "cid", moderator=True)]  # the third: a moderator seat
 
 DOUBLED = re.compile(r"(?<![\w/-])([A-Za-z]{2,})\s+\1(?![\w/-])", re.IGNORECASE)
 REPR = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|\{'|\['|': |object at 0x|<[a-z_.]+ object")
