@@ -16,7 +16,6 @@ from engine.vaevictis import mines, opening
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.garrisons import static_rule
 from engine.vaevictis.initiative_stratagems import may_join as may_join_combined
-from engine.vaevictis.movement import is_shelter
 from engine.vaevictis.state import Activation, GameState, Position, UnitState
 from engine.vaevictis.stratagems import reactivation_barred
 from engine.vaevictis.trucks import motorized_units
@@ -158,7 +157,7 @@ def start_formation_activation(state: GameState, data: GameData, formation_id: s
     assert formation.hq is not None
     hq = state.units[formation.hq]
     state.activation = Activation(side=side, kind="formation", formation=formation_id)
-    events = [Event("activation", f"{side.capitalize()} activates {formation.name}.", {"formation": formation_id})]
+    events = [Event("activation", f"{data.side_name(side)} activates {formation.name}.", {"formation": formation_id})]
     events += join(state, data, hq, dice=None, arriving=not hq.on_map)
     return events
 
@@ -235,7 +234,9 @@ def start_general_activation(state: GameState, data: GameData) -> list[Event]:
     limit = doctrine(data, side)["general_activation"]
     state.activation = Activation(side=side, kind="general", formation=None, limit=limit)
     return [
-        Event("activation", f"{side.capitalize()} makes a general activation of up to {limit} units.", {"limit": limit})
+        Event(
+            "activation", f"{data.side_name(side)} makes a general activation of up to {limit} units.", {"limit": limit}
+        )
     ]
 
 
@@ -341,20 +342,22 @@ def improved_position_problem(
     """[12.1] Why the unit may not take up an Improved Position now, or ``None`` if it may.
 
     Never in an enemy zone of control; with the tables' ``[status.improved_position] refused_in =
-    "attack-required"`` (Alsace 1944 12.1) only a hex where the unit would have to attack is refused: an enemy
-    zone of control outside the terrain where attack is optional (4.3). [14] Never in a mined village.
+    "attack-required"`` (Alsace 1944 12.1) only a unit required to attack is refused: one that entered an
+    enemy zone of control by moving this activation, outside the terrain where attack is optional, and has
+    not attacked yet (4.2). A unit that began its activation in the zone need not attack (4.3), and may dig in.
+    [14] Never in a mined village.
     """
     definition = data.units[unit.id]
     if unit.improved_position:
         return IllegalActionError(f"{definition.name} is already in an Improved Position", "12.1")
     refused_in = data.tables.raw["status"]["improved_position"].get("refused_in", "enemy-zoc")
     if unit.hex in enemy_zoc_hexes:
-        side = data.side_of(unit.id)
-        if refused_in != "attack-required" or unit.hex is None or not is_shelter(data, unit.hex, side):
+        if refused_in != "attack-required":
+            return IllegalActionError(f"{definition.name} is in an enemy zone of control and cannot dig in", "12.1")
+        if unit.must_attack:
             return IllegalActionError(
-                f"{definition.name} is in an enemy zone of control"
-                + (" where it must attack" if refused_in == "attack-required" else "")
-                + " and cannot dig in",
+                f"{definition.name} entered an enemy zone of control this activation and must attack (4.2) "
+                "before it may dig in",
                 "12.1",
             )
     mined = mines.ip_refusal(data, state, unit)

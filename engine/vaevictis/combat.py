@@ -188,7 +188,7 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
     events.append(
         Event(
             "attack",
-            f"{plan.side.capitalize()} {plan.kind} attack on {_hex_names(plan.targets)} by "
+            f"{data.side_name(plan.side)} {plan.kind} attack on {_hex_names(plan.targets)} by "
             + ", ".join(_name(data, u) for u in plan.attackers),
             {"plan": plan.to_json(), "ap_spent": cost},
         )
@@ -859,7 +859,7 @@ def _start_advance(data: GameData, state: GameState, record: Record) -> list[Eve
     return [
         Event(
             "advance",
-            f"{side.capitalize()} may advance up to {allowance} hex(es) from {_hex_names(vacated)} (7.7.2)",
+            f"{data.side_name(side)} may advance up to {allowance} hex(es) from {_hex_names(vacated)} (7.7.2)",
             {"hex": vacated[0], "hexes": vacated, "allowance": allowance},
         )
     ]
@@ -1112,7 +1112,7 @@ def apply_pending(data: GameData, state: GameState, action: Action) -> list[Even
     record = _top_record(state)
     seat = _seat(record)
     if action.seat != seat:
-        raise NotYourTurnError(f"the {seat} player decides now")
+        raise NotYourTurnError(f"the {data.side_name(seat)} player decides now")
     stage = record["stage"]
     verb, args = action.verb, action.args
     events: list[Event] = []

@@ -5,8 +5,8 @@
 French unit has passed". Umpire records, for the whole game, every hex a side's units have entered by a move
 (the whole path) or stood in after any action (so retreats and advances count where they end). The record
 is kept only in a game whose data asks for control (a reinforcement marked ``controlled = true``, or an event
-with one of the ``CONTROL_EFFECTS``), in
-``state.flags["passed"]``, which outlives the turn.
+with one of the ``CONTROL_EFFECTS``), in ``state.flags["passed"]``, which outlives the turn. It starts with the
+regions the set-up names as each side's from the start (:func:`start`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,16 @@ def tracked(data: GameData) -> bool:
     return any(r.controlled for r in data.reinforcements) or bool(data.events_with_effect(*CONTROL_EFFECTS))
 
 
+def start(data: GameData, state: GameState) -> None:
+    """Record, before the first move, the hexes the data count as passed through from the set-up: the
+    setup's ``[control] held_from_start`` names a map region per side (Alsace 1944: the French side of the
+    front line, where the French army stands when the game begins, is not under German control, 15.2)."""
+    if not tracked(data):
+        return
+    for side, region in dict(data.extra.get("control", {}).get("held_from_start", {})).items():
+        note_passage(data, state, side, data.map.regions.get(str(region), ()))
+
+
 def passed_by(state: GameState, side: Side) -> frozenset[Hex]:
     """The hexes the side's units have passed through in this game."""
     return frozenset(state.flags.get(PASSED, {}).get(side, ()))
@@ -39,16 +49,21 @@ def note_passage(data: GameData, state: GameState, side: Side, hexes: Iterable[H
     if not tracked(data):
         return
     record = state.flags.setdefault(PASSED, {s: [] for s in SIDES})
-    seen = set(record[side])
-    record[side] += sorted(h for h in set(hexes) if h not in seen)
+    new = set(hexes).difference(record[side])
+    if new:
+        record[side] += sorted(new)
 
 
 def note_positions(data: GameData, state: GameState) -> None:
     """Record the hex of every unit on the map (after retreats and advances)."""
     if not tracked(data):
         return
-    for side in SIDES:
-        note_passage(data, state, side, (u.hex for u in state.on_map() if data.side_of(u.id) == side and u.hex))
+    by_side: dict[Side, set[Hex]] = {side: set() for side in SIDES}
+    for unit in state.on_map():
+        if unit.hex:
+            by_side[data.side_of(unit.id)].add(unit.hex)
+    for side, hexes in by_side.items():
+        note_passage(data, state, side, hexes)
 
 
 def controls(state: GameState, side: Side, enemy: Side, hex_: Hex) -> bool:

@@ -462,6 +462,20 @@ class GameData:
         """Whether the game has air supports: a ``[support.air]`` row (Ardennes 1944; Alsace 1944 has none, 2.1)."""
         return "air" in self.tables.raw.get("support", {})
 
+    def side_name(self, side: str) -> str:
+        """How the game's texts name a side: the setup's ``[side_names]`` (Alsace 1944: the seat ``allied`` is
+        "French", as the rules say), else the seat id capitalised ("Allied", "German")."""
+        names = self.extra.get("side_names", {})
+        return str(names.get(side, side.capitalize()))
+
+    def result_name(self, result: str) -> str:
+        """A victory result for a reader: "allied-strategic" is "French strategic" in Alsace 1944 (the stored
+        result keeps the seat id, 19)."""
+        side, _, rest = result.partition("-")
+        if side in SIDES:
+            return f"{self.side_name(side)} {rest.replace('-', ' ')}".strip()
+        return result.replace("-", " ").capitalize()
+
     def events_with_effect(self, *effects: str) -> frozenset[str]:
         """The ids of the game's events that have one of these effects."""
         return frozenset(e.id for e in self.events.values() if e.effect in effects)

@@ -391,7 +391,7 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
         return _play_air_supply(data, state, hex_, base)
     _spend(data, state, event_id)
     if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
-        events = [Event("event", f"{side.capitalize()} plays {name} at {where}.", base)]
+        events = [Event("event", f"{data.side_name(side)} plays {name} at {where}.", base)]
         if effect == BLOCKS_HEX_ON_ROLL:
             die, rolled = roll(state, f"{name} at {where} (stays on 4-6)", rule)
             events.append(rolled)

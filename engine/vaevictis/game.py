@@ -39,6 +39,7 @@ from engine.vaevictis import (
     mines,
     movement,
     opening,
+    set_up_defaults,
     setup_phase,
     stacking,
     stratagems,
@@ -198,6 +199,7 @@ class VaeVictisGame:
             unit.arrived = True
             unit.improved_position = placement.improved_position
         garrisons.place(self.data, state)
+        control.start(self.data, state)  # [Alsace 15.2] the French side of the front is French from the start
         for army_id in self.data.armies:
             state.pools[army_id] = {}
             state.returning[army_id] = {}
@@ -210,6 +212,7 @@ class VaeVictisGame:
         turn.start_turn(self.data, state)
         variant.prepare(self.data, state)  # [Alsace 19.4] the variant's reinforcements wait for its groups
         setup_phase.prepare(self.data, state)  # [Alsace 19.2, 19.4.1] the players' set-up comes first
+        set_up_defaults.prepare(self.data, state)  # [Alsace 19.4.1] a free set-up opens on a legal default
         self.advance(state)
         return state
 
@@ -474,7 +477,11 @@ class VaeVictisGame:
             if choice is None:
                 break
             events.append(
-                Event("standing-order", f"Standing order of the {side} player: {choice.label}.", {"side": side})
+                Event(
+                    "standing-order",
+                    f"Standing order of the {self.data.side_name(side)} player: {choice.label}.",
+                    {"side": side},
+                )
             )
             events += self._apply_pending(state, Action(side, choice.verb, dict(choice.args)))
             events += self._after_action(state)
@@ -566,7 +573,9 @@ class VaeVictisGame:
                 raise InvalidActionError(f"there is no unit {unit_id!r}")
             return setup_phase.place(self.data, state, side, unit_id, hex_arg(self.data, args, "hex"))
         if state.phase == "setup" and action.verb == "setup_done":
-            return setup_phase.setup_done(self.data, state, side)
+            events = setup_phase.setup_done(self.data, state, side)
+            set_up_defaults.prepare(self.data, state)  # [19.4.1] the next side's free set-up opens on a default
+            return events
         if state.phase == "setup" and action.verb == "offensive_effort":
             if setup_phase.setup_side(self.data, state) is not None:
                 raise IllegalActionError("the French announce their effort once both sides have set up", "19.4.1")
@@ -581,7 +590,13 @@ class VaeVictisGame:
             return cc_support.allot(self.data, state, side, text_arg(args, "cc"), text_arg(args, "marker"))
         if state.phase == "support" and action.verb == "end_support":
             state.flags.setdefault("support_done", []).append(side)
-            return [Event("support-done", f"The {side} player has allotted its support markers.", {"side": side})]
+            return [
+                Event(
+                    "support-done",
+                    f"The {self.data.side_name(side)} player has allotted its support markers.",
+                    {"side": side},
+                )
+            ]
         if state.phase == "air" and action.verb == "christmas":
             return christmas.choose(self.data, state, side, text_arg(args, "present"), args)
         raise InvalidActionError(f"{action.verb.replace('_', ' ')} is not an action of the {state.phase} phase")
@@ -690,7 +705,9 @@ class VaeVictisGame:
             second = self.data.formations[also]
             assert second.hq is not None
             hq = state.units[second.hq]
-            events.append(Event("activation", f"{side.capitalize()} activates {second.name} too.", {"formation": also}))
+            events.append(
+                Event("activation", f"{self.data.side_name(side)} activates {second.name} too.", {"formation": also})
+            )
             events += act.join(state, self.data, hq, dice=None, arriving=not hq.on_map)
         if side == "german" and act.in_german_opening_run(state, self.data):
             state.flags.setdefault("turn1_german_armies", []).append(self.data.formations[formation_id].army)
@@ -711,7 +728,7 @@ class VaeVictisGame:
         state.flags["turn1_run_over"] = True
         initiative.run_over(state)
         state.consecutive_passes += 1
-        events = [Event("pass", f"The {side} player passes.", {"side": side})]
+        events = [Event("pass", f"The {self.data.side_name(side)} player passes.", {"side": side})]
         if state.consecutive_passes >= 2 or self._has_activated_everything(state, other_side(side)):
             return events + self._end_operations(state)
         state.active = other_side(side)
@@ -1055,7 +1072,9 @@ class VaeVictisGame:
         if owing:
             names = ", ".join(self.data.units[u.id].name for u in owing)
             raise IllegalActionError(f"{names} entered an enemy zone of control and must attack first", "4.2")
-        events = [Event("end-activation", f"The {side} player ends the activation.", {"side": side})]
+        events = [
+            Event("end-activation", f"The {self.data.side_name(side)} player ends the activation.", {"side": side})
+        ]
         over = stacking.overstacked_hexes(Position(self.data, state), side)
         if over:
             state.pending.append({"kind": "stacking", "side": side, "hexes": sorted(over)})
@@ -1176,7 +1195,14 @@ class VaeVictisGame:
             raise IllegalActionError(f"{self.data.units[unit.id].name} is not on the map", "11.2")
         kept = [u for u in state.stack_tops if u != unit.id and u in state.units and state.units[u].on_map]
         state.stack_tops = [unit.id, *kept]
-        return [Event("stack-order", f"The {side} player rearranges a stack.", {"hex": unit.hex}, secret_to=(side,))]
+        return [
+            Event(
+                "stack-order",
+                f"The {self.data.side_name(side)} player rearranges a stack.",
+                {"hex": unit.hex},
+                secret_to=(side,),
+            )
+        ]
 
     # --- Argument helpers -------------------------------------------------------------------------------
 

@@ -213,7 +213,7 @@ def attack_on_emptied_hex(data: GameData, state: GameState, plan: AttackLike, co
     events = [
         Event(
             "attack",
-            f"{plan.side.capitalize()} {plan.kind} attack on {', '.join(hex_name(h) for h in targets)}: the hex is "
+            f"{data.side_name(plan.side)} {plan.kind} attack on {', '.join(hex_name(h) for h in targets)}: the hex is "
             "empty once the garrison is flipped; the attack is spent (16).",
             {"plan": plan.to_json(), "ap_spent": cost, "rule": RULE},
         )
@@ -240,7 +240,8 @@ def attack_on_emptied_hex(data: GameData, state: GameState, plan: AttackLike, co
     events.append(
         Event(
             "advance",
-            f"{plan.side.capitalize()} may advance up to 1 hex into {', '.join(hex_name(h) for h in targets)} (7.7.2)",
+            f"{data.side_name(plan.side)} may advance up to 1 hex into "
+            f"{', '.join(hex_name(h) for h in targets)} (7.7.2)",
             {"hex": targets[0], "hexes": targets, "allowance": 1},
         )
     )

@@ -80,7 +80,8 @@ def decide(data: GameData, state: GameState, side: Side, play: bool) -> list[Eve
     return [
         Event(
             "sealed",
-            f"The {side} player has decided {said} its initiative stratagem (sealed until both are in).",
+            f"The {data.side_name(side)} player has decided {said} its initiative stratagem "
+            "(sealed until both are in).",
             {"side": side, "rule": "2.1"},
             secret_to=(side,),
         )
@@ -110,9 +111,9 @@ def resolve_initiative(data: GameData, state: GameState) -> list[Event]:
     for side in SIDES:
         if side in played:
             why = " (the scenario's rule)" if side in forced else ""
-            words.append(f"the {side} player plays {data.events[played[side]].name}{why}")
+            words.append(f"the {data.side_name(side)} player plays {data.events[played[side]].name}{why}")
         elif side in decided:
-            words.append(f"the {side} player does not play its stratagem")
+            words.append(f"the {data.side_name(side)} player does not play its stratagem")
     events.append(Event("reveal", "Initiative stratagems revealed: " + "; ".join(words) + ".", {"played": played}))
     for event_id in played.values():
         spend(state, event_id)
@@ -136,7 +137,9 @@ def resolve_initiative(data: GameData, state: GameState) -> list[Event]:
         "started": False,
     }
     name = data.events[event_id].name
-    events.append(Event("initiative", f"The {side} player has the initiative ({name}).", {"side": side}))
+    events.append(
+        Event("initiative", f"The {data.side_name(side)} player has the initiative ({name}).", {"side": side})
+    )
     return events
 
 

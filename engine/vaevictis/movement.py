@@ -712,6 +712,20 @@ def legal_destinations(
     return routes
 
 
+def terrain_exits(data: GameData, state: GameState, unit_id: str) -> list[Hex]:
+    """[6.2, 13.1, TEC] The neighbours a unit could step into from its hex by terrain, roads and water alone,
+    every unit, zone of control and marker left out: none means no move of the game can take it away.
+
+    :raises InvalidActionError: if the unit id is unknown.
+    """
+    mover = _Mover(data, state, [unit_id], ignore_zoc=True, entering_at=None, entered_already=0, trucks=False)
+    if mover.start is None:
+        return []
+    mover.blocked, mover.tolls, mover.other_units = {}, {}, set()
+    start = mover.start
+    return [to for to, road, river in mover.tables.links[start] if not mover.step_cost(start, to, road, river)[2]]
+
+
 def unreachable_reason(data: GameData, state: GameState, unit_ids: Sequence[str], target: Hex) -> tuple[str, str]:
     """Why the units cannot reach ``target`` in this activation (:func:`legal_destinations` does not hold it),
     as (what stops them, rule): the stacking limit there (5), enemy zones of control (4.2), the distance

@@ -602,7 +602,7 @@ def _validate_supports(
         if is_combat_command(data, hq_id) and holder_side(data, hq_id) == side:
             # [1.6] A marker given to a Combat Command supports its own counters, at any range.
             if support_def(data, side, kind) is None:
-                raise _refuse(f"{kind!r} is not a support marker of the {side} side", "1.6")
+                raise _refuse(f"{kind!r} is not a support marker of the {data.side_name(side)} side", "1.6")
             if committed:
                 continue
             if count > 1:
@@ -612,9 +612,9 @@ def _validate_supports(
                 raise _refuse(why, "1.6")
             continue
         if hq_id not in data.units or not data.units[hq_id].is_hq or data.side_of(hq_id) != side:
-            raise _refuse(f"{hq_id!r} is not an HQ of the {side} side", "1.6")
+            raise _refuse(f"{hq_id!r} is not an HQ of the {data.side_name(side)} side", "1.6")
         if support_def(data, side, kind) is None:
-            raise _refuse(f"{kind!r} is not a support marker of the {side} side", "1.6")
+            raise _refuse(f"{kind!r} is not a support marker of the {data.side_name(side)} side", "1.6")
         hq = pos.state.units[hq_id]
         if not committed and hq.supports.count(kind) < count:
             raise _refuse(f"{data.units[hq_id].name} holds {hq.supports.count(kind)} {kind} marker(s)", "1.6")
@@ -765,7 +765,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         unit = state.units[unit_id]
         name = data.units[unit_id].name
         if not unit.on_map or data.side_of(unit_id) != side:
-            raise _refuse(f"{name} is not a {side} unit on the map", "7.1")
+            raise _refuse(f"{name} is not a {data.side_name(side)} unit on the map", "7.1")
         if data.units[unit_id].is_hq:
             raise _refuse(f"{hq_name(name)} has a combat strength only in defence", "1.3")
         assert unit.hex is not None
@@ -930,7 +930,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
     nationalities = {data.nationality_of(u.id) for u in attackers}
     type_shift = min(int(kind_row["column_shift"][n]) for n in nationalities)
     if type_shift:
-        shifts.append(Modifier(type_shift, f"{'German' if side == 'german' else 'Allied'} prepared attack", "7.3.2"))
+        shifts.append(Modifier(type_shift, f"{data.side_name(side)} prepared attack", "7.3.2"))
 
     cancelled: list[str] = []
 

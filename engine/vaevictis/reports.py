@@ -148,7 +148,7 @@ def hex_report(data: GameData, state: GameState, seat: Side | None, hex_: Hex) -
         road_costs={c: movement.road_cost(data, c) for c in classes} if road else {},
         shelter=tuple(side for side in SIDES if movement.is_shelter(data, hex_, side)),
         victory=tuple(
-            describe_condition(c)
+            describe_condition(data, c)
             for c in data.scenarios[state.scenario].victory
             if place is not None and place.name in c.cities
         ),
@@ -493,10 +493,11 @@ class VictoryStatus:
     over: bool
 
 
-def describe_condition(condition: VictoryCondition) -> str:
+def describe_condition(data: GameData, condition: VictoryCondition) -> str:
     """A victory condition in words, e.g. "German: hold 3 of St. Vith, Bastogne, Marche at the end"."""
-    result = condition.result.replace("-", " ")
-    who = condition.side.capitalize() + (f" ({result})" if result != condition.side else "")
+    side = data.side_name(condition.side)
+    result = data.result_name(condition.result)
+    who = side + (f" ({result})" if result != side else "")
     supplied = " supplied" if condition.supplied else ""
     if condition.kind == "cross-meuse":
         when = {"any-time": "at any time", "end-of-turn": "and stay there to the end of a turn"}.get(condition.when, "")
@@ -505,10 +506,10 @@ def describe_condition(condition: VictoryCondition) -> str:
         count = "all of" if condition.count >= len(condition.cities) else f"{condition.count} of"
         with_ = " with supplied units" if condition.supplied else ""
         return f"{who}: hold{with_} {count} {', '.join(condition.cities)} at the end"
-    return f"{who}: {objective(condition)}"
+    return f"{who}: {objective(data, condition)}"
 
 
-def objective(condition: VictoryCondition) -> str:
+def objective(data: GameData, condition: VictoryCondition) -> str:
     """[Alsace 19] What a condition asks, without the side: "hold a hex of Belfort at the end"."""
     if condition.kind == "hold-places":
         places = " and ".join(condition.places)
@@ -520,12 +521,13 @@ def objective(condition: VictoryCondition) -> str:
     if condition.kind == "hold-overlay":
         return f"hold every {condition.overlay} hex at the end"
     if condition.kind == "reached-region":
-        return f"reach the {condition.region} at some time in the game"
+        region = data.extra.get("region_names", {}).get(condition.region, condition.region)
+        return f"reach the {region} at some time in the game"
     if condition.kind == "exit-units":
         units = f"{condition.hq} HQ and {condition.combat_commands} Combat Commands of one division"
         return f"exit {units} by the {condition.region}"
     if condition.kind == "all":
-        return " and ".join(objective(part) for part in condition.of)
+        return " and ".join(objective(data, part) for part in condition.of)
     return condition.kind.replace("-", " ")
 
 
@@ -556,11 +558,13 @@ def victory_status(data: GameData, state: GameState, seat: Side | None) -> Victo
                     ("supplied" if supplied else "not supplied") if known else "supply hidden by the fog of war (11)"
                 )
                 detail = f"{condition.side} units across the {condition.river} at {hexes}, {state_words}"
-            statuses.append(ConditionStatus(describe_condition(condition), bool(supplied) and known, detail))
+            statuses.append(ConditionStatus(describe_condition(data, condition), bool(supplied) and known, detail))
             continue
         if condition.kind != "hold-cities":
             met = condition.kind in victory.CHECKS and victory.holds(data, state, condition) is not None
-            statuses.append(ConditionStatus(describe_condition(condition), met, where_it_stands(data, pos, condition)))
+            statuses.append(
+                ConditionStatus(describe_condition(data, condition), met, where_it_stands(data, pos, condition))
+            )
             continue
         parts = []
         held = 0
@@ -580,10 +584,10 @@ def victory_status(data: GameData, state: GameState, seat: Side | None) -> Victo
                 note = (", supplied" if good else ", not supplied") if known else ", supply hidden (11)"
             if holder == condition.side and not any(victory.counts_for_victory(data, u) for u in units):
                 note = f", an HQ alone, which does not count ({data.rule('17')})"
-            parts.append(f"{city} {holder.capitalize()}{note}")
+            parts.append(f"{city} {data.side_name(holder)}{note}")
             held += good
         detail = "; ".join(parts) + f" ({held} of {condition.count} needed held)"
-        statuses.append(ConditionStatus(describe_condition(condition), held >= condition.count, detail))
+        statuses.append(ConditionStatus(describe_condition(data, condition), held >= condition.count, detail))
     return VictoryStatus(
         scenario=scenario.name,
         turn=state.turn,
@@ -594,8 +598,8 @@ def victory_status(data: GameData, state: GameState, seat: Side | None) -> Victo
     )
 
 
-def holder_word(side: Side | None) -> str:
-    return side.capitalize() if side else "nobody"
+def holder_word(data: GameData, side: Side | None) -> str:
+    return data.side_name(side) if side else "nobody"
 
 
 def where_it_stands(data: GameData, pos: Position, condition: VictoryCondition) -> str:
@@ -605,7 +609,7 @@ def where_it_stands(data: GameData, pos: Position, condition: VictoryCondition) 
         parts = []
         for place in condition.places:
             hexes = sorted(data.map.place(place).hexes)
-            holders = [(hex_name(h), holder_word(pos.side_at(h))) for h in hexes]
+            holders = [(hex_name(h), holder_word(data, pos.side_at(h))) for h in hexes]
             held = ", ".join(f"{name} {side}" for name, side in holders) if len(hexes) > 1 else holders[0][1]
             parts.append(f"{place}: {held}")
         return "; ".join(parts)
@@ -624,12 +628,15 @@ def where_it_stands(data: GameData, pos: Position, condition: VictoryCondition) 
 def result_if_ended_now(data: GameData, state: GameState) -> tuple[str, str]:
     """[17] The winner and the result (with its reason) if the game ended now, by the rules module itself
     run on a copy of the position."""
+    result: Mapping[str, Any]
     if state.result is not None:
-        return str(state.result["winner"]), f"{state.result['result']}: {state.result['reason']}"
-    trial = state.copy()
-    events = victory.end_of_turn(data, trial) or victory.end_of_game(data, trial)
-    result = events[-1].data
-    return str(result["winner"]), f"{str(result['result']).replace('-', ' ')}: {result['reason']}"
+        result = state.result
+    else:
+        trial = state.copy()
+        events = victory.end_of_turn(data, trial) or victory.end_of_game(data, trial)
+        result = events[-1].data
+    named = data.result_name(str(result["result"]))
+    return data.side_name(str(result["winner"])), f"{named}: {result['reason']}"
 
 
 # --- The briefing --------------------------------------------------------------------------------------------
@@ -660,7 +667,7 @@ def briefing(data: GameData, scenario_id: str, options: Mapping[str, bool]) -> B
         rule=scenario.rule,
         turns=tuple((t.number, t.date, t.weather or "") for t in data.turns[: scenario.turns]),
         special_rules=tuple(SPECIAL_RULES.get(r, r.replace("-", " ")) for r in scenario.special_rules),
-        victory=tuple(describe_condition(c) for c in scenario.victory),
+        victory=tuple(describe_condition(data, c) for c in scenario.victory),
         default_result=scenario.default_result.replace("-", " "),
         options=tuple(sorted(name for name, on in options.items() if on)),
     )

@@ -96,6 +96,12 @@ def _check_setup(data: GameData, add: Add, file: str) -> None:
         _unknown(add, file, "[mines]", mines, ("side", "count"))
         if mines.get("side") not in SIDES or not _whole(mines.get("count")):
             add(file, "[mines]", "needs the mining side and a whole count of markers (14)")
+    held = extra.get("control")
+    if held is not None:
+        _unknown(add, file, "[control]", held, ("held_from_start",))
+        for side, region in dict(held.get("held_from_start", {})).items():
+            if side not in SIDES or region not in data.map.regions:
+                add(file, "[control] held_from_start", f"'{side}' must be a side and '{region}' a map region (15.2)")
     trucks = extra.get("trucks")
     if trucks is not None:
         truck_keys = ("side", "count", "from_turn", "action_points", "movement_allowance", "pays_as")

@@ -7,8 +7,11 @@ keeps :data:`RULES_FINGERPRINT`, a hash of that code (comments and docstrings le
 it is updated: the moment to decide whether the change needs a bump.
 """
 
-RULES_VERSION = 1
-"""The current rules version (1: the first recorded; games stored before versions were recorded count as 0)."""
+RULES_VERSION = 2
+"""The current rules version (1: the first recorded; games stored before versions were recorded count as 0; 2:
+issue 27's Alsace 1944 changes: the Lomont and Sewen roads, Improved Positions by 4.3, hex control from the
+set-up for the Alarm Battalion and controlled entries, the Antitank Ditch's placement, the variant's default
+set-up)."""
 
-RULES_FINGERPRINT = "8b2f3f64f40f3c96e8d4ba66bdc778a7ab5df0b43e449bae5304460037849cd5"
+RULES_FINGERPRINT = "8a3ec31a90ebf22d76c3f077aa07f5727c085e7464ebd4d0ebe9ac7b61cb952c"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

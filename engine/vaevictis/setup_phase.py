@@ -235,27 +235,44 @@ def legal_hexes(
 
 def setup_problem(data: GameData, state: GameState, side: Side) -> IllegalActionError | None:
     """The first condition the side's set-up breaks (with its rule), or ``None``."""
+    problems = setup_problems(data, state, side)
+    return problems[0] if problems else None
+
+
+def setup_problems(data: GameData, state: GameState, side: Side) -> list[IllegalActionError]:
+    """Every condition the side's set-up breaks, each with its rule and what to move, in the order the rules
+    give them: each unit's area, the stacking limits, then the scenario's own conditions."""
     scenario_rule = rule(data, state)
     pos = Position(data, state)
     placeable = placeables(data, state, side)
+    problems: list[IllegalActionError] = []
     for unit_id, allowed in sorted(placeable.items()):
         if state.units[unit_id].hex not in allowed.hexes:
-            return IllegalActionError(f"{data.units[unit_id].name} must stand {allowed.where}", scenario_rule)
+            problems.append(IllegalActionError(f"{data.units[unit_id].name} must stand {allowed.where}", scenario_rule))
     limit = stacking_limit(data)
     for hex_, units in sorted(pos.occupants.items()):
         if pos.side_of(units[0].id) != side:
             continue
         if sum(1 for u in units if data.units[u.id].kind == "strongpoint") > 1:
-            return IllegalActionError(f"{hex_name(hex_)} holds two strongpoints: at most one a hex (12.2)", "12.2")
+            problems.append(
+                IllegalActionError(f"{hex_name(hex_)} holds two strongpoints: at most one a hex (12.2)", "12.2")
+            )
         if sum(u.steps for u in units) > limit:
-            return IllegalActionError(f"{hex_name(hex_)} holds more than {limit} steps (5)", STACKING_RULE)
+            problems.append(IllegalActionError(f"{hex_name(hex_)} holds more than {limit} steps (5)", STACKING_RULE))
     if not variant.applies(data, state):
         missing = _division_without_strongpoint(data, state, side, placeable)
         if missing:
-            return IllegalActionError(missing, scenario_rule)
-        return None
-    problem = variant.setup_problem(data, state, side)
-    return IllegalActionError(problem, "19.4.1") if problem else None
+            problems.append(IllegalActionError(missing, scenario_rule))
+        return problems
+    return problems + [IllegalActionError(p, "19.4.1") for p in variant.setup_problems(data, state, side)]
+
+
+def all_problems_refusal(problems: list[IllegalActionError]) -> IllegalActionError:
+    """One refusal naming every condition broken: the rule of the first (the scenario's), each reason listed."""
+    if len(problems) == 1:
+        return problems[0]
+    listed = "; ".join(f"{p.reason} ({p.rule})" if p.rule != problems[0].rule else p.reason for p in problems)
+    return IllegalActionError(f"{len(problems)} conditions are not met: {listed}", problems[0].rule)
 
 
 def _division_without_strongpoint(
@@ -303,14 +320,14 @@ def setup_done(data: GameData, state: GameState, side: Side) -> list[Event]:
     scenario_rule = rule(data, state)
     if setup_side(data, state) != side:
         raise IllegalActionError(f"it is not your set-up now ({_order_text(data, state)})", scenario_rule)
-    problem = setup_problem(data, state, side)
-    if problem is not None:
-        raise problem
+    problems = setup_problems(data, state, side)
+    if problems:
+        raise all_problems_refusal(problems)
     _improved_positions(data, state, side)
     state.flags[FLAG]["done"].append(side)
     if setup_side(data, state) is None and not variant.applies(data, state):
         state.phase = "air"
-    name = "French" if side == "allied" else side.capitalize()
+    name = data.side_name(side)
     return [Event("setup-done", f"The {name} player has set up ({scenario_rule}).", {"side": side})]
 
 
@@ -373,10 +390,17 @@ def prompt_text(data: GameData, state: GameState, side: Side) -> str:
         divisions = _strongpoint_table(data).get("at_least_one_per_formation", [])
         if divisions and not variant.applies(data, state):
             text += "Each German division needs a strongpoint stacked with one of its units (19.2). "
-    start = "the historical set-up" if variant.applies(data, state) else "their suggested hexes"
+    start = (
+        "the historical set-up, moved only where 19.4.1 requires it (a legal default)"
+        if variant.applies(data, state)
+        else "their suggested hexes"
+    )
     text += f"Your units stand on {start} until you move them. "
-    problem = setup_problem(data, state, side)
-    text += f"Still to satisfy: {problem.reason}." if problem else "Every condition holds: you may say you are done."
+    problems = setup_problems(data, state, side)
+    if problems:
+        text += f"Still to satisfy ({len(problems)}): " + "; ".join(p.reason for p in problems) + "."
+    else:
+        text += "Every condition holds: you may say you are done."
     return text
 
 

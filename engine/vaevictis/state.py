@@ -97,6 +97,28 @@ class Activation:
     """For a general activation: how many units it may activate (9.2, 9.3)."""
 
 
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, tuples, sets of plain values), much cheaper than
+    ``copy.deepcopy``, which keeps a memo per element: the flags hold long lists of hexes (control, 18)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {k: plain_copy(v) for k, v in value.items()}
+    if kind is list:
+        if all(type(v) in _ATOMS for v in value):
+            return value.copy()
+        return [plain_copy(v) for v in value]
+    if kind is tuple:
+        return tuple(plain_copy(v) for v in value)
+    if kind is set:
+        return set(value)
+    return copy.deepcopy(value)
+
+
 @dataclass
 class GameState:
     """A whole game at one moment."""
@@ -185,13 +207,13 @@ class GameState:
                 self.activation.limit,
             )
         twin.detachments_used = dict(self.detachments_used)
-        twin.pending = copy.deepcopy(self.pending)
+        twin.pending = plain_copy(self.pending)
         twin.arrivals = dict(self.arrivals)
         twin.stack_tops = list(self.stack_tops)
         twin.standing_orders = {side: list(orders) for side, orders in self.standing_orders.items()}
         twin.hq_destroyed = dict(self.hq_destroyed)
-        twin.flags = copy.deepcopy(self.flags)
-        twin.result = copy.deepcopy(self.result)
+        twin.flags = plain_copy(self.flags)
+        twin.result = plain_copy(self.result)
         return twin
 
     # --- Where things are ------------------------------------------------------------------------------

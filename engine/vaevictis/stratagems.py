@@ -10,9 +10,10 @@ During the operations phase (the other effects):
 - ``ap-toll-on-road`` (Bottleneck): during any activation, on a road intersection (two roads or more) or a hex
   beside a bridge that an enemy armoured or mechanised unit has moved through this turn; until the end of the
   turn, an enemy mechanised-class unit entering the hex pays ``ap`` AP more (6.1).
-- ``blocks-armor`` (Antitank Ditch): during any activation, on an empty hex adjacent to an enemy armoured unit;
-  it closes the hex to enemy armoured units; one enemy unit adjacent spends 1 AP to remove it and enters the
-  hex for free.
+- ``blocks-armor`` (Antitank Ditch): during any activation, on any empty hex units may enter (15.2 sets no
+  other condition; the choices offered are the hexes beside enemy armoured units, where it matters now, and any
+  other hex may be named); it closes the hex to enemy armoured units; one enemy unit adjacent spends 1 AP to
+  remove it and enters the hex for free.
 - ``blocks-hex-in-town`` (Alarm Battalion): at any time outside a combat, on an empty city or village hex no
   enemy unit has entered this game; it closes the hex to enemy movement, has no zone of control, and one enemy
   unit adjacent spends 1 AP to remove it and enters the hex for free.
@@ -38,6 +39,7 @@ from engine.vaevictis import control, garrisons
 from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.rolls import roll
 from engine.vaevictis.state import GameState, MapMarker, Position
+from engine.vaevictis.supply import no_entry_hexes
 from engine.vaevictis.trucks import motorized_units
 
 COMBINED = "initiative-combined-activation"
@@ -187,16 +189,9 @@ def _check_hex(data: GameData, state: GameState, side: Side, event_id: str, hex_
     if effect in (BLOCKS_ARMOR, BLOCKS_TOWN) and pos.units_at(hex_):
         raise IllegalActionError(f"{definition.name} goes on an empty hex; {where} is not empty", rule)
     if effect == BLOCKS_ARMOR:
-        near = [
-            u
-            for u in pos.state.on_map()
-            if pos.side_of(u.id) == enemy
-            and data.units[u.id].kind == "armored"
-            and u.hex is not None
-            and game_map.grid.are_adjacent(u.hex, hex_)
-        ]
-        if not near:
-            raise IllegalActionError(f"{definition.name} goes next to an enemy armoured unit; none is by {where}", rule)
+        # 15.2 sets no other condition: any empty hex a unit may enter (not Switzerland, TEC).
+        if hex_ in no_entry_hexes(data):
+            raise IllegalActionError(f"{definition.name} goes on a hex units may enter; {where} is closed", rule)
         return
     if effect == BLOCKS_TOWN:
         place = game_map.settlements.get(hex_)
@@ -304,7 +299,7 @@ def play(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex 
         return [
             Event(
                 "event",
-                f"{side.capitalize()} plays {definition.name}: its next attack is not halved across a bridge.",
+                f"{data.side_name(side)} plays {definition.name}: its next attack is not halved across a bridge.",
                 base,
             )
         ]
@@ -317,7 +312,7 @@ def play(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex 
     if effect == RAID:
         return _raid(data, state, side, event_id, hex_, base)
     state.markers.append(MapMarker(event_id, hex_, side, state.turn))
-    return [Event("event", f"{side.capitalize()} plays {definition.name} at {where}.", base)]
+    return [Event("event", f"{data.side_name(side)} plays {definition.name} at {where}.", base)]
 
 
 def _raid(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex, base: dict[str, Any]) -> list[Event]:
@@ -325,7 +320,7 @@ def _raid(data: GameData, state: GameState, side: Side, event_id: str, hex_: Hex
     and the commando takes it; otherwise the raid fails and the garrison stays revealed."""
     definition = data.events[event_id]
     where = hex_name(hex_)
-    events = [Event("event", f"{side.capitalize()} plays {definition.name} on the {where} fort.", dict(base))]
+    events = [Event("event", f"{data.side_name(side)} plays {definition.name} on the {where} fort.", dict(base))]
     garrison = state.units_at(hex_)[0].id
     if garrisons.is_face_down(state, garrison):
         events += garrisons.reveal(data, state, garrison, "by a raid")
@@ -534,7 +529,8 @@ def open_window(
     return [
         Event(
             "reaction",
-            f"The {side} player reactivates {names}: the {other_side(side)} player may play "
+            f"The {data.side_name(side)} player reactivates {names}: "
+            f"the {data.side_name(other_side(side))} player may play "
             f"{data.events[event_id].name} (15.3).",
             {"units": units, "event": event_id, "rule": "15.3"},
         )
@@ -565,7 +561,7 @@ def answer_reaction(
         state.pending.append(record)
         raise IllegalActionError("the other player answers this", "15.3")
     if not play:
-        event = Event("reaction", f"The {side} player lets the reactivation happen.", {"rule": "15.3"})
+        event = Event("reaction", f"The {data.side_name(side)} player lets the reactivation happen.", {"rule": "15.3"})
         return [event], {"side": record["side"], "verb": record["verb"], "args": record["args"]}
     events = play_no_reactivation(data, state, side, str(record["event"]))
     names = ", ".join(data.units[u].name for u in record["units"])
@@ -584,5 +580,7 @@ def play_no_reactivation(data: GameData, state: GameState, side: Side, event_id:
     names = ", ".join(data.formations[f].name for f in formations if f in data.formations)
     base = {"event": event_id, "side": side, "rule": definition.rule or "15"}
     return [
-        Event("event", f"{side.capitalize()} plays {definition.name}: {names} may not be reactivated this turn.", base)
+        Event(
+            "event", f"{data.side_name(side)} plays {definition.name}: {names} may not be reactivated this turn.", base
+        )
     ]

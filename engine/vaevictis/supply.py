@@ -83,13 +83,23 @@ class SupplyNet:
         hq = self.pos.state.units[hq_id]
         if hq.hex is None or not hq.on_map:
             return frozenset()
+        # One breadth-first search from the HQ, never through an enemy-held hex, holds every hex a line of
+        # command of at most ``reach`` hexes reaches: the same hexes as a search per hex, at a fraction of it.
         reach = command_range(self.data, self.side)
-        hq_hex = hq.hex
-        area = frozenset(
-            h
-            for h in self.grid.within(hq_hex, reach)
-            if h not in self.enemy_hexes and self._within(hq_hex, h, reach, self.enemy_hexes, rivers=False)
-        )
+        seen = {hq.hex: 0}
+        queue = deque([hq.hex])
+        enemy = self.enemy_hexes
+        neighbours = self.grid.neighbours
+        while queue:
+            hex_ = queue.popleft()
+            steps = seen[hex_]
+            if steps == reach:
+                continue
+            for n in neighbours(hex_):
+                if n not in seen and n not in enemy:
+                    seen[n] = steps + 1
+                    queue.append(n)
+        area = frozenset(seen)
         self._command_areas[hq_id] = area
         return area
 

@@ -87,7 +87,8 @@ def air_phase(data: GameData, state: GameState) -> list[Event]:
     events.append(
         Event(
             "air",
-            f"Air supports this turn: Allied {state.air_missions['allied']}, German {state.air_missions['german']}.",
+            f"Air supports this turn: {data.side_name('allied')} {state.air_missions['allied']}, "
+            f"{data.side_name('german')} {state.air_missions['german']}.",
             dict(state.air_missions),
         )
     )
@@ -332,7 +333,7 @@ def initiative_phase(data: GameData, state: GameState) -> list[Event]:
             events.append(
                 Event(
                     "roll",
-                    f"Initiative: German {german}, Allied {allied}.",
+                    f"Initiative: {data.side_name('german')} {german}, {data.side_name('allied')} {allied}.",
                     {"german": german, "allied": allied, "rule": "2.1"},
                 )
             )

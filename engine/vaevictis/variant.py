@@ -147,37 +147,64 @@ def prompts(data: GameData, state: GameState) -> dict[Side, Prompt]:
 
 
 def setup_problem(data: GameData, state: GameState, side: Side) -> str | None:
-    """The first condition of 19.4.1 the side's placement breaks, or ``None`` (beside each unit's area, the
-    stacking limit and the strongpoints' one a hex, which engine/vaevictis/setup_phase.py checks first)."""
+    """The first condition of 19.4.1 the side's placement breaks, or ``None`` (see :func:`setup_problems`)."""
+    problems = setup_problems(data, state, side)
+    return problems[0] if problems else None
+
+
+def setup_problems(data: GameData, state: GameState, side: Side) -> list[str]:
+    """Every condition of 19.4.1 the side's placement breaks, each naming the units or hexes to change (beside
+    each unit's area, the stacking limit and the strongpoints' one a hex, which engine/vaevictis/setup_phase.py
+    checks first)."""
     setup = _setup_table(data, side)
     pos = Position(data, state)
     regions = placeable(data, side)
+    problems: list[str] = []
     if setup.get("no_mixed_division_stacks"):
-        for hex_, units in pos.occupants.items():
+        for hex_, units in sorted(pos.occupants.items()):
             divisions = {_division(data, u.id) for u in units if pos.side_of(u.id) == side}
             divisions.discard(None)
             if len(divisions) > 1:
-                return f"units of two divisions stack in {hex_name(hex_)}"
+                problems.append(f"units of two divisions stack in {hex_name(hex_)}")
     if setup.get("line_of_command_to_hq"):
         for unit_id in sorted(regions):
             if not _has_line_of_command(data, state, unit_id):
-                return f"{data.units[unit_id].name} cannot trace a line of command to its HQ (8.1)"
-    if setup.get("front_line_covered"):
-        from engine.vaevictis.zoc import enemy_zoc
-
-        covered = set(enemy_zoc(pos, other_side(side))) | {
-            h for h, us in pos.occupants.items() if pos.side_of(us[0].id) == side
-        }
-        for hex_ in data.map.regions.get("front line", ()):
-            if hex_ not in covered:
-                return f"the front-line hex {hex_name(hex_)} is neither held nor in your zone of control"
+                problems.append(f"{data.units[unit_id].name} cannot trace a line of command to its HQ (8.1)")
+    for hex_ in uncovered_front_line(data, state, side):
+        problems.append(f"the front-line hex {hex_name(hex_)} is neither held nor in your zone of control")
     grid = data.map.grid
     reach = int(setup.get("regiments_within", 0))
     for regiment in setup.get("regiments", []):
         hexes = [state.units[u].hex for u in regiment if state.units[u].hex is not None]
         if any(grid.distance(a, b) > reach for a in hexes for b in hexes if a is not None and b is not None):
-            return f"the units of {', '.join(data.units[u].name for u in regiment)} must be within {reach} hexes"
-    return None
+            problems.append(
+                f"the units of {', '.join(data.units[u].name for u in regiment)} must be within {reach} hexes"
+            )
+    return problems
+
+
+def uncovered_front_line(data: GameData, state: GameState, side: Side) -> list[Hex]:
+    """[19.4.1] "Each hex of the front line must be covered by a unit or a Zone of Control": the front-line
+    hexes the side neither holds nor controls (none when its set-up has no such condition)."""
+    if not _setup_table(data, side).get("front_line_covered"):
+        return []
+    from engine.vaevictis.zoc import enemy_zoc
+
+    pos = Position(data, state)
+    covered = set(enemy_zoc(pos, other_side(side))) | {
+        h for h, us in pos.occupants.items() if pos.side_of(us[0].id) == side
+    }
+    return [h for h in sorted(data.map.regions.get("front line", ())) if h not in covered]
+
+
+def division_of(data: GameData, unit_id: str) -> str | None:
+    """[19.4.1] The division a unit counts for in "units from two different divisions may not stack"."""
+    return _division(data, unit_id)
+
+
+def has_line_of_command(data: GameData, state: GameState, unit_id: str) -> bool:
+    """[8.1, 19.4.1] Whether the unit traces a line of command to its formation HQ (see the set-up rule)."""
+    return _has_line_of_command(data, state, unit_id)
 
 
 def _division(data: GameData, unit_id: str) -> str | None:

@@ -50,7 +50,7 @@ def _river_crossing(data: GameData, state: GameState, timings: tuple[str, ...], 
     for condition in _conditions(data, state):
         crossed = condition.kind == "cross-meuse" and condition.when in timings
         if crossed and across_the_river(data, state, condition.side, condition.river or None):
-            return declare(state, condition.side, condition.result, reason, data.rule("17"))
+            return declare(state, condition.side, condition.result, reason, data.rule("17"), data)
     return []
 
 
@@ -74,11 +74,11 @@ def end_of_game(data: GameData, state: GameState) -> list[Event]:
             continue
         reason = holds(data, state, condition)
         if reason is not None:
-            return declare(state, condition.side, condition.result, reason, data.rule("17"))
+            return declare(state, condition.side, condition.result, reason, data.rule("17"), data)
     default = data.scenarios[state.scenario].default_result
     winner: Side = "allied" if default.startswith("allied") else "german"
-    loser = other_side(winner).capitalize()
-    return declare(state, winner, default, f"the {loser} objectives were not met", data.rule("17"))
+    loser = data.side_name(other_side(winner))
+    return declare(state, winner, default, f"the {loser} objectives were not met", data.rule("17"), data)
 
 
 # --- The kinds of condition (a registry: each kind a function of the position) ---------------------------
@@ -197,11 +197,14 @@ def unsupported(data: GameData, scenario: str) -> list[str]:
     return [f"the victory condition '{kind}'" for kind in sorted(kinds - set(CHECKS) - {"cross-meuse"})]
 
 
-def declare(state: GameState, side: Side, result: str, reason: str, rule: str) -> list[Event]:
+def declare(
+    state: GameState, side: Side, result: str, reason: str, rule: str, data: GameData | None = None
+) -> list[Event]:
     """End the game with a result, citing the game's victory conditions (``rule``)."""
     state.result = {"winner": side, "result": result, "reason": reason}
     state.phase = "over"
     state.pending = []
     state.activation = None
-    text = f"{result.replace('-', ' ').capitalize()}: {reason} ({rule})."
+    named = data.result_name(result) if data is not None else result.replace("-", " ").capitalize()
+    text = f"{named}: {reason} ({rule})."
     return [Event("victory", text, dict(state.result))]

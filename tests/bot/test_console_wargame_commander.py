@@ -30,7 +30,8 @@ def test_a_whole_series_plays_at_the_console_from_its_transcript(
     assert "Commands: " in text and ", move, frame report" in text  # `help` lists `move` (2.3)
     assert "Example: move units=ss-1 to=1512" in text and "path (optional)" not in text  # and explains it
     assert "Frame 1 report entered" in text and "corrected" in text  # the CM at the console (4.2d)
-    assert "Result:" in text and "the log's hash chain holds" in text  # the final score (5.1), then verify
+    assert "Result:" in text and "Verification passed: every layer holds" in text  # the final score (5.1), verify
+    assert "sealed decisions: holds (10 receipt(s)" in text  # every designation's receipt checked
     assert not list(tmp_path.glob("*.png"))  # --no-pictures: no map, no plan sheet
 
     # Every receipt posted at a seal is checked with hashlib against the sealed text of the reveal's file.

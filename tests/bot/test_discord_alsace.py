@@ -83,7 +83,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     if "The german player has the initiative." in told:
         sent = await choose(fake, ANN, prompt_to(sent, ANN), "Pass")
     sent = await choose(fake, BOB, prompt_to(sent, BOB), "Activate 2e DIM (2nd Moroccan Infantry Division)")
-    assert "Allied activates 2e DIM" in posts(sent, CHANNEL)[0].content
+    assert "French activates 2e DIM" in posts(sent, CHANNEL)[0].content
 
     # The attack (7): two adjacent French stacks on 0416 with the 2e DIM's artillery, after the odds.
     attackers = await fake.autocomplete(BOB, CHANNEL, "attack", "attackers", target="0416", attackers="")
@@ -98,7 +98,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     assert "light artillery support of HQ 2e DIM" in preview.content and "%" in preview.content
     sent = await fake.click(BOB, preview, "Confirm")
     told = "\n".join(p.content for p in posts(sent, CHANNEL))
-    assert "Allied normal attack on 0416 by I/4 RTM, I/8 RTM" in told and "Combat at 0416: 6 against 2" in told
+    assert "French normal attack on 0416 by I/4 RTM, I/8 RTM" in told and "Combat at 0416: 6 against 2" in told
     loss = prompt_to(sent, ANN)
     assert "Defender: result" in loss.content
     assert "Also: /act retreat, /act advance." in loss.content  # never another system's /frame advance
@@ -136,7 +136,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     log = answers(await fake.command(EVE, CHANNEL, "log"))[-1].content
     assert "Combat at 0416" in log
     status = answers(await fake.command(BOB, CHANNEL, "victory"))[-1].content
-    assert "reach the rhine bank at some time in the game: not met" in status
+    assert "reach the Rhine bank at some time in the game: not met" in status
     assert "Montbeliard: German" in status
     fort = answers(await fake.command(BOB, CHANNEL, "hex", hex="1110"))[-1].content
     assert "German defender in the Fort (12.3)" in fort
@@ -174,7 +174,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     # [15.3] A stratagem by command: the FFI capture the bridge, and the next attack is not halved across it.
     sent = await fake.command(BOB, CHANNEL, "event", event="bridge-captured-by-ffi", hex="0816")
     no_traceback(sent)
-    assert "Allied plays Bridge captured by the FFI (Pont capture)" in posts(sent, CHANNEL)[-1].content
+    assert "French plays Bridge captured by the FFI (Pont capture)" in posts(sent, CHANNEL)[-1].content
     preview = answers(await fake.command(BOB, CHANNEL, "attack", target="0816", attackers=attackers))[-1]
     assert "Attack 3: II/8 RTM 3 halved: fatigued (3.5.1); I/5 RTM 3 halved: fatigued (3.5.1)\n" in preview.content
     assert "Festung" not in preview.content

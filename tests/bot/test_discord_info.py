@@ -147,7 +147,7 @@ async def test_victory_tells_each_condition_and_the_result_now(fake: FakeDiscord
     assert "turn 1 of 3, 2 turn(s) after this one" in text
     assert "German: a supplied unit across the Meuse at any time: not met; the Meuse is not crossed" in text
     assert "hold all of St. Vith, Bastogne, Marche at the end: not met" in text and "Bastogne Allied" in text
-    assert "If the game ended now: allied wins" in text
+    assert "If the game ended now: Allied wins" in text
 
 
 async def test_brief_is_posted_at_the_start_and_on_demand(fake: FakeDiscord) -> None:
@@ -172,17 +172,17 @@ async def test_turn_report_by_dm_unless_turned_off_or_closed(fake: FakeDiscord) 
     report = next(s for s in sent if s.kind == "dm" and s.user == ANN.id)
     heading, report_text = report.content.split("\n", 1)  # a DM names its game and links its channel
     assert heading == f"*Ardennes 1944, game #1 in <#{CHANNEL}>*"
-    assert report_text.startswith("**Turn 1** (16-17 December 1944, overcast): your report, german player")
+    assert report_text.startswith("**Turn 1** (16-17 December 1944, overcast): your report, German player")
     assert "Reinforcements due this turn (16.1): none" in report.content
     assert "Support pools (1.6): 5. Panzerarmee (5th Panzer Army): artillery 3" in report.content
-    assert "If the game ended now: allied wins" in report.content
+    assert "If the game ended now: Allied wins" in report.content
     assert not any(s.kind == "dm" and s.user == EVE.id for s in sent)
     closed = next(p for p in posts(sent, CHANNEL) if p.content.startswith(f"<@{BOB.id}>: I cannot send you"))
     assert closed.buttons[0][0] == "Show my turn report" and closed.pings == {BOB.id}
     refused = answers(await fake.click(ANN, closed, "Show my turn report"))[-1].content
     assert refused == "Refused: Only the allied player may see that side's view while the game is played."
     mine = answers(await fake.click(BOB, closed, "Show my turn report"))[-1]
-    assert mine.ephemeral and "your report, allied player" in mine.content
+    assert mine.ephemeral and "your report, Allied player" in mine.content
     assert "Reinforcements due this turn (16.1): CCB/10 at 2022; HQ XVIII Abn at 2101;" in mine.content
 
 

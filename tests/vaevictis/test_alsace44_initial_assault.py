@@ -104,7 +104,7 @@ def test_19_1_without_an_objective_taken_the_germans_win(game: VaeVictisGame) ->
         turns.add(state.turn)
         state = play_quietly(game, state, lambda s, seen=state.turn: s.turn != seen)
     assert turns == {1, 2, 3}
-    assert state.result == {"winner": "german", "result": "german", "reason": "the Allied objectives were not met"}
+    assert state.result == {"winner": "german", "result": "german", "reason": "the French objectives were not met"}
     with pytest.raises(Exception, match="the game is over"):
         game.apply(state, Action("allied", "pass"))
 

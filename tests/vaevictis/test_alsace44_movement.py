@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine.contract import Action, IllegalActionError
-from engine.hexgrid import Hex
+from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
 from engine.vaevictis import control, doctrine, mines, opening, trucks, turn
 from engine.vaevictis.data import GameData
@@ -456,11 +456,43 @@ def test_12_1_an_improved_position_may_be_taken_next_to_the_enemy_where_attack_i
     controlled = set(enemy_zoc(Position(alsace, state), "allied"))
     assert difficult in controlled
     act.enter_improved_position(state, alsace, state.units["fr-i-4-rtm"], controlled)
+
+    # [4.3] A unit that begins its activation beside the enemy, even in the open, is not required to attack.
     state = active(alsace, {"fr-i-4-rtm": clear, "de-i-757": enemy}, "allied")
     join(alsace, state, "fr-i-4-rtm")
     controlled = set(enemy_zoc(Position(alsace, state), "allied"))
-    refused = refusal(lambda: act.enter_improved_position(state, alsace, state.units["fr-i-4-rtm"], controlled))
+    assert clear in controlled
+    act.enter_improved_position(state, alsace, state.units["fr-i-4-rtm"], controlled)
+    assert state.units["fr-i-4-rtm"].improved_position
+
+
+def test_12_1_only_a_unit_required_to_attack_is_refused_an_improved_position(alsace: GameData) -> None:
+    """12.1 with 4.2: a unit that moved into an enemy zone of control in the open must attack, and may not dig
+    in until it has; the refusal cites 12.1 and changes nothing."""
+    m = alsace.map
+
+    def plain(h: Hex) -> bool:
+        return m.terrain[h] == "clear" and h not in m.settlements and not m.overlays_at(h)
+
+    start, clear, enemy = next(
+        (s, c, e)
+        for e in m.grid.hexes
+        if plain(e)
+        for c in m.grid.neighbours(e)
+        if plain(c) and not m.river_between(e, c) and c not in m.road_hexes
+        for s in m.grid.neighbours(c)
+        if plain(s) and m.grid.distance(s, e) == 2 and not m.river_between(s, c)
+    )
+    game = VaeVictisGame(alsace)
+    state = active(alsace, {"fr-i-4-rtm": start, "de-i-757": enemy}, "allied")
+    state, _ = game.apply(state, Action("allied", "move", {"units": ["fr-i-4-rtm"], "to": hex_name(clear)}))
+    unit = state.units["fr-i-4-rtm"]
+    assert unit.hex == clear and unit.must_attack
+    controlled = set(enemy_zoc(Position(alsace, state), "allied"))
+    before = state.copy()
+    refused = refusal(lambda: act.enter_improved_position(state, alsace, unit, controlled))
     assert refused.rule == "12.1" and "must attack" in refused.reason
+    assert not unit.improved_position and unit.action_points == before.units["fr-i-4-rtm"].action_points
 
 
 def test_12_2_a_strongpoint_is_never_activated(alsace: GameData) -> None:

@@ -177,7 +177,7 @@ def test_19_2_each_german_division_needs_a_strongpoint_stacked_with_one_of_its_u
     refusal = refused(game, state, "setup_done")
     name = data.formations["de-269-id"].name
     assert refusal.rule == "19.2" and name in refusal.reason and "at least one strongpoint" in refusal.reason
-    assert name in game.prompts(state)["german"].text.split("Still to satisfy:")[1]
+    assert name in game.prompts(state)["german"].text.split("Still to satisfy")[1]
     state = place(game, state, "de-stp-9", state.units["de-ii-469"].hex or 0)
     assert game.apply(state, Action("german", "setup_done", {}))[0].phase == "support"
 

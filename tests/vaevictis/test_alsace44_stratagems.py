@@ -293,9 +293,10 @@ def test_15_2_the_antitank_ditch_blocks_french_tanks_and_one_french_unit_removes
 
 
 def town(data: GameData, state: GameState) -> int:
-    """A village no French unit starts next to, with a free neighbour."""
+    """A clear village on the German side of the front line (the French side is French from the start, 15.2)."""
+    french_side = data.map.regions["west of the front line"]
     for hex_, place in sorted(data.map.settlements.items()):
-        if place.kind == "village" and data.map.terrain[hex_] == "clear":
+        if place.kind == "village" and data.map.terrain[hex_] == "clear" and hex_ not in french_side:
             return hex_
     raise AssertionError("no village")
 

@@ -13,7 +13,7 @@ import pytest
 from engine.contract import Action, IllegalActionError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import variant
+from engine.vaevictis import setup_phase, variant
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
@@ -113,17 +113,17 @@ def test_19_4_1_the_variant_opens_with_the_german_set_up_then_the_french(game: V
 def test_19_4_1_a_set_up_that_breaks_a_condition_is_refused_and_changes_nothing(game: VaeVictisGame) -> None:
     data = game.data
     state = game.new_game(LONG, {}, SEED)
-    before = state.copy()
-    with pytest.raises(IllegalActionError) as refused:  # the reserves stand outside their region
-        game.apply(state, Action("german", "setup_done", {}))
-    assert refused.value.rule == "19.4.1" and same(state, before)
+    assert setup_phase.setup_problem(data, state, "german") is None  # it opens on a legal default
+    broken = place(game, state, "german", "hq-de-269-id", far_from_its_units(game, state))
+    before = broken.copy()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(broken, Action("german", "setup_done", {}))
+    assert refused.value.rule == "19.4.1" and "line of command" in refused.value.reason and same(broken, before)
     west = sorted(data.map.regions["west of the front line"])[0]
     with pytest.raises(IllegalActionError) as refused:  # a German unit west of the front line
         game.apply(state, Action("german", "place", {"unit": "de-i-1212", "hex": hex_name(west)}))
     assert refused.value.rule == "19.4.1"
     # Two divisions in one hex.
-    reserve = data.map.regions["east of Belfort, north of the Allaine"]
-    state = place(game, state, "german", "de-ohren", next(h for h in sorted(reserve) if not state.units_at(h)))
     other = next(u for u, d in data.units.items() if d.formation == "de-338-vgd" and not d.is_hq)
     stacked = place(game, state, "german", other, state.units["de-i-1212"].hex or 0)
     assert "two divisions" in (variant.setup_problem(data, stacked, "german") or "")
@@ -313,3 +313,31 @@ def test_19_4_1_the_divisions_set_up_west_of_the_savoureuse_and_the_allaine(game
     with pytest.raises(IllegalActionError) as refused:
         game.apply(state, Action("german", "place", {"unit": "de-i-1212", "hex": "1308"}))
     assert refused.value.rule == "19.4.1" and same(state, before)
+
+
+def far_from_its_units(game: VaeVictisGame, state: GameState) -> Hex:
+    """An empty hex of the German area as far as can be from the 269th ID's I/469 (beyond its command range)."""
+    data = game.data
+    return max(
+        (h for h in sorted(data.map.regions[AREA]) if not state.units_at(h)),
+        key=lambda h: data.map.grid.distance(h, state.units["de-i-469"].hex or h),
+    )
+
+
+def test_19_4_1_setup_done_lists_every_unmet_condition_at_once(game: VaeVictisGame) -> None:
+    """ "Set-up done" names every broken condition in one refusal (each with what to move), and the prompt
+    lists them all; the default the set-up opens on meets every condition, so it may be closed at once."""
+    data = game.data
+    state = game.new_game(LONG, {}, SEED)
+    assert "Every condition holds" in game.prompts(state)["german"].text
+    state = place(game, state, "german", "hq-de-269-id", far_from_its_units(game, state))
+    other = next(u for u, d in data.units.items() if d.formation == "de-338-vgd" and not d.is_hq)
+    state = place(game, state, "german", other, state.units["de-i-1212"].hex or 0)
+    problems = setup_phase.setup_problems(data, state, "german")
+    assert len(problems) >= 2
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(state, Action("german", "setup_done", {}))
+    assert refused.value.rule == "19.4.1" and f"{len(problems)} conditions are not met" in refused.value.reason
+    assert "two divisions" in refused.value.reason and "line of command" in refused.value.reason
+    text = game.prompts(state)["german"].text
+    assert f"Still to satisfy ({len(problems)})" in text and all(p.reason in text for p in problems)

@@ -116,15 +116,15 @@ def test_17_victory_status_and_the_result_if_the_game_ended_now() -> None:
     status = reports.victory_status(data, pos.state, "german")
     (alpha,) = status.conditions
     assert not alpha.met and alpha.detail == "Alpha Allied (0 of 1 needed held)"
-    assert status.if_ended_now == ("allied", "allied: the German objectives were not met")
+    assert status.if_ended_now == ("Allied", "Allied: the German objectives were not met")
     assert (status.turn, status.last_turn) == (1, 2)
     pos = position(data, {"de-peiper": 203, "hq-de-1ss": 803})
     status = reports.victory_status(data, pos.state, "allied")
-    assert status.conditions[0].met and status.if_ended_now == ("german", "german: holds Alpha")
+    assert status.conditions[0].met and status.if_ended_now == ("German", "German: holds Alpha")
     assert pos.state.result is None  # asking changes nothing
     pos = position(data, {"hq-de-1ss": 203})
     status = reports.victory_status(data, pos.state, "allied")  # an HQ alone holds no city for the win
-    assert not status.conditions[0].met and status.if_ended_now[0] == "allied"
+    assert not status.conditions[0].met and status.if_ended_now[0] == "Allied"
     assert status.conditions[0].detail == "Alpha German, an HQ alone, which does not count (17) (0 of 1 needed held)"
 
 

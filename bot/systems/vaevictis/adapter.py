@@ -125,8 +125,8 @@ class VaeVictisAdapter:
                 hidden = bool(named_units(data, facts) & ids) or any(n and n in text for n in names)
             if hidden:
                 sides = sorted({data.side_of(u) for u in named_units(data, facts)})
-                who = " and ".join(sides) or "a"
-                text = f"{who.capitalize()} {event.get('kind', 'action')}: details hidden by the fog of war (11)."
+                who = " and ".join(data.side_name(side) for side in sides) or "A"
+                text = f"{who} {event.get('kind', 'action')}: details hidden by the fog of war (11)."
             found.append({**event, "text": text})
         return found
 

@@ -30,7 +30,9 @@ class VaeVictisDataTools(DataTools):
 
     def validate(self, game: str) -> DataReport:
         from engine.vaevictis.detachments import is_detachment_marker
+        from engine.vaevictis.game import VaeVictisGame
         from engine.vaevictis.loader import ScenarioError
+        from engine.vaevictis.set_up_checks import set_up_problems
 
         try:
             data = _load(game)
@@ -46,8 +48,10 @@ class VaeVictisDataTools(DataTools):
             f"{data.name}: sound. {len(data.map.grid.hexes)} hexes, {len(data.map.places)} places, "
             f"{len(data.map.rivers)} rivers, {len(data.map.roads)} roads; {len(printed)} counters "
             f"and {len(data.units) - len(printed)} detachment markers "
-            f"(German {steps['german']} steps, Allied {steps['allied']} steps); "
-            f"scenarios: {', '.join(s.name for s in data.scenarios.values())}.",
+            f"({data.side_name('german')} {steps['german']} steps, "
+            f"{data.side_name('allied')} {steps['allied']} steps); "
+            f"scenarios: {', '.join(s.name for s in data.scenarios.values())}."
+            + "".join(f"\n  set-up warning: {problem}" for problem in set_up_problems(VaeVictisGame(data))),
         )
 
     def render(self, game: str, setup: bool, around: str | None, radius: int) -> bytes:

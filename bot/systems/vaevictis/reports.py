@@ -148,9 +148,9 @@ def hex_info(game: VaeVictisGame, state: GameState, seat: Side | None, where: He
         shifts = report.column_shifts[side]
         total = sum(s[0] for s in shifts)
         detail = "; ".join(f"{s[1]} ({s[2]})" for s in shifts) or "no shift"
-        lines.append(f"{side.capitalize()} defender here: {total:+d} column(s): {detail}")
+        lines.append(f"{game.data.side_name(side)} defender here: {total:+d} column(s): {detail}")
     if report.victory:
-        holder = report.holder.capitalize() if report.holder else "nobody"
+        holder = game.data.side_name(report.holder) if report.holder else "nobody"
         lines.append(f"Victory place ({data.rule('17')}), held by {holder}: " + "; ".join(report.victory))
     for side, names in report.zoc.items():
         lines.append(f"Zone of control of the {side} side (4): {', '.join(names)}")
@@ -160,7 +160,7 @@ def hex_info(game: VaeVictisGame, state: GameState, seat: Side | None, where: He
         lines.append(f"No units (stacking limit {report.stack_limit} steps, 5).")
     else:
         steps = f"{report.steps} of {report.stack_limit} steps (5)" if report.steps is not None else "steps unknown"
-        lines.append(f"{report.holder.capitalize()} stack of {report.stack_count} counter(s), {steps}:")
+        lines.append(f"{game.data.side_name(report.holder)} stack of {report.stack_count} counter(s), {steps}:")
         lines += [f"- {unit_line(u)}" for u in report.units]
         if report.hidden:
             lines.append(f"- {report.hidden} more counter(s) hidden by the fog of war (11)")
@@ -313,7 +313,7 @@ def oob_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: str)
     if seat is None:
         return Info("You hold no seat: the order of battle is for the players.")
     oob = reports.order_of_battle(data, state, seat)
-    lines = [] if key else [f"**{seat.capitalize()} order of battle**, turn {state.turn}"]
+    lines = [] if key else [f"**{data.side_name(seat)} order of battle**, turn {state.turn}"]
     menu = []
     for army in oob.armies:
         if not key:
@@ -403,7 +403,7 @@ def turn_report_text(game: VaeVictisGame, state: GameState, seat: Side, log: Log
             break
     report = reports.turn_report(game.data, state, seat, began)
     when = ", ".join(w for w in (report.date, report.weather) if w)  # Alsace 1944 has no weather
-    lines = [f"**Turn {report.turn}** ({when}): your report, {seat} player"]
+    lines = [f"**Turn {report.turn}** ({when}): your report, {game.data.side_name(seat)} player"]
     if report.changes:
         changed = ", ".join(f"{n} {s}" for n, s in report.changes)
         lines.append(f"Changed at the start of the turn (8.1, 10.3): {changed}")
@@ -429,7 +429,7 @@ def stats_text(game: VaeVictisGame, stats: history.Statistics) -> str:
         figures = stats.sides[side]
         lost = sum(figures.steps_lost.values())
         eliminated = sum(len(v) for v in figures.eliminated.values())
-        lines.append(f"__{side.capitalize()}__: {lost} step(s) lost, {eliminated} unit(s) eliminated")
+        lines.append(f"__{game.data.side_name(side)}__: {lost} step(s) lost, {eliminated} unit(s) eliminated")
         for turn in stats.turns:
             if figures.steps_lost.get(turn) or figures.eliminated.get(turn):
                 gone = figures.eliminated.get(turn, [])
@@ -551,7 +551,7 @@ def activation_picture(game: VaeVictisGame, past: PastActivation, seat: Side | N
     from render.view_picture import picture_from_view
 
     events = [Event(str(e["kind"]), str(e.get("text", "")), dict(e.get("data", {}))) for e in past.events]
-    who = f", seen by {seat.capitalize()}" if seat else ""
+    who = f", seen by {game.data.side_name(seat)}" if seat else ""
     picture = picture_from_view(
         game.data,
         game.view(past.state, seat),
@@ -627,7 +627,7 @@ def combats_info(game: VaeVictisGame, state: GameState, seat: Side | None, key: 
     turns = int(key) if key.isdigit() and int(key) > 0 else 1
     marks = combat_marks(game, state, seat, log, turns)
     span = f"turn {state.turn}" if turns == 1 else f"turns {max(1, state.turn - turns + 1)}-{state.turn}"
-    who = f", seen by {seat.capitalize()}" if seat else ""
+    who = f", seen by {game.data.side_name(seat)}" if seat else ""
     picture = picture_from_view(game.data, game.view(state, seat), seat=seat, title=f"Combats of {span}{who}")
     picture = replace(picture, happened=Happenings(attacks=tuple(marks)))
     combats = history.combats(game.data, [r["events"] for r in log])

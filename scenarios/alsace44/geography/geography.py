@@ -255,6 +255,10 @@ ROADS: list[Road] = [
     ("Hericourt - Belfort", ["Hericourt", (47.612, 6.800), "Belfort"]),
     ("Montbeliard - Audincourt - Pont-de-Roide", ["Montbeliard", "Audincourt", "Valentigney", "Mandeure",
                                                  "Pont-de-Roide", "0822"]),
+    # The roads over the Lomont serve the 9e DIC's set-up (19.2): Dambelin, on the Pont-de-Roide - Belvoir
+    # road, falls on 0520, the division HQ's hex; the L'Isle - Sancey road climbs past 0220, the RICM's.
+    ("Pont-de-Roide - Dambelin - Belvoir", ["Pont-de-Roide", (47.385, 6.685), (47.356, 6.634), "0422"]),
+    ("L'Isle-sur-le-Doubs - Glainans - Sancey", ["L'Isle-sur-le-Doubs", (47.380, 6.560), "0222"]),
     ("Audincourt - Delle", ["Audincourt", "Etupes", "Badevel", "Delle"]),
     ("Audincourt - Blamont", ["Audincourt", "Herimoncourt", "Blamont", "1022"]),
     ("Montbeliard - Besancon", ["Montbeliard", "Bavans", "Colombier-Fontaine", "L'Isle-sur-le-Doubs",
@@ -267,6 +271,8 @@ ROADS: list[Road] = [
     ("Belfort - Rougemont - Masevaux", ["Belfort", "Etueffont", "Rougemont-le-Chateau", "Masevaux"]),
     ("Masevaux - Burnhaupt - Mulhouse", ["Masevaux", "Guewenheim", "Burnhaupt", "Heimsbrunn", "Mulhouse"]),
     ("Masevaux - Sewen", ["Masevaux", "Sewen"]),
+    # The Sewen - Ballon d'Alsace road past the Lac d'Alfeld (1103, where the 269th ID's HQ sets up, 19.2).
+    ("Sewen - Lac d'Alfeld - Ballon d'Alsace", ["Sewen", (47.811, 6.880), "1003"]),
     ("Dannemarie - Burnhaupt", ["Dannemarie", "Burnhaupt"]),
     ("Fontaine - Dannemarie", ["Lachapelle-sous-Rougemont", "Fontaine", "Montreux-Chateau"]),
     ("Landser - Kembs", ["Zillisheim", "Landser", "Sierentz", "Kembs", "Niffer", "Ottmarsheim"]),
