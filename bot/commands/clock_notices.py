@@ -34,7 +34,7 @@ def clock_notice(notice: Notice) -> tuple[str, str]:
             "or the league's rule applies."
         )
     channel = f"{head} {state}"
-    lines = [f"Game #{game.id} ({game.system}, {game.scenario}), seat **{notice.seat}**: {state}"]
+    lines = [f"Game #{game.id} ({game.system}, {game.scenario}) in <#{game.channel}>, seat **{notice.seat}**: {state}"]
     if notice.digest:
         lines.append("Since your last action:")
         lines += [f"- {line}" for line in notice.digest]

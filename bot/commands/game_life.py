@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from bot.commands import info
@@ -123,14 +122,14 @@ class GameLife(Prompting):
     async def _undo(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         outcome = await self.service.undo(ctx.channel, ctx.caller)
         row = outcome.undone[-1]
-        full = f"{row.verb} {_args(row.args)}".strip()
         head = f"<@{ctx.caller.user_id}> (**{row.seat}**) took back their last action"
-        if outcome.private_prompts:  # fog of war: the channel reads only what both sides may
-            told = "".join(f"\n- {e['text']}" for e in outcome.public_events)
-            notice = f"{head} ({row.verb}).{told}"[:1900]
-            replies = [Reply(f"Undone: {full}."), Reply(notice, to="channel", ephemeral=False)]
-        else:
-            replies = [Reply("Undone."), Reply(f"{head}: {full}.", to="channel", ephemeral=False)]
+        # What was taken back, in the words of its events as the channel read them (under fog of war, only
+        # what both sides may see), never the engine's verb and arguments.
+        told = "".join(f"\n- {e['text']}" for e in outcome.public_events)
+        notice = (f"{head}:{told}" if told else f"{head}.")[:1900]
+        own = "".join(f"\n- {e['text']}" for e in row.events if not e.get("secret_to") or row.seat in e["secret_to"])
+        mine = f"Undone:{own}" if outcome.private_prompts and own else "Undone."  # the undoer reads it all
+        replies = [Reply(mine[:1900]), Reply(notice, to="channel", ephemeral=False)]
         return replies + await self.prompt_replies(
             ctx, outcome.table, outcome.prompts, {}, private=outcome.private_prompts
         )
@@ -202,7 +201,3 @@ def verification_text(checked: Verification) -> str:
         "and in full at the end), or give that head to this command to find it in the chain."
     )
     return "\n".join(lines)
-
-
-def _args(args: Mapping[str, Any]) -> str:
-    return " ".join(f"{k}={v}" for k, v in args.items())

@@ -24,6 +24,7 @@ import logging
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.commands import info
@@ -116,7 +117,7 @@ class CommandLayer(GameLife):
             await self._check_room(command, ctx)
             values = self._check_options(command, options)
             values, guesses = await self._names_to_ids(command, values, ctx)
-            return await self._handlers[name](ctx, values)
+            return await self._dm_context(ctx, await self._handlers[name](ctx, values))
         except RulesError as error:
             hint = f" Did you mean {' or '.join(guesses)}?" if guesses else ""
             return [Reply(refusal_text(error) + hint)]
@@ -160,6 +161,28 @@ class CommandLayer(GameLife):
 
     async def press(self, custom: str, ctx: Context, values: Sequence[str] = ()) -> list[Reply]:
         """A button click or a select menu choice; stale or foreign ones are refused politely."""
+        match = parse_custom_id(custom)
+        replies = await self._press(custom, ctx, values)
+        if match is not None and (game := await self.service.store.game(int(match["game"]))) is not None:
+            replies = await self._dm_context(Context(ctx.caller, game.channel, ctx.guild), replies)
+        return replies
+
+    async def _dm_context(self, ctx: Context, replies: list[Reply]) -> list[Reply]:
+        """Every direct message names its game and links the game's channel: a player in several games
+        knows which one speaks (a DM is read away from the channel)."""
+        if not any(r.to == "dm" for r in replies):
+            return replies
+        try:
+            game = (await self.service.table(ctx.channel, live=False)).game
+        except RulesError:
+            return replies
+        name = self.service.system(game.system).name
+        heading = f"*{name}, game #{game.id} in <#{game.channel}>*\n"
+        return [
+            replace(r, text=heading + r.text) if r.to == "dm" and not r.text.startswith(heading) else r for r in replies
+        ]
+
+    async def _press(self, custom: str, ctx: Context, values: Sequence[str]) -> list[Reply]:
         match = parse_custom_id(custom)
         if match is None:
             return [Reply("Refused: this button is not one of mine.")]
@@ -325,7 +348,7 @@ class CommandLayer(GameLife):
 
     async def _act_generic(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         args = parse_args(o.get("args", ""))
-        outcome = await self.service.act(ctx.channel, ctx.caller, o["verb"], args)
+        outcome = await self.service.act(ctx.channel, ctx.caller, o["verb"], args, written=True)
         return await self.outcome_replies(ctx, outcome)
 
     async def _choose(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
@@ -408,13 +431,17 @@ class CommandLayer(GameLife):
 
     async def _log(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, corrections = await self.service.log(ctx.channel, ctx.caller)
-        lines = [f"#{e.seq} {e.seat} {e.verb}: " + " ".join(e.texts) for e in entries]
+        lines = [f"#{e.seq} {e.seat} {e.verb.replace('_', ' ')}: " + " ".join(e.texts) for e in entries]
         lines += [f"Moderator {c}" for c in corrections]
         return [Reply("\n".join(lines) or "Nothing has happened yet.")]
 
     async def _dice(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         entries, _ = await self.service.log(ctx.channel, ctx.caller)
-        lines = [f"#{e.seq} {e.seat}: {r}" for e in entries for r in e.rolls]
+        # A roll is labelled by the action it came in, not by a side: the German's combat die may roll in the
+        # Allied player's action (a retreat, a defender's choice that closes the combat).
+        lines = [
+            f"#{e.seq}, in the {e.seat} player's {e.verb.replace('_', ' ')}: {r}" for e in entries for r in e.rolls
+        ]
         table = await self.service.table(ctx.channel, live=False)
         head = f"Seed hash `{table.game.seed_hash}`."
         return [Reply(head + "\n" + ("\n".join(lines) or "No die rolled yet."))]

@@ -117,7 +117,10 @@ class Prompting:
         elif account:
             replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel, files=files))
         if outcome.picture_due:  # Discord draws and posts it after everything else (UmpireBot.deliver_pictures)
-            caption = "The map after that activation." if outcome.action is not None else "The map at the start."
+            caption = "The map at the start."
+            if outcome.action is not None:  # the system says what the picture shows, when it can
+                captions = getattr(self.service.system(table.game.system), "picture_caption", None)
+                caption = captions(outcome.events) if captions else "The map after that action."
             if outcome.action is not None and table.game.chain_head:  # an anchor outside the database
                 caption += f" Chain head `{table.game.chain_head[:HEAD_SHOWN]}`."
             replies.append(await self._picture_reply(ctx, outcome.picture_events, caption))
@@ -205,6 +208,9 @@ class Prompting:
                     )
                 )
                 continue
+            if prompt.optional and not prompt.secret and len(prompt.choices) > MAX_BUTTONS and user is not None:
+                replies.append((seat, self._offer_reply(ctx, table, seat, user, prompt, rule)))
+                continue
             buttons, selects = await self._components(table, seat, prompt)
             if prompt.secret and user is not None:
                 replies.append((seat, self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects)))
@@ -231,6 +237,22 @@ class Prompting:
                 )
             )
         return replies
+
+    def _offer_reply(self, ctx: Context, table: Table, seat: str, user: int, prompt: Prompt, rule: str) -> Reply:
+        """A chance to act with many targets (an event playable at any of dozens of hexes) as one short line and
+        one button that shows the choices to its player alone, never a long list in the channel."""
+        room = self.room_of(table.game.system)
+        commands = ", ".join(f"`{c}`" for c in dict.fromkeys(_commands_of([c.verb for c in prompt.choices], room)))
+        return Reply(
+            f"<@{user}> (**{seat}**): (optional, no need to answer) {prompt.text}{rule} "
+            f"{len(prompt.choices)} choices: the button shows them to you alone; or use {commands}.",
+            to="channel",
+            ephemeral=False,
+            buttons=(
+                Button("Show my choices", custom_id(table.game.id, table.game.revision, "dm", seat), "secondary"),
+            ),
+            channel=ctx.channel,
+        )
 
     async def freshness(self, table: Table, seat: str, prompt: Prompt) -> str:
         """A short hash of the seat's prompt and of how many actions the seat has made: a button stays valid
@@ -312,6 +334,8 @@ class Prompting:
         buttons, selects = await self._components(table, seat, prompt)
         free = self._also(table, prompt)
         listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
+        if len(prompt.choices) > MAX_BUTTONS:  # the menus list them: no wall of text above them
+            listed = f"{len(prompt.choices)} choices in the menus below."
         text = f"**{seat}**: {prompt.text}{free}\n{listed}".strip()
         return [Reply(text, buttons=buttons, selects=selects)]
 

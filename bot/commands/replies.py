@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from bot.service.arguments import closest
 from bot.service.game_service import Caller, Refusal, Table
 from engine.contract import RulesError
 
@@ -200,6 +201,14 @@ def parse_args(text: str) -> dict[str, Any]:
             raise Refusal(f"write the arguments as key=value, not {piece[:40]!r}")
         found[key] = value
     return found
+
+
+def unknown_option(command: str, name: str, names: Sequence[str]) -> str:
+    """The refusal of an option name ``command`` does not take: the names it takes, and the closest one."""
+    close = closest(name, names)
+    hint = f" (did you mean {close}?)" if close else ""
+    takes = ", ".join(names) or "no options"
+    return f"`{command}` has no option {name}{hint}; it takes {takes}. Nothing changed."
 
 
 def who(table: Table, seat: str) -> str:

@@ -421,7 +421,8 @@ class LeagueCommands:
         result = (
             f" {_score(p.first_score)}-{_score(p.second_score or 0)} ({p.how})" if p.first_score is not None else ""
         )
-        return f"- game #{p.game}: <@{p.first}> ({seats[0]}) v <@{p.second}> ({seats[1]}), {where}{result}"
+        game = f"game #{p.game}" if p.game is not None else "game being made"  # a restart mid-creation
+        return f"- {game}: <@{p.first}> ({seats[0]}) v <@{p.second}> ({seats[1]}), {where}{result}"
 
     async def _thread_replies(
         self, ctx: Context, league: LeagueRow, deadline: float | None, seats: tuple[str, str], item: Started

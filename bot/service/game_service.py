@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.service.arguments import ReadArguments, refuse_unread
 from bot.service.caches import ChannelLocks as ChannelLocks
 from bot.service.caches import StateCache as StateCache
 from bot.service.core import DAY as DAY
@@ -275,7 +276,7 @@ class GameService(Reading, Correspondence):
                 table,
                 prompts=prompts,
                 ping=ping,
-                picture_due=True,
+                picture_due=getattr(self.system(game.system), "has_map", True),  # none for a campaign kept off-map
                 fresh=frozenset(prompts),
                 private_prompts=self._private_prompts(self.system(game.system), state),
             )
@@ -375,15 +376,18 @@ class GameService(Reading, Correspondence):
         *,
         seat: str | None = None,
         state_id: int | None = None,
+        written: bool = False,
     ) -> Outcome:
         """Apply one seat's action: check, apply, store in one transaction, say what happened and who is next.
+        ``written``: the player wrote the arguments' names (``key=value``), so a name the rules never read is
+        a misspelling, refused with the names the action takes.
 
         :raises Refusal: no game, not seated, a stale ``state_id``.
         :raises RulesError: the engine's refusal, with the rule number.
         """
         async with self.lock(channel):
             table = await self.table(channel)
-            return await self._act(table, caller, verb, dict(args), seat, state_id)
+            return await self._act(table, caller, verb, dict(args), seat, state_id, written)
 
     async def _act(
         self,
@@ -393,6 +397,7 @@ class GameService(Reading, Correspondence):
         args: dict[str, Any],
         seat: str | None,
         state_id: int | None,
+        written: bool = False,
     ) -> Outcome:
         game = table.game
         if game.status != "active":
@@ -404,7 +409,8 @@ class GameService(Reading, Correspondence):
         before = await self._prompts_of(game, state)
         acting = self._acting_seat(table, caller, before, verb, seat)
         check_role(system, acting, caller)
-        applied = await asyncio.to_thread(_apply, system, state, Action(acting, verb, args), snapshot_due(game))
+        action = Action(acting, verb, args)
+        applied = await asyncio.to_thread(_apply, system, state, action, snapshot_due(game), written)
         new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
         now = self.clock()
         overtime = self._charge(table, acting, now)
@@ -438,7 +444,7 @@ class GameService(Reading, Correspondence):
             await self._ended(game, "victory")
         receipt = secret.receipt if secret else None
         table = Table(game, table.seats)
-        picture_due = bool(result) or system.picture_due(event_json)
+        picture_due = (bool(result) and getattr(system, "has_map", True)) or system.picture_due(event_json)
         fresh = self._fresh(game.id, before, after, picture_due)
         ping = self._pings(table, acting, before, after)
         public, own = await asyncio.to_thread(
@@ -572,6 +578,10 @@ class GameService(Reading, Correspondence):
                 text = await asyncio.to_thread(system.preview, state, acting, verb, dict(args))
             if text is None:
                 return None
+            # A preview is a promise: what it shows, Confirm accepts (issue 26); it refuses what Confirm would.
+            refused = await asyncio.to_thread(previewed_refusal, system, state, Action(acting, verb, dict(args)))
+            if refused is not None:
+                raise refused
             token = secrets.token_hex(6)
             await self.store.put_pending(
                 PendingRow(token, table.game.id, table.game.revision, acting, caller.user_id, verb, dict(args))
@@ -719,11 +729,33 @@ class _Applied:
     draws: list[dict[str, Any]]
 
 
-def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool) -> _Applied:
+def previewed_refusal(system: SystemAdapter, state: Any, action: Action) -> RulesError | None:
+    """Why Confirm would refuse a previewed action now (the rules' own refusal, tried on the state, which
+    ``apply`` never changes), or ``None`` when it would be accepted."""
+    try:
+        system.apply(state, action)
+    except RulesError as refused:
+        return refused
+    return None
+
+
+def _apply_read(system: SystemAdapter, state: Any, action: Action) -> tuple[Any, list[Any]]:
+    """The system's ``apply``, refusing an argument the accepted action never read (a misspelt name)."""
+    args = ReadArguments(action.args)
+    try:
+        applied = system.apply(state, Action(action.seat, action.verb, args))
+    except RulesError:
+        refuse_unread(action.verb, args, misspelt_only=True)  # "stepz" before "steps must be a number"
+        raise
+    refuse_unread(action.verb, args)
+    return applied
+
+
+def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool, written: bool = False) -> _Applied:
     """Apply the action, keeping the dice it rolls; the state's JSON only when the action carries a snapshot
-    (``snapshot``)."""
+    (``snapshot``); with ``written``, an argument the action never read is refused."""
     with recording() as drawn:
-        new, events = system.apply(state, action)
+        new, events = _apply_read(system, state, action) if written else system.apply(state, action)
     result = system.result(new)
     prompts = {} if result else system.prompts(new)
     state_json = system.state_to_json(new) if snapshot else None

@@ -31,6 +31,7 @@ from bot.commands.layer import (
     refusal_text,
     with_pictures,
 )
+from bot.commands.replies import unknown_option
 from bot.commands.rooms import cross_system_rooms
 from bot.service.game_service import Caller, GameService, Refusal, SystemFactory
 from bot.store.sqlite import SqliteStore
@@ -40,6 +41,8 @@ CHANNEL = 1
 PNG = b"\x89PNG"
 """How a PNG picture begins (other attachments keep their own names)."""
 """The console's first table; a game file that already holds a live game there gets the next free one."""
+WRITTEN_NAME = re.compile(r"[a-z][a-z_]*")
+"""An option name as a player writes one before ``=``: a word of letters and underscores."""
 
 HELP_ALSO = (
     ". Also: as SEAT, ok, cancel, show [SEAT] (a seat's own choices, private under fog of war or sealed: "
@@ -218,6 +221,10 @@ class Console:
                 key, sep, value = word.partition(":")  # Discord's way: overlay:reachable
             if sep and key in names and key != "args":
                 options[key] = value
+            elif "=" in word and WRITTEN_NAME.fullmatch(key) and "args" not in names:
+                self.say(f"  Refused: {unknown_option(name, key, names)}")
+                self.refusals += 1
+                return None
             else:
                 positional.append(word)
         free = [n for n in names if n not in options]

@@ -47,6 +47,7 @@ from bot.store.records import StoreError
 from bot.store.sqlite import SqliteStore
 from bot.systems import systems
 from bot.transports.allocator import tune_allocator
+from bot.transports.retiring import ANSWERED, STALE_ANSWERS, SUPERSEDED, PromptMessage, PromptMessages, asked_by
 from bot.transports.views import FormModal, PromptButton, PromptSelect, build_view
 from engine.contract import RulesError
 
@@ -100,6 +101,8 @@ class UmpireBot(commands.Bot):
         self.run_background_tasks = run_background_tasks
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
         self._folds: dict[int, _Folded] = {}  # by channel; in memory only: after a restart a run starts anew
+        self._prompt_messages = PromptMessages()  # what asked each seat, to retire when superseded
+        self._superseded: list[PromptMessage] = []
 
     async def close(self) -> None:
         """Close the connection to Discord, then stop the picture thread (a picture being drawn is finished)."""
@@ -222,14 +225,64 @@ class UmpireBot(commands.Bot):
     async def handle_press(self, interaction: discord.Interaction[Any], custom: str, values: Any) -> None:
         """A button click or a menu choice: acknowledge, let the command layer decide, deliver."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        before = await self._revision_of(custom)
         with self.service.renderer.answering():
             try:
                 replies = await self.layer.press(custom, self.context(interaction), list(values))
             except Exception:
                 log.exception("button %s failed", custom)
                 replies = [Reply(INTERNAL_ERROR)]
+            answered = before is not None and await self._revision_of(custom) != before
             pictures = await self.deliver(interaction, replies)
+            if answered:
+                await self._retire_answered(interaction, ANSWERED)
+            elif replies and replies[0].text.startswith(STALE_ANSWERS):  # a stale button, clicked: it goes
+                await self._retire_answered(interaction, SUPERSEDED)
         await self.deliver_pictures(interaction, pictures)
+
+    async def _revision_of(self, custom: str) -> int | None:
+        """The position of the game a prompt's choice (``c``, ``s``) answers in, now; ``None`` for another id."""
+        match = parse_custom_id(custom)
+        if match is None or match["verb"] not in ("c", "s"):
+            return None
+        game = await self.service.store.game(int(match["game"]))
+        return game.revision if game is not None else None
+
+    async def _retire_answered(self, interaction: discord.Interaction[Any], note: str) -> None:
+        """The prompt whose choice was just accepted (or found stale) keeps no live buttons: ``note`` says why."""
+        message = interaction.message
+        if message is None or message.flags.ephemeral:
+            return
+        self._prompt_messages.answered(message.channel.id, message.id)
+        await self._retire(PromptMessage(message.channel.id, message.id, message.content, 0), note)
+
+    async def _retire(self, message: PromptMessage, note: str) -> None:
+        """Edit a prompt's message: its buttons removed, ``note`` added to its text."""
+        content = message.content if message.content.endswith(note) else (message.content + note)
+        try:
+            partial = self.get_partial_messageable(message.channel).get_partial_message(message.message_id)
+            await partial.edit(
+                content=content[-2000:] if len(content) > 2000 else content,
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),  # an edit pings nobody again
+            )
+        except discord.HTTPException:
+            log.warning("could not retire an old prompt")
+
+    async def _asked(self, channel: int, message_id: int, content: str, reply: Reply) -> None:
+        """Remember a message that asks a seat, and retire the ones of that seat it supersedes."""
+        asked = asked_by(reply)
+        if asked is None:
+            return
+        game, seat, revision = asked
+        superseded = self._prompt_messages.posted(game, seat, PromptMessage(channel, message_id, content, revision))
+        self._superseded += superseded  # edited once every reply is delivered (the new prompt comes first)
+
+    async def _retire_superseded(self) -> None:
+        """Retire the prompts superseded by the replies just delivered."""
+        superseded, self._superseded = self._superseded, []
+        for old in superseded:
+            await self._retire(old, SUPERSEDED)
 
     async def on_tree_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         """The one error handler: rules refusals and bad input get a private sentence; bugs are logged."""
@@ -274,6 +327,7 @@ class UmpireBot(commands.Bot):
                 log.exception("could not deliver a reply")
         if answer and not answered:
             await interaction.followup.send("Done.", ephemeral=True)
+        await self._retire_superseded()
         return later
 
     async def deliver_pictures(self, interaction: discord.Interaction[Any], replies: list[Reply]) -> None:
@@ -290,7 +344,9 @@ class UmpireBot(commands.Bot):
         assert reply.user is not None
         try:
             channel = await self.create_dm(discord.Object(reply.user))
-            await channel.send(**self._message(reply))
+            message = self._message(reply)
+            sent = await channel.send(**message)
+            await self._asked(channel.id, sent.id, message["content"], reply)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED and error.status != 403:
                 raise
@@ -322,10 +378,13 @@ class UmpireBot(commands.Bot):
                 message.setdefault("view", None)  # the old prompt's buttons go when the new prompt has none
                 await self.get_partial_messageable(channel).get_partial_message(last.message_id).edit(**message)
                 self._remember_fold(channel, replace(last, kept=f"{last.kept}\n{fold.account}"))
+                await self._asked(channel, last.message_id, message["content"], reply)
                 return
-        sent = await self.get_partial_messageable(channel).send(**self._message(reply))
+        message = self._message(reply)
+        sent = await self.get_partial_messageable(channel).send(**message)
         if fold is not None:
             self._remember_fold(channel, _Folded(fold.key, sent.id, fold.account))
+        await self._asked(channel, sent.id, message["content"], reply)
 
     def _remember_fold(self, channel: int, folded: _Folded) -> None:
         self._folds[channel] = folded

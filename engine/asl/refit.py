@@ -909,13 +909,15 @@ def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -
     if step.kind == "manual":
         tables = ", ".join(f"{module.tables[t].title} ({t})" for t in step.tables)
         extra = f" Tables you may roll on: {tables}." if tables else ""
-        if step.areas and state.rosters[side].areas_date != state.date:
+        # [9.605] Done is offered once the Setup Areas are entered: offered before, it could only be refused.
+        areas_due = step.areas and state.rosters[side].areas_date != state.date
+        if areas_due:
             extra += " Enter your Setup Areas, Strategic Locations and Perimeter (areas) before saying done."
         return Prompt(
             side,
             f"{step.rule} {step.title}: {step.text}{extra} Say done when your side has finished this step.",
-            choices=(Choice("done", {}, "Done"),),
-            free_verbs=(*(("roll",) if step.tables else ()), "cvp", *(("areas",) if step.areas else ())),
+            choices=() if areas_due else (Choice("done", {}, "Done"),),
+            free_verbs=(*(("roll",) if step.tables else ()), "cvp", *(("areas",) if step.areas else ()), "done"),
             rule=step.rule,
         )
     if step.kind == "cpp":

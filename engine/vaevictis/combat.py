@@ -60,6 +60,7 @@ from engine.vaevictis.data import CrtCell, GameData, Side, other_side
 from engine.vaevictis.events import attack_reactions
 from engine.vaevictis.odds import (
     Assessment,
+    AttackKind,
     AttackPlan,
     Modifier,
     SupportUse,
@@ -75,7 +76,7 @@ from engine.vaevictis.odds import (
     support_condition_problem,
     support_def,
 )
-from engine.vaevictis.state import GameState, MapMarker, Position
+from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
 
 Record = dict[str, Any]
 Role = str  # "attacker" | "defender"
@@ -154,14 +155,19 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
                 f"{_name(data, unit_id)} has {unit.action_points} AP left; a {plan.kind} attack costs {cost}", "3.4.1"
             )
     pos = Position(data, state)
-    target_zone = {h for target in plan.targets for u in pos.units_at(target) for h in zoc.zoc_hexes(pos, u)}
+    target_zone = _zone_of(pos, plan.targets)
     for unit_id in plan.attackers:
         unit = state.units[unit_id]
-        if unit.must_attack and unit.hex not in target_zone and unit.action_points - cost < action_cost(data, "normal"):
+        if (
+            owes_an_attack(pos, unit)
+            and unit.hex not in target_zone
+            and unit.action_points - cost < action_cost(data, "normal")
+        ):
             # [4.2] Its last AP on a hex that exerts no zone on it would leave its duty to attack unmet for good.
+            duty = ", ".join(hex_name(h) for h, _ in duty_attacks(data, state, unit))
             raise _refuse(
                 f"{_name(data, unit_id)} entered an enemy zone of control: with its last AP it must attack a unit "
-                "exerting that zone on it",
+                "exerting that zone on it" + (f" ({duty})" if duty else ""),
                 "4.2",
             )
     # The attack is legal: from here on the state changes.
@@ -208,6 +214,42 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
         record["stage"] = "defender_supports"
     events += _continue(data, state, record)
     return events
+
+
+def _zone_of(pos: Position, targets: Sequence[Hex]) -> set[Hex]:
+    """[4.1] The hexes the units in ``targets`` exert a zone of control on."""
+    return {h for target in targets for u in pos.units_at(target) for h in zoc.zoc_hexes(pos, u)}
+
+
+def owes_an_attack(pos: Position, unit: UnitState) -> bool:
+    """[4.2] Whether the unit entered an enemy zone of control, has not attacked since and still stands in an
+    enemy zone (when no enemy unit exerts one on it any more, the duty lapses)."""
+    return unit.must_attack and unit.hex in zoc.enemy_zoc(pos, pos.data.side_of(unit.id))
+
+
+def duty_attacks(data: GameData, state: GameState, unit: UnitState) -> list[tuple[Hex, str]]:
+    """[4.2, 7.1, 3.4.1] The attacks that would meet a unit's duty to attack, made by the unit alone: each
+    adjacent hex whose units exert a zone of control on it, with the first kind (normal, then prepared) the
+    attack rules and the unit's APs allow. Empty when the rules allow none (the duty cannot demand it)."""
+    if unit.hex is None:
+        return []
+    side = data.side_of(unit.id)
+    pos = Position(data, state)
+    found: list[tuple[Hex, str]] = []
+    kinds: tuple[AttackKind, ...] = ("normal", "prepared")
+    for target in data.map.grid.neighbours(unit.hex):
+        if pos.side_at(target) != other_side(side) or unit.hex not in _zone_of(pos, [target]):
+            continue
+        for kind in kinds:
+            if unit.action_points < action_cost(data, kind):
+                continue
+            try:
+                assess(data, state, AttackPlan(side=side, kind=kind, attackers=(unit.id,), targets=(target,)))
+            except IllegalActionError:
+                continue
+            found.append((target, kind))
+            break
+    return found
 
 
 def defence_support_options(data: GameData, state: GameState, record: Record) -> tuple[list[SupportUse], bool]:
@@ -1138,7 +1180,8 @@ def _apply_defence_support(
         return [Event("support", text, {"side": defender, "kind": "air"})]
     if verb != "support_defence":
         raise InvalidActionError(
-            f"answer with support_defence, air_defence, choose_quality or supports_done, not {verb!r}"
+            "the combat waits for the defender's supports: add an HQ or air support, choose the unit whose "
+            "quality counts, or say the supports are done"
         )
     use = (_text_arg(args, "hq"), _text_arg(args, "kind"))
     if use not in markers:
@@ -1217,7 +1260,7 @@ def _apply_result_decision(
                 reason, rule = "a prepared attack costs the attacker a step", "7.3.2"
             raise _refuse(f"at least one step must be lost before retreating ({reason})", rule)
         return _retreat_step(data, state, record, role, _hex_arg(args, "to"), _units_arg(args))
-    raise InvalidActionError(f"answer with take_loss or retreat, not {verb!r}")
+    raise InvalidActionError("the combat waits for its losses: take a step loss or retreat")
 
 
 def _loss_refusal(data: GameData, state: GameState, record: Record, role: Role, unit: str) -> str:
@@ -1349,7 +1392,7 @@ def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, 
             info["stopped"] = True
         return [Event("advance", "The attacker stops advancing", {"hex": _vacated(record)[0]})]
     if verb != "advance":
-        raise InvalidActionError(f"answer with advance or end_advance, not {verb!r}")
+        raise InvalidActionError("the combat waits for the advance after combat: advance a unit or stop advancing")
     to = _hex_arg(args, "to")
     groups = _advance_groups(data, state, record)
     units = _units_arg(args)

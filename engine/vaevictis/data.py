@@ -491,3 +491,8 @@ class GameData:
     def army_of(self, unit_id: str) -> Army:
         """The army a unit belongs to."""
         return self.armies[self.formations[self.units[unit_id].formation].army]
+
+
+def hq_name(name: str) -> str:
+    """An HQ's name with "HQ" once (some games print it on the counter, some do not)."""
+    return name if name.startswith("HQ") else f"HQ {name}"

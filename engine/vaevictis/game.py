@@ -158,7 +158,6 @@ class VaeVictisGame:
 
     def __init__(self, data: GameData) -> None:
         self.data = data
-        self._trying_attacks = False
         self.options = game_options(data)
 
     # --- New game ---------------------------------------------------------------------------------------
@@ -351,11 +350,11 @@ class VaeVictisGame:
             "put_on_top",
             *(verb for verb, table in GAME_VERBS.items() if table in self.data.extra),
         )
-        owing = self._owing_an_attack(state)
+        duty = self._duty_choices(state)
         text = "Act with your activated units, then end the activation."
-        if owing:
-            names = ", ".join(self.data.units[u.id].name for u in owing)
-            text += f" {names} must attack before the activation ends (4.2)."
+        if duty:
+            owing = dict.fromkeys(self.data.units[str(c.args["attackers"])].name for c in duty)
+            text += f" {', '.join(owing)} must attack before the activation ends (4.2)."
         flips = [
             Choice("reveal_garrison", {"hex": hex_name(h)}, label) for h, label in garrisons.reveal_choices(state, side)
         ]
@@ -363,7 +362,7 @@ class VaeVictisGame:
             *detachments.choices(self.data, state, side),
             *flips,
             *exits.choices(self.data, state, side),
-            Choice("end_activation", {}, "End activation"),
+            *(duty or [Choice("end_activation", {}, "End activation")]),
         ]
         return {side: Prompt(side, text, tuple(choices), verbs, rule="3.4")}
 
@@ -430,7 +429,7 @@ class VaeVictisGame:
         else:
             handler = self._handlers().get(action.verb)
             if handler is None:
-                raise InvalidActionError(f"unknown action {action.verb!r} in the operations phase")
+                raise InvalidActionError(f"{action.verb.replace('_', ' ')} is not an action of the operations phase")
             # [Alsace 15.3] A reactivation the enemy may stop with a stratagem waits for his answer.
             held = stratagems.reactivations(self.data, new, seat, action.verb, action.args)
             if held:
@@ -606,7 +605,7 @@ class VaeVictisGame:
             ]
         if state.phase == "air" and action.verb == "christmas":
             return christmas.choose(self.data, state, side, text_arg(args, "present"), args)
-        raise InvalidActionError(f"{action.verb!r} is not an action of the {state.phase} phase")
+        raise InvalidActionError(f"{action.verb.replace('_', ' ')} is not an action of the {state.phase} phase")
 
     def _christmas_prompt(self, state: GameState, side: Side) -> Prompt | None:
         """[15.4] Turn 5, optional rule: each player chooses one Christmas present."""
@@ -1074,32 +1073,19 @@ class VaeVictisGame:
     def _owing_an_attack(self, state: GameState) -> list[UnitState]:
         """[4.2] The activation's units that entered an enemy zone of control and still owe an attack they can
         make: the duty cannot demand an attack the rules forbid (a mechanized unit with no road into the
-        defender's hex, Alsace 7.1), so a unit without any legal attack on an adjacent enemy is let off."""
-        owing = act.units_owing_an_attack(state, self.data)
-        if not owing or self._trying_attacks:
-            return owing  # an attack tried below asks for the prompts again: no second round of trials
-        self._trying_attacks = True
-        try:
-            return [unit for unit in owing if self._has_a_legal_attack(state, unit)]
-        finally:
-            self._trying_attacks = False
+        defender's hex, Alsace 7.1), so a unit without any legal attack on a unit exerting that zone is let off."""
+        return [u for u in act.units_owing_an_attack(state, self.data) if combat.duty_attacks(self.data, state, u)]
 
-    def _has_a_legal_attack(self, state: GameState, unit: UnitState) -> bool:
-        if unit.hex is None:
-            return False
-        side = self.data.side_of(unit.id)
-        pos = Position(self.data, state)
-        for target in self.data.map.grid.neighbours(unit.hex):
-            if pos.side_at(target) != other_side(side):
-                continue
-            for kind in ("normal", "prepared"):
-                action = Action(side, "attack", {"kind": kind, "attackers": unit.id, "target": hex_name(target)})
-                try:
-                    self.apply(state, action)
-                except (IllegalActionError, InvalidActionError, NotYourTurnError):
-                    continue
-                return True
-        return False
+    def _duty_choices(self, state: GameState) -> list[Choice]:
+        """[4.2] The attacks that meet the duty of each unit owing one, offered in place of ending the
+        activation (which the duty forbids)."""
+        choices = []
+        for unit in act.units_owing_an_attack(state, self.data):
+            name = self.data.units[unit.id].name
+            for target, kind in combat.duty_attacks(self.data, state, unit):
+                args = {"kind": kind, "attackers": unit.id, "target": hex_name(target)}
+                choices.append(Choice("attack", args, f"{name} attacks {hex_name(target)} ({kind})"))
+        return choices
 
     def _end_activation(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         if state.activation is None:

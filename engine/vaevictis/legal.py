@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from engine.contract import Action, IllegalActionError, RulesError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
-from engine.vaevictis import mines, movement, setup_phase, trucks, turn, variant, zoc
+from engine.vaevictis import combat, mines, movement, setup_phase, trucks, turn, variant, zoc
 from engine.vaevictis.data import Side, other_side
 from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.odds import action_cost
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 
@@ -80,6 +81,10 @@ def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> Unit
     definition = game.data.units[unit.id]
     if trial_unit.action_points >= 1 and not definition.is_hq and unit.hex is not None:
         targets = tuple(n for n in game.data.map.grid.neighbours(unit.hex) if pos.side_at(n) == other_side(side))
+        if combat.owes_an_attack(pos, trial_unit) and trial_unit.action_points < 2 * action_cost(game.data, "normal"):
+            # [4.2] With its last AP a unit owing an attack may only attack a unit exerting its zone on it.
+            duty = {h for h, _ in combat.duty_attacks(game.data, trial, trial_unit)}
+            targets = tuple(h for h in targets if h in duty)
     return UnitOptions(
         unit.id,
         destinations,

@@ -50,7 +50,7 @@ from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import combat_rules
 from engine.vaevictis.combat_command_support import holder_name, holder_side, is_combat_command
 from engine.vaevictis.combat_command_support import may_support as cc_support_problem
-from engine.vaevictis.data import CrtCell, GameData, Side, other_side
+from engine.vaevictis.data import CrtCell, GameData, Side, hq_name, other_side
 from engine.vaevictis.disorganization import is_disorganized
 from engine.vaevictis.doctrine import attached_formation
 from engine.vaevictis.events import nuts_quality_bonus
@@ -767,7 +767,7 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         if not unit.on_map or data.side_of(unit_id) != side:
             raise _refuse(f"{name} is not a {data.side_name(side)} unit on the map", "7.1")
         if data.units[unit_id].is_hq:
-            raise _refuse(f"HQ {name} has a combat strength only in defence", "1.3")
+            raise _refuse(f"{hq_name(name)} has a combat strength only in defence", "1.3")
         assert unit.hex is not None
         reach = tuple(h for h in plan.targets if data.map.grid.are_adjacent(unit.hex, h))
         if not reach:

@@ -18,7 +18,7 @@ from typing import Any
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import events as event_rules
 from engine.vaevictis import movement, stacking, supply, victory, zoc
-from engine.vaevictis.data import SIDES, GameData, Side, VictoryCondition, other_side
+from engine.vaevictis.data import SIDES, GameData, Side, VictoryCondition, hq_name, other_side
 from engine.vaevictis.geography import beyond_meuse
 from engine.vaevictis.odds import defender_terrain_shifts
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -43,11 +43,6 @@ def marker_name(data: GameData, kind: str) -> str:
     if event is not None:
         return f"{event.name} ({event.rule})"
     return BREAKTHROUGH if kind == "breakthrough" else kind
-
-
-def hq_name(name: str) -> str:
-    """An HQ's name with "HQ" once (some games print it on the counter, some do not)."""
-    return name if name.startswith("HQ") else f"HQ {name}"
 
 
 def visible_ids(view: Mapping[str, Any]) -> set[str]:

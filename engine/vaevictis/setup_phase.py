@@ -411,12 +411,14 @@ def prompts(data: GameData, state: GameState) -> dict[Side, Prompt]:
     side = setup_side(data, state)
     if side is None:
         return variant.prompts(data, state)
+    # A Done button is offered once the set-up holds: offered earlier, it could only be refused (issue 26).
+    done = (Choice("setup_done", {}, "Set-up done"),) if setup_problem(data, state, side) is None else ()
     return {
         side: Prompt(
             side,
             prompt_text(data, state, side),
-            (Choice("setup_done", {}, "Set-up done"),),
-            ("place",),
+            done,
+            ("place", "setup_done"),
             rule=rule(data, state),
         )
     }

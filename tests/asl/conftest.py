@@ -76,7 +76,11 @@ class Table:
         """Say done on every manual step (and setup) until a step needs something else."""
         for _ in range(200):
             current = self.prompts()
-            doers = [s for s, p in current.items() if [c.verb for c in p.choices] == ["done"]]
+            doers = [  # a Done button, or Done once the Setup Areas are entered (9.605)
+                s
+                for s, p in current.items()
+                if [c.verb for c in p.choices] == ["done"] or (not p.choices and "areas" in p.free_verbs)
+            ]
             if not doers or len(doers) != len(current):
                 return
             for seat in doers:

@@ -590,3 +590,20 @@ def test_secret_prompt_texts_carry_no_secret_figures() -> None:
     table.act("german", "roll_rgs")
     forts = table.prompts()["german"]
     assert forts.rule == "9.619" and "9 FPP" not in forts.text
+
+
+def test_9_605_done_is_offered_once_the_setup_areas_are_entered() -> None:
+    """[9.605] Before a side enters its Setup Areas its prompt offers no Done (Done would be refused): it says
+    what to enter; once they are entered, Done is offered and accepted."""
+    table = to_first_reph()
+    for _ in range(4):
+        table.act("allied", "done")
+        table.act("german", "done")
+    assert table.step_rule() == "9.605"
+    prompt = table.prompts()["allied"]
+    assert not prompt.choices and "areas" in prompt.free_verbs and "Setup Areas" in prompt.text
+    with pytest.raises(IllegalActionError, match="Setup Areas"):
+        table.act("allied", "done")
+    table.act("allied", "areas", setup="A,B", strategic="", perimeter="")
+    assert [c.verb for c in table.prompts()["allied"].choices] == ["done"]
+    table.act("allied", "done")

@@ -31,6 +31,7 @@ from bot.service.config import Settings
 from bot.service.game_types import SystemFactory
 from bot.store.sqlite import SqliteStore
 from bot.transports.discord_app import UmpireBot
+from bot.transports.retiring import ANSWERED, SUPERSEDED
 
 GUILD = 9000
 APP = 4242
@@ -56,7 +57,8 @@ class Sent:
     kind: str
     """``channel`` (a message in a channel or thread), ``dm``, ``callback`` (interaction response),
     ``followup``, ``edit`` (of the original response), ``thread`` (a thread opened under ``channel``; its
-    name is the content, its id ``payload["thread"]``), ``other``."""
+    name is the content, its id ``payload["thread"]``), ``retired`` (an old prompt's message edited to lose its
+    buttons, in a channel or a DM: ``edit_of`` says which), ``other``."""
     channel: int | None
     content: str = ""
     ephemeral: bool = False
@@ -310,7 +312,9 @@ class FakeDiscord:
             return self._thread_json(thread, parent, str(payload.get("name", "")))
         if path == "/channels/{channel_id}/messages/{message_id}" and route.method == "PATCH":
             channel, edited = int(route.channel_id or 0), int(route.url.rsplit("/", 1)[1])
-            sent = self._record("channel", channel, payload, files)
+            retired = str(payload.get("content", "")).endswith((SUPERSEDED, ANSWERED))
+            sent = self._record("retired" if retired else "channel", channel, payload, files)
+            sent.user = next((u for u, c in self._dm_channels.items() if c == channel), None)
             sent.edit_of = edited
             sent.message = {**self._message(channel, payload, files), "id": str(edited)}
             return sent.message

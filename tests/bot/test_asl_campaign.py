@@ -140,6 +140,7 @@ async def setup_campaign(fake: FakeDiscord, **options: Any) -> None:
     await fake.command(ANN, CHANNEL, "game join", seat="allied")
     await fake.command(BOB, CHANNEL, "game join", seat="german")
     sent = await fake.command(BOB, CHANNEL, "game start")
+    assert not any("map" in p.content.lower() for p in posts(sent, CHANNEL))  # no map, so no caption without one
     begin = latest_prompt(fake, "german")
     sent = await fake.click(BOB, begin, "1. Begin")
     assert any("campaign begins" in p.content for p in posts(sent, CHANNEL))

@@ -314,6 +314,7 @@ async def test_clock_notice_dm_has_a_digest_and_counts_the_players_games(service
     channel_text, dm = clock_notice(blue)
     assert f"<@{BLUE.user_id}>" in channel_text and "runs out in 12 hour(s)" in channel_text
     assert "Since your last action:" in dm and "Your move in 2 game(s)." in dm
+    assert f"in <#{CHANNEL}>" in dm.splitlines()[0]  # a DM names its game and links its channel
 
 
 async def test_clock_runs_per_seat_through_alsace_support_and_a_sealed_stratagem(

@@ -121,3 +121,43 @@ async def test_autocomplete_suggests_what_is_legal(layer: CommandLayer) -> None:
     assert ("advance", "advance") in await layer.autocomplete("act", "verb", "", {}, ctx(RED))
     assert await layer.autocomplete("game join", "seat", "", {}, ctx(RED)) == [("red", "red"), ("blue", "blue")]
     assert await layer.autocomplete("nothing", "x", "", {}, ctx(RED)) == []
+
+
+async def test_a_preview_refuses_what_its_confirm_would_refuse(layer: CommandLayer, monkeypatch: Any) -> None:
+    """A preview is a promise: odds the system shows for an attack the rules refuse are not shown; the preview
+    answers with the refusal Confirm would give, rule and all, and nothing waits for a Confirm."""
+    from tests.bot.doubles import Duel
+
+    monkeypatch.setattr(Duel, "preview", lambda self, state, seat, verb, args: "Odds: anything goes.")
+    await started(layer.service)
+    before = await snapshot(layer.service)
+    replies = await layer.run("attack", ctx(RED), {"target": "moon", "attackers": "all"})
+    assert replies[0].text == "Refused: You may attack only the line or the flank (rule D.4)."
+    assert not replies[0].buttons and await snapshot(layer.service) == before
+
+
+async def test_an_optional_offer_with_many_targets_is_one_button_not_a_list(
+    layer: CommandLayer, monkeypatch: Any
+) -> None:
+    """A chance to act at any of dozens of places (an event at any hex) is posted as one short line with one
+    button, which shows the choices (in menus) to that player alone: never a long list in the channel."""
+    from engine.contract import Choice, Prompt
+    from tests.bot.doubles import Duel
+
+    plain = Duel.prompts
+
+    def with_offer(self: Duel, state: dict[str, Any]) -> dict[str, Prompt]:
+        found = plain(self, state)
+        if state["phase"] == "play" and state["active"] == "red" and state["advances"]:
+            offer = tuple(Choice("roll", {}, f"Roadblock at {n:04d}") for n in range(60))
+            found["blue"] = Prompt("blue", "You may set up a roadblock now.", offer, rule="D.8", optional=True)
+        return found
+
+    monkeypatch.setattr(Duel, "prompts", with_offer)
+    await started(layer.service)
+    replies = await layer.run("act", ctx(RED), {"verb": "advance", "args": "steps=1"})
+    offer = next(r for r in replies if r.to == "channel" and "roadblock" in r.text)
+    assert "Roadblock at" not in offer.text and "60 choices" in offer.text and not offer.files
+    assert [b.label for b in offer.buttons] == ["Show my choices"] and len(offer.text) < 300
+    shown = await layer.press(offer.buttons[0].custom_id, ctx(BLUE))
+    assert shown[0].ephemeral and sum(len(s.entries) for s in shown[0].selects) == 60

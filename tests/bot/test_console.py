@@ -32,7 +32,7 @@ async def test_a_script_plays_a_game_hot_seat(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "Bids revealed: red 2, blue 1" in text
     assert "Refused: At most two advances per turn (rule D.2)." in text
-    assert "took back their last action: advance steps=1" in text
+    assert "took back their last action:\n- red advances 1." in text
     assert "--- blue (player2) to decide ---" in text
     assert "#7 blue advance: blue advances 2." in text
     assert console.pictures_written and console.pictures_written[0].read_bytes().startswith(b"\x89PNG")
@@ -123,6 +123,27 @@ async def test_11_show_opens_each_seats_own_choices_at_any_time(tmp_path: Path) 
     assert german.count("(only you) **german**: Support phase") == 2  # `show` again, for the seat typing now
     assert "Refused: the seats are german, allied." in text and "show [SEAT]" in text
     assert console.current == "german"
+
+
+async def test_a_misspelt_option_is_refused_with_the_options_the_command_takes(tmp_path: Path) -> None:
+    """A `key=value` whose key the command does not take is refused with its options and the closest one,
+    never passed on as the value of another option; a misspelt action argument in `act` is refused too."""
+    out = io.StringIO()
+    script = ["choose 2", "choose 1", "attack target=line atackers=all", "act advance stepz=3", "act advance steps=3"]
+    console = await play(duel_systems(), scenario="standard", script=script, out=out, out_dir=tmp_path)
+    text = out.getvalue()
+    assert "`attack` has no option atackers (did you mean attackers?); it takes " in text
+    assert "Unknown argument stepz (did you mean steps?): advance takes steps; nothing changed." in text
+    assert "red advances 3" in text and console.refusals == 2
+
+
+def test_a_misspelt_name_is_matched_to_the_name_written_inside_it() -> None:
+    """`attacker_quality=` meant `quality=` (the name written inside it), not `attackers`."""
+    from bot.service.arguments import closest
+
+    assert closest("attacker_quality", ["attackers", "target", "kind", "quality"]) == "quality"
+    assert closest("atackers", ["attackers", "target"]) == "attackers"
+    assert closest("zzz", ["attackers", "target"]) is None
 
 
 async def test_the_console_knows_the_league_commands_as_the_docs_say(tmp_path: Path) -> None:

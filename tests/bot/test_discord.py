@@ -194,7 +194,7 @@ async def test_undo_is_announced_in_the_channel(fake: FakeDiscord) -> None:
     await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
     await fake.command(ANN, CHANNEL, "act", verb="advance", args="steps=3")
     sent = await fake.command(ANN, CHANNEL, "game undo")
-    assert any("took back their last action: advance steps=3" in p.content for p in posts(sent, CHANNEL))
+    assert any("took back their last action:\n- red advances 3." in p.content for p in posts(sent, CHANNEL))
     sent = await fake.command(ANN, CHANNEL, "game undo")
     assert "cannot be undone" in answers(sent)[-1].content or "blue player's" in answers(sent)[-1].content
 
@@ -373,6 +373,27 @@ async def test_a_forged_button_whose_game_overflows_is_refused_through_discord(f
         payload["message"] = json.loads(json.dumps(payload["message"]).replace(original, forged))
         sent = await fake.interact(payload)
         assert [a.content for a in answers(sent)] == ["Refused: this button is not one of mine."]
+
+
+async def test_stale_prompts_retire_themselves_in_dms_and_in_the_channel(fake: FakeDiscord) -> None:
+    """An answered prompt (a DM here) and a superseded one (in the channel) lose their buttons and say so: no
+    visible button is left to answer "earlier position" or "nothing to decide"."""
+    start = await seated(fake)
+    ann_dm = dm_to(start, ANN)
+    sent = await fake.click(ANN, ann_dm, "2. Bid 2")
+    retired = [s for s in sent if s.kind == "retired"]
+    assert [s.edit_of for s in retired] == [int(ann_dm.message["id"])] and retired[0].user == ANN.id
+    assert retired[0].content.endswith("*(Answered.)*") and not retired[0].buttons
+    sent = await fake.click(BOB, dm_to(start, BOB), "1. Bid 1")
+    red_prompt = next(p for p in posts(sent, CHANNEL) if p.buttons and ANN.id in p.pings)
+    sent = await fake.command(ANN, CHANNEL, "act", verb="advance", args="steps=1")
+    assert any(p.buttons for p in posts(sent, CHANNEL))  # red's new prompt
+    retired = [s for s in sent if s.kind == "retired"]
+    assert [s.edit_of for s in retired] == [int(red_prompt.message["id"])]
+    assert "Superseded" in retired[0].content and not retired[0].buttons and not retired[0].pings
+    again = await fake.click(ANN, ann_dm, "2. Bid 2")  # a stale button clicked (kept by a client, say) goes too
+    assert "earlier position" in answers(again)[-1].content
+    assert [s.edit_of for s in again if s.kind == "retired"] == [int(ann_dm.message["id"])]
 
 
 async def test_game_verify_compares_the_log_with_the_head_the_bot_posted(fake: FakeDiscord, db_path: Path) -> None:

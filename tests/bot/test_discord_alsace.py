@@ -64,6 +64,8 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     setup_map = next(p for p in posts(start, CHANNEL) if p.files == ["map.png"])
     assert setup_map.content == "The map at the start." and pictures[-1][0] is None
     start = await choose(fake, ANN, prompt_to(start, ANN), "Set-up done")  # [19.2] the suggested set-up
+    after_setup = next(p for p in posts(start, CHANNEL) if p.files == ["map.png"])
+    assert after_setup.content.startswith("The map after the german set-up.")  # what it shows, not "that activation"
 
     # Support (1.6): the French allot a light artillery to the 2e DIM; the German none.
     sent = await choose(fake, BOB, prompt_to(start, BOB), "light artillery to HQ 2e DIM")

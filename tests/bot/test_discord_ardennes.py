@@ -174,6 +174,8 @@ async def test_a_full_activation_through_discord(fake: FakeDiscord, pictures: li
     assert "Combat at 2515" in answers(sent)[-1].content
     sent = await fake.command(EVE, CHANNEL, "dice")
     assert "rolled 6" in answers(sent)[-1].content
+    # a roll is labelled by the action it came in, never as if the clicking side had rolled it
+    assert all(", in the " in line for line in answers(sent)[-1].content.splitlines()[1:])
 
 
 async def test_an_optional_prompt_neither_pings_nor_reminds(fake: FakeDiscord) -> None:

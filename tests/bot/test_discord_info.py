@@ -170,7 +170,9 @@ async def test_turn_report_by_dm_unless_turned_off_or_closed(fake: FakeDiscord) 
     fake.closed_dms.add(BOB.id)
     sent = await fake.command(BOB, CHANNEL, "game start")
     report = next(s for s in sent if s.kind == "dm" and s.user == ANN.id)
-    assert report.content.startswith("**Turn 1** (16-17 December 1944, overcast): your report, German player")
+    heading, report_text = report.content.split("\n", 1)  # a DM names its game and links its channel
+    assert heading == f"*Ardennes 1944, game #1 in <#{CHANNEL}>*"
+    assert report_text.startswith("**Turn 1** (16-17 December 1944, overcast): your report, German player")
     assert "Reinforcements due this turn (16.1): none" in report.content
     assert "Support pools (1.6): 5. Panzerarmee (5th Panzer Army): artillery 3" in report.content
     assert "If the game ended now: Allied wins" in report.content

@@ -119,10 +119,10 @@ async def test_11_undo_tells_the_channel_only_what_both_sides_may_see(fog: FogTa
     await fog.act(ANN, "move", units="de-peiper,de-hansen", to="0603")
     undone = await fog.run(ANN, "game undo")
     notice = fog.channel(undone)
-    assert "took back their last action (move)" in notice
+    assert "took back their last action" in notice and "units=" not in notice  # words, not arguments
     assert "Peiper" not in notice and "de-peiper" not in notice
     private = [r.text for r in undone if r.to == "caller"]
-    assert any("units=de-peiper,de-hansen to=0603" in text for text in private)  # the undoer reads it all
+    assert any("Peiper" in text for text in private)  # the undoer reads it all
 
 
 async def test_11_1_the_defender_reads_the_combat_he_fought_in_his_log(fog: FogTable) -> None:

@@ -167,7 +167,7 @@ def test_a_seat_without_a_decision_is_refused_and_nothing_changes() -> None:
 
 def test_an_unknown_verb_or_bad_argument_is_refused_clearly() -> None:
     table = Table(placements=FRONT)
-    table.refused("german", "teleport", None, "unknown action 'teleport'")
+    table.refused("german", "teleport", None, "teleport is not an action of the operations phase")
     table.act("german", "activate_general")
     table.refused("german", "move", None, "is not a hex number", units="de-hansen", to="zz")
     table.refused("german", "move", None, "not on the map", units="de-hansen", to="0909")
@@ -287,3 +287,36 @@ def test_3_5_the_log_says_a_reactivated_unit_is_fatigued() -> None:
     events = table.act("german", "enter_ip", unit="de-hansen")
     fatigue = next(e for e in events if e.kind == "fatigue")
     assert (fatigue.text, fatigue.data) == ("Hansen/1 is reactivated and becomes fatigued.", {"unit": "de-hansen"})
+
+
+def test_4_2_a_unit_owing_an_attack_is_offered_the_attacks_that_meet_it_in_place_of_end_activation() -> None:
+    """Found by play of Alsace 1944 (II/4 RTM): a unit in an enemy zone with its last AP was offered End
+    activation, which the duty refuses, and a target whose attack the duty refuses. The prompt offers the
+    attacks that meet the duty instead, each accepted, and only those targets are suggested."""
+    from engine.contract import Action
+    from engine.vaevictis.legal import unit_options
+
+    table = Table(placements={**FRONT, "hq-us-v": 305})
+    table.act("german", "activate_general")
+    table.state.activation.units.append("de-12-vg")  # type: ignore[union-attr]
+    table.set("de-12-vg", hex=304, must_attack=True, action_points=1)  # in the zone of 3rd ID at 0204
+    prompt = table.game.prompts(table.state)["german"]
+    assert "end_activation" not in [c.verb for c in prompt.choices]
+    duty = [c for c in prompt.choices if c.verb == "attack"]
+    assert [c.args["target"] for c in duty] == ["0204"] and "must attack" in prompt.text
+    for choice in duty:
+        table.game.apply(table.state, Action("german", choice.verb, choice.args))
+    assert unit_options(table.game, table.state, table.unit("de-12-vg")).targets == (204,)
+    table.act("german", "attack", attackers="de-12-vg", target="0204")
+    assert not table.unit("de-12-vg").must_attack  # the duty met
+
+
+def test_4_2_the_last_ap_is_free_again_once_the_duty_lapses() -> None:
+    """[4.2] When no enemy unit exerts a zone on the unit any more, its last AP may attack any adjacent enemy."""
+    table = Table(placements={**FRONT, "hq-us-v": 305})
+    table.act("german", "activate_general")
+    table.state.activation.units.append("de-12-vg")  # type: ignore[union-attr]
+    table.set("de-12-vg", hex=304, must_attack=True, action_points=1)
+    table.set("us-3-id", hex=None, eliminated=True)  # the unit that exerted the zone is gone
+    table.set("us-2-id", hex=None, eliminated=True)
+    table.act("german", "attack", attackers="de-12-vg", target="0305")

@@ -290,3 +290,19 @@ def test_16_19_4_1_garrisons_stay_face_down_where_19_2_puts_them(game: VaeVictis
     assert faced and not faced & set(german)
     french = setup_phase.placeables(data, state, "allied")
     assert not any(data.units[u].kind in ("garrison", "strongpoint") for u in french)
+
+
+def test_19_2_set_up_done_is_offered_only_while_the_set_up_holds(game: VaeVictisGame, fresh: GameState) -> None:
+    """[19.2] The Set-up done button is offered only when every set-up condition holds (offered otherwise, it
+    could only be refused); a unit moved out of its area takes it away, with the reason in the prompt."""
+    assert setup_phase.setup_problem(game.data, fresh, "german") is None
+    assert [c.verb for c in game.prompts(fresh)["german"].choices] == ["setup_done"]
+    unit, allowed = next((u, a) for u, a in sorted(setup_phase.placeables(game.data, fresh, "german").items()))
+    outside = next(h for h in sorted(game.data.map.grid.hexes) if h not in allowed.hexes)
+    broken = fresh.copy()
+    broken.units[unit].hex = outside
+    problem = setup_phase.setup_problem(game.data, broken, "german")
+    assert problem is not None
+    prompt = game.prompts(broken)["german"]
+    assert not prompt.choices and problem.reason in prompt.text
+    refused(game, broken, "setup_done")

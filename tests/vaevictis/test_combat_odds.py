@@ -411,3 +411,25 @@ def test_9_5_a_unit_the_traffic_jam_reduces_to_zero_still_lets_the_others_count(
     zeroed = Contribution("a", "A", 9, (), zeroed=True)
     others = [Contribution("b", "B", 5, ("fatigued (3.5.1)",)), Contribution("c", "C", 4, ())]
     assert sum_strengths([zeroed, *others]) == 3 + 4
+
+
+def test_1_3_an_hq_named_hq_on_its_counter_is_named_with_hq_once() -> None:
+    """[1.3] "HQ XLVII PzK has a combat strength only in defence", never "HQ HQ XLVII PzK": Ardennes 1944 prints
+    HQ on the counter, so the refusal adds none."""
+    from engine.hexgrid import hex_name
+    from engine.vaevictis.game import VaeVictisGame
+    from scenarios import load_game
+    from tests.bot.doubles import require_ardennes
+
+    require_ardennes()
+    game = VaeVictisGame(load_game("ardennes44"))
+    state = game.new_game("entire-battle", {}, bytes(32))
+    hq = next(u for u in state.on_map() if game.data.units[u.id].is_hq and game.data.side_of(u.id) == "german")
+    enemy = next(u for u in state.on_map() if game.data.side_of(u.id) == "allied")
+    assert enemy.hex is not None
+    state.units[hq.id].hex = next(h for h in game.data.map.grid.neighbours(enemy.hex) if not state.units_at(h))
+    plan = AttackPlan(side="german", kind="normal", attackers=(hq.id,), targets=(enemy.hex,))
+    refused = refusal(game.data, state, plan)
+    name = game.data.units[hq.id].name
+    assert name.startswith("HQ") and refused.reason == f"{name} has a combat strength only in defence"
+    assert "HQ HQ" not in refused.reason and hex_name(enemy.hex)

@@ -81,6 +81,8 @@ class AslAdapter:
     seals_own_secrets = True
     rules_version = RULES_VERSION
     """The engine posts one checkable receipt per sealed decision, so the service adds none of its own."""
+    has_map = False
+    """No map picture: the scenarios are played on the table or in VASL (nothing to post at the start)."""
 
     def __init__(self) -> None:
         self.seats: tuple[str, ...] = tuple(SYSTEM.seats)

@@ -261,7 +261,11 @@ class VaeVictisAdapter:
                 options_ = legal.unit_options(self.game, state, state.units[first])
                 return [(hex_name(h), hex_name(h)) for h in options_.destinations if hex_name(h).startswith(typed)][:25]
             if source == "target":
-                targets = sorted({h for u in movers for h in legal.unit_options(self.game, state, u).targets})
+                # The attacker's own targets once one is given (what the others may attack, it may not).
+                given_mover = [u for u in movers if u.id == first]
+                targets = sorted(
+                    {h for u in given_mover or movers for h in legal.unit_options(self.game, state, u).targets}
+                )
                 return [(hex_name(h), hex_name(h)) for h in targets]
             if source == "attacker":
                 target = str(given.get("target", ""))
@@ -452,6 +456,18 @@ class VaeVictisAdapter:
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         """A picture after an activation ends, a pass, a new turn or the end."""
         return any(e.get("kind") in PICTURE_KINDS for e in events)
+
+    def picture_caption(self, events: Sequence[Mapping[str, Any]]) -> str:
+        """What the picture posted after these events shows: the map after a side's set-up, after an
+        activation, as a turn begins."""
+        by_kind = {str(e.get("kind")): e for e in events}
+        if "setup-done" in by_kind:
+            side = by_kind["setup-done"].get("data", {}).get("side", "")
+            return f"The map after the {side} set-up." if side else "The map after the set-up."
+        turn = by_kind.get("turn", {}).get("data", {}).get("turn")
+        if "end-activation" in by_kind:
+            return "The map after that activation" + (f"; turn {turn} begins." if turn else ".")
+        return f"The map as turn {turn} begins." if turn else "The map after that action."
 
     def sealed_decisions(self, actions: Sequence[ActionRow]) -> list[SealedDecision]:
         """None: a Vae Victis game's only sealed decisions are answers to secret prompts (the initiative

@@ -27,9 +27,8 @@ from bot.service.game_service import Info
 from engine.contract import Action, Event, InvalidActionError
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import history, legal, reports
-from engine.vaevictis.data import SIDES, Side
+from engine.vaevictis.data import SIDES, Side, hq_name
 from engine.vaevictis.game import OPTIONS, VaeVictisGame
-from engine.vaevictis.reports import hq_name
 from engine.vaevictis.state import GameState, Position
 
 if TYPE_CHECKING:
