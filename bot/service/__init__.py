@@ -5,8 +5,11 @@
 - :mod:`bot.service.core` - systems, locks and states (snapshot + replay); :mod:`bot.service.caches` - the
   bounded locks and state cache;
 - :mod:`bot.service.reading` - what a seat may read (descriptions, logs, pictures);
-- :mod:`bot.service.correspondence` - reminders, vacations, the correspondence clock;
-- :mod:`bot.service.verification` - the after-game check of dice and chain;
+- :mod:`bot.service.correspondence` - reminders, vacations, timeouts; :mod:`bot.service.timekeeping` - each
+  seat's clock, as arithmetic;
+- :mod:`bot.service.verification` - the after-game check in layers (chain, dice, sealed decisions, rules replay),
+  with :mod:`bot.service.sealed` (sealed decisions as the check reads them);
+- :mod:`bot.service.arguments` - arguments the rules never read are refused, not ignored;
 - :mod:`bot.service.game_types` - its vocabulary (``Caller``, ``Table``, ``Outcome``, ``Refusal``) and the game
   half of a system's adapter (``SystemAdapter``);
 - :mod:`bot.service.config` - the bot's settings; :mod:`bot.service.rendering` - the picture worker.
