@@ -28,6 +28,8 @@ def clock_notice(notice: Notice) -> tuple[str, str]:
         )
     elif notice.stage == "overdue":
         state = f"Your time for this move is up: the reserve is running, {span(notice.reserve_left)} left."
+    elif notice.decided:
+        state = f"Your time and your reserve are used up, and the league's rule decided the game: {notice.decided}"
     else:
         state = (
             "Your time and your reserve are used up: your opponent may claim the game (`/game claim-timeout`), "

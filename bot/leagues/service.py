@@ -34,7 +34,7 @@ from bot.leagues.reading import LeagueReading
 from bot.leagues.standings import BOTH_SIDES, FORMATS, SWISS
 from bot.leagues.steering import LeagueSteering
 from bot.leagues.store import Entrant, LeagueRow, LeagueStore, Pairing, RoundRow
-from bot.service.game_service import DAY, Caller, GameService, Refusal
+from bot.service.game_service import DAY, Caller, GameService, Refusal, Table
 from bot.service.game_service import Outcome as GameOutcome
 from bot.store.records import GameRow
 
@@ -65,6 +65,22 @@ class LeagueService(LeagueSteering, LeagueReading):
         self.store = LeagueStore(games.store)
         if listen:  # one listening room per game service: the command layer's
             games.end_listeners.append(self.game_ended)
+            games.timeout_listeners.append(self.game_timed_out)
+
+    async def game_timed_out(self, table: Table, seat: str) -> None:
+        """A league game's seat ran out of time and reserve: under a league whose rule for late games is
+        ``forfeit`` that seat loses at once (logged in the league); under the other rules the opponent may claim
+        the game (``game claim-timeout``) or the organiser decide it."""
+        pairing = await self.store.pairing_of_game(table.game.id)
+        league = await self.store.league(pairing.league) if pairing is not None else None
+        if league is None or league.late_rule != FORFEIT or table.game.status != "active":
+            return
+        first_seat, second_seat = self.seats(table.game.system)
+        winner = second_seat if seat == first_seat else first_seat
+        reason = f"the {seat} player ran out of time and reserve"
+        organiser = Caller(league.organiser or 0, "the league's rule for late games", moderator=True)
+        await self.games.decide(table.game.channel, organiser, winner, "forfeit", reason)
+        await self.store.log(league.id, None, "forfeit", f"game #{table.game.id}: {winner} wins, {reason}")
 
     # --- Seasons and players --------------------------------------------------------------------------
 

@@ -56,6 +56,8 @@ class Notice:
     """What the opponents did since the seat last acted, as the seat may read it."""
     waiting_games: int
     """In how many games being played this player has a decision to make."""
+    decided: str | None = None
+    """How a timeout listener decided the game when the seat ran out (a league's forfeit), else ``None``."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,13 @@ class Correspondence(ServiceCore):
                         await listener(table, seat)
                     except Exception:
                         logger.exception("a timeout listener failed for game %s", game_id)
+                after = await self.store.game(game_id)
+                if after is not None and after.status != "active":  # a listener decided it (a league's forfeit)
+                    if row.user_id is not None:
+                        decided = str((after.result or {}).get("text") or "the game is decided")
+                        table = Table(after, seats)
+                        found.append(Notice(table, seat, row.user_id, at, 0.0, 0.0, True, (), 0, decided))
+                    continue
             if row.user_id is None or (row.vacation_until or 0) > now:
                 continue
             found.append(

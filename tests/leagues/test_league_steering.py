@@ -312,3 +312,30 @@ async def test_pacing_a_round_robin_may_start_every_game_at_once(room: LeagueSer
         await room.next_round(LEAGUE, ORG, threads, guild=GUILD)
     await decide_all(room, pairings)
     assert (await room.league(LEAGUE)).status == "finished"
+
+
+@pytest.mark.parametrize("late_rule", ["forfeit", "carry"])
+async def test_pacing_a_seat_out_of_time_and_reserve_loses_by_the_leagues_forfeit_rule(
+    room: LeagueService, late_rule: str
+) -> None:
+    """Under a league whose rule for late games is forfeit, a seat whose time and reserve run out loses at once
+    (the league's rule at timeout, issue 35); under the other rules the game goes on for the opponent to claim."""
+    await league(room, 2, rounds=1, days_per_move=1, reserve_days=1, late_rule=late_rule)
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, Threads(), guild=GUILD)
+    game = pairings[0]
+    assert game.thread is not None
+    red = next(c for c in PLAYERS if c.user_id == game.first)
+    await room.games.act(game.thread, red, "bid", {"amount": 2})  # blue's bid is awaited
+    clock = room.games.clock
+    assert isinstance(clock, Clock)
+    clock.now += 2.5 * DAY  # a day per move and a day of reserve, both spent
+    notices = [n for n in await room.games.due_reminders() if n.first_timeout]
+    decided = await room.store.pairing(game.id)
+    table = await room.games.table(game.thread, live=False)
+    assert decided is not None and [n.seat for n in notices] == ["blue"]
+    if late_rule == "forfeit":
+        assert (decided.first_score, decided.second_score, decided.how) == (1.0, 0.0, "forfeit")
+        assert notices[0].decided and "ran out of time" in notices[0].decided
+        assert any("ran out of time and reserve" in line["text"] for line in await room.store.log_lines(game.league))
+    else:
+        assert not decided.decided and table.game.status == "active" and notices[0].decided is None

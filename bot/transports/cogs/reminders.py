@@ -62,7 +62,7 @@ class Reminders(commands.Cog):
                 sent += 1
             except discord.HTTPException:
                 log.info("could not DM a clock's notice to user %s", notice.user)
-            if notice.first_timeout:
+            if notice.first_timeout and notice.decided is None:
                 sent += await self._tell_moderators(notice)
         return sent
 
