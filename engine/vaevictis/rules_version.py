@@ -11,5 +11,5 @@ RULES_VERSION = 1
 """The current rules version (1: the first recorded, with the rules fixes of issues 26, 27 and 28; games stored
 before versions were recorded count as 0)."""
 
-RULES_FINGERPRINT = "26c2c0e0384f69597fb0745868baaf7834b5981282c1b3691966f4b0c86b3e1d"
+RULES_FINGERPRINT = "956b806283568234131dfe750869a1a6ed42171597ae16061a980220791fce3a"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -193,26 +193,39 @@ def place(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex)
     ]
 
 
+TRIALS_PER_UNIT = 6
+"""How many placements of one unit :func:`place_choices` checks against the whole set-up's conditions at most:
+each check reads every condition, so a unit whose area is mostly closed to it (the variant's) is sampled, not
+swept."""
+
+UNITS_PER_SAMPLE = 8
+"""How many units :func:`place_choices` samples at a time: a different run of them at each position."""
+
+
 def place_choices(data: GameData, state: GameState, side: Side, per_unit: int = 3) -> list[tuple[str, Hex]]:
     """A sample of legal placements for random play: a few hexes per unit spread over its area. While the
-    side's set-up meets every condition, only placements that keep it so are offered, so that random play
-    can always close it (a placement that breaks one is legal too: the set-up tests make those)."""
+    side's set-up meets every condition, only placements that keep it so are offered (at most
+    :data:`TRIALS_PER_UNIT` tried per unit), so that random play can always close it (a placement that breaks
+    one is legal too: the set-up tests make those)."""
     if setup_side(data, state) != side:
         return []
     acceptable = setup_problem(data, state, side) is None
     found = []
-    for unit_id, placeable in sorted(placeables(data, state, side).items()):
+    units = sorted(placeables(data, state, side).items())
+    offset = sum(u.hex or 0 for u in state.units.values()) % max(1, len(units))  # moves with every placement
+    for unit_id, placeable in (units[offset:] + units[:offset])[:UNITS_PER_SAMPLE]:
         hexes = sorted(placeable.hexes)
         step = max(1, len(hexes) // per_unit)
         spread = [h for offset in range(step) for h in hexes[offset::step]]  # every hex, the spread ones first
         trial = state.copy()  # the unit tried on each hex in turn
-        chosen = 0
+        chosen = tried = 0
         for hex_ in spread:
-            if chosen == per_unit:
+            if chosen == per_unit or tried == TRIALS_PER_UNIT:
                 break
             if hex_ == state.units[unit_id].hex or place_refusal(data, state, side, unit_id, hex_, placeable):
                 continue
             trial.units[unit_id].hex = hex_
+            tried += acceptable
             if acceptable and setup_problem(data, trial, side) is not None:
                 continue
             found.append((unit_id, hex_))

@@ -168,7 +168,7 @@ def setup_problems(data: GameData, state: GameState, side: Side) -> list[str]:
                 problems.append(f"units of two divisions stack in {hex_name(hex_)}")
     if setup.get("line_of_command_to_hq"):
         for unit_id in sorted(regions):
-            if not _has_line_of_command(data, state, unit_id):
+            if not _has_line_of_command(data, state, unit_id, pos):
                 problems.append(f"{data.units[unit_id].name} cannot trace a line of command to its HQ (8.1)")
     for hex_ in uncovered_front_line(data, state, side):
         problems.append(f"the front-line hex {hex_name(hex_)} is neither held nor in your zone of control")
@@ -214,9 +214,10 @@ def _division(data: GameData, unit_id: str) -> str | None:
     return definition.division or definition.formation
 
 
-def _has_line_of_command(data: GameData, state: GameState, unit_id: str) -> bool:
+def _has_line_of_command(data: GameData, state: GameState, unit_id: str, pos: Position | None = None) -> bool:
     """[8.1] A line of at most the command range, not through an enemy-held hex, from the unit to its HQ (an
-    independent, or the HQ itself, needs none)."""
+    independent, or the HQ itself, needs none). ``pos``: the state's position when the caller has one (its
+    occupants are read once for every unit checked)."""
     from engine.vaevictis.supply import command_range
 
     definition = data.units[unit_id]
@@ -227,7 +228,7 @@ def _has_line_of_command(data: GameData, state: GameState, unit_id: str) -> bool
     if start is None or goal is None:
         return False
     side = data.side_of(unit_id)
-    pos = Position(data, state)
+    pos = pos or Position(data, state)
     reach = command_range(data, side)
     seen = {start: 0}
     queue = deque([start])
