@@ -24,6 +24,8 @@ COPIED = ("engine", "scenarios", "render", "bot", "tests")
 
 @dataclass(frozen=True)
 class Break:
+    """A change to one line of a rule's code that its named test must catch (the index's last table)."""
+
     rule: str
     module: str
     code: str
@@ -31,10 +33,10 @@ class Break:
     test: str
 
 
-def read_breaks(index: Path) -> list[Break]:
-    """The six-cell rows of the index whose first cell is a rule number."""
+def index_breaks(text: str) -> list[Break]:
+    """The rows of an index's "Breaks the tests catch" table (six cells, the first a rule number)."""
     found = []
-    for line in index.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 6 and re.fullmatch(r"\d+(\.\d+)*", cells[0]):
             module, code, broken, test = (c.strip("`") for c in cells[1:5])
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("index", nargs="?", type=Path, default=ROOT / "docs" / "rules" / "ardennes44-index.md")
     parser.add_argument("--rule", action="append", default=[], help="only the breaks of this rule (repeatable)")
     args = parser.parse_args(argv)
-    breaks = [b for b in read_breaks(args.index) if not args.rule or b.rule in args.rule]
+    breaks = [b for b in index_breaks(args.index.read_text(encoding="utf-8")) if not args.rule or b.rule in args.rule]
     copy = Path(tempfile.mkdtemp(prefix="umpire-breaks-"))
     try:
         for folder in COPIED:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.rule_breaks import Break, index_breaks
+
 ROOT = Path(__file__).resolve().parents[2]
 INDEX = ROOT / "docs" / "rules" / "ardennes44-index.md"
 ENGINE_PACKAGE = "engine.vaevictis"
@@ -115,29 +117,6 @@ def test_the_checks_catch_a_missing_rule_a_missing_function_and_a_missing_test()
     assert not code_exists("scenarios/ardennes44/no-such-file.toml")
     assert "test_movement::test_no_such_test" not in project_test_functions()
     assert Row("1.1", "x", ("turn.start_turn",), (), "").tests == ()
-
-
-@dataclass(frozen=True)
-class Break:
-    """A change to one line of a rule's code that its named test must catch (the index's last table)."""
-
-    rule: str
-    module: str
-    code: str
-    broken: str
-    test: str
-
-
-def index_breaks(text: str) -> list[Break]:
-    """The rows of the index's "Breaks the tests catch" table (six cells, the first a rule number)."""
-    breaks = []
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 6 or not re.fullmatch(r"\d+(\.\d+)*", cells[0]):
-            continue
-        module, code, broken, test = (c.strip("`") for c in cells[1:5])
-        breaks.append(Break(cells[0], module, code, broken, test))
-    return breaks
 
 
 BREAKS = index_breaks(TEXT)
