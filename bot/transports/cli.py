@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bot.store.sqlite import SqliteStore
     from bot.systems.base import DataTools
 
 
@@ -251,10 +252,22 @@ def _database(args: argparse.Namespace) -> str | None:
     return path
 
 
+async def _open_to_read(path: str) -> SqliteStore | None:
+    """The store at ``path`` opened to be read, after the start-up integrity check (no write test, so a
+    read-only copy can be checked); ``None``, with the one sentence said, when it cannot be used."""
+    from bot.store.records import StoreError
+    from bot.store.sqlite import SqliteStore
+
+    try:
+        return await SqliteStore.open(path, check=True, writes=False)
+    except StoreError as error:
+        print(f"umpire: {error}", file=sys.stderr)
+        return None
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from bot.service.game_service import GameService
     from bot.store.records import StoreError
-    from bot.store.sqlite import SqliteStore
     from bot.systems import systems
     from engine.contract import Action, RulesError
 
@@ -263,10 +276,8 @@ def run_replay(args: argparse.Namespace) -> int:
         return 1
 
     async def replay() -> int:
-        try:
-            store = await SqliteStore.open(path, check=True, writes=False)
-        except StoreError as error:
-            print(f"umpire: {error}", file=sys.stderr)
+        store = await _open_to_read(path)
+        if store is None:
             return 1
         try:
             try:
@@ -355,7 +366,6 @@ def run_verify(args: argparse.Namespace) -> int:
     from bot.commands.game_life import verification_text
     from bot.service.game_service import GameService, Refusal
     from bot.store.records import StoreError
-    from bot.store.sqlite import SqliteStore
     from bot.systems import systems
 
     path = _database(args)
@@ -371,10 +381,8 @@ def run_verify(args: argparse.Namespace) -> int:
         return 2
 
     async def verify() -> int:
-        try:
-            store = await SqliteStore.open(path, check=True, writes=False)
-        except StoreError as error:
-            print(f"umpire: {error}", file=sys.stderr)
+        store = await _open_to_read(path)
+        if store is None:
             return 1
         try:
             checked = await GameService(store, systems()).verify(args.game, heads)
