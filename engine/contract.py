@@ -138,6 +138,32 @@ class Result:
     """The victory level, when the scenario has several (e.g. ``german-offensive``, ``german-defensive``)."""
 
 
+@dataclass(frozen=True)
+class ComputerDecision:
+    """What a computer player decided for its seat, and why."""
+
+    action: Action
+    """The action to apply, exactly as a human at that seat could send it."""
+    explanation: str = ""
+    """One short line for the channel (its plan and main reasons); empty when there is nothing worth saying."""
+    steps: int = 0
+    """The engine steps the decision cost: its budget is counted in these, never in seconds."""
+
+
+class ComputerPlayer(Protocol):
+    """A computer player for one game system.
+
+    It decides from what its seat may see and nothing else: ``view`` is ``GameSystem.view(state, seat)`` and
+    ``prompt`` is the seat's own prompt, so twin games that differ only in what the seat may not see get the
+    same decision. ``seed`` and ``level`` fix its deliberate noise, so a decision is the same on any machine.
+    """
+
+    levels: tuple[str, ...]
+    """The difficulty levels it offers, easiest first, e.g. ``("easy", "normal", "hard")``."""
+
+    def decide(self, view: Any, prompt: Prompt, level: str, seed: bytes) -> ComputerDecision: ...
+
+
 class GameSystem(Protocol):
     """The functions a game system offers (see the module docstring)."""
 
