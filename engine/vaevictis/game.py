@@ -19,6 +19,7 @@ from typing import Any, Literal
 from engine.contract import (
     Action,
     Choice,
+    ComputerPlayer,
     Event,
     IllegalActionError,
     InvalidActionError,
@@ -159,6 +160,14 @@ class VaeVictisGame:
     def __init__(self, data: GameData) -> None:
         self.data = data
         self.options = game_options(data)
+
+    @property
+    def computer_player(self) -> ComputerPlayer:
+        """[30] The computer opponent for this game (engine/vaevictis/opponent): it plays either seat from that
+        seat's view. Reading it also lets the shared ``opponent.COMPUTER_PLAYER`` play this game."""
+        from engine.vaevictis.opponent import register  # the opponent plays through this class
+
+        return register(self)
 
     # --- New game ---------------------------------------------------------------------------------------
 
