@@ -51,39 +51,24 @@ def seat_view(data: GameData, state: GameState, seat: Side | None) -> dict[str, 
                 "hidden": len(units) - len(visible),
             }
         )
-    return (
-        {
-            "game": state.game,
-            "scenario": state.scenario,
-            "turn": state.turn,
-            "date": data.turns[state.turn - 1].date,
-            "weather": data.turns[state.turn - 1].weather or "",
-            # [2.1] A game without an air phase (Alsace 1944) opens its turn with supply and command.
-            "phase": state.phase if state.phase != "air" or "air" in data.extra else "supply",
-            "initiative": state.initiative,
-            "active": state.active,
-            "fog_of_war": fog,
-            "stacks": stacks,
-            "markers": [{"kind": m.kind, "hex": m.hex, "side": m.side} for m in state.markers],
-            "pools": {army: dict(pool) for army, pool in state.pools.items()},
-            "air_missions": dict(state.air_missions),
-            "events_left": dict(state.events_left),
-            "result": state.result,
-        }
-        | _combat_command_supports(data, state, seat, fog)
-        | _known_position(data, state, seat)
-    )
-
-
-def _known_position(data: GameData, state: GameState, seat: Side | None) -> dict[str, Any]:
-    """A seat's view carries the whole position as that seat knows it (:mod:`engine.vaevictis.known`), a
-    :class:`GameState` with no secret in it: what its own counters have left to do and the procedures in
-    progress, for the computer opponent. The channel's view has none."""
-    if seat is None:
-        return {}
-    from engine.vaevictis.known import known_state  # known reads this module's fog rules
-
-    return {"position": known_state(data, state, seat)}
+    return {
+        "game": state.game,
+        "scenario": state.scenario,
+        "turn": state.turn,
+        "date": data.turns[state.turn - 1].date,
+        "weather": data.turns[state.turn - 1].weather or "",
+        # [2.1] A game without an air phase (Alsace 1944) opens its turn with supply and command.
+        "phase": state.phase if state.phase != "air" or "air" in data.extra else "supply",
+        "initiative": state.initiative,
+        "active": state.active,
+        "fog_of_war": fog,
+        "stacks": stacks,
+        "markers": [{"kind": m.kind, "hex": m.hex, "side": m.side} for m in state.markers],
+        "pools": {army: dict(pool) for army, pool in state.pools.items()},
+        "air_missions": dict(state.air_missions),
+        "events_left": dict(state.events_left),
+        "result": state.result,
+    } | _combat_command_supports(data, state, seat, fog)
 
 
 def _combat_command_supports(data: GameData, state: GameState, seat: Side | None, fog: bool) -> dict[str, Any]:

@@ -5,7 +5,8 @@
 docs/ai.md.
 """
 
-from engine.vaevictis.opponent.player import GAMES, LEVELS, VaeVictisOpponent, register
+from engine.vaevictis.opponent.levels import LEVELS
+from engine.vaevictis.opponent.player import GAMES, VaeVictisOpponent, register
 
 COMPUTER_PLAYER = VaeVictisOpponent()
 """The computer opponent for every Vae Victis game whose :class:`VaeVictisGame` has been built."""

@@ -18,7 +18,6 @@ from engine.contract import Action, Event, Prompt, RulesError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import legal, setup_phase
 from engine.vaevictis.data import Side
-from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.odds import action_cost
 from engine.vaevictis.state import GameState
 
@@ -45,7 +44,7 @@ def listed(prompt: Prompt) -> list[Action]:
     return [Action(prompt.seat, c.verb, dict(c.args)) for c in prompt.choices]
 
 
-def activation_actions(game: VaeVictisGame, state: GameState, side: Side, entries_per_unit: int = 3) -> list[Action]:
+def activation_actions(game: legal.Rules, state: GameState, side: Side, entries_per_unit: int = 3) -> list[Action]:
     """Every move, attack and unit action of the activation in progress the opponent considers."""
     actions: list[Action] = []
     data = game.data
@@ -82,7 +81,7 @@ def activation_actions(game: VaeVictisGame, state: GameState, side: Side, entrie
     return actions
 
 
-def candidate_actions(game: VaeVictisGame, state: GameState, prompt: Prompt) -> list[Action]:
+def candidate_actions(game: legal.Rules, state: GameState, prompt: Prompt) -> list[Action]:
     """The listed choices and, for the free verbs of an activation or a set-up, the concrete actions above."""
     side = side_of(prompt)
     actions = listed(prompt)
@@ -94,7 +93,7 @@ def candidate_actions(game: VaeVictisGame, state: GameState, prompt: Prompt) -> 
     return actions
 
 
-def try_action(game: VaeVictisGame, state: GameState, action: Action) -> Tried | None:
+def try_action(game: legal.Rules, state: GameState, action: Action) -> Tried | None:
     """The action applied to the known position, or ``None`` when the engine refuses it there."""
     try:
         after, events = game.apply(state, action)

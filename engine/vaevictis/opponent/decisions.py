@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from engine.contract import ComputerDecision, InvalidActionError, Prompt
-from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.legal import Rules
 from engine.vaevictis.opponent.candidates import PASSIVE_VERBS, candidate_actions, try_action
+from engine.vaevictis.opponent.levels import Budget, Level, action_key
 from engine.vaevictis.opponent.noise import uniform
-from engine.vaevictis.opponent.player import Budget, Level, action_key
 from engine.vaevictis.state import GameState
 
 
 def decide(
-    game: VaeVictisGame, state: GameState, prompt: Prompt, level: Level, seed: bytes, budget: Budget
+    game: Rules, state: GameState, prompt: Prompt, level: Level, seed: bytes, budget: Budget
 ) -> ComputerDecision:
     """The decision for ``prompt``: the first legal candidate in a seeded order that puts acting first."""
     actions = sorted(candidate_actions(game, state, prompt), key=action_key)

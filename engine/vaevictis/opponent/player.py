@@ -12,58 +12,13 @@ counted in engine steps (``apply`` calls), and an optional wall-clock guard can 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from engine.contract import Action, ComputerDecision, InvalidActionError, Prompt
-from engine.vaevictis.game import VaeVictisGame
+from engine.contract import ComputerDecision, InvalidActionError, Prompt
+from engine.vaevictis.legal import Rules
+from engine.vaevictis.opponent.decisions import decide
+from engine.vaevictis.opponent.levels import LEVELS, Budget, Clock
 from engine.vaevictis.state import GameState
-
-
-@dataclass(frozen=True)
-class Level:
-    """A difficulty level: how many engine steps a decision may spend, and how much deliberate noise."""
-
-    name: str
-    budget: int
-    """Engine steps (actions applied on the known position) one decision may spend."""
-    noise: float
-    """The spread of the random amount added to each candidate's score, in evaluation points."""
-    reply: bool
-    """Whether a plan is checked against the opponent's best reply (one activation deep)."""
-
-
-LEVELS: dict[str, Level] = {
-    "easy": Level("easy", budget=120, noise=6.0, reply=False),
-    "normal": Level("normal", budget=600, noise=0.6, reply=True),
-    "hard": Level("hard", budget=1500, noise=0.0, reply=True),
-}
-"""The levels offered, easiest first: they differ by budget and noise only, never by what they may see."""
-
-Clock = Callable[[], float]
-
-
-class Budget:
-    """The engine steps a decision may still spend, with an optional wall-clock guard that only cuts short."""
-
-    def __init__(self, steps: int, clock: Clock | None = None, seconds: float | None = None) -> None:
-        self.limit = steps
-        self.used = 0
-        self._clock = clock
-        self._deadline = clock() + seconds if clock is not None and seconds is not None else None
-
-    def spend(self, steps: int = 1) -> None:
-        self.used += steps
-
-    @property
-    def left(self) -> int:
-        return self.limit - self.used
-
-    def exhausted(self) -> bool:
-        if self.used >= self.limit:
-            return True
-        return self._deadline is not None and self._clock is not None and self._clock() >= self._deadline
 
 
 def opponent_seed(seed: bytes, level: str, prompt: Prompt) -> bytes:
@@ -90,21 +45,21 @@ class VaeVictisOpponent:
 
     levels: tuple[str, ...] = tuple(LEVELS)
 
-    def __init__(self, game: VaeVictisGame | None = None, clock: Clock | None = None, seconds: float = 8.0) -> None:
+    def __init__(self, game: Rules | None = None, clock: Clock | None = None, seconds: float = 8.0) -> None:
         """``game``: the game it plays (else it looks the view's game up in :data:`GAMES`); ``clock``: an
         optional wall clock (e.g. ``time.monotonic``) whose ``seconds`` cut a long decision short."""
         self._game = game
         self._clock = clock
         self._seconds = seconds
 
-    def game_of(self, view: Any) -> VaeVictisGame:
+    def game_of(self, view: Any) -> Rules:
         if self._game is not None:
             return self._game
         game_id = view.get("game") if isinstance(view, dict) else None
         game = GAMES.get(str(game_id))
         if game is None:
             raise InvalidActionError(
-                f"the computer opponent does not know the game {game_id!r}: build its VaeVictisGame first "
+                f"the computer opponent does not know the game {game_id!r}: build its Rules first "
                 "(its computer_player registers it)"
             )
         return game
@@ -116,8 +71,6 @@ class VaeVictisOpponent:
         """
         if level not in LEVELS:
             raise InvalidActionError(f"no level {level!r}; choose one of {', '.join(LEVELS)}")
-        from engine.vaevictis.opponent.decisions import decide  # the search imports this module's budget
-
         game = self.game_of(view)
         own_seed = opponent_seed(seed, level, prompt)
         state = working_state(view, own_seed)
@@ -125,16 +78,11 @@ class VaeVictisOpponent:
         return decide(game, state, prompt, LEVELS[level], own_seed, budget)
 
 
-GAMES: dict[str, VaeVictisGame] = {}
+GAMES: dict[str, Rules] = {}
 """The games the shared :data:`COMPUTER_PLAYER` plays, by data id (filled by :func:`register`)."""
 
 
-def register(game: VaeVictisGame) -> VaeVictisOpponent:
+def register(game: Rules) -> VaeVictisOpponent:
     """Let the shared opponent play ``game``'s views, and return an opponent bound to it."""
     GAMES[game.data.id] = game
     return VaeVictisOpponent(game)
-
-
-def action_key(action: Action) -> tuple[str, str]:
-    """A total order on actions, so that ties are broken the same way everywhere."""
-    return action.verb, repr(sorted(action.args.items()))
