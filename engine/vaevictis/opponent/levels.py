@@ -17,14 +17,14 @@ class Level:
     """Engine steps (actions applied on the known position) one decision may spend."""
     noise: float
     """The spread of the random amount added to each candidate's score, in evaluation points."""
-    reply: bool
-    """Whether a plan is checked against the opponent's best reply (one activation deep)."""
+    finalists: int
+    """How many of the best moves get the full evaluation, supply lines included."""
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", budget=120, noise=6.0, reply=False),
-    "normal": Level("normal", budget=600, noise=0.6, reply=True),
-    "hard": Level("hard", budget=1500, noise=0.0, reply=True),
+    "easy": Level("easy", budget=30, noise=3.0, finalists=2),
+    "normal": Level("normal", budget=90, noise=0.3, finalists=6),
+    "hard": Level("hard", budget=240, noise=0.0, finalists=14),
 }
 """The levels offered, easiest first: they differ by budget and noise only, never by what they may see."""
 

@@ -15,7 +15,7 @@ import hashlib
 from typing import Any
 
 from engine.contract import ComputerDecision, InvalidActionError, Prompt
-from engine.vaevictis.legal import Rules
+from engine.vaevictis.opponent.attacks import Referee
 from engine.vaevictis.opponent.decisions import decide
 from engine.vaevictis.opponent.levels import LEVELS, Budget, Clock
 from engine.vaevictis.state import GameState
@@ -45,21 +45,21 @@ class VaeVictisOpponent:
 
     levels: tuple[str, ...] = tuple(LEVELS)
 
-    def __init__(self, game: Rules | None = None, clock: Clock | None = None, seconds: float = 8.0) -> None:
+    def __init__(self, game: Referee | None = None, clock: Clock | None = None, seconds: float = 8.0) -> None:
         """``game``: the game it plays (else it looks the view's game up in :data:`GAMES`); ``clock``: an
         optional wall clock (e.g. ``time.monotonic``) whose ``seconds`` cut a long decision short."""
         self._game = game
         self._clock = clock
         self._seconds = seconds
 
-    def game_of(self, view: Any) -> Rules:
+    def game_of(self, view: Any) -> Referee:
         if self._game is not None:
             return self._game
         game_id = view.get("game") if isinstance(view, dict) else None
         game = GAMES.get(str(game_id))
         if game is None:
             raise InvalidActionError(
-                f"the computer opponent does not know the game {game_id!r}: build its Rules first "
+                f"the computer opponent does not know the game {game_id!r}: build its Referee first "
                 "(its computer_player registers it)"
             )
         return game
@@ -78,11 +78,11 @@ class VaeVictisOpponent:
         return decide(game, state, prompt, LEVELS[level], own_seed, budget)
 
 
-GAMES: dict[str, Rules] = {}
+GAMES: dict[str, Referee] = {}
 """The games the shared :data:`COMPUTER_PLAYER` plays, by data id (filled by :func:`register`)."""
 
 
-def register(game: Rules) -> VaeVictisOpponent:
+def register(game: Referee) -> VaeVictisOpponent:
     """Let the shared opponent play ``game``'s views, and return an opponent bound to it."""
     GAMES[game.data.id] = game
     return VaeVictisOpponent(game)
