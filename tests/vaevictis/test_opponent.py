@@ -105,3 +105,40 @@ def test_opponent_never_cheats_twin_games_give_the_same_decisions() -> None:
             hidden_compared += twin.units != state.units
         state, _ = game.apply(state, decision.action)
     assert compared == 24 and hidden_compared >= 10
+
+
+def test_opponent_is_deterministic_and_counts_its_budget_in_engine_steps() -> None:
+    """The same view, prompt, level and seed give the same decision; a harder level may spend more steps."""
+    from tests.vaevictis.opponent_puzzles import decide, puzzle
+
+    state = puzzle({"de-1-ss-peiper": "2015", "hq-de-i-ss-pzk": "2314", "us-99-393": "0805"}, "german", "de-i-ss-pzk")
+    first, again = decide(state, "german", "normal", b"s"), decide(state, "german", "normal", b"s")
+    assert first == again and 0 < first.steps <= 90
+    assert decide(state, "german", "easy", b"s").steps <= 30 < decide(state, "german", "hard", b"s").steps
+
+
+def test_opponent_wall_clock_guard_only_cuts_the_search_short() -> None:
+    """A clock past its deadline at once: the opponent still answers legally, with fewer engine steps."""
+    from engine.vaevictis.opponent import VaeVictisOpponent
+    from tests.vaevictis.opponent_puzzles import ardennes, puzzle
+
+    game = ardennes()
+    state = puzzle({"de-1-ss-peiper": "2015", "hq-de-i-ss-pzk": "2314", "us-99-393": "0805"}, "german", "de-i-ss-pzk")
+    ticks = iter(range(0, 10**6, 100))
+    hurried = VaeVictisOpponent(game, clock=lambda: float(next(ticks)), seconds=1.0)
+    view, prompt = game.view(state, "german"), game.prompts(state)["german"]
+    decision = hurried.decide(view, prompt, "hard", b"s")
+    game.apply(state, decision.action)
+    assert decision.steps < game.computer_player.decide(view, prompt, "hard", b"s").steps
+
+
+def test_opponent_refuses_an_unknown_level_or_a_channel_view() -> None:
+    from engine.contract import InvalidActionError
+
+    game = game_of("ardennes44")
+    state = game.new_game("initial-assault", {}, b"\x07" * 32)
+    side, prompt = next(iter(game.prompts(state).items()))
+    with pytest.raises(InvalidActionError, match="no level"):
+        game.computer_player.decide(game.view(state, side), prompt, "grandmaster", b"s")
+    with pytest.raises(InvalidActionError, match="seat's view"):
+        game.computer_player.decide(game.view(state, None), prompt, "easy", b"s")
