@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.contract import Action, Event, Prompt, RulesError
-from engine.hexgrid import Hex, hex_name
+from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis import activation as act
 from engine.vaevictis import legal, movement, setup_phase
 from engine.vaevictis.data import Side
@@ -52,30 +52,31 @@ def activation_actions(game: legal.Rules, state: GameState, side: Side, entries_
     acting = legal.units_that_may_act(game, state, side)
     options = {unit.id: legal.unit_options(game, state, unit) for unit in acting}
     prepared_cost = action_cost(data, "prepared") if "prepared" in data.tables.raw.get("attack_type", {}) else 0
+    normal_cost = action_cost(data, "normal")
     by_target: dict[Hex, list[str]] = {}
     for unit in acting:
         option = options[unit.id]
-        destinations = option.destinations
+        own: list[Action] = [Action(side, "move", {"units": unit.id, "to": hex_name(h)}) for h in option.destinations]
+        if option.may_dig_in:
+            own.append(Action(side, "enter_ip", {"unit": unit.id}))
+        if option.may_recover:
+            own.append(Action(side, "recover", {"unit": unit.id}))
+        own += [Action(side, verb, {"unit": unit.id}) for verb in legal.game_verbs(game, state, unit)]
         if may_fail_its_check(game, state, unit.id):
-            destinations = tuple(sorted(_reachable_with_one_action_point(game, state, unit.id)))
-        for hex_ in destinations:
-            actions.append(Action(side, "move", {"units": unit.id, "to": hex_name(hex_)}))
+            own = _legal_after_a_failed_check(game, state, unit.id, own)
+        actions += own
         for target in option.targets:
             by_target.setdefault(target, []).append(unit.id)
-        if option.may_dig_in:
-            actions.append(Action(side, "enter_ip", {"unit": unit.id}))
-        if option.may_recover:
-            actions.append(Action(side, "recover", {"unit": unit.id}))
-        for verb in legal.game_verbs(game, state, unit):
-            actions.append(Action(side, verb, {"unit": unit.id}))
     for target, attackers in sorted(by_target.items()):
         groups = [[a] for a in attackers]
         if len(attackers) > 1:
             groups.append(attackers)
         for group in groups:
             names = ",".join(group)
-            actions.append(Action(side, "attack", {"kind": "normal", "attackers": names, "target": hex_name(target)}))
             risky = any(may_fail_its_check(game, state, a) for a in group)
+            if risky and normal_cost > 1:
+                continue  # [9.4] a failed check would leave 1 AP, too few to attack
+            actions.append(Action(side, "attack", {"kind": "normal", "attackers": names, "target": hex_name(target)}))
             if prepared_cost and not risky and all(state.units[a].action_points >= prepared_cost for a in group):
                 actions.append(
                     Action(side, "attack", {"kind": "prepared", "attackers": names, "target": hex_name(target)})
@@ -100,15 +101,27 @@ def may_fail_its_check(game: legal.Rules, state: GameState, unit_id: str) -> boo
     return unit.out_of_command or act.hq_is_destroyed(state, data, unit_id)
 
 
-def _reachable_with_one_action_point(game: legal.Rules, state: GameState, unit_id: str) -> set[Hex]:
+def _legal_after_a_failed_check(
+    game: legal.Rules, state: GameState, unit_id: str, actions: list[Action]
+) -> list[Action]:
+    """[9.4] The actions of a unit about to roll its C3I check that stay legal if it fails (1 AP left): the
+    moves within its reach with 1 AP, and the other actions tried on a copy where it joined with 1 AP."""
     trial = legal.joined_trial(game, state, unit_id)
     if trial is None:
-        return set()
+        return []
     unit = trial.units[unit_id]
     unit.action_points = min(unit.action_points, 1)
-    if unit.cannot_move or unit.improved_position or unit.must_attack:
-        return set()
-    return set(movement.legal_destinations(game.data, trial, [unit_id]))
+    reach: set[Hex] = set()
+    if not (unit.cannot_move or unit.improved_position or unit.must_attack):
+        reach = set(movement.legal_destinations(game.data, trial, [unit_id]))
+    kept = []
+    for action in actions:
+        if action.verb == "move":
+            if parse_hex(str(action.args["to"])) in reach:
+                kept.append(action)
+        elif try_action(game, trial, action) is not None:
+            kept.append(action)
+    return kept
 
 
 def candidate_actions(game: legal.Rules, state: GameState, prompt: Prompt) -> list[Action]:
