@@ -74,8 +74,10 @@ def test_opponent_plugs_a_one_hex_gap() -> None:
     state = puzzle(placements, "allied", "us-xviii-corps")
     gap = parse_hex("2118")
     assert gap not in zoc.enemy_zoc(Position(ardennes().data, state), "german")
-    after, _ = ardennes().apply(state, decide(state, "allied").action)
+    decision = decide(state, "allied")
+    after, _ = ardennes().apply(state, decision.action)
     assert gap in zoc.enemy_zoc(Position(ardennes().data, after), "german")
+    assert "closes a gap in the line" in decision.explanation
 
 
 def test_opponent_cuts_a_supply_chokepoint_when_it_can() -> None:

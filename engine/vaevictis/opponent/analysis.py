@@ -176,6 +176,34 @@ def open_reach(pos: Position, side: Side, goals: Objectives, cap: int) -> list[i
     return best
 
 
+def open_ground(pos: Position, side: Side) -> set[Hex]:
+    """[4] The hexes ``side``'s combat units could cross in one activation without being stopped by an enemy
+    zone of control (:data:`OPEN_MOVE` hexes, as :func:`open_reach` walks): where the enemy's front is open."""
+    data = pos.data
+    grid = data.map.grid
+    zone = enemy_zoc(pos, side)
+    closed = no_entry_hexes(data) | {h for h, us in pos.occupants.items() if pos.side_of(us[0].id) != side}
+    steps: dict[Hex, int] = {}
+    queue: deque[Hex] = deque()
+    for hex_, units in sorted(pos.occupants.items()):
+        if pos.side_of(units[0].id) == side and any(not data.units[u.id].is_hq for u in units):
+            steps[hex_] = 0
+            queue.append(hex_)
+    free: set[Hex] = set()
+    while queue:
+        hex_ = queue.popleft()
+        if steps[hex_] > 0 and hex_ in zone:
+            continue
+        free.add(hex_)
+        if steps[hex_] >= OPEN_MOVE:
+            continue
+        for n in grid.neighbours(hex_):
+            if n not in steps and n not in closed:
+                steps[n] = steps[hex_] + 1
+                queue.append(n)
+    return {h for h in free if steps[h] > 0}
+
+
 def supply_roads(pos: Position, side: Side, near: int = 4) -> frozenset[Hex]:
     """[10.2] The roads ``side``'s units trace supply along (road hexes linked to its friendly edge through
     open hexes) within ``near`` hexes of its combat units: where an enemy zone of control would cut lines."""

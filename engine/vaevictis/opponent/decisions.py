@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.contract import Action, ComputerDecision, InvalidActionError, Prompt
-from engine.hexgrid import parse_hex
+from engine.hexgrid import Hex, parse_hex
 from engine.vaevictis.data import Side, other_side
-from engine.vaevictis.opponent.analysis import FAR, Objectives, objectives, supply_cut, supply_roads
+from engine.vaevictis.opponent.analysis import FAR, Objectives, objectives, open_ground, supply_cut, supply_roads
 from engine.vaevictis.opponent.attacks import Referee, estimate
 from engine.vaevictis.opponent.candidates import (
     PASSIVE_VERBS,
@@ -178,15 +178,17 @@ def _promise(game: Referee, state: GameState, side: Side, goals: Objectives) -> 
         attack = ground = rescue = 0.0
         enemies = [n for n in grid.neighbours(unit.hex) if (s := pos.side_at(n)) is not None and s != side]
         for n in enemies:
-            defence = stack_defence(data, pos, pos.units_at(n))
-            attack = max(attack, expected_loss(float(pos.strength(unit)), defence))
+            around = pos.units_at(n)
+            defence = stack_defence(data, pos, around)
+            attack = max(attack, expected_loss(data, float(pos.strength(unit)), defence, sum(u.steps for u in around)))
         distance = goals.distance[side].get(unit.hex, FAR)
         if not enemies:
             ground += min(distance, 6) * 0.12
         threat = sum(
             pos.strength(u) for n in grid.neighbours(unit.hex) for u in pos.units_at(n) if data.side_of(u.id) != side
         )
-        if threat and expected_loss(threat, stack_defence(data, pos, pos.units_at(unit.hex))) > 0.8:
+        here = pos.units_at(unit.hex)
+        if threat and expected_loss(data, threat, stack_defence(data, pos, here), sum(u.steps for u in here)) > 0.8:
             rescue += 0.4
         if unit.fatigued or unit.activations > 1:
             ground -= 0.3
@@ -295,27 +297,35 @@ def _line_cutters(
     wanted: int,
     budget: Budget,
 ) -> set[int]:
-    """The moves (by ``id``) that cut an enemy line of supply (10): among the moves whose zone of control
-    falls on the enemy's supply roads within 2 hexes of its units (:func:`supply_roads`), the most covering
-    are checked against the enemy's lines, one net each, and those that cut one are kept for a full
-    evaluation."""
+    """The moves (by ``id``) that cut an enemy line of supply (10). Each enemy unit's supply taps are the road
+    hexes of its supply net in or next to its hex (10.2); the moves whose zone of control would cover all the
+    taps of a unit (or most taps) are checked against the enemy's lines, one net each, and those that cut
+    one are kept for a full evaluation."""
     data = game.data
     enemy = other_side(side)
     pos = Position(data, state)
-    roads = supply_roads(pos, enemy, near=2)
+    roads = supply_roads(pos, enemy, near=1)
     if not roads:
         return set()
-    cut_before = supply_cut(pos, enemy)
     grid = data.map.grid
+    taps = [
+        frozenset(h for h in (u.hex, *grid.neighbours(u.hex)) if h in roads)
+        for u in state.units.values()
+        if u.on_map and u.hex is not None and data.side_of(u.id) == enemy and not data.units[u.id].is_hq
+    ]
+    taps = [t for t in taps if t]
+    cut_before = supply_cut(pos, enemy)
     ranked = []
     for _, action, after in moves:
         target = action.args.get("to") or action.args.get("at")
         if action.verb not in ("move", "enter") or not isinstance(target, str):
             continue
         hex_ = parse_hex(target)
-        covered = len(({hex_, *grid.neighbours(hex_)}) & roads)
-        if covered:
-            ranked.append((covered, action, after))
+        cover = {hex_, *grid.neighbours(hex_)}
+        closed = sum(1 for t in taps if t <= cover)
+        touched = sum(1 for t in taps if t & cover)
+        if touched:
+            ranked.append((2 * closed + touched, action, after))
     ranked.sort(key=lambda p: (-p[0], action_key(p[1])))
     found: set[int] = set()
     for _, action, after in ranked[: wanted * 3]:
@@ -332,9 +342,12 @@ def _spread(game: Referee, state: GameState, side: Side, goals: Objectives, acti
     unit's own actions alternating between its most promising (by :func:`_first_score`) and a spread of the
     others over its reachable hexes, so that a small budget still looks at every unit and every direction."""
     by_unit: dict[str, list[tuple[float, Action]]] = {}
+    pos = Position(game.data, state)
+    gaps = open_ground(pos, goals.attacker) if side != goals.attacker else set()
     for action in actions:
         unit = str(action.args.get("units") or action.args.get("unit") or "")
-        by_unit.setdefault(unit, []).append((_first_score(game, state, side, goals, action), action))
+        score = _first_score(game, state, side, goals, action) + _plugging(game, action, gaps)
+        by_unit.setdefault(unit, []).append((score, action))
     queues: list[list[Action]] = []
     for unit in sorted(by_unit, key=lambda u: (-max(s for s, _ in by_unit[u]), u)):
         ranked = [a for _, a in sorted(by_unit[unit], key=lambda p: (-p[0], action_key(p[1])))]
@@ -353,6 +366,15 @@ def _spread(game: Referee, state: GameState, side: Side, goals: Objectives, acti
         result += [q[depth] for q in queues if depth < len(q)]
         depth += 1
     return result
+
+
+def _plugging(game: Referee, action: Action, gaps: set[Hex]) -> float:
+    """For the defender: how much of the attacker's open ground a move would put under its zone of control."""
+    target = action.args.get("to") or action.args.get("at")
+    if not gaps or not isinstance(target, str):
+        return 0.0
+    hex_ = parse_hex(target)
+    return 0.4 * len(({hex_, *game.data.map.grid.neighbours(hex_)}) & gaps)
 
 
 def _first_score(game: Referee, state: GameState, side: Side, goals: Objectives, action: Action) -> float:
@@ -394,6 +416,10 @@ def _move_words(game: Referee, state: GameState, action: Action, before: Evaluat
         reasons.append(f"cuts the supply of {len(newly_cut)} unit{'s' if len(newly_cut) > 1 else ''}")
     if after.terms.get("objectives", 0) > before.terms.get("objectives", 0):
         reasons.append("takes an objective")
+    if after.terms.get("front", 0) > before.terms.get("front", 0) + 0.1:
+        reasons.append(
+            "closes a gap in the line" if game.data.side_of(unit_id) != _attacker(game, state) else "opens the way"
+        )
     if after.terms.get("threat", 0) > before.terms.get("threat", 0) + 0.3:
         reasons.append("out of danger")
     if after.terms.get("reach", 0) > before.terms.get("reach", 0) + 0.2:
@@ -413,3 +439,7 @@ def _any_legal(game: Referee, state: GameState, prompt: Prompt, seed: bytes, bud
         if try_action(game, state, action) is not None:
             return Scored(action, 0.0, "")
     raise InvalidActionError(f"no legal answer found to: {prompt.text}")
+
+
+def _attacker(game: Referee, state: GameState) -> Side:
+    return objectives(game.data, state.scenario).attacker

@@ -14,8 +14,9 @@ A linear sum of terms, each in "steps" (one step of a full-strength unit is wort
   the enemy's line scores here before the supply phase makes it count;
 - ``threat``: the reply the enemy may make in its next activation: for each of the side's stacks next to
   enemy units, the steps it would expect to lose to the odds their strengths give (the combat table's
-  average loss per column, :func:`expected_loss`); and the same, at half weight, against the enemy's stacks;
-- ``threat`` also counts an HQ next to an enemy unit against its side;
+  average loss in the column of their ratio, :func:`expected_loss`); and the same, at 0.4 weight, against
+  the enemy's stacks;
+- ``threat`` also counts an HQ next to an enemy unit (half that two hexes away) against its side;
 - ``supports``: support markers held by the side's HQs (1.6), worth more near the front.
 
 The weights are set by hand (docs/ai.md tells how they were chosen).
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 
 from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData, Side, other_side
+from engine.vaevictis.odds import crt_cell, ratio_column, ratio_halves_up, round_ratio
 from engine.vaevictis.opponent.analysis import FAR, Objectives, open_reach, supply_cut
 from engine.vaevictis.state import GameState, Position, UnitState
 
@@ -65,20 +67,23 @@ def step_value(data: GameData, unit: UnitState) -> float:
     return 0.6 + per_step / 6
 
 
-def expected_loss(attack: float, defence: float) -> float:
-    """The steps a defender may expect to lose to an attack of ``attack`` points against ``defence``: the
-    average of the combat table's defender results along its columns, read coarsely (1:2 little, 3:1 about
-    one step, 5:1 and more about two)."""
-    if defence <= 0:
-        return 2.0
-    ratio = attack / defence
-    if ratio < 1:
-        return 0.1 * ratio
-    if ratio < 2:
-        return 0.3 + 0.3 * (ratio - 1)
-    if ratio < 3:
-        return 0.6 + 0.4 * (ratio - 2)
-    return min(2.0, 1.0 + 0.25 * (ratio - 3))
+def expected_loss(data: GameData, attack: float, defence: float, steps: int) -> float:
+    """The steps a defender of ``steps`` steps may expect to lose to an attack of ``attack`` points against
+    ``defence``: the average of the Combat Results Table's defender results over the six faces of the die in
+    the column of that ratio (7.5, 7.6), before any shift or modifier; an ``E`` costs every step."""
+    column = ratio_column(data, round_ratio(int(attack), max(1, int(defence)), ratio_halves_up(data)))
+    cached = _COLUMN_LOSSES.get((id(data), column, steps))
+    if cached is not None:
+        return cached
+    total = 0.0
+    for face in range(1, 7):
+        _, cell = crt_cell(data, column, face)
+        total += steps if cell.defender == "E" else min(steps, int(cell.defender))
+    _COLUMN_LOSSES[(id(data), column, steps)] = total / 6
+    return total / 6
+
+
+_COLUMN_LOSSES: dict[tuple[int, int, int], float] = {}
 
 
 def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, supply: bool = True) -> Evaluation:
@@ -104,8 +109,7 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
         terms["material"] += sign[owner] * unit.steps * step_value(data, unit)
         if data.units[unit.id].is_hq:
             terms["supports"] += sign[owner] * SUPPORT_VALUE * len(unit.supports)
-            if _in_contact(data, pos, unit.hex, owner):
-                terms["threat"] -= sign[owner] * HQ_EXPOSED
+            terms["threat"] -= sign[owner] * HQ_EXPOSED * _exposure(data, pos, unit.hex, owner)
             continue
         distance = goals.distance[owner].get(unit.hex, FAR)
         nearest[owner] = min(nearest[owner], distance)
@@ -149,8 +153,14 @@ def _cut_value(data: GameData, state: GameState, cut: set[str]) -> float:
     return sum(SUPPLY_WEIGHT + 0.5 * state.units[u].steps * step_value(data, state.units[u]) for u in cut)
 
 
-def _in_contact(data: GameData, pos: Position, hex_: Hex, side: Side) -> bool:
-    return any((s := pos.side_at(n)) is not None and s != side for n in data.map.grid.neighbours(hex_))
+def _exposure(data: GameData, pos: Position, hex_: Hex, side: Side) -> float:
+    """1 for a hex next to an enemy unit, a half for one two hexes away, else 0."""
+    grid = data.map.grid
+    ring = grid.neighbours(hex_)
+    if any((s := pos.side_at(n)) is not None and s != side for n in ring):
+        return 1.0
+    second = {m for n in ring for m in grid.neighbours(n)}
+    return 0.5 if any((s := pos.side_at(m)) is not None and s != side for m in second) else 0.0
 
 
 def _holder(data: GameData, pos: Position, hex_: Hex) -> Side | None:
@@ -180,7 +190,7 @@ def _threats(data: GameData, pos: Position, side: Side) -> float:
         if attack == 0:
             continue
         steps = sum(u.steps for u in units)
-        loss = min(float(steps), expected_loss(attack, stack_defence(data, pos, units)))
+        loss = expected_loss(data, attack, stack_defence(data, pos, units), steps)
         value = loss * max(step_value(data, u) for u in units)
         score += -THREAT_WEIGHT * value if owner == side else OPPORTUNITY_WEIGHT * value
     return score
