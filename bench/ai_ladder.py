@@ -32,6 +32,7 @@ from engine.contract import ComputerDecision, Prompt, RulesError
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.legal import candidate_actions
 from engine.vaevictis.opponent.scripted import ScriptedBaseline
+from engine.vaevictis.state import GameState
 from scenarios import load_game
 
 SEEDS = (11, 23, 37, 41, 53, 67, 79, 83, 97, 101, 113, 127)
@@ -51,7 +52,7 @@ class RandomPlayer:
 
     def decide(self, view: Any, prompt: Prompt, level: str, seed: bytes) -> ComputerDecision:
         rng = random.Random(seed)
-        state = view["position"].copy()
+        state = GameState.from_json(view["position"])
         state.seed = seed.hex()
         actions = candidate_actions(self.game, state, prompt.seat)  # type: ignore[arg-type]
         ordered = sorted(actions, key=lambda a: rng.random() ** (1 / (0.15 if a.verb in PASSIVE else 1.0)))

@@ -55,7 +55,7 @@ from engine.vaevictis import events as event_rules
 from engine.vaevictis import initiative_stratagems as initiative
 from engine.vaevictis.combat_rules import has_snafu_vv60
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
-from engine.vaevictis.known import known_state
+from engine.vaevictis.known import known_position
 from engine.vaevictis.odds import AttackPlan, action_cost, assess, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -1222,12 +1222,12 @@ class VaeVictisGame:
         """What one seat may see (``None``: what both may see, for the channel); see :mod:`view`.
 
         A seat's view also carries, under ``position``, the whole position as that seat knows it
-        (:func:`engine.vaevictis.known.known_state`: a :class:`GameState` with no secret in it), from which the
+        (:func:`engine.vaevictis.known.known_position`: a state's JSON with no secret in it), from which the
         computer opponent (30) reasons with these very rules.
         """
         seen = seat_view(self.data, state, seat)
         if seat is not None:
-            seen["position"] = known_state(self.data, state, seat)
+            seen["position"] = known_position(self.data, state, seat)
         return seen
 
     def _put_on_top(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:

@@ -20,6 +20,10 @@ their values through :mod:`engine.vaevictis.unseen_odds`, which never looks unde
 
 from __future__ import annotations
 
+from dataclasses import fields
+from typing import Any
+
+from engine.vaevictis import control
 from engine.vaevictis import view as seen
 from engine.vaevictis.combat_command_support import FLAG as CC_SUPPORTS
 from engine.vaevictis.combat_command_support import holder_side
@@ -50,15 +54,37 @@ def known_state(data: GameData, state: GameState, seat: Side) -> GameState:
         if known.activation is not None and known.activation.side == enemy:
             known.activation.units = [u for u in known.activation.units if u not in hidden]
     known.stack_tops = _stack_tops(data, state, seat)
+    # [Alsace 15.2] The hexes passed through, as every action notes them: the same whether or not an action
+    # the seat may not read (a sealed choice) came since.
+    control.note_positions(data, known)
     known.standing_orders = {s: orders for s, orders in known.standing_orders.items() if s == seat}
     decision = known.flags.get(DECISION)
     if isinstance(decision, dict) and not decision.get("resolved"):
-        known.flags[DECISION] = {s: v for s, v in decision.items() if s == seat}
+        own = {s: v for s, v in decision.items() if s == seat}
+        if own:
+            known.flags[DECISION] = own
+        else:
+            del known.flags[DECISION]  # as before anyone chose: the enemy's choice leaves no trace
     if fog and CC_SUPPORTS in known.flags:
         known.flags[CC_SUPPORTS] = {
             cc: kinds for cc, kinds in known.flags[CC_SUPPORTS].items() if holder_side(data, cc) == seat
         }
     return known
+
+
+def known_position(data: GameData, state: GameState, seat: Side) -> dict[str, Any]:
+    """:func:`known_state` as plain JSON data, as a seat's view carries it (``GameState.from_json`` reads it
+    back). Written field by field: :meth:`GameState.to_json` copies through ``dataclasses.asdict``, ten times
+    slower, and a view is built for every picture."""
+    known = known_state(data, state, seat)  # a fresh copy: its containers are this view's own
+    raw: dict[str, Any] = {f.name: getattr(known, f.name) for f in _FIELDS}
+    raw["units"] = {unit_id: vars(unit) for unit_id, unit in known.units.items()}
+    raw["markers"] = [vars(m) for m in known.markers]
+    raw["activation"] = None if known.activation is None else vars(known.activation)
+    return raw
+
+
+_FIELDS = fields(GameState)
 
 
 def _hide_activation_details(unit: UnitState) -> None:

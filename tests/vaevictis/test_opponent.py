@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
 
 import pytest
 
 from engine.contract import ComputerPlayer
 from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.known import known_state
 from engine.vaevictis.opponent import COMPUTER_PLAYER
 from engine.vaevictis.state import GameState
 from scenarios import load_game
@@ -29,7 +31,9 @@ def test_a_seats_view_carries_the_known_position_without_the_seed() -> None:
     game = game_of("ardennes44")
     state = game.new_game("initial-assault", {}, b"\x07" * 32)
     position = game.view(state, "german")["position"]
-    assert isinstance(position, GameState) and position.seed == ""
+    assert position["seed"] == "" and json.loads(json.dumps(position)) == position
+    known = GameState.from_json(position)
+    assert known.to_json() == known_state(game.data, state, "german").to_json()
     assert "position" not in game.view(state, None)
 
 
@@ -56,6 +60,7 @@ def test_the_opponent_answers_every_prompt_legally(
         side = sorted(prompts)[number % len(prompts)]
         decision = COMPUTER_PLAYER.decide(game.view(state, side), prompts[side], "easy", number.to_bytes(2, "big"))
         assert decision.action.seat == side
+        assert "\n" not in decision.explanation and len(decision.explanation) <= 160  # one short line
         state, _ = game.apply(state, decision.action)
 
 
@@ -67,8 +72,8 @@ def fog_twin(game: VaeVictisGame, state: GameState, seat: str) -> GameState:
 
     twin = state.copy()
     twin.seed = "ab" * 32
-    stacks = game.view(state, seat)["stacks"]
-    tops = [stack["units"][0]["id"] for stack in stacks if stack["side"] != seat]  # type: ignore[index]
+    stacks = game.view(state, seat)["stacks"]  # type: ignore[arg-type]
+    tops = [stack["units"][0]["id"] for stack in stacks if stack["side"] != seat]
     twin.stack_tops = [*tops, *(u for u in state.stack_tops if u not in tops)]  # the enemy tops seen stay on top
     hidden = sorted(unseen_units(game.data, state)[seat])  # type: ignore[index]
     places = [state.units[u].hex for u in hidden]
@@ -100,7 +105,7 @@ def test_opponent_never_cheats_twin_games_give_the_same_decisions() -> None:
         if seen(real_view) == seen(twin_view):
             twin_decision = game.computer_player.decide(twin_view, game.prompts(twin)[side], "easy", b"twin")
             assert twin_decision == decision
-            assert twin_view["position"].to_json() == real_view["position"].to_json()  # type: ignore[attr-defined]
+            assert twin_view["position"] == real_view["position"]
             compared += 1
             hidden_compared += twin.units != state.units
         state, _ = game.apply(state, decision.action)

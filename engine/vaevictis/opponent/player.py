@@ -32,9 +32,9 @@ def working_state(view: Any, seed: bytes) -> GameState:
     :raises InvalidActionError: when the view is not a seat's view of a Vae Victis game.
     """
     position = view.get("position") if isinstance(view, dict) else None
-    if not isinstance(position, GameState):
+    if not isinstance(position, dict):
         raise InvalidActionError("the computer opponent needs a seat's view (it carries the known position)")
-    state = position.copy()
+    state = GameState.from_json(position)
     state.seed = seed.hex()
     state.rolls_made = 0
     return state
