@@ -41,6 +41,8 @@ MIN_GAIN = 0.15
 """What an action must gain over ending the activation to be worth its action points."""
 ACTIVATION_WORTH = 0.6
 """What a formation's activation must promise to be preferred to passing."""
+CHECKED_ACTIVATIONS = 2
+"""How many of the most promising activations are tried before one is chosen."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,8 @@ class Scored:
     action: Action
     score: float
     why: str
+    after: GameState | None = None
+    """The known position after the action, when it was applied."""
 
 
 def decide(
@@ -101,9 +105,10 @@ def _listed(
             break
         budget.spend()
         tried = try_action(game, state, action)
-        if tried is None:
-            continue
-        score = evaluate(game.data, tried.after, side, goals).total + _choice_bonus(action)
+        # A listed choice is legal (the prompt says so) even when its conditions lie in what the seat may not
+        # see (an enemy stack's APs, 15.2 Greif): it is then weighed as if it changed nothing.
+        after = tried.after if tried is not None else state
+        score = evaluate(game.data, after, side, goals).total + _choice_bonus(action)
         scored.append(Scored(action, score, _choice_words(game, action)))
     return _pick(scored, level, seed)
 
@@ -153,7 +158,19 @@ def _sequence(
         worth, why = _promise(game, tried.after, side, goals)
         if action.verb == "activate_general":
             worth *= 0.8  # [9.4] units out of command may fail their check
-        scored.append(Scored(action, worth, why))
+        scored.append(Scored(action, worth, why, tried.after))
+    # The most promising activations are tried: one whose first decision would be to end it at once is
+    # worth nothing (else the sequence could go on, activation after empty activation, for ever).
+    ranked = sorted((s for s in scored if s.after is not None), key=lambda s: (-s.score, action_key(s.action)))
+    for candidate in ranked[:CHECKED_ACTIVATIONS]:
+        if candidate.score <= ACTIVATION_WORTH or candidate.after is None:
+            break
+        inner = game.prompts(candidate.after).get(side)
+        trial = Budget(max(10, level.budget // 3))
+        first = None if inner is None else _activation(game, candidate.after, inner, side, goals, level, seed, trial)
+        budget.spend(trial.used)
+        if first is None or first.action.verb == "end_activation":
+            scored[scored.index(candidate)] = Scored(candidate.action, 0.0, candidate.why)
     return _pick(scored, level, seed)
 
 
@@ -176,13 +193,17 @@ def _promise(game: Referee, state: GameState, side: Side, goals: Objectives) -> 
         if data.units[unit.id].is_hq:
             continue
         attack = ground = rescue = 0.0
+        fresh = unit.activations == 0 or unit.id in activation.units
         enemies = [n for n in grid.neighbours(unit.hex) if (s := pos.side_at(n)) is not None and s != side]
         for n in enemies:
             around = pos.units_at(n)
             defence = stack_defence(data, pos, around)
-            attack = max(attack, expected_loss(data, float(pos.strength(unit)), defence, sum(u.steps for u in around)))
+            if fresh and pos.strength(unit) >= 2 * defence:
+                attack = max(
+                    attack, expected_loss(data, float(pos.strength(unit)), defence, sum(u.steps for u in around))
+                )
         distance = goals.distance[side].get(unit.hex, FAR)
-        if not enemies:
+        if not enemies and fresh:
             ground += min(distance, 6) * 0.12
         threat = sum(
             pos.strength(u) for n in grid.neighbours(unit.hex) for u in pos.units_at(n) if data.side_of(u.id) != side
@@ -431,7 +452,11 @@ def _move_words(game: Referee, state: GameState, action: Action, before: Evaluat
 
 
 def _any_legal(game: Referee, state: GameState, prompt: Prompt, seed: bytes, budget: Budget) -> Scored:
-    """The first legal candidate in a seeded order that puts acting first (when nothing was scored)."""
+    """A listed choice (legal by the prompt's promise), else the first legal candidate in a seeded order that
+    puts acting first (when nothing was scored)."""
+    choices = sorted(listed(prompt), key=action_key)
+    if choices and not prompt.free_verbs:
+        return Scored(min(choices, key=lambda a: uniform(seed, repr(action_key(a)))), 0.0, "")
     actions = sorted(candidate_actions(game, state, prompt), key=action_key)
     ordered = sorted(actions, key=lambda a: (a.verb in PASSIVE_VERBS, uniform(seed, repr(action_key(a)))))
     for action in ordered:

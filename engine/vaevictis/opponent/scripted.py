@@ -3,8 +3,8 @@
 During an activation: the attack at the best odds if they are at least 3:1 (7.5); else a unit next to the
 enemy holds the line (it digs in if it may, 12.2, or stays); else the move that brings a unit nearest to its
 side's nearest objective; else it ends the activation. At the start of a sequence it activates the first
-formation it may, in the data's order (a general activation if none), and passes when it has no unit left to
-act. Every other prompt gets its first listed choice (the set-up as the scenario suggests it).
+formation it may, in the data's order, that has a unit not yet activated this turn, and passes when none has
+(never a general activation, which could go on empty for ever). Every other prompt gets its first listed choice (the set-up as the scenario suggests it).
 
 It plays from its seat's view like the computer opponent (:mod:`engine.vaevictis.opponent.player`), with the
 same known position, so it never cheats either; it has no level and no noise.
@@ -63,11 +63,18 @@ class ScriptedBaseline:
             return Action(side, "setup_done", {})
         if "activate_formation" in verbs or "activate_general" in verbs:
             choices = listed(prompt)
-            formation = next((a for a in choices if a.verb == "activate_formation"), None)
-            general = next((a for a in choices if a.verb == "activate_general"), None)
-            return formation or general or next((a for a in choices if a.verb == "pass"), None)
+            fresh = [a for a in choices if a.verb == "activate_formation" and self._has_fresh_units(state, a)]
+            return fresh[0] if fresh else next((a for a in choices if a.verb == "pass"), None)
         choices = listed(prompt)
         return choices[0] if choices else None
+
+    def _has_fresh_units(self, state: GameState, action: Action) -> bool:
+        """Whether the formation has a unit on the map not yet activated this turn (3.1)."""
+        formation = action.args.get("formation")
+        return any(
+            u.on_map and u.activations == 0 and self.game.data.units[u.id].formation == formation
+            for u in state.units.values()
+        )
 
     def _activation(self, state: GameState, prompt: Prompt) -> Action | None:
         side = side_of(prompt)
