@@ -4,7 +4,8 @@ During an activation: the attack at the best odds if they are at least 3:1 (7.5)
 enemy holds the line (it digs in if it may, 12.2, or stays); else the move that brings a unit nearest to its
 side's nearest objective; else it ends the activation. At the start of a sequence it activates the first
 formation it may, in the data's order, that has a unit not yet activated this turn, and passes when none has
-(never a general activation, which could go on empty for ever). Every other prompt gets its first listed choice (the set-up as the scenario suggests it).
+(never a general activation, which could go on empty for ever). Every other prompt gets its first listed
+choice (the set-up as the scenario suggests it).
 
 It plays from its seat's view like the computer opponent (:mod:`engine.vaevictis.opponent.player`), with the
 same known position, so it never cheats either; it has no level and no noise.
