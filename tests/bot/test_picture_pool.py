@@ -50,7 +50,7 @@ def pool(workers: int) -> PicturePool:
     return PicturePool(workers, Renderer(), lambda _system: Numbered())
 
 
-async def outcome(task: asyncio.Future[bytes | None]) -> bytes | None | str:
+async def outcome(task: asyncio.Future[bytes | None]) -> bytes | str | None:
     try:
         return await task
     except Superseded:
@@ -87,7 +87,7 @@ async def test_the_newest_picture_of_every_game_is_always_drawn_and_never_an_old
                 game = rng.randrange(6)
                 task = asyncio.ensure_future(pictures.draw(numbered(n), key=(game, None, "after")))
                 task.add_done_callback(
-                    lambda t, g=game, k=n: drawn_order.append((g, k)) if not t.exception() else None
+                    lambda t, g=game, k=n, seen=drawn_order: seen.append((g, k)) if not t.exception() else None
                 )
                 asked.append((game, n, task))
                 for _ in range(rng.randrange(3)):
