@@ -56,6 +56,8 @@ ACTIONS = 540
 ANSWER_TARGET = 1.0
 PICTURE_TARGET = 5.0
 MEMORY_TARGET_MB = 250.0
+CONTINUATIONS = 3
+"""Different lines of play from the position, shared round the games (random play costs time to work out)."""
 
 
 def continuation(game: VaeVictisGame, state: GameState, seed: int, count: int) -> list[tuple[Action, bool]]:
@@ -104,6 +106,16 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user and system), 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def children(pid: int) -> list[int]:
     """The process ids whose parent is ``pid``."""
     found = []
@@ -127,6 +139,9 @@ class Load:
         self.queues: dict[int, asyncio.Queue[float]] = {c: asyncio.Queue() for c in plans}
         self.answers: list[float] = []
         self.refused = 0
+        self.arrived = 0
+        self.unplanned = 0
+        """Arrivals at a game whose plan was played out (or refused): nothing sent."""
         self.picture_arrivals: dict[int, list[float]] = defaultdict(list)
         """Per channel, the arrival of each action that brings a picture, in order."""
         self.picture_done: dict[Hashable, list[float | None]] = defaultdict(list)
@@ -136,6 +151,7 @@ class Load:
         self.main_memory: list[float] = []
 
     def record(self, sent: Sent) -> None:
+        sent.file_data = {}  # the fake Discord keeps every message: the pictures' bytes are not the bot's memory
         if sent.kind == "followup" and sent.channel in self.followups and not sent.files:
             self.followups[sent.channel].set()
 
@@ -143,8 +159,11 @@ class Load:
         """One game's actions, one after another, each as it arrives."""
         plan = self.plans[channel]
         queue = self.queues[channel]
-        while plan:
+        while True:
             arrived = await queue.get()
+            if not plan:
+                self.unplanned += 1
+                continue
             action, brings_map = plan.pop(0)
             user = GERMAN if action.seat == "german" else ALLIED
             args = " ".join(f"{k}={v}" for k, v in action.args.items())
@@ -155,7 +174,7 @@ class Load:
             self.answers.append(time.perf_counter() - arrived)
             if "Refused" in answer.content:
                 self.refused += 1
-                return  # the game no longer follows its plan: it sends nothing more
+                plan.clear()  # the game no longer follows its plan: it sends nothing more
             if brings_map:
                 self.picture_arrivals[channel].append(arrived)
 
@@ -173,6 +192,7 @@ class Load:
         end = time.perf_counter() + seconds
         while (now := time.perf_counter()) < end:
             self.queues[rng.choice(channels)].put_nowait(now)
+            self.arrived += 1
             await asyncio.sleep(rng.expovariate(rate))
 
     async def sample_memory(self, stop: asyncio.Event) -> None:
@@ -196,8 +216,10 @@ async def run(folder: Path, arguments: argparse.Namespace) -> list[tuple[str, st
     rows[-1] = (rows[-1][0], replay.to_json())
     per_game = int(arguments.rate * arguments.seconds / arguments.games * 1.5) + 10
     channels = [FIRST_CHANNEL + i for i in range(arguments.games)]
-    plans = {c: continuation(game, state, i, per_game) for i, c in enumerate(channels)}
-    print(f"position and {per_game} actions per game worked out ({time.perf_counter() - began:.1f} s)")
+    # Every game starts at the same position with the same dice: a continuation fits any of them.
+    lines = [continuation(game, state, i, per_game) for i in range(min(CONTINUATIONS, arguments.games))]
+    plans = {c: list(lines[i % len(lines)]) for i, c in enumerate(channels)}
+    print(f"position and {len(lines)} x {per_game} actions worked out ({time.perf_counter() - began:.1f} s)")
     store = await SqliteStore.open(folder / "sustained.sqlite3")
     try:
         await seed_games(store, log, rows, arguments.games)
@@ -249,6 +271,8 @@ async def measure(fake: TimedDiscord, plans: Plans, arguments: argparse.Namespac
     players = [asyncio.create_task(load.player(c)) for c in plans]
     stop = asyncio.Event()
     sampler = asyncio.create_task(load.sample_memory(stop))
+    workers = pool.running()
+    worker_cpu = sum(cpu_seconds(pid) for pid in workers)
     cpu = time.process_time()
     began = time.perf_counter()
     await load.arrivals(arguments.rate, arguments.seconds, random.Random(arguments.seed))
@@ -256,6 +280,7 @@ async def measure(fake: TimedDiscord, plans: Plans, arguments: argparse.Namespac
     while any(not q.empty() for q in load.queues.values()):  # the actions that arrived are all answered
         await asyncio.sleep(0.1)
     await fake.settle()  # and every picture posted
+    worker_cpu = sum(cpu_seconds(pid) for pid in pool.running()) - worker_cpu
     stop.set()
     await sampler
     for player in players:
@@ -265,7 +290,8 @@ async def measure(fake: TimedDiscord, plans: Plans, arguments: argparse.Namespac
     third = max(1, len(memory) // 3)
     return [
         ("load offered", f"{arguments.rate:g} actions/s over {arguments.games} games for {offered:.0f} s "
-                         f"({len(load.answers)} actions answered, {load.refused} refused)"),
+                         f"({load.arrived} arrived, {len(load.answers)} answered, {load.refused} refused, "
+                         f"{load.unplanned} past a game's plan)"),
         ("picture workers", str(pool.workers)),
         ("answers: median / p99 / worst", f"{ms(load.answers, 0.5)} / {ms(load.answers, 0.99)} / "
                                           f"{ms(load.answers, 1.0)} (target p99 {ANSWER_TARGET:g} s)"),
@@ -279,6 +305,8 @@ async def measure(fake: TimedDiscord, plans: Plans, arguments: argparse.Namespac
          f"{statistics.median(load.main_memory[:third]):.0f} / {statistics.median(load.main_memory[-third:]):.0f} / "
          f"{max(load.main_memory):.0f} MB"),
         ("CPU of the bot's process", f"{time.process_time() - cpu:.1f} s over {time.perf_counter() - began:.0f} s"),
+        ("CPU of the picture workers", f"{worker_cpu:.1f} s, {worker_cpu / max(1, pool.drawn) * 1000:.0f} ms a picture"
+                                       + (" (a worker was replaced: partial)" if pool.restarts else "")),
     ]  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.service.caches import STATE_MEMORY, ChannelLocks, StateCache
@@ -40,6 +40,7 @@ class ServiceCore:
         state_cache: int = 0,
         state_memory: int = STATE_MEMORY,
         picture_workers: int = 0,
+        picture_setup: Callable[[], object] | None = None,
     ):
         self.store = store
         self._factories = dict(systems)
@@ -62,8 +63,9 @@ class ServiceCore:
         self.renderer = Renderer()
         """A worker thread that gives way to answers in progress: where the system's other drawings are made
         (and the map pictures, with no picture workers)."""
-        self.pictures = PicturePool(picture_workers, self.renderer, self.system)
-        """Where map pictures are drawn: ``picture_workers`` worker processes (0: the renderer's thread)."""
+        self.pictures = PicturePool(picture_workers, self.renderer, self.system, setup=picture_setup)
+        """Where map pictures are drawn: ``picture_workers`` worker processes (0: the renderer's thread), each
+        set up by ``picture_setup`` as it starts."""
         self.end_listeners: list[GameEndListener] = []
         self.timeout_listeners: list[TimeoutListener] = []
         """Told once when a seat runs out of time and reserve (:data:`bot.service.game_types.TimeoutListener`)."""

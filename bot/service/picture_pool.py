@@ -97,11 +97,13 @@ _ADAPTERS: dict[str, Any] = {}
 """In a worker process: each system's adapter, built on its first picture."""
 
 
-def _start_worker(niceness: int) -> None:
-    """A worker's start: a lower priority, and Ctrl-C left to the bot (which shuts the pool down)."""
+def _start_worker(niceness: int, setup: Callable[[], object] | None) -> None:
+    """A worker's start: a lower priority, Ctrl-C left to the bot (which shuts the pool down), then ``setup``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if niceness:
         os.nice(niceness)
+    if setup is not None:
+        setup()
 
 
 def _draw_in_worker(request: PictureRequest) -> bytes | _Refused | None:
@@ -130,6 +132,8 @@ class PicturePool:
     """Draws map pictures in ``workers`` worker processes (0: in the renderer's thread), newest first per key.
 
     :param adapters: the service's adapter of a system by id (used only to draw in the bot's own process).
+    :param setup: run in each worker as it starts (picklable: a module's function), as the bot sets its process
+        up (the C allocator's settings, :func:`bot.transports.allocator.tune_allocator`).
     """
 
     def __init__(
@@ -140,12 +144,14 @@ class PicturePool:
         *,
         waiting: int = WAITING,
         niceness: int = NICENESS,
+        setup: Callable[[], object] | None = None,
     ) -> None:
         self.workers = max(0, workers)
         self.waiting = max(1, waiting)
         self._renderer = renderer
         self._adapters = adapters
         self._niceness = niceness
+        self._setup = setup
         self._executor: ProcessPoolExecutor | None = None
         self._queued: OrderedDict[Hashable, _Job] = OrderedDict()
         self._overflow: OrderedDict[Hashable, _Job] = OrderedDict()
@@ -242,7 +248,7 @@ class PicturePool:
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(self._niceness,),
+                initargs=(self._niceness, self._setup),
             )
         return self._executor
 
@@ -253,6 +259,12 @@ class PicturePool:
             self.restarts += 1
             broken.shutdown(wait=False, cancel_futures=True)
 
+    def running(self) -> list[int]:
+        """The process ids of the workers running now (none before the first picture)."""
+        executor = self._executor
+        processes = getattr(executor, "_processes", None) or {}
+        return sorted(p.pid for p in list(processes.values()) if p.pid is not None)
+
     async def worker_pids(self) -> list[int]:
         """The process ids of the workers (started if need be), for the bench's memory and the tests."""
         if not self.workers:
@@ -260,7 +272,7 @@ class PicturePool:
         executor = self._pool()
         for _ in range(self.workers):  # each task starts a worker if fewer are running
             await asyncio.wrap_future(executor.submit(_worker_pid))
-        return sorted(p.pid for p in list(getattr(executor, "_processes", {}).values()) if p.pid is not None)
+        return self.running()
 
     async def aclose(self) -> None:
         """Stop taking pictures; those waiting end as :class:`Superseded`; the workers finish the ones being

@@ -99,6 +99,7 @@ class UmpireBot(commands.Bot):
             state_cache=settings.state_cache,
             state_memory=settings.state_cache_mb * 1024 * 1024,
             picture_workers=settings.picture_workers,
+            picture_setup=tune_allocator,  # the workers' C allocator set as the bot's (bot/transports/allocator.py)
         )
         self.layer = CommandLayer(self.service)
         self.layer.open_thread = self.open_thread
