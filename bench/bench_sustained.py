@@ -56,6 +56,8 @@ ACTIONS = 540
 ANSWER_TARGET = 1.0
 PICTURE_TARGET = 5.0
 MEMORY_TARGET_MB = 250.0
+KEPT = 100
+"""The fake Discord's latest messages kept (it records every message; a long run would grow by them alone)."""
 CONTINUATIONS = 3
 """Different lines of play from the position, shared round the games (random play costs time to work out)."""
 
@@ -147,12 +149,15 @@ class Load:
         self.picture_done: dict[Hashable, list[float | None]] = defaultdict(list)
         """Per picture key, for each picture asked for in order: when it was posted (``None``: superseded)."""
         self.followups: dict[int, asyncio.Event] = {c: asyncio.Event() for c in plans}
+        self.answered: dict[int, Sent] = {}
+        """Each game's latest private answer."""
         self.memory: list[float] = []
         self.main_memory: list[float] = []
 
     def record(self, sent: Sent) -> None:
         sent.file_data = {}  # the fake Discord keeps every message: the pictures' bytes are not the bot's memory
         if sent.kind == "followup" and sent.channel in self.followups and not sent.files:
+            self.answered[sent.channel] = sent
             self.followups[sent.channel].set()
 
     async def player(self, channel: int) -> None:
@@ -181,11 +186,10 @@ class Load:
     async def send(self, channel: int, payload: dict[str, Any]) -> Sent:
         event = self.followups[channel]
         event.clear()
-        start = len(self.fake.sent)
         self.fake._token_channels[payload["token"]] = channel
         self.fake.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await event.wait()
-        return next(s for s in reversed(self.fake.sent[start:]) if s.kind == "followup" and s.channel == channel)
+        return self.answered[channel]
 
     async def arrivals(self, rate: float, seconds: float, rng: random.Random) -> None:
         channels = sorted(self.plans)
@@ -201,6 +205,7 @@ class Load:
             main = rss_mb(me)
             self.main_memory.append(main)
             self.memory.append(main + sum(rss_mb(child) for child in children(me)))
+            del self.fake.sent[:-KEPT], self.fake.stamps[:-KEPT]  # the fake Discord's record is not the bot's memory
             await asyncio.sleep(1.0)
 
 
