@@ -157,6 +157,8 @@ class PicturePool:
         self._overflow: OrderedDict[Hashable, _Job] = OrderedDict()
         """Requests of new keys while the queue is full, in order (replaced by a newer one of their key too)."""
         self._drawing = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        """The drawings under way (held here: the event loop keeps only weak references to its tasks)."""
         self._closed = False
         self.drawn = 0
         """Pictures drawn so far."""
@@ -203,8 +205,12 @@ class PicturePool:
             self._queued[key] = job
         while self._queued and self._drawing < max(1, self.workers):
             _, job = self._queued.popitem(last=False)
+            if job.done.done():  # nobody awaits it any more (cancelled): not drawn
+                continue
             self._drawing += 1
-            asyncio.get_running_loop().create_task(self._run(job))
+            task = asyncio.get_running_loop().create_task(self._run(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _run(self, job: _Job) -> None:
         try:
