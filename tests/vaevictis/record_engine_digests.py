@@ -47,7 +47,7 @@ def _prompt_json(prompt: Prompt) -> Any:
         prompt.seat,
         prompt.text,
         [[c.verb, c.args, c.label] for c in prompt.choices],
-        list(prompt.free_verbs),
+        sorted(prompt.free_verbs),  # a set in meaning: main listed them in the order of a set of verbs
         prompt.secret,
         prompt.rule,
         prompt.optional,
