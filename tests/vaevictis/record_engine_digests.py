@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,16 +56,24 @@ def _prompt_json(prompt: Prompt) -> Any:
 
 
 def play(
-    game_id: str, scenario: str, options: dict[str, bool], seed: int, actions: int
+    game_id: str,
+    scenario: str,
+    options: dict[str, bool],
+    seed: int,
+    actions: int,
+    check: Callable[[VaeVictisGame, GameState], None] | None = None,
 ) -> tuple[list[Action], str, str]:
     """One seeded random game: its actions, its running digest of prompts, states and events, and that of states
-    and events alone (see the module docstring)."""
+    and events alone (see the module docstring); ``check`` is called on every state before its prompts are
+    read."""
     game = _game(game_id)
     rng = random.Random(seed)
     state = game.new_game(scenario, options, seed.to_bytes(32, "big"))
     digest, applied = hashlib.sha256(), hashlib.sha256()
     log: list[Action] = []
     while len(log) < actions and state.result is None:
+        if check is not None:
+            check(game, state)
         prompts = game.prompts(state)
         digest.update(json.dumps({s: _prompt_json(p) for s, p in sorted(prompts.items())}, sort_keys=True).encode())
         side = rng.choice(sorted(prompts))
