@@ -31,12 +31,33 @@ def exerts_zoc_beyond_own_hex(pos: Position, unit: UnitState) -> bool:
 def zoc_hexes(pos: Position, unit: UnitState) -> set[Hex]:
     """[4.1] The hexes a unit controls, before any breakthrough; none for the tables' ``[zoc] none`` kinds
     (Alsace 1944 12.2: a strongpoint has no zone of control)."""
+    return set(_zone(pos, unit))
+
+
+ZONES_KEPT = 50_000
+"""How many zones :func:`_zone` keeps per game's data before it starts again (a bound on its memory)."""
+
+
+def _zone(pos: Position, unit: UnitState) -> frozenset[Hex]:
+    """:func:`zoc_hexes`, kept per game's data by everything it depends on: the unit, its hex, its steps (its
+    strength, 1.2), its parent division (a detachment's strength, 18) and whether it is a Raid's commando."""
     assert unit.hex is not None
+    key = (unit.id, unit.hex, unit.steps, unit.parent, unit.id in pos.state.flags.get("commandos", ()))
+    zones: dict[tuple[object, ...], frozenset[Hex]] = pos.data.derived.setdefault("zones", {})
+    zone = zones.get(key)
+    if zone is None:
+        if len(zones) >= ZONES_KEPT:
+            zones.clear()
+        zone = zones[key] = frozenset(_unit_zone(pos, unit, unit.hex))
+    return zone
+
+
+def _unit_zone(pos: Position, unit: UnitState, hex_: Hex) -> set[Hex]:
     if pos.unit_def(unit.id).kind in pos.data.tables.raw.get("zoc", {}).get("none", ()):
         return set()
-    hexes = {unit.hex}
+    hexes = {hex_}
     if exerts_zoc_beyond_own_hex(pos, unit):
-        hexes.update(pos.data.map.dry_neighbours[unit.hex])
+        hexes.update(pos.data.map.dry_neighbours[hex_])
     return hexes
 
 
@@ -58,11 +79,12 @@ def enemy_zoc(pos: Position, side: Side) -> dict[Hex, set[str]]:
     enemy = other_side(side)
     cancelled = breakthrough_area(pos, side)
     control: dict[Hex, set[str]] = {}
+    side_of = pos.data.side_of
     for units in pos.occupants.values():  # the units on the map, listed once per position
         for unit in units:
-            if pos.side_of(unit.id) != enemy:
+            if side_of(unit.id) != enemy:
                 continue
-            for hex_ in zoc_hexes(pos, unit):
+            for hex_ in _zone(pos, unit):
                 if hex_ in cancelled and hex_ != unit.hex:
                     continue
                 control.setdefault(hex_, set()).add(unit.id)
