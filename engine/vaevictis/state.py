@@ -67,8 +67,9 @@ class UnitState:
     def clone(self) -> UnitState:
         """An independent copy (the only mutable field is the list of supports)."""
         twin = object.__new__(UnitState)
-        twin.__dict__.update(self.__dict__)
-        twin.supports = list(self.supports)
+        fields_ = self.__dict__.copy()
+        fields_["supports"] = self.supports.copy()
+        twin.__dict__ = fields_
         return twin
 
 
@@ -192,7 +193,14 @@ class GameState:
         """
         twin = copy.copy(self)
         twin.options = dict(self.options)
-        twin.units = {unit_id: unit.clone() for unit_id, unit in self.units.items()}
+        twin.units = units = {}
+        new = object.__new__
+        for unit_id, unit in self.units.items():  # UnitState.clone, inlined: a state holds hundreds of units
+            clone = new(UnitState)
+            fields_ = unit.__dict__.copy()
+            fields_["supports"] = unit.supports.copy()
+            clone.__dict__ = fields_
+            units[unit_id] = clone
         twin.pools = {army: dict(pool) for army, pool in self.pools.items()}
         twin.returning = {army: dict(pool) for army, pool in self.returning.items()}
         twin.air_missions = dict(self.air_missions)
