@@ -482,10 +482,10 @@ class GameData:
 
     def side_of(self, unit_id: str) -> Side:
         """The side a unit fights for."""
-        side = self._sides.get(unit_id)
-        if side is None:  # an unknown id raises the KeyError it always raised
+        try:
+            return self._sides[unit_id]
+        except KeyError:  # an unknown id raises the KeyError it always raised
             return self.armies[self.formations[self.units[unit_id].formation].army].side
-        return side
 
     @cached_property
     def _sides(self) -> dict[str, Side]:

@@ -99,6 +99,7 @@ class Activation:
 
 
 _ATOMS = (str, int, float, bool, type(None))
+_ATOM_SET = frozenset(_ATOMS)
 
 
 def plain_copy(value: Any) -> Any:
@@ -110,7 +111,7 @@ def plain_copy(value: Any) -> Any:
     if kind is dict:
         return {k: plain_copy(v) for k, v in value.items()}
     if kind is list:
-        if all(type(v) in _ATOMS for v in value):
+        if _ATOM_SET.issuperset(map(type, value)):  # the types read in C: the flags hold long lists of hexes
             return value.copy()
         return [plain_copy(v) for v in value]
     if kind is tuple:
@@ -257,9 +258,9 @@ class Position:
         """Units per occupied hex (computed once per Position)."""
         if self._occupant is None:
             table: dict[Hex, list[UnitState]] = {}
-            for unit in self.state.on_map():
-                assert unit.hex is not None
-                table.setdefault(unit.hex, []).append(unit)
+            for unit in self.state.units.values():  # GameState.on_map, inlined: every Position asks
+                if unit.hex is not None and not unit.eliminated:
+                    table.setdefault(unit.hex, []).append(unit)
             self._occupant = table
         return self._occupant
 

@@ -77,15 +77,37 @@ def enemy_zoc(pos: Position, side: Side) -> dict[Hex, set[str]]:
     Breakthrough markers of ``side`` are applied (7.8). The "same unit" rule of 4.2 needs the unit ids.
     """
     enemy = other_side(side)
+    side_of = pos.data.side_of
+    exerting = [unit for units in pos.occupants.values() for unit in units if side_of(unit.id) == enemy]
+    commandos = pos.state.flags.get("commandos", ())
+    breakthroughs = [m.hex for m in pos.state.markers if m.kind == "breakthrough" and m.side == side]
+    key = (
+        side,
+        tuple((u.id, u.hex, u.steps, u.parent, u.id in commandos) for u in exerting),
+        tuple(breakthroughs),
+    )
+    kept: dict[tuple[object, ...], dict[Hex, frozenset[str]]] = pos.data.derived.setdefault("enemy_zoc", {})
+    found = kept.get(key)
+    if found is None:
+        found = {hex_: frozenset(ids) for hex_, ids in _enemy_zoc(pos, side, exerting).items()}
+        if len(kept) >= ENEMY_ZONES_KEPT:
+            kept.pop(next(iter(kept)))
+        kept[key] = found
+    return {hex_: set(ids) for hex_, ids in found.items()}  # callers may change theirs
+
+
+ENEMY_ZONES_KEPT = 16
+"""How many sides' whole zones :func:`enemy_zoc` keeps per game's data, keyed by every unit exerting one (id,
+hex, steps, parent, commando) and the breakthrough markers: the zones of a position's two sides and of the
+positions just before, which most questions of an activation ask again."""
+
+
+def _enemy_zoc(pos: Position, side: Side, exerting: list[UnitState]) -> dict[Hex, set[str]]:
     cancelled = breakthrough_area(pos, side)
     control: dict[Hex, set[str]] = {}
-    side_of = pos.data.side_of
-    for units in pos.occupants.values():  # the units on the map, listed once per position
-        for unit in units:
-            if side_of(unit.id) != enemy:
+    for unit in exerting:
+        for hex_ in _zone(pos, unit):
+            if hex_ in cancelled and hex_ != unit.hex:
                 continue
-            for hex_ in _zone(pos, unit):
-                if hex_ in cancelled and hex_ != unit.hex:
-                    continue
-                control.setdefault(hex_, set()).add(unit.id)
+            control.setdefault(hex_, set()).add(unit.id)
     return control
