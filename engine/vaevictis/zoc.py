@@ -9,6 +9,9 @@ kinds of counter with no zone at all or a full zone whatever their strength (Als
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from engine.hexgrid import Hex
 from engine.vaevictis.data import Side, other_side
 from engine.vaevictis.state import Position, UnitState
@@ -76,6 +79,11 @@ def enemy_zoc(pos: Position, side: Side) -> dict[Hex, set[str]]:
 
     Breakthrough markers of ``side`` are applied (7.8). The "same unit" rule of 4.2 needs the unit ids.
     """
+    return {hex_: set(ids) for hex_, ids in enemy_zones(pos, side).items()}  # the caller's own to change
+
+
+def enemy_zones(pos: Position, side: Side) -> Mapping[Hex, frozenset[str]]:
+    """:func:`enemy_zoc`, read-only and shared: kept per game's data (:data:`ENEMY_ZONES_KEPT`)."""
     enemy = other_side(side)
     side_of = pos.data.side_of
     exerting = [unit for units in pos.occupants.values() for unit in units if side_of(unit.id) == enemy]
@@ -86,14 +94,14 @@ def enemy_zoc(pos: Position, side: Side) -> dict[Hex, set[str]]:
         tuple((u.id, u.hex, u.steps, u.parent, u.id in commandos) for u in exerting),
         tuple(breakthroughs),
     )
-    kept: dict[tuple[object, ...], dict[Hex, frozenset[str]]] = pos.data.derived.setdefault("enemy_zoc", {})
+    kept: dict[tuple[object, ...], Mapping[Hex, frozenset[str]]] = pos.data.derived.setdefault("enemy_zoc", {})
     found = kept.get(key)
     if found is None:
-        found = {hex_: frozenset(ids) for hex_, ids in _enemy_zoc(pos, side, exerting).items()}
+        found = MappingProxyType({hex_: frozenset(ids) for hex_, ids in _enemy_zoc(pos, side, exerting).items()})
         if len(kept) >= ENEMY_ZONES_KEPT:
             kept.pop(next(iter(kept)))
         kept[key] = found
-    return {hex_: set(ids) for hex_, ids in found.items()}  # callers may change theirs
+    return found
 
 
 ENEMY_ZONES_KEPT = 16
