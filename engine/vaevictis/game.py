@@ -159,6 +159,7 @@ class VaeVictisGame:
     def __init__(self, data: GameData) -> None:
         self.data = data
         self.options = game_options(data)
+        self._hq_ids = tuple(unit_id for unit_id, unit in data.units.items() if unit.is_hq)
 
     # --- New game ---------------------------------------------------------------------------------------
 
@@ -582,8 +583,9 @@ class VaeVictisGame:
         control.note_positions(self.data, state)  # 18, 15.2: hexes a side's units have passed through
         if not state.meuse_crossed and turn.german_crossed_objective_river(self.data, state):
             state.meuse_crossed = True
-        for unit_id, unit in state.units.items():
-            if unit.eliminated and self.data.units[unit_id].is_hq and unit_id not in state.hq_destroyed:
+        for unit_id in self._hq_ids:  # in the order of state.units, which is the data's (detachments are no HQs)
+            unit = state.units.get(unit_id)
+            if unit is not None and unit.eliminated and unit_id not in state.hq_destroyed:
                 state.hq_destroyed[unit_id] = state.turn
         return tidied
 
