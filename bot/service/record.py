@@ -22,6 +22,7 @@ The page itself is :func:`render.record.page.record_page`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -32,7 +33,7 @@ from bot.service.verification import Verification
 from bot.store import chain
 from bot.store.records import ActionRow, GameRow, SecretRow
 from engine.contract import Action
-from render.record.data import Chart, ChainRow, Entry, Frame, GameRecord, SealedText, Series
+from render.record.data import ChainRow, Chart, Entry, Frame, GameRecord, SealedText, Series
 from render.record.page import record_page
 
 CAPTION_LENGTH = 160
@@ -252,10 +253,8 @@ def _victory(system: SystemAdapter, state: Any, seat: str | None, log: Sequence[
     lines = [_status(system, state, seat)]
     inform = getattr(system, "inform", None)
     if inform is not None:
-        try:
+        with contextlib.suppress(Exception):  # a system with no `victory` answer: the status line says it
             lines.append(str(inform(state, seat, "victory", "", log, over).text))
-        except Exception:  # a system with no `victory` answer: the status line says it
-            pass
     return "\n\n".join(line for line in lines if line).replace("**", "").replace("__", "")
 
 

@@ -66,10 +66,15 @@ def _step_of_entries(record: GameRecord) -> list[int]:
     steps = []
     frame = 0
     for entry in record.entries:
-        while frame < len(record.frames) - 1 and (not record.frames[frame].seqs or record.frames[frame].seqs[-1] < entry.seq):
+        while frame < len(record.frames) - 1 and _before(record.frames[frame].seqs, entry.seq):
             frame += 1
         steps.append(frame)
     return steps
+
+
+def _before(seqs: tuple[int, ...], seq: int) -> bool:
+    """Whether a picture that followed actions ``seqs`` was drawn before action ``seq``."""
+    return not seqs or seqs[-1] < seq
 
 
 def record_page(record: GameRecord) -> str:
