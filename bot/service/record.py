@@ -95,7 +95,7 @@ def gather(
     frames, states = _frames(system, game, live, seat, over, notes)
     charts = [*_charts(system, states, seat, log, over, notes)]
     if whole:
-        charts.append(dice_luck(live))
+        charts.append(dice_luck(live, system.seats))
     receipts = {s.seq: s.receipt for s in secrets if s.seq is not None}
     chained = (
         tuple(
@@ -258,7 +258,7 @@ def _victory(system: SystemAdapter, state: Any, seat: str | None, log: Sequence[
     return "\n\n".join(line for line in lines if line).replace("**", "").replace("__", "")
 
 
-def dice_luck(live: Sequence[tuple[ActionRow, Any]]) -> Chart:
+def dice_luck(live: Sequence[tuple[ActionRow, Any]], seats: Sequence[str] = ()) -> Chart:
     """How lucky each seat's dice ran: after each action that rolled, the running total of that seat's public
     rolls against its expectation, in standard deviations (0 is exactly average; beyond 2 is rare)."""
     totals: dict[str, list[float]] = {}
@@ -277,7 +277,10 @@ def dice_luck(live: Sequence[tuple[ActionRow, Any]]) -> Chart:
         "Dice luck",
         "action",
         "standard deviations",
-        tuple(Series(s, tuple(p)) for s, p in points.items()),
+        tuple(
+            Series(s, tuple(points[s]))
+            for s in sorted(points, key=lambda s: (s not in seats, list(seats).index(s) if s in seats else 0))
+        ),
         note="Each seat's public rolls so far (the rolls its own actions made) against their expectation: above 0 "
         "luckier than average, below unluckier; beyond 2 either way happens about once in 20 games.",
     )
