@@ -95,7 +95,7 @@ class UmpireBot(commands.Bot):
         self.service = GameService(
             store, game_systems or systems(), limits=settings.limits, state_cache=settings.state_cache
         )
-        self.layer = CommandLayer(self.service)
+        self.layer = CommandLayer(self.service, records=True)
         self.layer.open_thread = self.open_thread
         self.sync_commands = sync_commands
         self.run_background_tasks = run_background_tasks
