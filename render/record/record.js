@@ -317,7 +317,7 @@ function stepper(frames, entries) {
     const ctx = canvas.getContext("2d");
     for (let i = from; i <= target; i++) {
       const f = frames[i];
-      if (!f.src) continue;
+      if (!f.src) { painted = i; continue; }
       const img = await image(i);
       if (wanted !== target) return;
       if (f.key) {
