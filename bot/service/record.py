@@ -121,7 +121,7 @@ def gather(
             notes += replay.notes
     victory = _victory(system, state, seat, log, over)
     sections = getattr(system, "record_sections", None)
-    extra = dict(sections(state, seat, over)) if sections is not None else {}
+    extra = {k: plain(v) for k, v in sections(state, seat, over).items()} if sections is not None else {}
     return GameRecord(
         game_id=game.id,
         title=f"{system.name}: {game.scenario}, game #{game.id}",
@@ -214,9 +214,14 @@ def _frames(
     return frames, states
 
 
+def plain(text: str) -> str:
+    """A system's answer without Discord's markdown (bold, underline, code), as a page shows it."""
+    return text.replace("**", "").replace("__", "").replace("`", "")
+
+
 def _status(system: SystemAdapter, state: Any, seat: str | None) -> str:
     try:
-        return system.describe(state, seat, "status", "")
+        return plain(system.describe(state, seat, "status", ""))
     except Exception:  # a system without a status line: the caption says less
         return ""
 
@@ -255,7 +260,7 @@ def _victory(system: SystemAdapter, state: Any, seat: str | None, log: Sequence[
     if inform is not None:
         with contextlib.suppress(Exception):  # a system with no `victory` answer: the status line says it
             lines.append(str(inform(state, seat, "victory", "", log, over).text))
-    return "\n\n".join(line for line in lines if line).replace("**", "").replace("__", "")
+    return plain("\n\n".join(line for line in lines if line))
 
 
 def dice_luck(live: Sequence[tuple[ActionRow, Any]], seats: Sequence[str] = ()) -> Chart:
