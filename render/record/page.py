@@ -29,7 +29,8 @@ POLICY = (
 """The page's Content-Security-Policy: its own inline script and style, pictures from ``data:`` addresses only."""
 
 
-def _asset(name: str) -> str:
+def asset(name: str) -> str:
+    """A file of the page kept beside this module (its script, its style), as text."""
     return resources.files("render.record").joinpath(name).read_text(encoding="utf-8")
 
 
@@ -122,7 +123,7 @@ def record_page(record: GameRecord) -> str:
 <meta http-equiv="Content-Security-Policy" content="{POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(record.title)}</title>
-<style>{_asset("record.css")}</style>
+<style>{asset("record.css")}</style>
 </head><body data-step="0">
 <header><h1>{escape(record.title)}</h1>
 <p class="meta">Game #{record.game_id} &middot; {escape(record.system)} &middot; {escape(record.scenario)} &middot;
@@ -153,6 +154,6 @@ it holds. The rules replay needs the rules: <code>umpire verify {record.game_id}
 {f'<section id="extra"><h2>More</h2>{extra}</section>' if extra else ""}
 <script type="application/json" id="record-view">{_script_json(view)}</script>
 <script type="application/json" id="record-check">{_script_json(check, canonical=True)}</script>
-<script>{_asset("record.js")}</script>
+<script>{asset("record.js")}</script>
 </body></html>
 """
