@@ -111,7 +111,7 @@ class LeagueReading(LeagueCore):
         played = tuple(
             Round(
                 r.number,
-                r.system,
+                self._system_name(r.system),
                 r.scenario,
                 tuple(
                     Played(
@@ -151,10 +151,11 @@ class LeagueReading(LeagueCore):
                         series[user].append((float(r.number), rated[user].rating))
             charts.append(
                 Chart(
-                    f"Ratings: {system}",
+                    f"Ratings: {self._system_name(system)}",
                     "round",
                     "rating",
                     tuple(Series(names[u], tuple(points)) for u, points in series.items() if points),
+                    zero=False,
                     note="Each player's Glicko-2 rating after the round's last result, over every rated game of the "
                     "server in this game system up to then (each scenario's side balance counted).",
                 )
@@ -164,6 +165,13 @@ class LeagueReading(LeagueCore):
             league.status, f"after {sum(1 for r in played if r.games)} round(s)"
         )
         return Season(league.name, status, (first, second), standing, played, tuple(charts))
+
+    def _system_name(self, system_id: str) -> str:
+        """A game system's name (its id when it is no longer registered)."""
+        try:
+            return self.games.system(system_id).name
+        except Exception:  # a league of a system since removed: its id still says which
+            return system_id
 
     async def export(self, channel: int) -> tuple[LeagueRow, str, str]:
         """The standings and every pairing's result, as two CSV texts."""

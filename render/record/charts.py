@@ -9,7 +9,7 @@ from render.record.data import Chart
 
 WIDTH = 460
 HEIGHT = 220
-MARGIN = (44, 16, 34, 12)
+MARGIN = (44, 26, 34, 12)
 """Room round the plot for the axes' words: left, top, bottom, right."""
 COLOURS = ("#c0392b", "#2c6fbb", "#2e8b57", "#8e44ad", "#d35400", "#7f8c8d")
 """The series' colours in order (two sides first: red and blue, as on the maps' key)."""
@@ -43,7 +43,10 @@ def svg(chart: Chart) -> str:
     xs = [x for x, _ in points]
     ys = [y for _, y in points]
     x_low, x_high = min(xs), max(xs)
-    y_low, y_high = min(0.0, *ys), max(0.0, *ys)
+    y_low, y_high = (min(0.0, *ys), max(0.0, *ys)) if chart.zero or chart.bars else (min(ys), max(ys))
+    if not (chart.zero or chart.bars):
+        pad = (y_high - y_low) * 0.1 or 10.0
+        y_low, y_high = y_low - pad, y_high + pad
     if chart.bars:
         x_low, x_high = x_low - 0.5, x_high + 0.5
     if x_high == x_low:
@@ -59,9 +62,10 @@ def svg(chart: Chart) -> str:
     def py(y: float) -> float:
         return top + (y_high - y) / (y_high - y_low) * plot_h
 
+    base = py(0) if y_low <= 0 <= y_high else top + plot_h
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(chart.title)}">',
-        f'<line x1="{left}" y1="{py(0):.1f}" x2="{WIDTH - right}" y2="{py(0):.1f}" stroke="#888"/>',
+        f'<line x1="{left}" y1="{base:.1f}" x2="{WIDTH - right}" y2="{base:.1f}" stroke="#888"/>',
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#888"/>',
     ]
     for tick in _ticks(y_low, y_high):
@@ -70,7 +74,7 @@ def svg(chart: Chart) -> str:
             f'<line x1="{left}" y1="{py(tick):.1f}" x2="{WIDTH - right}" y2="{py(tick):.1f}" stroke="#eee"/>'
         )
     for tick in _ticks(min(xs), max(xs), 8):
-        if chart.bars and not float(tick).is_integer():
+        if (chart.bars or all(float(x).is_integer() for x in xs)) and not float(tick).is_integer():
             continue
         parts.append(
             f'<text x="{px(tick):.1f}" y="{top + plot_h + 14}" text-anchor="middle" class="tick">{_number(tick)}</text>'
@@ -97,8 +101,8 @@ def svg(chart: Chart) -> str:
             line = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in series.points)
             parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
         parts.append(
-            f'<rect x="{left + 8 + index * 120}" y="{top}" width="10" height="10" fill="{colour}"/>'
-            f'<text x="{left + 22 + index * 120}" y="{top + 9}" class="key">{escape(series.name)}</text>'
+            f'<rect x="{left + index * 100}" y="4" width="10" height="10" fill="{colour}"/>'
+            f'<text x="{left + 14 + index * 100}" y="13" class="key">{escape(series.name[:16])}</text>'
         )
     parts.append("</svg>")
     note = f'<p class="note">{escape(chart.note)}</p>' if chart.note else ""

@@ -25,6 +25,8 @@ class Chart:
     y_label: str
     series: tuple[Series, ...]
     bars: bool = False
+    zero: bool = True
+    """Whether the y axis reaches 0 (a count, a deviation from 0); ``False`` fits it to the values (a rating)."""
     note: str = ""
     """A sentence under the chart (how to read it, what it leaves out)."""
 
