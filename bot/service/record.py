@@ -40,9 +40,12 @@ CAPTION_LENGTH = 160
 """The longest a picture's caption is, in characters."""
 
 
-async def game_record(service: GameService, game_id: int, seat: str | None) -> GameRecord:
+async def game_record(
+    service: GameService, game_id: int, seat: str | None, *, pictures: bool = True
+) -> GameRecord:
     """The record of game ``game_id`` as ``seat`` may see it (``None``: a spectator); the drawing and the replay run
-    in a worker thread of their own, so the picture worker and the event loop go on meanwhile.
+    in a worker thread of their own, so the picture worker and the event loop go on meanwhile. Without
+    ``pictures``, the record has no map (a check of its texts).
 
     :raises Refusal: for an unknown game or seat.
     """
@@ -62,7 +65,7 @@ async def game_record(service: GameService, game_id: int, seat: str | None) -> G
     secrets = await service.store.secrets(game.id)
     state = await service.state(game)
     checked = await service.verify(game.id) if not game.live else None
-    return await asyncio.to_thread(gather, system, game, rows, secrets, state, seat, checked)
+    return await asyncio.to_thread(gather, system, game, rows, secrets, state, seat, checked, pictures)
 
 
 async def record_html(service: GameService, game_id: int, seat: str | None) -> str:
@@ -79,6 +82,7 @@ def gather(
     state: Any,
     seat: str | None,
     checked: Verification | None,
+    pictures: bool = True,
 ) -> GameRecord:
     """The record of a game from its stored rows (see the module docstring); ``state`` is the position now,
     ``checked`` the bot's verification once the game is over."""
@@ -92,7 +96,7 @@ def gather(
     log = [{"seq": r.seq, "seat": r.seat, "verb": r.verb, "args": r.args, "events": seen} for r, seen in live]
     entries = tuple(Entry(r.seq, r.seat, r.verb, tuple(str(e.get("text", "")) for e in seen)) for r, seen in live)
     notes: list[str] = []
-    frames, states = _frames(system, game, live, seat, over, notes)
+    frames, states = _frames(system, game, live, seat, over, notes) if pictures else ([], [])
     charts = [*_charts(system, states, seat, log, over, notes)]
     if whole:
         charts.append(dice_luck(live, system.seats))
