@@ -105,7 +105,7 @@ def record_page(record: GameRecord) -> str:
     map_part = (
         '<canvas id="map" width="1" height="1"></canvas>'
         if record.frames
-        else '<p class="nomap">This game has no map in the bot: step through its log.</p>'
+        else '<p class="nomap">This game has no map in the bot: step through its log.</p><div id="current"></div>'
     )
     charts = "".join(svg(c) for c in record.charts)
     notes = "".join(f"<li>{escape(n)}</li>" for n in record.notes)

@@ -345,6 +345,8 @@ function stepper(frames, entries) {
       paint(index);
     } else if (entries.length) {
       caption.textContent = `${index + 1} / ${steps}: action #${entries[index].seq}`;
+      const shown = document.getElementById("current");
+      if (shown && current.length) shown.replaceChildren(...Array.from(current[0].childNodes, (n) => n.cloneNode(true)));
     }
   }
   slider.addEventListener("input", () => go(Number(slider.value)));
