@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from bot.service.game_service import GameService
 from bot.service.record import record_html
 from bot.store.sqlite import SqliteStore
-from tests.bot.conftest import CHANNEL, RED, started
+from tests.bot.conftest import BLUE, CHANNEL, RED, started
 from tests.bot.doubles import duel_systems
 from tests.bot.test_verify_layers import finished_game
 
@@ -41,6 +41,21 @@ def _page(db_path: Path, seat: str | None = None) -> Path:
     return out
 
 
+async def honest_game(db_path: Path) -> None:
+    """A Duel game with sealed bids, rolls, an advance taken back (an undo is chained too) and a resignation."""
+    store = await SqliteStore.open(db_path)
+    service = GameService(store, duel_systems())
+    await started(service, CHANNEL)
+    await service.act(CHANNEL, RED, "roll", {})
+    await service.act(CHANNEL, RED, "advance", {"steps": 2})
+    await service.undo(CHANNEL, RED)
+    await service.act(CHANNEL, RED, "advance", {"steps": 1})
+    await service.act(CHANNEL, RED, "end_turn", {})
+    await service.act(CHANNEL, BLUE, "roll", {})
+    await service.resign(CHANNEL, BLUE)
+    await store.close()
+
+
 def _open(browser: Any, page_file: Path) -> tuple[Any, list[str]]:
     """The page opened, its checks finished; and every address it asked for (the page itself only, if honest)."""
     page = browser.new_page()
@@ -52,13 +67,14 @@ def _open(browser: Any, page_file: Path) -> tuple[Any, list[str]]:
 
 
 def test_record_browser_an_honest_game_agrees_and_steps_with_the_keys(browser: Any, db_path: Path) -> None:
-    _run(finished_game(db_path))
+    _run(honest_game(db_path))
     page, asked = _open(browser, _page(db_path))
     try:
         assert page.get_attribute("#verdict", "data-state") == "agrees"
         verdict = page.inner_text("#verdict")
         assert verdict.startswith("Everything agrees.")
         assert "roll(s) recomputed from the seed" in verdict and "2 sealed receipt(s)" in verdict
+        assert "7 link(s) of the hash chain" in verdict  # the advance taken back included
         last = int(page.get_attribute("#step", "max") or 0)
         assert last >= 2 and page.get_attribute("body", "data-step") == str(last)  # opens at the end
         page.keyboard.press("Home")
