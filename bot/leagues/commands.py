@@ -523,7 +523,8 @@ class LeagueCommands:
         here = Context(ctx.caller, pairing.thread, ctx.guild)
         over = self.layer.game_over(here, outcome.table, outcome.result.text if outcome.result else "")
         note = f"Game #{pairing.game} {how}: {_score(pairing.first_score or 0)}-{_score(pairing.second_score or 0)}."
-        return [Reply(note), dataclasses.replace(over, channel=pairing.thread)]
+        records = self.layer.record_at_end(here, outcome.table)  # posted in the game's thread, like the result
+        return [Reply(note), dataclasses.replace(over, channel=pairing.thread), *records]
 
     async def correct(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         winner = int(o["winner"]) if o.get("winner") else None
