@@ -34,9 +34,10 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A headless Chromium with a fresh profile, for the whole session."""
+    """A headless Chromium with a fresh profile, for one module: Playwright's sync API keeps an event loop running
+    in this thread while it is open, so it must be closed before the asynchronous tests of other modules run."""
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
         _missing(f"no Chromium at {CHROMIUM}")
     try:
