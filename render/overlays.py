@@ -10,7 +10,7 @@ decides no rule itself.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Literal
 
@@ -19,7 +19,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engine.hexgrid import Hex
 from engine.vaevictis.data import Side, other_side
 from render import palette
-from render.fonts import draw_text
+from render.fonts import draw_text, text_box
 from render.layout import Layout, Point
 from render.picture import (
     CommandOverlay,
@@ -29,6 +29,7 @@ from render.picture import (
     VictoryOverlay,
     ZocOverlay,
 )
+from render.placement import Placer, ring
 
 OverlayKind = Literal["reachable", "zoc", "command", "supply", "victory"]
 OVERLAY_KINDS: tuple[OverlayKind, ...] = ("reachable", "zoc", "command", "supply", "victory")
@@ -51,6 +52,16 @@ def draw_under(image: Image.Image, layout: Layout, overlays: tuple[Overlay, ...]
             colour = palette.COMMAND[overlay.side]
             for hq in sorted(overlay.ranges):
                 _outline(draw, layout, overlay.ranges[hq], colour, offset)
+        elif isinstance(overlay, SupplyOverlay):  # under the counters, whose values no line may cross
+            draw = ImageDraw.Draw(image)
+            width = max(2, round(layout.size * 0.05))
+            for source, unit in overlay.lines:
+                if not (shown(source) or shown(unit)):
+                    continue
+                (ax, ay), (bx, by) = layout.center(source), layout.center(unit)
+                draw.line(
+                    (ax - offset[0], ay - offset[1], bx - offset[0], by - offset[1]), fill=palette.SUPPLY, width=width
+                )
         elif isinstance(overlay, VictoryOverlay):
             draw = ImageDraw.Draw(image)
             for hex_ in sorted(overlay.hexes):
@@ -70,26 +81,37 @@ def draw_over(
     overlays: tuple[Overlay, ...],
     offset: Point,
     shown: Shown,
-    occupied: frozenset[Hex] = frozenset(),
+    counters: Mapping[Hex, tuple[float, float, float, float]] | None = None,
+    placer: Placer | None = None,
 ) -> None:
-    """The overlays that go over the counters: cost labels (at the hex's centre, or at its top over a
-    counter), supply lines, rings round units without supply."""
+    """The overlays that go over the counters: cost labels (at the hex's centre, or beside the counter that
+    stands there, where ``placer`` finds room that hides no value), rings round units without supply.
+    ``counters``: the box of each occupied hex on the canvas."""
+    counters = counters or {}
     for overlay in overlays:
         if isinstance(overlay, Reachable):
             size = max(10, round(layout.size * 0.32))
+            halo = max(2, round(size / 6))
             for hex_ in sorted(overlay.costs):
                 if not shown(hex_):
                     continue
                 x, y = layout.center(hex_)
-                lift = layout.height * 0.36 if hex_ in occupied else 0.0
+                x, y = x - offset[0], y - offset[1]
+                text = overlay.costs[hex_]
+                box = text_box((x, y), text, size, halo_width=halo)
+                width, height = box[2] - box[0], box[3] - box[1]
+                candidates = [box]
+                if hex_ in counters:
+                    candidates = ring(counters[hex_], width, height, gap=1.0)
+                chosen = placer.place(candidates) if placer is not None else candidates[0]
                 draw_text(
                     draw,
-                    (x - offset[0], y - offset[1] - lift),
-                    overlay.costs[hex_],
+                    ((chosen[0] + chosen[2]) / 2, (chosen[1] + chosen[3]) / 2),
+                    text,
                     size,
                     (0, 50, 140),
                     halo=(255, 255, 255),
-                    halo_width=max(2, round(size / 6)),
+                    halo_width=halo,
                 )
             if overlay.origin is not None and shown(overlay.origin):
                 corners = [(x - offset[0], y - offset[1]) for x, y in layout.corners(overlay.origin, 0.95)]
@@ -97,14 +119,6 @@ def draw_over(
                     [*corners, corners[0]], fill=palette.REACHABLE, width=max(3, round(layout.size / 10)), joint="curve"
                 )
         elif isinstance(overlay, SupplyOverlay):
-            width = max(2, round(layout.size * 0.05))
-            for source, unit in overlay.lines:
-                if not (shown(source) or shown(unit)):
-                    continue
-                (ax, ay), (bx, by) = layout.center(source), layout.center(unit)
-                draw.line(
-                    (ax - offset[0], ay - offset[1], bx - offset[0], by - offset[1]), fill=palette.SUPPLY, width=width
-                )
             for hex_ in sorted(overlay.cut):
                 if shown(hex_):
                     x, y = layout.center(hex_)
