@@ -86,7 +86,7 @@ def draw_stack(
         _supports(draw, box, top.supports)
     _chips(draw, box, top.shown_markers)
     if count > 1:
-        _badge(draw, box, count)
+        _badge(draw, box, count, partly_hidden=count > len(faces))
 
 
 def stack_value_boxes(
@@ -359,17 +359,20 @@ def _supports(draw: ImageDraw.ImageDraw, box: Box, supports: Sequence[str]) -> N
         draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, text_size, (255, 255, 255))
 
 
-def _badge(draw: ImageDraw.ImageDraw, box: Box, count: int) -> None:
+def _badge(draw: ImageDraw.ImageDraw, box: Box, count: int, partly_hidden: bool = False) -> None:
+    """The count of a stack in a red circle; a stack partly hidden under fog of war (11) gets a blue one
+    with a "?" after the count."""
     left, top, right, bottom = badge_box(box)
     radius = (right - left) // 2
     cx, cy = (left + right) / 2, (top + bottom) / 2
+    text = f"{count}?" if partly_hidden else str(count)
     draw.ellipse(
         (left, top, right, bottom),
-        fill=palette.BADGE,
+        fill=palette.PARTLY_HIDDEN_BADGE if partly_hidden else palette.BADGE,
         outline=(255, 255, 255),
         width=max(1, radius // 6),
     )
-    draw_text(draw, (cx, cy), str(count), round(radius * 1.3), (255, 255, 255))
+    draw_text(draw, (cx, cy), text, fitting_size(text, round(radius * 1.3), radius * 1.9, smallest=6), (255, 255, 255))
 
 
 def _chips(draw: ImageDraw.ImageDraw, box: Box, markers: Sequence[str]) -> None:

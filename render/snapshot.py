@@ -18,7 +18,7 @@ from render import happened, overlays, palette
 from render.basemap import base_layer, draw_place_name
 from render.counters import draw_hidden, draw_map_mark, draw_stack, stack_value_boxes
 from render.layout import Layout, Point
-from render.legend import draw_title, key_band, key_for, title_height
+from render.legend import draw_title, key_band, picture_key, title_height
 from render.margin import draw_margin, status_line
 from render.picture import MapPicture
 from render.placement import Placer
@@ -136,7 +136,7 @@ def render_placed(
     panel = draw_margin(picture.status, map_height, zoom) if with_margin and picture.status is not None else None
     width = map_width + (panel.width if panel is not None else 0)
     shown = showing(where)
-    key = key_band(width, zoom, key_for(picture.game_map, shown))
+    key = key_band(width, zoom, picture_key(picture, shown))
     canvas = Image.new("RGB", (width, title + map_height + key.height), palette.BACKGROUND)
     _paste_base(canvas, base_layer(picture.game_map, zoom), where)
     offset = (left, top - title)
