@@ -301,7 +301,7 @@ def _name(tile: Image.Image, label: str, size: int, bar: palette.RGB) -> None:
     room = size * 0.92
     label = printable(label)
     text_size = fitting_size(label, max(7, round(size * 0.19)), room, smallest=max(7, round(size * 0.15)))
-    text_font = font(text_size)
+    text_font = font(text_size, label)
     left, top, right, bottom = text_font.getbbox(label, anchor="ls")
     width, height = max(1, int(right - left) + 2), max(1, int(bottom - top) + 2)
     stamp = Image.new("L", (width, height), 0)

@@ -11,5 +11,5 @@ RULES_VERSION = 1
 """The current rules version (1: the first recorded, with the rules fixes of issues 26, 27 and 28; games stored
 before versions were recorded count as 0)."""
 
-RULES_FINGERPRINT = "904cacc0817771c005b9d6e8a41d649de5ba08792861364f6f2363e53579c12d"
+RULES_FINGERPRINT = "dcfd0f530cb19a7a85b5137056a4822a5b8e4efc808504e298c709bd21730306"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
