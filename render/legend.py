@@ -115,7 +115,8 @@ def _chip(marker: str) -> Swatch:
         left, top, right, bottom = box
         draw.rounded_rectangle(box, radius=3, fill=colour, outline=(255, 255, 255))
         ink = (0, 0, 0) if palette.is_light(colour) else (255, 255, 255)
-        draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, max(7, round((bottom - top) * 0.7)), ink)
+        size = fitting_size(text, max(7, round((bottom - top) * 0.7)), right - left - 2, smallest=6)
+        draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, size, ink)
 
     return draw_swatch
 
