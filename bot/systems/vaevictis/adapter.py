@@ -299,7 +299,10 @@ class VaeVictisAdapter:
         if verb != "attack":
             return None
         odds = self.game.preview(state, seat, args)  # type: ignore[arg-type]
-        return "\n".join(odds.lines())
+        from bot.systems.vaevictis.reports import attack_kinds
+
+        kinds = attack_kinds(self.game, state, seat, args)  # type: ignore[arg-type]
+        return "\n".join([*odds.lines(), *kinds])
 
     def describe(self, state: GameState, seat: str | None, topic: str, key: str) -> str:
         """Information texts from the seat's view (fog of war applied by the engine)."""
