@@ -46,8 +46,15 @@ WRITTEN_NAME = re.compile(r"[a-z][a-z_]*")
 
 HELP_ALSO = (
     ". Also: as SEAT, ok, cancel, show [SEAT] (a seat's own choices, private under fog of war or sealed: "
-    "at any time, for the seat typing now or the one named, which then types), units, arrivals, help COMMAND, quit."
+    "at any time, for the seat typing now or the one named, which then types), units, arrivals, attackers HEX, "
+    "help COMMAND, quit."
 )
+
+STAYING_COMMANDS = frozenset(
+    {*INFORM_COMMANDS, "map", "stack", "log", "dice", "game status", "game verify", "league standings", "score"}
+)
+"""Commands that only inform: after them the console stays on the seat typing (``as allied`` then ``hex 0915``
+leaves the allied seat at the keyboard), rather than passing to the seat that must decide."""
 
 EXAMPLES = {
     "choose": "choose 2",
@@ -63,6 +70,7 @@ CONSOLE_ONLY = {
     "show": "show [SEAT]: a seat's own choices (private under fog of war, or sealed), at any time; the seat named "
     "then types.",
     "units": "units: your units on the map, with their ids.",
+    "attackers": "attackers HEX: your units that may attack that hex now, by the hex they stand in (7.1).",
     "arrivals": "arrivals: your reinforcements due now, with their ids and entry hexes.",
     "quit": "quit: leave (the game stays in the game file, see --db).",
 }
@@ -143,6 +151,9 @@ class Console:
         if head in ("units", "arrivals") and len(words) == 1:
             await self.list_ids(head)
             return True
+        if head == "attackers":
+            await self._attackers(words[1] if len(words) > 1 else "")
+            return True
         if head == "as":
             seat = words[1] if len(words) > 1 else ""
             if seat not in self.players:
@@ -177,9 +188,24 @@ class Console:
         if name.startswith("league "):  # the one at the keyboard runs the table: he is its league's organiser
             caller = replace(caller, moderator=True)
         await self.run_command(name, options, caller)
-        if "ok" not in self._buttons:  # a question waits for this seat's `ok` or `cancel` first
+        if "ok" not in self._buttons and name not in STAYING_COMMANDS:  # a question waits for `ok` or `cancel`
             await self._follow_turn()
         return True
+
+    async def _attackers(self, target: str) -> None:
+        """``attackers HEX``: the current seat's units that may attack the hex now (as the ``hex`` answer and
+        Discord's "Attack this hex" list them)."""
+        if not target:
+            self.say("  Refused: say which hex, e.g. `attackers 0915`.")
+            self.refusals += 1
+            return
+        try:
+            answer = await self.service.info(self.channel, self.players[self.current], "attackers", target)
+        except RulesError as error:
+            self.say(f"  {refusal_text(error)}")
+            self.refusals += 1
+            return
+        self.say(f"  {answer.text}")
 
     async def _show_choices(self, seat: str) -> None:
         """A seat's own choices, as its "Show my choices" button shows them to that player alone."""
@@ -234,8 +260,16 @@ class Console:
             if len(positional) > len(before):
                 options["args"] = " ".join(positional[len(before) :])
             return options
+        required = [o.name for o in command.options if o.required and o.name in free]
+        if len(positional) > len(free) and len(required) == 1 and len(positional) > 1:
+            # A name with spaces ("unit HQ XVIII Abn"): the words are the one option still to give.
+            options[required[0]] = " ".join(positional)
+            return options
         if len(positional) > len(free):
-            self.say(f"  Refused: too many words for `{name}`; its options are {', '.join(names) or 'none'}.")
+            self.say(
+                f"  Refused: too many words for `{name}`; its options are {', '.join(names) or 'none'}. "
+                'A name with spaces goes in quotes ("HQ XVIII Abn") or as name="..."'
+            )
             self.refusals += 1
             return None
         options.update(zip(free, positional, strict=False))

@@ -7,9 +7,10 @@ keeps :data:`RULES_FINGERPRINT`, a hash of that code (comments and docstrings le
 it is updated: the moment to decide whether the change needs a bump.
 """
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 """The current rules version (1: the first recorded, with the rules fixes of issues 26, 27 and 28; games stored
-before versions were recorded count as 0)."""
+before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
+issue 33)."""
 
-RULES_FINGERPRINT = "dcfd0f530cb19a7a85b5137056a4822a5b8e4efc808504e298c709bd21730306"
+RULES_FINGERPRINT = "91d3235dff4f055757a289477e0bfcd83af65c57bb2cff70820c7d27c7767971"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
