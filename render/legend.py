@@ -13,6 +13,7 @@ from render import basemap, palette, symbols
 from render.fonts import draw_text, fitting_size, text_width
 from render.picture import (
     CommandOverlay,
+    FrontLine,
     MapPicture,
     Reachable,
     SupplyOverlay,
@@ -192,6 +193,17 @@ def _arrow_swatch(colour: palette.RGB, dashed: bool) -> Swatch:
     return draw_swatch
 
 
+def _dashed(colour: palette.RGB) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        middle, width = (top + bottom) / 2, max(2, round((bottom - top) * 0.25))
+        step = (right - left) / 5
+        for k in range(0, 5, 2):
+            draw.line((left + k * step, middle, left + (k + 1) * step, middle), fill=colour, width=width)
+
+    return draw_swatch
+
+
 def _cross_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
     left, top, right, bottom = box
     cx, cy, half = (left + right) / 2, (top + bottom) / 2, (bottom - top) * 0.4
@@ -252,6 +264,7 @@ MARK_SWATCHES: dict[str, Swatch] = {
     "Supply line": _line(palette.SUPPLY, 0.2),
     "Out of supply": _ring_swatch(palette.ELIMINATED),
     "Victory hex": _ring_swatch(palette.VICTORY),
+    "Front line": _dashed(palette.FRONT_LINE),
     **{_mark_label(kind): _box_swatch(text, colour) for kind, (text, colour) in palette.MAP_MARKS.items()},
     **{_support_label(kind): _box_swatch(text, colour) for kind, (text, colour) in palette.SUPPORTS.items()},
 }
@@ -370,6 +383,8 @@ def marks_key(picture: MapPicture, shown: Callable[[Hex], bool] = lambda _: True
             labels += ["Supply line", *(["Out of supply"] if overlay.cut else [])]
         elif isinstance(overlay, VictoryOverlay):
             labels.append("Victory hex")
+        elif isinstance(overlay, FrontLine):
+            labels.append("Front line")
     return tuple(label for label in dict.fromkeys(labels) if label in SWATCHES)
 
 

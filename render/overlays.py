@@ -9,6 +9,7 @@ decides no rule itself.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -23,16 +24,18 @@ from render.fonts import draw_text, text_box
 from render.layout import Layout, Point
 from render.picture import (
     CommandOverlay,
+    FrontLine,
     Overlay,
     Reachable,
     SupplyOverlay,
     VictoryOverlay,
     ZocOverlay,
+    front_line,
 )
 from render.placement import Placer, ring
 
-OverlayKind = Literal["reachable", "zoc", "command", "supply", "victory"]
-OVERLAY_KINDS: tuple[OverlayKind, ...] = ("reachable", "zoc", "command", "supply", "victory")
+OverlayKind = Literal["reachable", "zoc", "command", "supply", "victory", "front"]
+OVERLAY_KINDS: tuple[OverlayKind, ...] = ("reachable", "zoc", "command", "supply", "victory", "front")
 
 Shown = Callable[[Hex], bool]
 
@@ -62,6 +65,8 @@ def draw_under(image: Image.Image, layout: Layout, overlays: tuple[Overlay, ...]
                 draw.line(
                     (ax - offset[0], ay - offset[1], bx - offset[0], by - offset[1]), fill=palette.SUPPLY, width=width
                 )
+        elif isinstance(overlay, FrontLine):
+            _front(ImageDraw.Draw(image), layout, overlay, offset)
         elif isinstance(overlay, VictoryOverlay):
             draw = ImageDraw.Draw(image)
             for hex_ in sorted(overlay.hexes):
@@ -125,6 +130,31 @@ def draw_over(
                     r = layout.size * 0.72
                     box = (x - offset[0] - r, y - offset[1] - r, x - offset[0] + r, y - offset[1] + r)
                     draw.ellipse(box, outline=palette.ELIMINATED, width=max(3, round(layout.size / 12)))
+
+
+def _front(draw: ImageDraw.ImageDraw, layout: Layout, line: FrontLine, offset: Point) -> None:
+    """The front line through its hexes' centres, dashed on a white casing, under the counters."""
+    points = [(x - offset[0], y - offset[1]) for x, y in (layout.center(h) for h in line.hexes)]
+    if len(points) < 2:
+        return
+    width = max(3, round(layout.size * 0.1))
+    draw.line(points, fill=(255, 255, 255), width=width + 4, joint="curve")
+    for a, b in itertools.pairwise(points):
+        length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+        dash = width * 3.0
+        steps = max(1, int(length // (dash * 1.6)))
+        for k in range(steps):
+            t0, t1 = k / steps, (k + 0.62) / steps
+            draw.line(
+                (
+                    a[0] + (b[0] - a[0]) * t0,
+                    a[1] + (b[1] - a[1]) * t0,
+                    a[0] + (b[0] - a[0]) * t1,
+                    a[1] + (b[1] - a[1]) * t1,
+                ),
+                fill=palette.FRONT_LINE,
+                width=width,
+            )
 
 
 def _tint(image: Image.Image, layout: Layout, hexes: list[Hex], colour: palette.RGB, alpha: int, offset: Point) -> None:
@@ -248,6 +278,11 @@ def overlay_sets(game: object, state: object, seat: str, kind: OverlayKind, unit
         return SupplyOverlay(tuple(sorted(set(lines))), side, frozenset(cut))
     if kind == "victory":
         return victory_overlay(data, state.scenario)
+    if kind == "front":
+        line = front_line(data.map)
+        if line is None:
+            raise ValueError(f"the {data.name} map has no front line")
+        return line
     raise ValueError(f"unknown overlay {kind!r}; choose one of {', '.join(OVERLAY_KINDS)}")
 
 

@@ -163,6 +163,8 @@ REACHABLE: Final[RGB] = (60, 170, 255)
 ZOC: Final[dict[str, RGB]] = {"german": (60, 60, 60), "allied": (30, 130, 50)}
 COMMAND: Final[dict[str, RGB]] = {"german": (90, 90, 90), "allied": (40, 120, 60)}
 SUPPLY: Final[RGB] = (0, 150, 150)
+FRONT_LINE: Final[RGB] = (200, 0, 90)
+"""The front line at set-up (Alsace 1944 19.2): a dashed crimson line."""
 VICTORY: Final[RGB] = (230, 170, 0)
 TURN_CURRENT: Final[RGB] = (255, 215, 60)
 WEATHER: Final[dict[str, RGB]] = {"clear": (120, 190, 250), "overcast": (150, 150, 160)}

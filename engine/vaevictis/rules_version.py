@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "91d3235dff4f055757a289477e0bfcd83af65c57bb2cff70820c7d27c7767971"
+RULES_FINGERPRINT = "c19db9f58a1d377b29bc7fb9d0ae6290aaa7f0ff53e90affd6c139255950893f"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -35,6 +35,7 @@ OVERLAYS = {
     "command": "your HQs' command ranges (8.1)",
     "supply": "your supply lines and the units without supply (10)",
     "victory": "the scenario's victory cities",
+    "front": "the front line at set-up (Alsace 1944 19.2)",
     "combats": "the combats of this turn (or of the last `turns`), results at the arrows' heads (7.5)",
 }
 """The overlays a player may ask for with ``map``."""
