@@ -130,6 +130,16 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
         (OptionDef("on", "whether to receive them", "boolean"),),
         private=True,
     ),
+    CommandDef(
+        "prefs",
+        "Your display preferences: pictures in your DMs, close-up size, turn-start reports (none given: shows them).",
+        (
+            OptionDef("pictures", "pictures in your direct messages", "boolean", required=False),
+            OptionDef("closeup", "hexes round the centre of a `map hex:` close-up", "integer", False, None, 1, 8),
+            OptionDef("reports", "your turn-start reports by DM", "boolean", required=False),
+        ),
+        private=True,
+    ),
     CommandDef("log", "The game log.", private=True),
     CommandDef("dice", "Every die rolled so far.", private=True),
 )

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.service.version import bot_version
+
 if TYPE_CHECKING:
     from bot.store.sqlite import SqliteStore
     from bot.systems.base import DataTools
@@ -24,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Umpire referees hex-and-counter wargames in Discord. Every subcommand but `run` works without "
         "Discord; `umpire COMMAND --help` explains each.",
     )
+    parser.add_argument("--version", action="version", version=f"umpire {bot_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     validate = commands.add_parser(

@@ -271,3 +271,36 @@ async def test_replay_after_the_game_for_either_side(fake: FakeDiscord, pictures
     assert answer.files == ["replay.png"] and pictures[-1][0] == "german"
     stats = (await ask(fake, EVE, "stats"))[-1].content
     assert "__German__: 1 step(s) lost" in stats and "Fog of war" not in stats
+
+
+async def test_display_preferences_are_each_players_own(fake: FakeDiscord) -> None:
+    """Issue 33: a player sets pictures in his DMs, his close-up size and his reports for himself; `map hex:`
+    draws his close-up at his size; DMs to a player who turned pictures off come without them."""
+    import io
+
+    from PIL import Image
+
+    from bot.commands.replies import Attachment, Reply
+
+    await fake.command(ANN, CHANNEL, "game create", scenario="initial-assault")
+    await fake.command(ANN, CHANNEL, "game join", seat="german")
+    await fake.command(BOB, CHANNEL, "game join", seat="allied")
+    await fake.command(BOB, CHANNEL, "game start")
+    default = (await ask(fake, ANN, "prefs"))[-1].content
+    assert default.startswith("Your display preferences: pictures in your DMs on; close-ups of the game's own size")
+    mine = (await ask(fake, ANN, "prefs", pictures=False, closeup=2, reports=False))[-1].content
+    assert "pictures in your DMs off; close-ups 2 hexes round their centre; turn-start reports off." in mine
+    assert (await ask(fake, BOB, "prefs"))[-1].content == default  # each player's own
+
+    def drawn(sent: list[Sent]) -> Image.Image:
+        data = next(d for s in sent for d in s.file_data.values() if d.startswith(b"\x89PNG"))
+        return Image.open(io.BytesIO(data))
+
+    small = drawn(await fake.command(ANN, CHANNEL, "map", hex="1010"))
+    usual = drawn(await fake.command(BOB, CHANNEL, "map", hex="1010"))
+    assert small.width < usual.width and small.height < usual.height
+
+    layer = fake.bot.layer  # type: ignore[attr-defined]
+    dm = Reply("x", to="dm", user=ANN.id, files=(Attachment("map.png", b"\x89PNG"),))
+    assert (await layer._dm_pictures(dm)).files == ()
+    assert (await layer._dm_pictures(Reply("x", to="dm", user=BOB.id, files=dm.files))).files == dm.files

@@ -411,13 +411,15 @@ class VaeVictisAdapter:
                 raise InvalidActionError(str(error)) from None
         region: tuple[int, int] | None = None
         if around:
+            # ``hex`` or ``hex:radius`` (the player's close-up size, ``prefs closeup:``).
+            place, _, size = around.partition(":")
             try:
-                centre = parse_hex(around)
+                centre = parse_hex(place)
             except ValueError as error:
                 raise InvalidActionError(str(error)) from None
             if not data.map.grid.contains(centre):
-                raise InvalidActionError(f"hex {around} is not on the map")
-            region = (centre, 4)
+                raise InvalidActionError(f"hex {place} is not on the map")
+            region = (centre, int(size) if size.isdigit() and 1 <= int(size) <= 8 else 4)
         elif overlay == "reachable" and unit and state.units[unit].hex is not None:
             region = (state.units[unit].hex, 5)  # type: ignore[assignment]
         elif close_up:
