@@ -304,3 +304,13 @@ async def test_display_preferences_are_each_players_own(fake: FakeDiscord) -> No
     dm = Reply("x", to="dm", user=ANN.id, files=(Attachment("map.png", b"\x89PNG"),))
     assert (await layer._dm_pictures(dm)).files == ()
     assert (await layer._dm_pictures(Reply("x", to="dm", user=BOB.id, files=dm.files))).files == dm.files
+
+
+async def test_game_status_gives_the_bot_version(fake: FakeDiscord) -> None:
+    from bot.service.version import bot_version
+
+    await fake.command(ANN, CHANNEL, "game create", scenario="initial-assault")
+    await fake.command(ANN, CHANNEL, "game join", seat="german")
+    await fake.command(BOB, CHANNEL, "game join", seat="allied")
+    sent = await fake.command(BOB, CHANNEL, "game status")
+    assert any(f"Umpire {bot_version()}." in s.content for s in sent)
