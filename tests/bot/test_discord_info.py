@@ -86,9 +86,18 @@ async def test_hex_offers_an_attack_that_opens_the_odds_preview(fake: FakeDiscor
     await mid_game(fake)
     answer = (await ask(fake, ANN, "hex", hex="2515"))[-1]
     assert [label for label, _ in answer.buttons] == ["Attack this hex"]
-    preview = answers(await fake.click(ANN, answer, "Attack this hex"))[-1]
+    # Issue 33: the hex answer lists the units that may attack it; the button lists them, then previews.
+    assert "Your units that may attack 2515 now (7.1):" in answer.content
+    assert "To attack with all of them: attack target=2515 attackers=" in answer.content
+    clicked = answers(await fake.click(ANN, answer, "Attack this hex"))
+    assert clicked[0].content.startswith("Your units that may attack 2515 now (7.1):")
+    preview = clicked[-1]
     assert preview.content.startswith("**Odds preview**") and "26 Vg" in preview.content
     assert [label for label, _ in preview.buttons] == ["Confirm", "Cancel"]
+    # [7.3, 7.6] Every attack kind side by side, with the step losses both sides may expect.
+    assert "Attack kinds side by side (7.3):" in preview.content
+    assert "- normal (1 AP): column" in preview.content and "- prepared (" in preview.content
+    assert "Expected step losses (7.6): attacker" in preview.content and len(preview.content) <= 2000
 
 
 async def test_unit_tells_command_supply_points_and_what_it_may_do(fake: FakeDiscord) -> None:
