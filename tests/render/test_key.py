@@ -12,6 +12,7 @@ from render.picture import (
     Arrow,
     AttackMark,
     CommandOverlay,
+    FrontLine,
     Happenings,
     HiddenStack,
     MapMark,
@@ -58,6 +59,7 @@ def everything(game: GameData) -> MapPicture:
             CommandOverlay({604: frozenset({604})}, "german"),
             SupplyOverlay(((404, 406),), "allied", frozenset({406})),
             VictoryOverlay(frozenset({505})),
+            FrontLine((503, 504, 505)),
         ),
     )
 
