@@ -182,7 +182,14 @@ class Console:
         options = self._options(name, rest)
         if options is None:
             return True
-        if name == "choose" and not await self._menu_still_read(options):
+        if name == "choose" and not str(options.get("number", "1")).isdigit():
+            if options.get("seat") and options["seat"] not in self.players:  # `choose general activation`
+                options["number"] = f"{options['number']} {options.pop('seat')}"
+            named = await self._named_choice(str(options["number"]), str(options.get("seat") or self.current))
+            if named is None:
+                return True
+            options["number"] = named  # a name means what it says: no renumbering can change it
+        elif name == "choose" and not await self._menu_still_read(options):
             return True
         caller = self.players[self.current]
         if name.startswith("league "):  # the one at the keyboard runs the table: he is its league's organiser
@@ -339,6 +346,29 @@ class Console:
                 lines.append(f"{label}: enters at {', '.join(h for _, h in hexes) or '-'}")
         title = "Your units on the map" if what == "units" else "Your reinforcements due now"
         self.say(f"{title} ({self.current}): " + ("\n" + "\n".join(lines) if lines else "none."))
+
+    async def _named_choice(self, words: str, seat: str) -> str | None:
+        """``choose WORDS``: the number of the one choice of ``seat`` now whose label is, or holds, the words
+        (a choice by name keeps its meaning when the list is renumbered); refused when none or several do."""
+        shown: tuple[str, ...] = self._menus.get(seat, ())
+        try:
+            prompt = (await self.service.prompts((await self.service.table(self.channel)).game)).get(seat)
+        except RulesError:
+            prompt = None
+        if prompt is not None:
+            shown = tuple(c.label or c.verb for c in prompt.choices)
+        wanted = words.casefold()
+        exact = [i for i, label in enumerate(shown, 1) if label.casefold() == wanted]
+        found = exact or [i for i, label in enumerate(shown, 1) if wanted in label.casefold()]
+        if len(found) == 1:
+            return str(found[0])
+        self.refusals += 1
+        if not found:
+            self.say(f"  Refused: none of the choices shown to {seat} is {words!r}; give its number or words of it.")
+        else:
+            listed = "\n".join(f"[{i}] {shown[i - 1]}" for i in found)
+            self.say(f"  Refused: {words!r} names several choices; give its number or more words:\n{listed}")
+        return None
 
     async def _menu_still_read(self, options: dict[str, str]) -> bool:
         """Whether ``choose N`` means what the player read: the seat's choices are still the ones last shown.

@@ -194,3 +194,18 @@ async def test_console_habits_names_with_spaces_the_seat_kept_and_attackers(tmp_
     assert "allied> units" in text and "allied> attackers 2510" in text  # `hex` kept the allied seat
     assert "None of your units may attack 2510 now (7.1" in text
     assert "Refused: say which hex, e.g. `attackers 0915`." in text
+
+
+async def test_a_choice_may_be_named_rather_than_numbered(tmp_path: Path) -> None:
+    """Issue 33: `choose WORDS` names a choice by its label, which no renumbering changes; words that name
+    none or several are refused with the candidates."""
+    require_ardennes()
+    from bot.systems import systems
+
+    script = ["act end_support", "act end_support", "choose Zzz", "choose activate", "choose general activation"]
+    out = io.StringIO()
+    await play(systems(), script=script, out=out, out_dir=tmp_path, pictures=False)
+    text = out.getvalue()
+    assert "Refused: none of the choices shown to german is 'Zzz'" in text
+    assert "Refused: 'activate' names several choices; give its number or more words:" in text
+    assert "German makes a general activation of up to 3 units." in text
