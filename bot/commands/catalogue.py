@@ -132,7 +132,7 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
     ),
     CommandDef(
         "prefs",
-        "Your display preferences: pictures in your DMs, close-up size, turn-start reports (none given: shows them).",
+        "Your display preferences: DM pictures, close-up size, turn-start reports (none given: shows them).",
         (
             OptionDef("pictures", "pictures in your direct messages", "boolean", required=False),
             OptionDef("closeup", "hexes round the centre of a `map hex:` close-up", "integer", False, None, 1, 8),
