@@ -260,7 +260,8 @@ async def test_verify_older_commit_database_opens_plays_on_and_verifies_under_ol
         assert [r.rules for r in rows[-3:]] == [service.system("ardennes44").rules_version] * 3
         checked = await service.verify(4)
         assert checked.problems == []
-        assert "actions #1 to #33 (3 of them under rules 1, after those): played under rules 0" in checked.notes[0]
+        now = service.system("ardennes44").rules_version
+        assert f"actions #1 to #33 (3 of them under rules {now}, after those): played under rules 0" in checked.notes[0]
     finally:
         await store.close()
 
