@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "c19db9f58a1d377b29bc7fb9d0ae6290aaa7f0ff53e90affd6c139255950893f"
+RULES_FINGERPRINT = "8ffaf3519c3e30adc5213c2592423178cbd406b7d532447baf564251b257128f"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -499,16 +499,16 @@ def check(out: MapData) -> list[str]:
     for n, want in {
         "Belfort": ["1110", "1109"],
         "Mulhouse": ["2506", "2505", "2606"],
-        "Montbeliard": ["0915"],
+        "Montbéliard": ["0915"],
         "Sochaux": ["1015"],
-        "Chalampe": ["3103"],
+        "Chalampé": ["3103"],
         "Huningue": ["3312"],
         "Sainte-Marie": ["0616"],
     }.items():
         got = [name(h) for h in places.get(n, ([], ""))[0]]
         if got != want:
             problems.append(f"{n} is at {got}, the rules print {want}")
-    for n in ("Belfort", "Mulhouse", "Montbeliard", "Sochaux"):
+    for n in ("Belfort", "Mulhouse", "Montbéliard", "Sochaux"):
         if places.get(n, ([], ""))[1] != "city":
             problems.append(f"{n} must be a city (19.1, 19.2)")
     for f in FORTS:
