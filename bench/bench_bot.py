@@ -289,7 +289,8 @@ async def bench(folder: Path) -> list[tuple[str, float, float, float]]:
         replay, events = game.apply(replay, action)
         rows.append(([e.to_json() for e in events], None))
     rows[-1] = (rows[-1][0], replay.to_json())  # the games are stored with the last state as their snapshot
-    print(f"position: seed {seed}, {len(log)} actions, turn {state.turn}; {activate.seat} {activate.verb} {dict(activate.args)}, "
+    print(f"position: seed {seed}, {len(log)} actions, turn {state.turn}; "
+          f"{activate.seat} {activate.verb} {dict(activate.args)}, "
           f"move {dict(moves.args)}, attack {dict(attack.args)} ({time.perf_counter() - began:.1f} s)")  # fmt: skip
     figures: list[tuple[str, float, float, float]] = []
     for count in (1, sized(GAMES, 2)):
