@@ -91,6 +91,16 @@ def _busy(error: sqlite3.OperationalError) -> Exception:
     return error
 
 
+CHECKED_WHEN_READ = frozenset({"actions", "snapshots"})
+"""The tables the start-up check leaves out: the games' logs and states, nearly all of a file's bytes. A game
+reads its own rows when it loads; a damaged page among them gives the same one sentence then (``_open_failure``
+words), for that game alone."""
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _open_failure(path: str, error: BaseException) -> str:
     """Why a database cannot be used, in one sentence that says what to do."""
     text = str(error)
@@ -193,15 +203,23 @@ class SqliteStore:
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, check: bool = False, clock: Clock = wall_clock, writes: bool = True
+        cls,
+        path: str | Path,
+        *,
+        check: bool = False,
+        clock: Clock = wall_clock,
+        writes: bool = True,
+        every_page: bool = False,
     ) -> SqliteStore:
         """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store. ``clock``
         stamps every time the store writes (:data:`bot.store.records.Clock`).
 
-        ``check`` also runs SQLite's quick check of every page and makes sure the file takes writes (the bot
-        does at start-up, so that it refuses a damaged or read-only file before accepting any command); with
+        ``check`` also runs SQLite's quick check of the pages and makes sure the file takes writes (the bot does
+        at start-up, so that it refuses a damaged or read-only file before accepting any command); with
         ``writes=False`` only the pages are checked (``umpire replay`` and ``umpire verify`` read a copy kept
-        read-only).
+        read-only). The start-up check reads every table but the games' logs (:data:`CHECKED_WHEN_READ`), which
+        hold nearly all the file's bytes and are checked page by page as SQLite reads them, so start-up does
+        not grow with the games played; ``every_page`` checks them too (:meth:`check_every_page`).
 
         :raises StoreOpenError: with a sentence, when the file cannot be used; no connection is left open.
         """
@@ -222,8 +240,10 @@ class SqliteStore:
                 await reader.execute(f"PRAGMA busy_timeout={READ_WAIT_MS}")
                 await reader.execute("PRAGMA query_only=ON")
             store = cls(db, str(path), reader, clock)
-            if check:
-                await store._check_integrity()
+            if check and every_page:
+                await store.check_every_page()
+            elif check:
+                await store.check_start_up()
             await store._migrate()
             if check and writes:
                 await store._check_writable()
@@ -234,8 +254,32 @@ class SqliteStore:
                     await connection.close()
             raise StoreOpenError(_open_failure(str(path), error)) from error
 
-    async def _check_integrity(self) -> None:
-        rows = list(await self._db.execute_fetchall("PRAGMA quick_check"))
+    async def check_start_up(self) -> None:
+        """SQLite's quick check of every table but the games' logs (:data:`CHECKED_WHEN_READ`) and of their
+        indexes: what the bot reads to start and to find its games, in a time that does not grow with the
+        actions stored.
+
+        :raises StoreError: naming the first damage found.
+        """
+        tables = await self._db.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+        for (table,) in tables:
+            if table not in CHECKED_WHEN_READ:
+                await self._quick_check(f"PRAGMA quick_check({_quoted(table)})")
+
+    async def check_every_page(self) -> None:
+        """SQLite's quick check of every page of the file (``umpire verify`` and ``umpire replay`` run it).
+
+        :raises StoreError: naming the first damage found.
+        """
+        await self._quick_check("PRAGMA quick_check")
+
+    async def _quick_check(self, pragma: str) -> None:
+        try:
+            rows = list(await self._db.execute_fetchall(pragma))
+        except sqlite3.OperationalError:  # busy or locked: not damage
+            raise
+        except sqlite3.DatabaseError as error:  # a page too broken for the check to go on
+            raise StoreError(f"the integrity check found damage: {error}") from error
         found = [str(r[0]) for r in rows]
         if found != ["ok"]:
             first = " ".join(line for line in found[0].splitlines() if not line.startswith("***"))

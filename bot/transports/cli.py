@@ -104,8 +104,8 @@ def add_bot_commands(commands: Any) -> None:
         "replay",
         help="rebuild a game from its action log and report where it stands",
         description="Replay every accepted action of a stored game with the rules, from its set-up (the seed and "
-        "the scenario), never from a stored snapshot, and print the final position. The file gets the integrity "
-        "check `umpire run` makes.",
+        "the scenario), never from a stored snapshot, and print the final position. The file first gets SQLite's "
+        "quick check of every page (`umpire run` checks only the tables it needs to start).",
     )
     replay.add_argument("game", type=int, help="the game number (shown at its creation)")
     replay.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
@@ -119,8 +119,8 @@ def add_bot_commands(commands: Any) -> None:
         "posted at its creation and the log's hash chain; every die recomputed from the seed and its number, "
         "without the rules; every sealed decision's receipt recomputed from what was revealed; and a replay with "
         "the rules from the set-up, comparing events by their data. Actions played under an older rules version "
-        "are reported as such (exit status 0); any tampering fails (exit status 1). The file gets the integrity "
-        "check `umpire run` makes.",
+        "are reported as such (exit status 0); any tampering fails (exit status 1). The file first gets SQLite's "
+        "quick check of every page (`umpire run` checks only the tables it needs to start).",
     )
     verify.add_argument("game", type=int, help="the game number")
     verify.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
@@ -253,13 +253,13 @@ def _database(args: argparse.Namespace) -> str | None:
 
 
 async def _open_to_read(path: str) -> SqliteStore | None:
-    """The store at ``path`` opened to be read, after the start-up integrity check (no write test, so a
+    """The store at ``path`` opened to be read, after the quick check of every page (no write test, so a
     read-only copy can be checked); ``None``, with the one sentence said, when it cannot be used."""
     from bot.store.records import StoreError
     from bot.store.sqlite import SqliteStore
 
     try:
-        return await SqliteStore.open(path, check=True, writes=False)
+        return await SqliteStore.open(path, check=True, writes=False, every_page=True)
     except StoreError as error:
         print(f"umpire: {error}", file=sys.stderr)
         return None
