@@ -1,6 +1,7 @@
 """Every bench script run in smoke mode, one after another in this one process, so that none can rot unnoticed.
 
-``python bench/smoke.py`` runs each ``bench/bench_*.py`` as ``python bench/bench_X.py --smoke`` would (its
+``python bench/smoke.py [bench_X.py ...]`` runs each ``bench/bench_*.py`` (or those named) as
+``python bench/bench_X.py --smoke`` would (its
 ``__main__`` block, with ``--smoke`` as its only argument), prints its output, and ends with one line a
 script: ok or its exit status, and the CPU time it took. ``--json FILE`` also writes the outcomes
 (``tests/test_benches.py`` reads them). One process for all, not one each: the imports and the map's base
@@ -52,8 +53,9 @@ def run(script: Path) -> tuple[int, str]:
 def main() -> int:
     given = sys.argv[1:]
     out = Path(given[given.index("--json") + 1]) if "--json" in given else None
+    named = [a for a in given if a.endswith(".py")]
     outcomes = {}
-    for script in scripts():
+    for script in [s for s in scripts() if s.name in named] if named else scripts():
         began = time.process_time()
         status, printed = run(script)
         cpu = time.process_time() - began
