@@ -132,7 +132,7 @@ class Prompting:
         if not self.pictures:
             return Reply(text + " (map pictures are off)", to="channel", ephemeral=False, channel=ctx.channel)
         try:
-            later = await self.service.picture_job(ctx.channel, None, events)
+            later = await self.service.picture_job(ctx.channel, None, events, newest="after")
         except Refusal:
             return Reply(text + " (this game has no map picture)", to="channel", ephemeral=False)
         return Reply(text, to="channel", ephemeral=False, picture=later, channel=ctx.channel)

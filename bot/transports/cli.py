@@ -64,7 +64,9 @@ def add_bot_commands(commands: Any) -> None:
         "games are kept in a SQLite file (UMPIRE_DB or --db, default umpire.sqlite3 in the working directory, "
         "WAL mode). UMPIRE_GUILD (or --guild) syncs the slash commands to one server at once, for testing; "
         "UMPIRE_MODERATOR_ROLE names the moderators' role (default 'Umpire moderator'); "
-        "UMPIRE_REMINDER_MINUTES sets how often correspondence reminders are checked (default 10).",
+        "UMPIRE_REMINDER_MINUTES sets how often correspondence reminders are checked (default 10); "
+        "UMPIRE_PICTURE_WORKERS how many worker processes draw the map pictures (default: cores - 1, 1 to 4); "
+        "UMPIRE_STATE_CACHE_MB the memory kept games' states may take (default 32).",
     )
     run.add_argument("--token", help="the bot token (default: $DISCORD_TOKEN); prefer the variable")
     run.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")

@@ -455,5 +455,5 @@ async def play(
                 break
         return console
     finally:
-        await service.renderer.aclose()
+        await service.close_pictures()
         await store.close()
