@@ -117,7 +117,7 @@ def _legal(game: VaeVictisGame, state: GameState, action: Action) -> bool:
 
 
 async def seed_games(
-    store: SqliteStore, seed: int, log: list[Action], rows: list[tuple[list[dict[str, Any]], Any]], count: int
+    store: SqliteStore, log: list[Action], rows: list[tuple[list[dict[str, Any]], Any]], count: int, seed: int = SEED
 ) -> None:
     """``count`` games at the mid-game position, each in its own channel, written as the bot writes them."""
     seed_bytes = seed.to_bytes(32, "big")
@@ -296,7 +296,7 @@ async def bench(folder: Path) -> list[tuple[str, float, float, float]]:
     for count in (1, sized(GAMES, 2)):
         store = await SqliteStore.open(folder / f"bench-{count}.sqlite3")
         began = time.perf_counter()
-        await seed_games(store, seed, log, rows, count)
+        await seed_games(store, log, rows, count, seed)
         print(f"{count} game(s) seeded in {time.perf_counter() - began:.1f} s")
         try:
             figures += await bench_store(store, count, activate, moves, attack)
