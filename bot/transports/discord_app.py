@@ -101,7 +101,7 @@ class UmpireBot(commands.Bot):
             picture_workers=settings.picture_workers,
             picture_setup=tune_allocator,  # the workers' C allocator set as the bot's (bot/transports/allocator.py)
         )
-        self.layer = CommandLayer(self.service)
+        self.layer = CommandLayer(self.service, records=True)
         self.layer.open_thread = self.open_thread
         self.sync_commands = sync_commands
         self.run_background_tasks = run_background_tasks
