@@ -185,6 +185,14 @@ class GameStore(Protocol):
     async def due_reminders(self, now: float) -> list[tuple[int, str, float]]:
         """Reminders due by ``now``: (game, seat, due)."""
 
+    async def claim_due_reminders(self, now: float, lease: float) -> list[tuple[int, str, float]]:
+        """Take the reminders due by ``now`` (game, seat, due), moving each to ``now + lease`` in the same
+        transaction: two processes asking at once get disjoint sets."""
+
+    async def claim_once(self, key: str) -> bool:
+        """Whether this call is the first to claim ``key`` (a timer's firing, a Discord interaction's id), across
+        every process sharing the store."""
+
     async def snooze_reminder(self, game_id: int, seat: str, due: float) -> None:
         """Move one reminder to another time (after it was sent, or to retry it)."""
 
