@@ -35,3 +35,16 @@ def pg_server() -> Iterator[str]:
 def pg_url(pg_server: str) -> str:
     """This worker's own database on the server, emptied for this test."""
     return worker_database(pg_server)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """Which store backs the test: ``sqlite`` unless the module asks for both (:func:`pytest_generate_tests`)."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test module that names ``BACKENDS = ("sqlite", "postgresql")`` runs each test using the store on each."""
+    backends = getattr(metafunc.module, "BACKENDS", None)
+    if backends and "backend" in metafunc.fixturenames:
+        metafunc.parametrize("backend", backends, indirect=True)

@@ -53,7 +53,7 @@ class Cluster:
         data = folder / "data"
         run = subprocess.run
         run(
-            _as_server_user([str(bin_folder / "initdb"), "-D", str(data), "-U", "umpire", "--auth=trust", "-E", "UTF8"]),
+            _as_server_user([str(bin_folder / "initdb"), "-D", str(data), "-U", "umpire", "--auth=trust"]),
             check=True,
             capture_output=True,
         )

@@ -3,7 +3,9 @@
 Settings, each an environment variable that a command-line flag overrides:
 
 ``DISCORD_TOKEN``            the bot's token (``umpire run --token``); needed only by ``umpire run``.
-``UMPIRE_DB``                the SQLite file (``--db``); default ``umpire.sqlite3`` in the working directory.
+``UMPIRE_DB``                where games are kept (``--db``): a SQLite file (default ``umpire.sqlite3`` in the
+                             working directory), or a PostgreSQL server, ``postgresql://user:password@host/db``,
+                             which several bot processes may share (docs/hosting.md, Scaling out).
 ``UMPIRE_GUILD``             a server id to sync the slash commands to at once (``--guild``), for testing;
                              without it the commands are synced globally (Discord may take a while).
 ``UMPIRE_MODERATOR_ROLE``    the name of the role whose members may abandon, substitute and correct games

@@ -17,7 +17,6 @@ from typing import Any
 
 from bot.store.sql import Connection
 
-
 SNAPSHOT_ZLIB_LEVEL = 6
 """zlib level of the stored snapshots and events (docs/performance.md: level 6 against 1 and 9, size and time)."""
 
@@ -57,8 +56,8 @@ def pack_events(events: Sequence[Mapping[str, Any]], dictionary: bytes | None) -
 
 def unpack_events(stored: bytes | str, dictionary: bytes | None, archive: bytes | None = None) -> Any:
     """An action's events (or, once archived, its arguments) from the store: plain JSON, as text or bytes (before
-    version 3, an action's arguments, or where packing gained nothing), compressed (with the game's dictionary, if flagged), or archived (packed
-    with the game's archive dictionary)."""
+    version 3, an action's arguments, or where packing gained nothing), compressed (with the game's dictionary, if
+    flagged), or archived (packed with the game's archive dictionary)."""
     if isinstance(stored, str) or stored[:1] in PLAIN_JSON:
         return json.loads(stored)
     if stored[:1] == bytes([ARCHIVED]):
@@ -125,7 +124,8 @@ async def _write_archive(db: Connection, archive: _Archive) -> None:
     if archive.made is not None:
         await db.execute("UPDATE games SET archive_dictionary = ? WHERE id = ?", (archive.made, archive.game))
     await db.executemany(
-        "UPDATE actions SET args = ?, events = ? WHERE game = ? AND seq = ? AND args IS NOT DISTINCT FROM ? AND events IS NOT DISTINCT FROM ?",
+        "UPDATE actions SET args = ?, events = ? WHERE game = ? AND seq = ? "
+        "AND args IS NOT DISTINCT FROM ? AND events IS NOT DISTINCT FROM ?",
         [(args, events, archive.game, seq, *read) for args, events, seq, *read in archive.rows],
     )
 

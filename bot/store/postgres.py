@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.pg_migrations import PG_MIGRATIONS
 from bot.store.records import Clock, StoreBusyError, StoreError, StoreOpenError, wall_clock
@@ -50,15 +51,6 @@ POOL_SIZE = 8
 
 BUSY = (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
 """What PostgreSQL raises when a lock is not had in time: the write changed nothing and may be tried again."""
-
-SERVER_SCHEMES = ("postgresql://", "postgres://")
-"""How ``UMPIRE_DB`` names a server store (anything else is a SQLite file)."""
-
-
-def is_server(target: str | Path) -> bool:
-    """Whether ``UMPIRE_DB`` (or ``--db``) names a PostgreSQL server rather than a SQLite file."""
-    return str(target).startswith(SERVER_SCHEMES)
-
 
 def shown(url: str) -> str:
     """A server's address as logs and messages show it: without its password."""
@@ -103,7 +95,7 @@ class PgResult:
 class PgConnection:
     """One asyncpg connection (or the pool, for reads) behind the store's :class:`bot.store.sql.Connection`."""
 
-    def __init__(self, connection: asyncpg.Connection | asyncpg.Pool) -> None:
+    def __init__(self, connection: asyncpg.Connection | asyncpg.Pool | PoolConnectionProxy) -> None:
         self._connection = connection
 
     async def execute(self, sql: str, parameters: Iterable[Any] = (), /) -> PgResult:

@@ -39,12 +39,11 @@ import zlib
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
 from bot.store import chain
-from bot.store.sql import Connection, Row
 from bot.store.migrations import MIGRATIONS as MIGRATIONS
 from bot.store.migrations import Migration as Migration
 from bot.store.packing import ARCHIVED as ARCHIVED
@@ -72,6 +71,7 @@ from bot.store.records import (
     snapshot_due,
     wall_clock,
 )
+from bot.store.sql import Connection, Row
 
 DICTIONARY_AFTER = 50
 """After this many actions, the events of the latest ones become the game's compression dictionary."""
@@ -277,7 +277,7 @@ class SqliteStore:
                         if statement.strip():
                             await self._db.execute(statement)
                 else:
-                    await change(self._db)
+                    await change(cast(aiosqlite.Connection, self._db))  # SQLite's own migrations
                 await self._db.execute(f"PRAGMA user_version={number}")
 
     async def schema_version(self) -> int:

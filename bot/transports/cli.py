@@ -244,9 +244,10 @@ def run_local(args: argparse.Namespace) -> int:
 
 def _database(args: argparse.Namespace) -> str | None:
     from bot.service.config import Settings
+    from bot.store.opening import is_server
 
     path = Settings.from_env(db=args.db).db
-    if not Path(path).is_file():
+    if not is_server(path) and not Path(path).is_file():
         print(f"umpire: no database at {path} (set --db or UMPIRE_DB)", file=sys.stderr)
         return None
     return path
@@ -255,11 +256,11 @@ def _database(args: argparse.Namespace) -> str | None:
 async def _open_to_read(path: str) -> SqliteStore | None:
     """The store at ``path`` opened to be read, after the start-up integrity check (no write test, so a
     read-only copy can be checked); ``None``, with the one sentence said, when it cannot be used."""
+    from bot.store.opening import open_store
     from bot.store.records import StoreError
-    from bot.store.sqlite import SqliteStore
 
     try:
-        return await SqliteStore.open(path, check=True, writes=False)
+        return await open_store(path, check=True, writes=False)
     except StoreError as error:
         print(f"umpire: {error}", file=sys.stderr)
         return None

@@ -43,6 +43,7 @@ from bot.commands.layer import (
 from bot.commands.paging import fit
 from bot.service.config import Settings
 from bot.service.game_service import Caller, GameService, SystemFactory
+from bot.store.opening import open_store
 from bot.store.records import StoreError
 from bot.store.sqlite import SqliteStore
 from bot.systems import systems
@@ -435,7 +436,7 @@ def run(settings: Settings) -> int:
 async def _run(settings: Settings) -> int:
     assert settings.token
     try:
-        store = await SqliteStore.open(settings.db, check=True)
+        store = await open_store(settings.db, check=True)
     except StoreError as error:
         print(f"umpire: {error}", file=sys.stderr)
         return 1

@@ -10,6 +10,7 @@ import pytest
 
 from bot.commands.layer import CommandLayer, Context
 from bot.service.game_service import Caller, GameService
+from bot.store.opening import open_store
 from bot.store.sqlite import SqliteStore
 from tests.bot.doubles import duel_systems
 
@@ -25,8 +26,10 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(db_path)
+async def store(db_path: Path, backend: str, request: pytest.FixtureRequest) -> AsyncIterator[SqliteStore]:
+    """The store the test runs on: a SQLite file, or this worker's PostgreSQL database (``backend``)."""
+    target = request.getfixturevalue("pg_url") if backend == "postgresql" else db_path
+    opened = await open_store(target)
     yield opened
     await opened.close()
 
