@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.store.opening import open_store
-from bot.store.records import ChannelBusyError, NewAction, RevisionError
 from bot.store.pg_migrations import PG_MIGRATIONS
+from bot.store.records import ChannelBusyError, NewAction, RevisionError
 from bot.store.sqlite import MIGRATIONS, SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
