@@ -39,6 +39,10 @@ class GameStore(Protocol):
     clock: Clock
     """Now: what stamps every time the store writes; the service and its timers read the same clock."""
 
+    shared: bool
+    """Whether other processes may write the same store (PostgreSQL), so that what one process must do once (a
+    Discord interaction, a timer's firing) is claimed through the store (:meth:`claim_once`)."""
+
     async def close(self) -> None:
         """Release the store (every acknowledged write is already durable)."""
 

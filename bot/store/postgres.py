@@ -121,6 +121,7 @@ class PgConnection:
 class PostgresStore(SqliteStore):
     """Every game in PostgreSQL. Open it with :meth:`open` (``postgresql://user:password@host/database``)."""
 
+    shared = True
     seat_order = "position"
     skip_locked = " FOR UPDATE SKIP LOCKED"
     integrity_errors = (asyncpg.IntegrityConstraintViolationError,)

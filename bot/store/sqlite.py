@@ -177,6 +177,9 @@ class SqliteStore:
     Its SQL is the one both backends run; :class:`bot.store.postgres.PostgresStore` changes only how it connects,
     the dialect's few words below, and the game lock (:meth:`_lock_game`)."""
 
+    shared = False
+    """Whether other processes may write the same store (a SQLite file has one bot process)."""
+
     seat_order = "rowid"
     """How the seats come back in the order they were made (SQLite's row number)."""
 

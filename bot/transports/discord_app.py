@@ -79,6 +79,10 @@ class _Folded:
     """The accounts it tells so far (without the prompt that ends it)."""
 
 
+DELIVERIES_KEPT = 10_000
+"""Interactions' ids a process remembers to drop one delivered twice (Discord redelivers within seconds)."""
+
+
 class UmpireBot(commands.Bot):
     """The Umpire bot over one store."""
 
@@ -104,6 +108,7 @@ class UmpireBot(commands.Bot):
         self._folds: dict[int, _Folded] = {}  # by channel; in memory only: after a restart a run starts anew
         self._prompt_messages = PromptMessages()  # what asked each seat, to retire when superseded
         self._superseded: list[PromptMessage] = []
+        self._delivered: dict[int, None] = {}  # the latest interactions' ids, oldest first (first_delivery)
 
     async def close(self) -> None:
         """Close the connection to Discord, then stop the picture thread (a picture being drawn is finished)."""
@@ -140,11 +145,26 @@ class UmpireBot(commands.Bot):
 
     # --- Commands, autocomplete, buttons ----------------------------------------------------------------
 
+    async def first_delivery(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether this interaction (by Discord's id) is seen here for the first time: one delivered again (a
+        gateway's replay, two processes in a shard's hand-over) is dropped, so it applies once. A store that
+        several processes share remembers the ids for all of them (:meth:`bot.store.sqlite.SqliteStore.claim_once`).
+        """
+        if interaction.id in self._delivered:
+            return False
+        self._delivered[interaction.id] = None
+        if len(self._delivered) > DELIVERIES_KEPT:
+            self._delivered.pop(next(iter(self._delivered)))
+        store = self.service.store
+        return not store.shared or await store.claim_once(f"interaction:{interaction.id}")
+
     async def handle_command(
         self, interaction: discord.Interaction[Any], definition: CommandDef, values: dict[str, Any]
     ) -> None:
         """Acknowledge at once, run the command, deliver its replies. A command that may open a form answers
         first (a form must be the first answer): the form is opened, or the answer acknowledged then."""
+        if not await self.first_delivery(interaction):
+            return
         options = {k: _option_value(v) for k, v in values.items() if v is not None}
         names = {v.id: v.display_name for v in values.values() if isinstance(v, discord.abc.User)}
         if definition.form and not options:  # filled in as options, it is an ordinary command
@@ -185,6 +205,8 @@ class UmpireBot(commands.Bot):
 
     async def handle_submit(self, interaction: discord.Interaction[Any], custom: str, values: dict[str, str]) -> None:
         """A form sent: acknowledge, let the command layer decide, deliver."""
+        if not await self.first_delivery(interaction):
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         with self.service.renderer.answering():
             replies = await self.layer.submit(custom, self.context(interaction), values)
@@ -225,6 +247,8 @@ class UmpireBot(commands.Bot):
 
     async def handle_press(self, interaction: discord.Interaction[Any], custom: str, values: Any) -> None:
         """A button click or a menu choice: acknowledge, let the command layer decide, deliver."""
+        if not await self.first_delivery(interaction):
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         before = await self._revision_of(custom)
         with self.service.renderer.answering():
