@@ -198,3 +198,19 @@ async def test_an_interaction_another_process_claimed_is_left_to_it(pg_url: str)
         assert await fake.interact(payload) == []
         assert await fake.bot.service.store.count_games(creator=ANN.id) == 0
     await other.close()
+
+
+def test_no_store_transaction_is_held_outside_the_store() -> None:
+    """A transaction (and a game's lock with it) is opened only by the store's own writes (the league tables are
+    the store's too), never around a Discord call, a picture or a computer move."""
+    allowed = {
+        ROOT / "bot" / "store" / "sqlite.py",
+        ROOT / "bot" / "store" / "postgres.py",
+        ROOT / "bot" / "leagues" / "store.py",
+    }
+    opening = [
+        path.relative_to(ROOT)
+        for path in (ROOT / "bot").rglob("*.py")
+        if path not in allowed and ".transaction()" in path.read_text()
+    ]
+    assert opening == []
