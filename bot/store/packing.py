@@ -43,8 +43,11 @@ def pack_snapshot(state_json: Any) -> bytes:
 
 
 def unpack_snapshot(stored: bytes | str) -> Any:
-    """The state JSON of a stored snapshot (plain JSON text from before version 3, or compressed)."""
-    return json.loads(zlib.decompress(stored) if isinstance(stored, bytes) else stored)
+    """The state JSON of a stored snapshot (plain JSON from before version 3, as text or, copied to the server
+    store, bytes; or compressed)."""
+    if isinstance(stored, str) or stored[:1] in PLAIN_JSON:
+        return json.loads(stored)
+    return json.loads(zlib.decompress(stored))
 
 
 def pack_events(events: Sequence[Mapping[str, Any]], dictionary: bytes | None) -> bytes:

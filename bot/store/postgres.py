@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -195,6 +195,15 @@ class PostgresStore(SqliteStore):
                 yield PgConnection(connection)
         except BUSY as error:
             raise StoreBusyError("the board is busy with another player's move; nothing changed, try again") from error
+
+    async def restart_numbering(self, tables: Sequence[str]) -> None:
+        """After rows were copied in with their ids, number the next row of each table after them."""
+        async with self.transaction() as db:
+            for table in tables:
+                await db.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) "
+                    f"FROM {table}"
+                )
 
     async def _lock_game(self, db: Connection, game_id: int) -> None:
         """Take the game's advisory lock until the transaction ends (commit, rollback or a dead connection)."""

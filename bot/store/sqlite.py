@@ -315,6 +315,10 @@ class SqliteStore:
                 await self._db.execute("ROLLBACK")
                 raise _busy(error) from error
 
+    async def restart_numbering(self, tables: Sequence[str]) -> None:
+        """After rows were copied in with their ids, number the next row of each table after them (SQLite's
+        ``AUTOINCREMENT`` already does)."""
+
     async def _lock_game(self, db: Connection, game_id: int) -> None:
         """Serialise the writes of one game across processes for the rest of the transaction (SQLite's write
         transaction already holds the whole file)."""

@@ -122,6 +122,17 @@ def add_bot_commands(commands: Any) -> None:
         "are reported as such (exit status 0); any tampering fails (exit status 1). The file gets the integrity "
         "check `umpire run` makes.",
     )
+    migrate = commands.add_parser(
+        "migrate-db",
+        help="copy every game, league and secret of a SQLite file into an empty PostgreSQL database",
+        description="Move a host to PostgreSQL (docs/hosting.md, Scaling out): every table of the SQLite file "
+        "(games with their logs, hash chains, snapshots and secrets; seats, reminders, leagues, preferences) is "
+        "copied with its ids into an empty PostgreSQL database, then each game is read back from both and "
+        "compared, and its chain checked. Stop the bot first. Exit status 0 when every game checks.",
+    )
+    migrate.add_argument("--from", dest="source", required=True, help="the SQLite file")
+    migrate.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host/database")
+
     verify.add_argument("game", type=int, help="the game number")
     verify.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
     verify.add_argument(
@@ -398,6 +409,52 @@ def run_verify(args: argparse.Namespace) -> int:
     return asyncio.run(verify())
 
 
+def run_migrate_db(args: argparse.Namespace) -> int:
+    """Copy every game, league and secret of a SQLite file into an empty PostgreSQL database, then check each
+    copied game against the file."""
+    from bot.store.copying import copy_store
+    from bot.store.opening import is_server, open_store
+    from bot.store.records import StoreError
+
+    if not Path(args.source).is_file():
+        print(f"umpire: no database at {args.source}", file=sys.stderr)
+        return 1
+    if not is_server(args.target):
+        print("umpire: --to must be a PostgreSQL address (postgresql://user:password@host/database)", file=sys.stderr)
+        return 2
+
+    async def move() -> int:
+        try:
+            source = await open_store(args.source, check=True, writes=False)
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
+        try:
+            target = await open_store(args.target, check=True)
+        except StoreError as error:
+            await source.close()
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
+        try:
+            report = await copy_store(source, target)
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
+        finally:
+            await source.close()
+            await target.close()
+        copied = ", ".join(f"{n} {table}" for table, n in report.rows.items() if n)
+        print(f"copied {copied or 'nothing'} to {target.path}")
+        for problem in report.problems:
+            print(f"umpire: {problem}", file=sys.stderr)
+        if report.problems:
+            return 1
+        print(f"checked {report.games_checked} game(s): each reads the same in the copy and its chain holds")
+        return 0
+
+    return asyncio.run(move())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``umpire`` console script."""
     args = build_parser().parse_args(argv)
@@ -408,6 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "local": run_local,
         "replay": run_replay,
         "verify": run_verify,
+        "migrate-db": run_migrate_db,
     }
     return handlers[args.command](args)
 
