@@ -6,6 +6,12 @@ Settings, each an environment variable that a command-line flag overrides:
 ``UMPIRE_DB``                where games are kept (``--db``): a SQLite file (default ``umpire.sqlite3`` in the
                              working directory), or a PostgreSQL server, ``postgresql://user:password@host/db``,
                              which several bot processes may share (docs/hosting.md, Scaling out).
+``UMPIRE_SHARD_COUNT``       how many shards the bot's whole gateway connection is split into, across every
+                             process (default: Discord's recommended count, all in this process).
+``UMPIRE_SHARDS``            which of them this process runs: ids from 0, ``0-3`` or ``0,2,4`` (default: all);
+                             needs ``UMPIRE_SHARD_COUNT``. The process running shard 0 gets the direct messages.
+``UMPIRE_LOG_LEVEL``         how much the bot logs to standard error: ``DEBUG``, ``INFO`` (default), ``WARNING``,
+                             ``ERROR``.
 ``UMPIRE_GUILD``             a server id to sync the slash commands to at once (``--guild``), for testing;
                              without it the commands are synced globally (Discord may take a while).
 ``UMPIRE_MODERATOR_ROLE``    the name of the role whose members may abandon, substitute and correct games
@@ -63,6 +69,11 @@ class Settings:
     reminder_minutes: float = 10.0
     limits: Limits = Limits()
     state_cache: int = DEFAULT_STATE_CACHE
+    shard_count: int | None = None
+    """The shards of the whole bot, across its processes (``None``: Discord's recommended count)."""
+    shards: tuple[int, ...] | None = None
+    """The shards this process runs (``None``: every one)."""
+    log_level: str = "INFO"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -84,8 +95,48 @@ class Settings:
                 creations_per_hour=_count(env, "UMPIRE_MAX_CREATIONS_PER_HOUR", Limits.creations_per_hour),
             ),
             "state_cache": max(1, _count(env, "UMPIRE_STATE_CACHE", DEFAULT_STATE_CACHE)),
+            "log_level": _log_level(env.get("UMPIRE_LOG_LEVEL") or "INFO"),
         }
+        values["shard_count"], values["shards"] = _shards(env.get("UMPIRE_SHARD_COUNT"), env.get("UMPIRE_SHARDS"))
         return cls(**values)
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _log_level(text: str) -> str:
+    level = text.strip().upper()
+    if level not in LOG_LEVELS:
+        raise ValueError(f"UMPIRE_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+    return level
+
+
+def _shards(count_text: str | None, ids_text: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """The shard count and this process's shard ids (``UMPIRE_SHARD_COUNT``, ``UMPIRE_SHARDS``: ``0-3,6``)."""
+    if not count_text:
+        if ids_text:
+            raise ValueError("UMPIRE_SHARDS needs UMPIRE_SHARD_COUNT (the shards of every process together)")
+        return None, None
+    if not count_text.strip().isdigit() or int(count_text) < 1:
+        raise ValueError("UMPIRE_SHARD_COUNT must be a whole number, 1 or more")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: set[int] = set()
+    for part in ids_text.replace(" ", "").split(","):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise ValueError(f"UMPIRE_SHARDS: {part!r} is not a shard id or a range like 0-3")
+        ids.update(range(int(low), int(high or low) + 1))
+    if not ids or max(ids) >= count:
+        raise ValueError(f"UMPIRE_SHARDS must name shards from 0 to {count - 1} (UMPIRE_SHARD_COUNT is {count})")
+    return count, tuple(sorted(ids))
+
+
+def shard_of(guild: int | None, count: int) -> int:
+    """The shard Discord delivers a server's events to (its id's timestamp bits, modulo the shard count); direct
+    messages, outside any server, go to shard 0."""
+    return 0 if guild is None else (guild >> 22) % count
 
 
 def _count(env: Mapping[str, str], name: str, default: int) -> int:

@@ -83,8 +83,11 @@ DELIVERIES_KEPT = 10_000
 """Interactions' ids a process remembers to drop one delivered twice (Discord redelivers within seconds)."""
 
 
-class UmpireBot(commands.Bot):
-    """The Umpire bot over one store."""
+class UmpireBot(commands.AutoShardedBot):
+    """The Umpire bot over one store, auto-sharded: it runs the shards ``UMPIRE_SHARDS`` names of
+    ``UMPIRE_SHARD_COUNT`` (every shard when unset), so several processes on one PostgreSQL store share the
+    servers between them, each interaction reaching the one process whose shard holds its server (direct
+    messages: shard 0's)."""
 
     def __init__(
         self,
@@ -95,7 +98,14 @@ class UmpireBot(commands.Bot):
         sync_commands: bool = True,
         run_background_tasks: bool = True,
     ) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
+        sharding: dict[str, Any] = {}  # none given: Discord's recommended count, every shard in this process
+        if settings.shard_count is not None:
+            sharding["shard_count"] = settings.shard_count
+        if settings.shards is not None:
+            sharding["shard_ids"] = list(settings.shards)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None, **sharding
+        )
         self.settings = settings
         self.service = GameService(
             store, game_systems or systems(), limits=settings.limits, state_cache=settings.state_cache
@@ -452,7 +462,7 @@ def _option_value(value: Any) -> Any:
 
 def run(settings: Settings) -> int:
     """Run the bot until interrupted; a missing or rejected token gives a clear message, not a traceback."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     tune_allocator()
     return asyncio.run(_run(settings))
 

@@ -214,3 +214,55 @@ def test_no_store_transaction_is_held_outside_the_store() -> None:
         if path not in allowed and ".transaction()" in path.read_text()
     ]
     assert opening == []
+
+
+def test_shard_routing_gives_each_server_to_exactly_one_process_and_direct_messages_to_shard_0() -> None:
+    import random
+
+    from bot.service.config import Settings, shard_of
+
+    processes = [Settings.from_env({"UMPIRE_SHARD_COUNT": "6", "UMPIRE_SHARDS": ids}) for ids in ("0-1", "2,3", "4-5")]
+    assert [p.shards for p in processes] == [(0, 1), (2, 3), (4, 5)]
+    assert all(p.shard_count == 6 for p in processes)
+    assert shard_of((12_345 << 22) | 4_000_000, 6) == 12_345 % 6  # Discord's rule: (guild_id >> 22) % shard count
+    rng = random.Random(31)
+    for guild in [None, *(rng.randrange(1 << 40, 1 << 62) for _ in range(500))]:
+        owners = [p for p in processes if shard_of(guild, 6) in (p.shards or ())]
+        assert len(owners) == 1
+        if guild is None:
+            assert owners[0] is processes[0]  # direct messages: the process running shard 0
+    for wrong in ({"UMPIRE_SHARDS": "0"}, {"UMPIRE_SHARD_COUNT": "2", "UMPIRE_SHARDS": "2"},
+                  {"UMPIRE_SHARD_COUNT": "2", "UMPIRE_SHARDS": "a"}, {"UMPIRE_SHARD_COUNT": "0"}):  # fmt: skip
+        with pytest.raises(ValueError, match="UMPIRE_SHARD"):
+            Settings.from_env(wrong)
+
+
+async def test_the_bot_runs_the_shards_its_settings_name(tmp_path: Path) -> None:
+    from bot.service.config import Settings
+    from bot.transports.discord_app import UmpireBot
+
+    store = await open_store(tmp_path / "s.sqlite3")
+    settings = Settings.from_env({"UMPIRE_SHARD_COUNT": "4", "UMPIRE_SHARDS": "1,3"})
+    bot = UmpireBot(settings, store, duel_systems(), sync_commands=False, run_background_tasks=False)
+    assert (bot.shard_count, bot.shard_ids) == (4, [1, 3])
+    everything = UmpireBot(Settings(token=None), store, duel_systems(), sync_commands=False)
+    assert everything.shard_ids is None  # unset: Discord's recommended count, every shard here
+    await store.close()
+
+
+async def test_a_cached_state_is_checked_against_the_stored_revision(pg_url: str) -> None:
+    from bot.service.game_service import GameService
+    from tests.bot.conftest import BLUE, RED, started
+
+    first, second = await open_store(pg_url), await open_store(pg_url)
+    one, other = GameService(first, duel_systems()), GameService(second, duel_systems())  # two processes
+    await started(one, channel=5)
+    before = await one.state((await one.table(5)).game)  # now in the first process's cache
+    await other.act(5, RED, "advance", {"steps": 2})
+    after = await one.state((await one.table(5)).game)
+    assert after != before and after["score"]["red"] == before["score"]["red"] + 2
+    await one.act(5, RED, "end_turn", {})  # and it acts on the position the other process left
+    assert (await other.state((await other.table(5)).game))["active"] == "blue"
+    assert BLUE.user_id != RED.user_id
+    await first.close()
+    await second.close()
