@@ -12,6 +12,8 @@ Settings, each an environment variable that a command-line flag overrides:
                              needs ``UMPIRE_SHARD_COUNT``. The process running shard 0 gets the direct messages.
 ``UMPIRE_LOG_LEVEL``         how much the bot logs to standard error: ``DEBUG``, ``INFO`` (default), ``WARNING``,
                              ``ERROR``.
+``UMPIRE_HEALTH_FILE``       a file the bot writes the time into every 30 s while connected to Discord, for a
+                             supervisor's health check (``umpire health``); unset: none.
 ``UMPIRE_GUILD``             a server id to sync the slash commands to at once (``--guild``), for testing;
                              without it the commands are synced globally (Discord may take a while).
 ``UMPIRE_MODERATOR_ROLE``    the name of the role whose members may abandon, substitute and correct games
@@ -74,6 +76,8 @@ class Settings:
     shards: tuple[int, ...] | None = None
     """The shards this process runs (``None``: every one)."""
     log_level: str = "INFO"
+    health_file: str | None = None
+    """Where the heartbeat is written while connected (``umpire health`` reads it)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -96,6 +100,7 @@ class Settings:
             ),
             "state_cache": max(1, _count(env, "UMPIRE_STATE_CACHE", DEFAULT_STATE_CACHE)),
             "log_level": _log_level(env.get("UMPIRE_LOG_LEVEL") or "INFO"),
+            "health_file": env.get("UMPIRE_HEALTH_FILE") or None,
         }
         values["shard_count"], values["shards"] = _shards(env.get("UMPIRE_SHARD_COUNT"), env.get("UMPIRE_SHARDS"))
         return cls(**values)

@@ -122,6 +122,15 @@ def add_bot_commands(commands: Any) -> None:
         "are reported as such (exit status 0); any tampering fails (exit status 1). The file gets the integrity "
         "check `umpire run` makes.",
     )
+    health = commands.add_parser(
+        "health",
+        help="say whether a running bot is connected to Discord (for a health check)",
+        description="Read the heartbeat file the bot writes every 30 s while connected (UMPIRE_HEALTH_FILE): exit "
+        "status 0 when it was written within --max-age seconds, 1 otherwise (the Docker image's HEALTHCHECK).",
+    )
+    health.add_argument("--file", help="the heartbeat file (default: $UMPIRE_HEALTH_FILE)")
+    health.add_argument("--max-age", type=float, default=120.0, help="seconds (default 120: four missed beats)")
+
     migrate = commands.add_parser(
         "migrate-db",
         help="copy every game, league and secret of a SQLite file into an empty PostgreSQL database",
@@ -409,6 +418,27 @@ def run_verify(args: argparse.Namespace) -> int:
     return asyncio.run(verify())
 
 
+def run_health(args: argparse.Namespace) -> int:
+    """Whether the bot wrote its heartbeat lately (:mod:`bot.transports.cogs.heartbeat`)."""
+    import os
+    import time
+
+    path = args.file or os.environ.get("UMPIRE_HEALTH_FILE")
+    if not path:
+        print("umpire: no heartbeat file (set UMPIRE_HEALTH_FILE for the bot and for this command)", file=sys.stderr)
+        return 2
+    try:
+        age = time.time() - Path(path).stat().st_mtime
+    except OSError:
+        print(f"umpire: no heartbeat at {path}: the bot is not connected (yet)", file=sys.stderr)
+        return 1
+    if age > args.max_age:
+        print(f"umpire: the last heartbeat is {age:.0f} s old: the bot is not connected", file=sys.stderr)
+        return 1
+    print(f"connected (heartbeat {age:.0f} s ago)")
+    return 0
+
+
 def run_migrate_db(args: argparse.Namespace) -> int:
     """Copy every game, league and secret of a SQLite file into an empty PostgreSQL database, then check each
     copied game against the file."""
@@ -466,6 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": run_replay,
         "verify": run_verify,
         "migrate-db": run_migrate_db,
+        "health": run_health,
     }
     return handlers[args.command](args)
 
