@@ -1,14 +1,18 @@
 """The game store as the service sees it: the operations on stored games, in words that name no database.
 
 :class:`GameStore` is what :class:`bot.service.game_service.GameService` is given. :mod:`bot.store.sqlite` is its
-embedded backend (aiosqlite, WAL); a second backend implements the same protocol with the same rows
-(:mod:`bot.store.records`) and the same promises:
+embedded backend (aiosqlite, WAL); :mod:`bot.store.postgres` its server backend (asyncpg), which several bot
+processes share; both implement the same protocol with the same rows (:mod:`bot.store.records`) and the same
+promises:
 
 - every accepted action is written with everything it changes in ONE transaction (:meth:`GameStore.record_action`):
   a crash loses at most the action in flight;
 - a write that would break an invariant (a second live game in a channel, a revision that moved on) raises a
   :class:`~bot.store.records.StoreError` and changes nothing;
-- reads never see half of a write.
+- reads never see half of a write;
+- on a store several processes share (:attr:`GameStore.shared`), two writes of one game are applied one after
+  the other, the second refused if the first moved the game on, and what must happen once (a reminder, an
+  interaction) is claimed by one process only.
 """
 
 from __future__ import annotations
