@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-RATES = (5, 10, 20, 40, 80)
+RATES = (5, 10, 20, 40, 80, 160, 320)
 """Actions a second, in all, tried in turn (a process stops after the first rate it cannot keep)."""
 SECONDS = 2.0
 """How long each rate is kept up."""
