@@ -34,7 +34,7 @@ from bot.commands.layer import (
 from bot.commands.replies import unknown_option
 from bot.commands.rooms import cross_system_rooms
 from bot.service.game_service import Caller, GameService, Refusal, SystemFactory
-from bot.store.sqlite import SqliteStore
+from bot.store.opening import open_store
 from engine.contract import RulesError
 
 CHANNEL = 1
@@ -493,7 +493,7 @@ async def play(
     stdin: TextIO | None = None,
 ) -> Console:
     """Play a game at the terminal (or from ``script`` lines); returns the console when done."""
-    store = await SqliteStore.open(db, check=True)  # the check `umpire run` makes: a damaged file is refused
+    store = await open_store(db, check=True)  # the check `umpire run` makes: a damaged file is refused
     service = GameService(store, systems)
     try:
         layer = CommandLayer(service, system, pictures=pictures, records=pictures)
