@@ -7,9 +7,10 @@ keeps :data:`RULES_FINGERPRINT`, a hash of that code (comments and docstrings le
 it is updated: the moment to decide whether the change needs a bump.
 """
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 """The current rules version (1: the first recorded, with the rules fixes of issues 26, 27 and 28; games stored
-before versions were recorded count as 0)."""
+before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
+issue 33)."""
 
-RULES_FINGERPRINT = "f3cad22eb1ed128ec1815b0b6ea13b199df03b4c7547f566e4280092ba4e19cf"
+RULES_FINGERPRINT = "67f84bf44fedf6f65d2ce64ae5e47f1665a77ae42af98abc1c2adf3957bf86d0"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
