@@ -6,7 +6,8 @@ A speed-up of the engine (caches, lazy prompts, cheaper copies) must change noth
 Each game below is played by seeded random legal play (candidates from engine/vaevictis/legal.py, which read
 the prompts); after every action one running SHA-256 takes in the state's JSON, the events' JSON (wording
 included) and every seat's prompt (text, choices, verbs), so the digest changes if any of them changes at any
-action. The recorded digests were made with the engine of main before the speed work of issue 37 (e4d1be8);
+action. The recorded digests were made with the engine of main before the speed work of issue 37 (e4d1be8),
+and again at 4efca3c, whose prompts read differently (the states and events gave the same digests);
 re-record only on purpose, when a rules fix is meant to change play, and then with the engine of main.
 """
 
