@@ -1,8 +1,9 @@
 """The engine's speed work changes nothing anyone can see (issue 37): seeded random games of both Vae Victis
 games give, action by action, the same prompts, events and states as the engine before it (the digests in
-tests/vaevictis/recordings/engine-digests.json, made by record_engine_digests.py on main at e4d1be8, again at 4efca3c), and the
-same log replayed by ``apply`` alone, with no prompt read in between (as ``umpire verify`` replays), gives the
-same events and states. Along the way, the seats ``apply`` waits for are checked to be the prompts' seats.
+tests/vaevictis/recordings/engine-digests.json, made by record_engine_digests.py on main at e4d1be8, again at
+4efca3c), and the same log replayed by ``apply`` alone, with no prompt read in between (as ``umpire verify``
+replays), gives the same events and states. Along the way, the seats ``apply`` waits for are checked to be the
+prompts' seats.
 """
 
 from __future__ import annotations
