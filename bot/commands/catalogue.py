@@ -21,8 +21,13 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("days_per_move", "correspondence: days per move (0: live play)", "number", False, None, 0, 60),
             OptionDef("reserve_days", "correspondence: reserve of days", "number", False, None, 0, 120),
             OptionDef(
-                "vacation_days", "correspondence: vacation days each player may take (default 30)", "number", False,
-                None, 0, 120,
+                "vacation_days",
+                "correspondence: vacation days each player may take (default 30)",
+                "number",
+                False,
+                None,
+                0,
+                120,
             ),
             _opt("system", "the game system (default: the bundled game)", "system", required=False),
         ),
@@ -47,6 +52,13 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
         "After the end: check the chain, every die, every sealed decision, and replay the rules.",
         (OptionDef("head", "a chain head the bot posted in the channel, to find in the log", "text", False),),
         private=True,
+    ),
+    CommandDef(
+        "game record",
+        "The game's record: one web page with the map at every activation, the log, charts and the dice checks.",
+        (_opt("seat", "whose view (yours, or after the end any side's); default: yours", "seat", False),),
+        private=True,
+        slow=True,
     ),
     # --- Answering any prompt ------------------------------------------------------------------------
     CommandDef(
@@ -123,6 +135,16 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
         "reports",
         "Your turn-start reports by DM: on or off.",
         (OptionDef("on", "whether to receive them", "boolean"),),
+        private=True,
+    ),
+    CommandDef(
+        "prefs",
+        "Your display preferences: DM pictures, close-up size, turn-start reports (none given: shows them).",
+        (
+            OptionDef("pictures", "pictures in your direct messages", "boolean", required=False),
+            OptionDef("closeup", "hexes round the centre of a `map hex:` close-up", "integer", False, None, 1, 8),
+            OptionDef("reports", "your turn-start reports by DM", "boolean", required=False),
+        ),
         private=True,
     ),
     CommandDef("log", "The game log.", private=True),

@@ -25,7 +25,9 @@ CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z
 """The custom id of every button and select menu of the bot."""
 
 INTERNAL_ERROR = "Something went wrong on my side; nothing changed. The error was logged for the host."
-STORE_BUSY = "The game store is busy (another program holds a lock on it); nothing changed. Try again in a moment."
+STORE_BUSY = (
+    "The board is busy (another move or program holds the game store's lock); nothing changed. Try again in a moment."
+)
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,8 @@ class Reply:
     """The game's channel (for DMs and button presses from a DM)."""
     picture: PictureJob | None = None
     """A picture to draw and attach once every answer is sent (:func:`draw_picture`): the message follows."""
+    picture_name: str = "map.png"
+    """The name of the file the picture job makes (a game's record is a web page: ``game-N-record.html``)."""
     fold: Fold | None = None
     """Set on an acting seat's account merged with its own next prompt, pinging nobody (see :class:`Fold`)."""
     form: Form | None = None
@@ -157,11 +161,13 @@ async def draw_picture(reply: Reply) -> Reply | None:
         return None
     except PictureFailed:
         return replace(reply, text=reply.text + " (the map could not be drawn this time; `map` draws it)", picture=None)
-    except Refusal:
+    except Refusal as error:
+        if reply.picture_name != "map.png":  # a game's record, refused (too large for a message)
+            return replace(reply, text=f"{reply.text} ({error})", picture=None)
         return replace(reply, text=reply.text + " (this game has no map picture)", picture=None)
     except RulesError as error:  # an option the drawing refused (an unknown overlay, a hex off the map)
         return replace(reply, text=refusal_text(error), picture=None)
-    return replace(reply, files=(*reply.files, Attachment("map.png", png)), picture=None)
+    return replace(reply, files=(*reply.files, Attachment(reply.picture_name, png)), picture=None)
 
 
 async def with_pictures(replies: Sequence[Reply]) -> list[Reply]:

@@ -7,6 +7,7 @@ checks every cross-reference, so the rules code can trust them.
 from __future__ import annotations
 
 import itertools
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,6 +35,12 @@ def other_side(side: Side) -> Side:
 
 
 # --- The map ---------------------------------------------------------------------------------------------
+
+
+def without_accents(text: str) -> str:
+    """``text`` with its accents dropped ("Montbéliard" → "Montbeliard"), for names typed on a keyboard
+    without them."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)
@@ -134,12 +141,17 @@ class GameMap:
         return frozenset(h for road in self.roads for h in road.hexes)
 
     def place(self, name: str) -> Place:
-        """The place of that name.
+        """The place of that name, as the game prints it ("Montbéliard") or typed without its accents
+        ("Montbeliard").
 
         :raises KeyError: if no place has that name.
         """
         for p in self.places:
             if p.name == name:
+                return p
+        plain = without_accents(name).casefold()
+        for p in self.places:
+            if without_accents(p.name).casefold() == plain:
                 return p
         raise KeyError(name)
 
@@ -482,7 +494,21 @@ class GameData:
 
     def side_of(self, unit_id: str) -> Side:
         """The side a unit fights for."""
-        return self.armies[self.formations[self.units[unit_id].formation].army].side
+        try:
+            return self._sides[unit_id]
+        except KeyError:  # an unknown id raises the KeyError it always raised
+            return self.armies[self.formations[self.units[unit_id].formation].army].side
+
+    @cached_property
+    def _sides(self) -> dict[str, Side]:
+        """Each unit's side, read once: the rules ask it hundreds of thousands of times a game."""
+        return {u: self.armies[self.formations[d.formation].army].side for u, d in self.units.items()}
+
+    @cached_property
+    def derived(self) -> dict[str, Any]:
+        """Facts a rules module derives from this data and keeps, by the module's own key (a cache, never part
+        of a game's state: see :mod:`engine.vaevictis.zoc`)."""
+        return {}
 
     def nationality_of(self, unit_id: str) -> Nationality:
         """The nationality of a unit's army."""

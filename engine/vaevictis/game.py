@@ -53,10 +53,11 @@ from engine.vaevictis import (
 from engine.vaevictis import combat_command_support as cc_support
 from engine.vaevictis import events as event_rules
 from engine.vaevictis import initiative_stratagems as initiative
+from engine.vaevictis import retreat as retreat_rules
 from engine.vaevictis.combat_rules import has_snafu_vv60
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.known import known_position
-from engine.vaevictis.odds import AttackPlan, action_cost, assess, preview
+from engine.vaevictis.odds import AttackPlan, action_cost, assess, defender_terrain_shifts, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.unseen_odds import unseen_preview
@@ -161,6 +162,7 @@ class VaeVictisGame:
     def __init__(self, data: GameData) -> None:
         self.data = data
         self.options = game_options(data)
+        self._hq_ids = tuple(unit_id for unit_id, unit in data.units.items() if unit.is_hq)
 
     @property
     def computer_player(self) -> ComputerPlayer:
@@ -264,7 +266,7 @@ class VaeVictisGame:
                     return events
                 state.phase = "support"
             elif state.phase == "support":
-                if any(self._support_prompt(state, side) for side in SIDES):
+                if any(self._support_due(state, side) for side in SIDES):
                     return events
                 state.phase = "initiative"
             elif state.phase == "initiative":
@@ -315,6 +317,31 @@ class VaeVictisGame:
             *event_rules.removal_choices(self.data, state, side),
             *mines.retreat_choices(self.data, state, side),  # 14: mining the village a retreat left
         ]
+
+    def _required_seats(self, state: GameState) -> tuple[Side, ...]:
+        """The seats :meth:`_required_prompts` gives prompts to, in its order, without making their choices:
+        what ``apply`` checks an action's seat against (the choices are made when the prompts are read)."""
+        if state.pending:
+            record = state.pending[-1]
+            if record["kind"] == stratagems.REACTION:
+                return (other_side(record["side"]),)
+            if record["kind"] == "stacking":
+                return (record["side"],)
+            return (combat.pending_seat(state),)
+        if state.phase == "air":
+            return tuple(side for side in SIDES if christmas.choices(self.data, state, side))
+        if state.phase == "supply":
+            returning = tuple(dict.fromkeys(self.data.side_of(h) for h in turn.returning_hqs(self.data, state)))
+            return returning or tuple(self._air_supply_prompts(state))
+        if state.phase == "support":
+            return tuple(side for side in SIDES if self._support_due(state, side))
+        if state.phase == "initiative":
+            return tuple(initiative.initiative_prompts(self.data, state))
+        if state.phase == "setup":
+            side = setup_phase.setup_side(self.data, state)
+            return (side,) if side is not None else tuple(variant.prompts(self.data, state))
+        assert state.active is not None
+        return (state.active,)
 
     def _required_prompts(self, state: GameState) -> dict[Side, Prompt]:
         if state.pending:
@@ -423,7 +450,7 @@ class VaeVictisGame:
             return self._set_standing_orders(state, action)
         if action.verb == "preview":
             raise InvalidActionError("an odds preview changes nothing: ask for it with VaeVictisGame.preview")
-        required = self._required_prompts(state)
+        required = self._required_seats(state)
         seat = action.seat
         if action.verb not in EVENT_VERBS and seat not in required:
             if state.phase in ("operations", "supply") and self._event_choices(state, seat):
@@ -483,11 +510,12 @@ class VaeVictisGame:
         for _ in range(100):
             if state.result is not None or not state.pending:
                 break
-            prompts = self._required_prompts(state)
-            if len(prompts) != 1:
-                break
-            side, prompt = next(iter(prompts.items()))
-            choice = self._standing_choice(state.standing_orders.get(side, []), prompt.choices)
+            seats = self._required_seats(state)
+            if len(seats) != 1 or not state.standing_orders.get(seats[0]):
+                break  # the prompt's choices are made only for a seat with orders to answer it
+            side = seats[0]
+            prompt = self._required_prompts(state)[side]
+            choice = self._standing_choice(state, side, state.standing_orders[side], prompt.choices)
             if choice is None:
                 break
             events.append(
@@ -503,14 +531,41 @@ class VaeVictisGame:
                 events += victory.after_action(self.data, state)
         return events
 
-    @staticmethod
-    def _standing_choice(orders: list[str], choices: tuple[Choice, ...]) -> Choice | None:
+    def _standing_choice(
+        self, state: GameState, side: Side, orders: list[str], choices: tuple[Choice, ...]
+    ) -> Choice | None:
+        """The choice a standing order makes for ``side``, or None when a person must decide.
+
+        ``retreat`` retreats rather than losing a step (7.6), so it takes the retreat that loses least: a hex
+        out of enemy zones of control, the one whose terrain shifts the odds most for a defender there (7.4);
+        where every retreat would enter an enemy zone of control, at a step a hex (7.7.1), the order gives way
+        and the player takes the step instead (retreating would lose the step and the hex).
+        """
         for order in orders:
             verb = STANDING_ORDERS[order][0]
-            for choice in choices:
-                if choice.verb == verb:
-                    return choice
+            matching = [choice for choice in choices if choice.verb == verb]
+            if not matching:
+                continue
+            if verb != "retreat":
+                return matching[0]
+            costs = self._retreat_costs(state, side, matching)
+            best = min(matching, key=lambda choice: costs[id(choice)])
+            if costs[id(best)][0] and any(choice.verb == "take_loss" for choice in choices):
+                return None  # a person decides: every retreat costs a step anyway (7.7.1)
+            return best
         return None
+
+    def _retreat_costs(self, state: GameState, side: Side, retreats: list[Choice]) -> dict[int, tuple[int, int]]:
+        """What each retreat choice loses, least first when sorted: 1 for a hex in an enemy zone of control (a
+        step, 7.7.1), then the defender's terrain shifts there (7.4; a shift left, negative, shelters)."""
+        pos = Position(self.data, state)
+        control = zoc.enemy_zoc(pos, side)
+        costs: dict[int, tuple[int, int]] = {}
+        for choice in retreats:
+            to = int(str(choice.args["to"]))
+            shelter = sum(m.amount for m in defender_terrain_shifts(self.data, to, side))
+            costs[id(choice)] = (1 if retreat_rules.is_in_enemy_zoc(pos, side, to, control) else 0, shelter)
+        return costs
 
     def _apply_event_action(self, state: GameState, side: Side, action: Action) -> list[Event]:
         """[15, 18] Events played, markers removed, detachments made or recombined."""
@@ -568,8 +623,9 @@ class VaeVictisGame:
         control.note_positions(self.data, state)  # 18, 15.2: hexes a side's units have passed through
         if not state.meuse_crossed and turn.german_crossed_objective_river(self.data, state):
             state.meuse_crossed = True
-        for unit_id, unit in state.units.items():
-            if unit.eliminated and self.data.units[unit_id].is_hq and unit_id not in state.hq_destroyed:
+        for unit_id in self._hq_ids:  # in the order of state.units, which is the data's (detachments are no HQs)
+            unit = state.units.get(unit_id)
+            if unit is not None and unit.eliminated and unit_id not in state.hq_destroyed:
                 state.hq_destroyed[unit_id] = state.turn
         return tidied
 
@@ -641,6 +697,17 @@ class VaeVictisGame:
                 rule="1.3",
             )
         return prompts
+
+    def _support_due(self, state: GameState, side: Side) -> bool:
+        """Whether ``side`` has a support prompt (:meth:`_support_prompt` is not ``None``), asking the cheap
+        questions first and stopping at the first choice found."""
+        if side in state.flags.get("support_done", []):
+            return False
+        return bool(
+            turn.support_choices(self.data, state, side)
+            or cc_support.choices(self.data, state, side)
+            or doctrine.attachment_choices(self.data, state, side)
+        )
 
     def _support_prompt(self, state: GameState, side: Side) -> Prompt | None:
         if side in state.flags.get("support_done", []):

@@ -7,9 +7,10 @@ keeps :data:`RULES_FINGERPRINT`, a hash of that code (comments and docstrings le
 it is updated: the moment to decide whether the change needs a bump.
 """
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 """The current rules version (1: the first recorded, with the rules fixes of issues 26, 27 and 28; games stored
-before versions were recorded count as 0)."""
+before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
+issue 33)."""
 
-RULES_FINGERPRINT = "7ab4c70aeb376ae59b7e77dffaa747f13a09fac43eb4e6b34a59d3669c5c453e"
+RULES_FINGERPRINT = "439cb7e5b089ff21d0855158c4948bb0f9cda05f1b03964c957a5d1dc9600097"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

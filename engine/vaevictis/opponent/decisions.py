@@ -159,8 +159,8 @@ def _sequence(
         if action.verb == "activate_general":
             worth *= 0.8  # [9.4] units out of command may fail their check
         scored.append(Scored(action, worth, why, tried.after))
-    # The most promising activations are tried: one whose first decision would be to end it at once is
-    # worth nothing (else the sequence could go on, activation after empty activation, for ever).
+    # The most promising activations are tried: one whose first decision would be to end it at once, or gains
+    # little, is worth nothing (else the sequence could go on, activation after empty activation, for ever).
     ranked = sorted((s for s in scored if s.after is not None), key=lambda s: (-s.score, action_key(s.action)))
     for candidate in ranked[:CHECKED_ACTIVATIONS]:
         if candidate.score <= ACTIVATION_WORTH or candidate.after is None:
@@ -169,7 +169,7 @@ def _sequence(
         trial = Budget(max(10, level.budget // 3))
         first = None if inner is None else _activation(game, candidate.after, inner, side, goals, level, seed, trial)
         budget.spend(trial.used)
-        if first is None or first.action.verb == "end_activation":
+        if first is None or first.action.verb == "end_activation" or first.score < ACTIVATION_WORTH:
             scored[scored.index(candidate)] = Scored(candidate.action, 0.0, candidate.why)
     return _pick(scored, level, seed)
 
@@ -209,7 +209,11 @@ def _promise(game: Referee, state: GameState, side: Side, goals: Objectives) -> 
             pos.strength(u) for n in grid.neighbours(unit.hex) for u in pos.units_at(n) if data.side_of(u.id) != side
         )
         here = pos.units_at(unit.hex)
-        if threat and expected_loss(data, threat, stack_defence(data, pos, here), sum(u.steps for u in here)) > 0.8:
+        if (
+            fresh
+            and threat
+            and expected_loss(data, threat, stack_defence(data, pos, here), sum(u.steps for u in here)) > 0.8
+        ):
             rescue += 0.4
         if unit.fatigued or unit.activations > 1:
             ground -= 0.3
