@@ -37,6 +37,7 @@ class ServiceCore:
         clock: Clock | None = None,
         limits: Limits | None = None,
         state_cache: int = 100,
+        computer_processes: int = 1,
     ):
         self.store = store
         self._factories = dict(systems)
@@ -60,6 +61,10 @@ class ServiceCore:
         self.end_listeners: list[GameEndListener] = []
         self.timeout_listeners: list[TimeoutListener] = []
         """Told once when a seat runs out of time and reserve (:data:`bot.service.game_types.TimeoutListener`)."""
+        self._setup_computer(computer_processes)
+
+    def _setup_computer(self, processes: int) -> None:
+        """The computer's seats and worker processes (:mod:`bot.service.computer`)."""
 
     @property
     def clock(self) -> Clock:
