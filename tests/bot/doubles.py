@@ -255,7 +255,7 @@ class DuelComputer:
             return ComputerDecision(Action(prompt.seat, "bid", {"amount": amount}), f"a bid of {amount}", 1)
         mine = view["score"][prompt.seat]
         if seed[0] % 3 == 0:
-            return ComputerDecision(Action(prompt.seat, "end_turn", {}), "", 1)
+            return ComputerDecision(Action(prompt.seat, "end_turn", {}), f"holding at {mine} points", 1)
         return ComputerDecision(
             Action(prompt.seat, "roll", {}), f"rolling for points: {TARGET - mine} short of {TARGET}", 1
         )
