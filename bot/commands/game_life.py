@@ -63,9 +63,7 @@ class GameLife(Prompting):
             replies += await self._against_computer(ctx, table, o.get("side"), o.get("level"))
         return replies
 
-    async def _against_computer(
-        self, ctx: Context, table: Table, side: str | None, level: str | None
-    ) -> list[Reply]:
+    async def _against_computer(self, ctx: Context, table: Table, side: str | None, level: str | None) -> list[Reply]:
         """``game create opponent:computer``: the computer takes ``side`` (the last seat by default), the creator
         every other seat, and the game starts."""
         seat = side or list(table.seats)[-1]

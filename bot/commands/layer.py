@@ -29,8 +29,8 @@ from typing import Any
 
 from bot.commands import info
 from bot.commands.catalogue import COMMANDS, COMMANDS_BY_NAME, SHARED_COMMANDS
-from bot.commands.definitions import CommandDef, OptionDef
 from bot.commands.computer_turns import ComputerTurn, ComputerTurns
+from bot.commands.definitions import CommandDef, OptionDef
 from bot.commands.game_life import GameLife
 from bot.commands.replies import (
     CUSTOM_ID,

@@ -135,7 +135,9 @@ class ComputerSeats(Correspondence):
                         "the game has started: only a moderator may give a seat to the computer now (a substitution)"
                     )
             elif not (caller.moderator or caller.user_id == game.creator or table.seats_of(caller.user_id)):
-                raise Refusal("only the game's creator, one of its players or a moderator may give a seat to the computer")
+                raise Refusal(
+                    "only the game's creator, one of its players or a moderator may give a seat to the computer"
+                )
             holder = table.user_of(seat)
             if holder is not None and holder != caller.user_id and not caller.moderator:
                 raise Refusal(f"the {seat} seat is held by <@{holder}>: only that player or a moderator gives it up")
@@ -148,7 +150,8 @@ class ComputerSeats(Correspondence):
             correction = None
             if game.status != "open":
                 old = f"<@{holder}>" if holder is not None else (table.computer_of(seat) or "nobody")
-                text = f"{caller.name or caller.user_id} gave the {seat} seat to the computer ({level}) in place of {old}"
+                who = caller.name or caller.user_id
+                text = f"{who} gave the {seat} seat to the computer ({level}) in place of {old}"
                 correction = (caller.user_id, "substitute", text)
             game = await self.store.set_seat(game, seat, None, correction, computer=level)
             table = Table(game, await self.store.seats(game.id))

@@ -27,9 +27,9 @@ from typing import Any
 from bot.service.arguments import ReadArguments, refuse_unread
 from bot.service.caches import ChannelLocks as ChannelLocks
 from bot.service.caches import StateCache as StateCache
+from bot.service.computer import ComputerSeats
 from bot.service.core import DAY as DAY
 from bot.service.core import HOUR
-from bot.service.computer import ComputerSeats
 from bot.service.game_types import Caller as Caller
 from bot.service.game_types import GameEndListener as GameEndListener
 from bot.service.game_types import Info as Info

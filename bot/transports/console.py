@@ -184,9 +184,8 @@ class Console:
             await self._show_choices(words[1] if len(words) > 1 else self.current)
             return True
         if head in ("ok", "cancel") and head in self._buttons:
-            replies = await with_pictures(
-                await self.layer.press(self._buttons.pop(head), self._context(self.players.get(self.current, SPECTATOR)))
-            )
+            caller = self.players.get(self.current, SPECTATOR)
+            replies = await with_pictures(await self.layer.press(self._buttons.pop(head), self._context(caller)))
             self._buttons.clear()
             self.show(replies)
             await self._remember_menus(replies)

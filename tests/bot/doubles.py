@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.service.sealed import SealedDecision
 from bot.store.records import ActionRow
@@ -246,7 +246,7 @@ class DuelComputer:
     and notes every view it was given in :attr:`seen` (in the process that decides)."""
 
     levels: tuple[str, ...] = ("easy", "normal")
-    seen: list[Any] = []
+    seen: ClassVar[list[Any]] = []
 
     def decide(self, view: Any, prompt: Prompt, level: str, seed: bytes) -> ComputerDecision:
         DuelComputer.seen.append(view)

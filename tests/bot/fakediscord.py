@@ -185,8 +185,7 @@ class FakeDiscord:
                 for t in asyncio.all_tasks()
                 if t is not current
                 and (
-                    t.get_name() == "CommandTree-invoker"
-                    or t.get_name().startswith(("discord-ui", "umpire-computer-"))
+                    t.get_name() == "CommandTree-invoker" or t.get_name().startswith(("discord-ui", "umpire-computer-"))
                 )
             ]
             if not tasks:

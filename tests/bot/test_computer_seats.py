@@ -43,9 +43,7 @@ def computer_service(store: SqliteStore) -> GameService:
 
 
 async def created(service: GameService, channel: int = CHANNEL, **time_control: float) -> None:
-    await service.create(
-        guild=1, channel=channel, caller=RED, system_id="duel", scenario="standard", **time_control
-    )
+    await service.create(guild=1, channel=channel, caller=RED, system_id="duel", scenario="standard", **time_control)
 
 
 async def human_against_computer(service: GameService, channel: int = CHANNEL, **time_control: float) -> None:
