@@ -29,6 +29,10 @@ RULES_FILES = {
 }
 """Each system's engine package and data folders (the shared engine, ``engine/*.py``, counts for all)."""
 
+NOT_RULES = ("opponent",)
+"""Folders of an engine package that decide nothing about what is legal: the computer opponent (30) only
+chooses among the actions the rules allow, so improving it is no change of rules."""
+
 
 def _without_docstrings(tree: ast.AST) -> ast.AST:
     for node in ast.walk(tree):
@@ -50,7 +54,7 @@ def fingerprint(system: str) -> str:
     """The fingerprint of a system's rules code and data (see the module docstring)."""
     files = sorted(ROOT.glob("engine/*.py"))
     for folder in RULES_FILES[system]:
-        files += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        files += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file() and not {"__pycache__", *NOT_RULES} & set(p.parts))
     digest = hashlib.sha256()
     for path in files:
         if path.name == "rules_version.py":

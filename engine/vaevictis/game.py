@@ -19,6 +19,7 @@ from typing import Any, Literal
 from engine.contract import (
     Action,
     Choice,
+    ComputerPlayer,
     Event,
     IllegalActionError,
     InvalidActionError,
@@ -54,6 +55,7 @@ from engine.vaevictis import events as event_rules
 from engine.vaevictis import initiative_stratagems as initiative
 from engine.vaevictis.combat_rules import has_snafu_vv60
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
+from engine.vaevictis.known import known_state
 from engine.vaevictis.odds import AttackPlan, action_cost, assess, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -159,6 +161,16 @@ class VaeVictisGame:
     def __init__(self, data: GameData) -> None:
         self.data = data
         self.options = game_options(data)
+
+    @property
+    def computer_player(self) -> ComputerPlayer:
+        """[30] The computer opponent for this game (engine/vaevictis/opponent): it plays either seat from that
+        seat's view. Reading it also lets the shared ``opponent.COMPUTER_PLAYER`` play this game."""
+        from engine.vaevictis.opponent import (
+            register,
+        )  # the opponent plays through this class (lazily: its package is heavy)
+
+        return register(self)
 
     # --- New game ---------------------------------------------------------------------------------------
 
@@ -1207,8 +1219,16 @@ class VaeVictisGame:
     # --- View -------------------------------------------------------------------------------------------
 
     def view(self, state: GameState, seat: Side | None) -> dict[str, Any]:
-        """What one seat may see (``None``: what both may see, for the channel); see :mod:`view`."""
-        return seat_view(self.data, state, seat)
+        """What one seat may see (``None``: what both may see, for the channel); see :mod:`view`.
+
+        A seat's view also carries, under ``position``, the whole position as that seat knows it
+        (:func:`engine.vaevictis.known.known_state`: a :class:`GameState` with no secret in it), from which the
+        computer opponent (30) reasons with these very rules.
+        """
+        seen = seat_view(self.data, state, seat)
+        if seat is not None:
+            seen["position"] = known_state(self.data, state, seat)
+        return seen
 
     def _put_on_top(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[11.2] The owner chooses which unit shows on top of one of his stacks."""

@@ -11,16 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from engine.contract import Action, IllegalActionError, RulesError
+from engine.contract import Action, Event, IllegalActionError, Prompt, RulesError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
 from engine.vaevictis import combat, mines, movement, setup_phase, trucks, turn, variant, zoc
-from engine.vaevictis.data import Side, other_side
-from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.odds import action_cost
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
+
+
+class Rules(Protocol):
+    """What this module asks of a game (a :class:`engine.vaevictis.game.VaeVictisGame`): its data, prompts and
+    apply. A protocol, so that the computer opponent, which the game offers, can use this module too."""
+
+    data: GameData
+
+    def prompts(self, state: GameState) -> dict[Side, Prompt]: ...
+
+    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]: ...
 
 
 @dataclass(frozen=True)
@@ -34,7 +45,7 @@ class UnitOptions:
     may_recover: bool
 
 
-def units_that_may_act(game: VaeVictisGame, state: GameState, side: Side) -> list[UnitState]:
+def units_that_may_act(game: Rules, state: GameState, side: Side) -> list[UnitState]:
     """The side's units that could act in the activation in progress (joining it if need be)."""
     if state.activation is None or state.activation.side != side:
         return []
@@ -45,7 +56,7 @@ def units_that_may_act(game: VaeVictisGame, state: GameState, side: Side) -> lis
     ]
 
 
-def joined_trial(game: VaeVictisGame, state: GameState, unit_id: str) -> GameState | None:
+def joined_trial(game: Rules, state: GameState, unit_id: str) -> GameState | None:
     """A copy of the state in which the unit has joined the activation in progress (3.1), or ``None`` if it
     may not join it. Dice rolled for the join (9.4) are rolled on the copy only."""
     trial = state.copy()
@@ -57,7 +68,7 @@ def joined_trial(game: VaeVictisGame, state: GameState, unit_id: str) -> GameSta
     return trial
 
 
-def reachable(game: VaeVictisGame, state: GameState, unit_id: str) -> dict[Hex, movement.Route]:
+def reachable(game: Rules, state: GameState, unit_id: str) -> dict[Hex, movement.Route]:
     """[6] Where a unit could move now, each hex with its cheapest route, as if it joined the activation."""
     trial = joined_trial(game, state, unit_id)
     if trial is None:
@@ -68,7 +79,7 @@ def reachable(game: VaeVictisGame, state: GameState, unit_id: str) -> dict[Hex, 
     return movement.legal_destinations(game.data, trial, [unit_id])
 
 
-def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> UnitOptions:
+def unit_options(game: Rules, state: GameState, unit: UnitState) -> UnitOptions:
     """Destinations, attack targets and other actions of one unit, as if it joined the activation now."""
     trial = joined_trial(game, state, unit.id)
     if trial is None:
@@ -94,7 +105,7 @@ def unit_options(game: VaeVictisGame, state: GameState, unit: UnitState) -> Unit
     )
 
 
-def game_verbs(game: VaeVictisGame, state: GameState, unit: UnitState) -> list[str]:
+def game_verbs(game: Rules, state: GameState, unit: UnitState) -> list[str]:
     """The game's own activation verbs (Alsace 1944: mine, clear_mines 14; trucks 17) the unit could use now."""
     data = game.data
     if "mines" not in data.extra and "trucks" not in data.extra:
@@ -114,7 +125,7 @@ def game_verbs(game: VaeVictisGame, state: GameState, unit: UnitState) -> list[s
     return verbs
 
 
-def reinforcements_due(game: VaeVictisGame, state: GameState, side: Side) -> list[tuple[str, list[Hex]]]:
+def reinforcements_due(game: Rules, state: GameState, side: Side) -> list[tuple[str, list[Hex]]]:
     """[16.1] Reinforcements of the side that may enter now, each with its entry hexes."""
     if state.activation is None or state.activation.side != side:
         return []
@@ -141,7 +152,7 @@ def reinforcements_due(game: VaeVictisGame, state: GameState, side: Side) -> lis
     return found
 
 
-def candidate_actions(game: VaeVictisGame, state: GameState, side: Side, per_unit: int = 3) -> list[Action]:
+def candidate_actions(game: Rules, state: GameState, side: Side, per_unit: int = 3) -> list[Action]:
     """A sample of concrete legal actions for ``side`` now: every listed choice, and for free actions a few
     moves, attacks and other actions per unit (``per_unit`` destinations each, spread over the reachable hexes).
     """
@@ -174,7 +185,7 @@ def candidate_actions(game: VaeVictisGame, state: GameState, side: Side, per_uni
 
 
 def legal_entries(
-    game: VaeVictisGame, state: GameState, side: Side, unit_id: str, hexes: Sequence[Hex], wanted: int
+    game: Rules, state: GameState, side: Side, unit_id: str, hexes: Sequence[Hex], wanted: int
 ) -> list[Hex]:
     """[16.1, 18] Up to ``wanted`` of a due reinforcement's entry hexes that it may really enter now, spread
     along the edge. Each is tried: an entry hex may be closed to the unit (Alsace 1944's west edge starts in

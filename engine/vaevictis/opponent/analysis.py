@@ -1,0 +1,152 @@
+"""Situation analysis: what the scenario asks of each side, as maps of the board the evaluation reads.
+
+- The objectives (:class:`Objectives`), read from the scenario's victory conditions (17; Alsace 19): the
+  places to hold, the areas to reach (the far bank of the Meuse, the Rhine bank, the exit roads, the forts).
+  The side the conditions name attacks; the other side (who wins by default) defends the same places.
+- A distance map per side: for every hex, how many hexes it lies from that side's nearest goal, walking
+  round the hexes no unit may enter. The attacker's goals are its places and areas; the defender's are the
+  places the attacker needs, which it covers.
+- The supply map (:func:`supply_cut`): which combat units of a side trace no line of supply (10) in the
+  position, by the engine's own :class:`engine.vaevictis.supply.SupplyNet`.
+
+Everything is computed from the game's data and the known position; maps that depend on the data alone are
+kept once per game data and scenario.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.hexgrid import Hex
+from engine.vaevictis.data import SIDES, GameData, Side, VictoryCondition, other_side
+from engine.vaevictis.geography import beyond_meuse
+from engine.vaevictis.state import GameState, Position
+from engine.vaevictis.supply import SupplyNet, no_entry_hexes
+from engine.vaevictis.victory import flat
+
+FAR = 60
+"""The distance given to a hex no goal can be walked to."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """A named objective: its hexes, and whether all of them must be held (Alsace 19.2 "all")."""
+
+    name: str
+    hexes: tuple[Hex, ...]
+    all_hexes: bool
+
+
+@dataclass(frozen=True)
+class Objectives:
+    """What the scenario asks: who attacks, the places at stake, the areas the attacker wants to reach."""
+
+    attacker: Side
+    places: tuple[Place, ...]
+    areas: tuple[frozenset[Hex], ...]
+    """Areas a unit of the attacker wins or scores by entering (the far bank of the Meuse, a region)."""
+    distance: dict[Side, dict[Hex, int]]
+    """Per side, each hex's distance to that side's nearest goal."""
+
+    @property
+    def defender(self) -> Side:
+        return other_side(self.attacker)
+
+    def place_at(self, hex_: Hex) -> Place | None:
+        return next((p for p in self.places if hex_ in p.hexes), None)
+
+    def in_area(self, hex_: Hex) -> bool:
+        return any(hex_ in area for area in self.areas)
+
+
+_CACHE: dict[tuple[int, str], tuple[GameData, Objectives]] = {}
+
+
+def objectives(data: GameData, scenario: str) -> Objectives:
+    """The objectives of a scenario (computed once per game data and scenario)."""
+    cached = _CACHE.get((id(data), scenario))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    conditions = flat(data.scenarios[scenario].victory)
+    named = [c for c in conditions if c.side in SIDES]
+    attacker: Side = named[0].side if named else "german"
+    places: list[Place] = []
+    areas: list[frozenset[Hex]] = []
+    for condition in conditions:
+        places += _places_of(data, condition)
+        areas += _areas_of(data, condition)
+    seen: set[str] = set()
+    unique = [p for p in places if not (p.name in seen or seen.add(p.name))]  # type: ignore[func-returns-value]
+    place_hexes = [h for p in unique for h in p.hexes]
+    attacker_goals = set(place_hexes) | {h for area in areas for h in _front_of(data, area)}
+    distance = {
+        attacker: distance_map(data, attacker_goals),
+        other_side(attacker): distance_map(data, place_hexes or attacker_goals),
+    }
+    result = Objectives(attacker, tuple(unique), tuple(areas), distance)
+    _CACHE[(id(data), scenario)] = (data, result)
+    return result
+
+
+def _places_of(data: GameData, condition: VictoryCondition) -> list[Place]:
+    names = [*condition.cities, *condition.places]
+    found = [Place(n, tuple(sorted(data.map.place(n).hexes)), condition.city_hexes == "all") for n in names]
+    if condition.kind == "hold-overlay":
+        hexes = sorted(data.map.overlays.get(condition.overlay, frozenset()))
+        found += [Place(f"{condition.overlay} {i + 1}", (h,), True) for i, h in enumerate(hexes)]
+    return found
+
+
+def _areas_of(data: GameData, condition: VictoryCondition) -> list[frozenset[Hex]]:
+    if condition.kind == "cross-meuse":
+        return [beyond_meuse(data, condition.river or None)]
+    if condition.kind in ("reached-region", "exit-units"):
+        return [frozenset(data.map.regions.get(condition.region, ()))]
+    return []
+
+
+def _front_of(data: GameData, area: frozenset[Hex]) -> set[Hex]:
+    """The hexes of an area that touch its outside: where a unit first enters it."""
+    grid = data.map.grid
+    return {h for h in area if any(n not in area for n in grid.neighbours(h))} or set(area)
+
+
+def distance_map(data: GameData, goals: Iterable[Hex]) -> dict[Hex, int]:
+    """Each hex's distance in hexes to the nearest goal, round the hexes no unit may enter (breadth first)."""
+    grid = data.map.grid
+    closed = no_entry_hexes(data)
+    found: dict[Hex, int] = {}
+    queue: deque[Hex] = deque()
+    for hex_ in sorted(set(goals)):
+        found[hex_] = 0
+        queue.append(hex_)
+    while queue:
+        hex_ = queue.popleft()
+        for n in grid.neighbours(hex_):
+            if n not in found and n not in closed:
+                found[n] = found[hex_] + 1
+                queue.append(n)
+    return found
+
+
+def supply_cut(pos: Position, side: Side) -> set[str]:
+    """The combat units of ``side`` that trace no line of supply in this position (10)."""
+    net = SupplyNet(pos, side)
+    return {
+        u.id
+        for u in pos.state.on_map()
+        if pos.side_of(u.id) == side and not pos.unit_def(u.id).is_hq and not net.is_supplied(u)
+    }
+
+
+def enemy_hexes(pos: Position, side: Side) -> dict[Hex, list[str]]:
+    """The hexes the enemy of ``side`` holds, with its units there."""
+    return {h: [u.id for u in units] for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
+
+
+def front_distance(data: GameData, state: GameState, side: Side) -> dict[Hex, int]:
+    """Each hex's distance to the nearest enemy unit of ``side``."""
+    pos = Position(data, state)
+    return distance_map(data, enemy_hexes(pos, side))

@@ -1,0 +1,158 @@
+"""The static evaluation: how good a known position is for one side, term by term.
+
+A linear sum of terms, each in "steps" (one step of a full-strength unit is worth about 1):
+
+- ``material``: the steps on the map, weighted by each counter's strength per step (an HQ counts as a few);
+- ``objectives``: the places of the victory conditions each side holds (17; Alsace 19), and for the attacker
+  a supplied combat unit inside an area it wins by reaching (the far bank of the Meuse, the Rhine bank);
+- ``reach``: how far each side's combat units stand from their goals (the attacker from the places and
+  areas it needs, the defender from the places it covers), and the attacker's spearhead;
+- ``supply``: combat units that trace no line of supply now (10), one's own against the enemy's: cutting
+  the enemy's line scores here before the supply phase makes it count;
+- ``threat``: the reply the enemy may make in its next activation: for each of the side's stacks next to
+  enemy units, the steps it would expect to lose to the odds their strengths give (the combat table's
+  average loss per column, :func:`expected_loss`); and the same, at half weight, against the enemy's stacks;
+- ``supports``: support markers held by the side's HQs (1.6), worth more near the front.
+
+The weights are set by hand (docs/ai.md tells how they were chosen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.hexgrid import Hex
+from engine.vaevictis.data import GameData, Side, other_side
+from engine.vaevictis.opponent.analysis import FAR, Objectives, supply_cut
+from engine.vaevictis.state import GameState, Position, UnitState
+
+HQ_VALUE = 3.0
+PLACE_VALUE = 6.0
+AREA_VALUE = 30.0
+REACH_WEIGHT = 0.12
+SPEARHEAD_WEIGHT = 0.8
+SUPPLY_WEIGHT = 1.5
+THREAT_WEIGHT = 1.0
+OPPORTUNITY_WEIGHT = 0.4
+SUPPORT_VALUE = 0.4
+REACH_CAP = 25
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A position's score for one side, with the terms it adds up."""
+
+    total: float
+    terms: Mapping[str, float] = field(default_factory=dict)
+    cut: frozenset[str] = frozenset()
+    """The enemy's combat units that trace no line of supply in the position."""
+
+
+def step_value(data: GameData, unit: UnitState) -> float:
+    """What one step of a counter is worth: 1 for an average one, more for a strong counter."""
+    definition = data.units[unit.id]
+    if definition.is_hq:
+        return HQ_VALUE
+    per_step = definition.strength / max(1, definition.steps)
+    return 0.6 + per_step / 6
+
+
+def expected_loss(attack: float, defence: float) -> float:
+    """The steps a defender may expect to lose to an attack of ``attack`` points against ``defence``: the
+    average of the combat table's defender results along its columns, read coarsely (1:2 little, 3:1 about
+    one step, 5:1 and more about two)."""
+    if defence <= 0:
+        return 2.0
+    ratio = attack / defence
+    if ratio < 1:
+        return 0.1 * ratio
+    if ratio < 2:
+        return 0.3 + 0.3 * (ratio - 1)
+    if ratio < 3:
+        return 0.6 + 0.4 * (ratio - 2)
+    return min(2.0, 1.0 + 0.25 * (ratio - 3))
+
+
+def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, supply: bool = True) -> Evaluation:
+    """The score of the known position for ``side`` (see the module docstring); ``supply=False`` leaves out
+    the supply term, the dearest to compute, for a first sorting of many positions."""
+    pos = Position(data, state)
+    enemy = other_side(side)
+    sign = {side: 1.0, enemy: -1.0}
+    terms = {"material": 0.0, "objectives": 0.0, "reach": 0.0, "supply": 0.0, "threat": 0.0, "supports": 0.0}
+    nearest = {side: FAR, enemy: FAR}
+    for unit in state.units.values():
+        if not unit.on_map or unit.hex is None:
+            continue
+        owner = data.side_of(unit.id)
+        terms["material"] += sign[owner] * unit.steps * step_value(data, unit)
+        if data.units[unit.id].is_hq:
+            terms["supports"] += sign[owner] * SUPPORT_VALUE * len(unit.supports)
+            continue
+        distance = goals.distance[owner].get(unit.hex, FAR)
+        nearest[owner] = min(nearest[owner], distance)
+        terms["reach"] -= sign[owner] * REACH_WEIGHT * min(distance, REACH_CAP)
+    attacker = goals.attacker
+    terms["reach"] -= sign[attacker] * SPEARHEAD_WEIGHT * min(nearest[attacker], REACH_CAP)
+    terms["objectives"] += _objectives(data, pos, side, goals)
+    own_cut = supply_cut(pos, side) if supply else set()
+    enemy_cut = supply_cut(pos, enemy) if supply else set()
+    terms["supply"] = SUPPLY_WEIGHT * (len(enemy_cut) - len(own_cut))
+    terms["threat"] = _threats(data, pos, side)
+    return Evaluation(sum(terms.values()), terms, frozenset(enemy_cut))
+
+
+def _objectives(data: GameData, pos: Position, side: Side, goals: Objectives) -> float:
+    score = 0.0
+    for place in goals.places:
+        holders = [_holder(data, pos, h) for h in place.hexes]
+        for owner in (side, other_side(side)):
+            held = all(h == owner for h in holders) if place.all_hexes else owner in holders
+            if held:
+                score += PLACE_VALUE if owner == side else -PLACE_VALUE
+    attacker = goals.attacker
+    for area in goals.areas:
+        inside = any(
+            pos.side_of(u.id) == attacker
+            and not pos.unit_def(u.id).is_hq
+            and not (u.isolated or u.unsupplied)
+            and u.hex in area
+            for u in pos.state.on_map()
+        )
+        if inside:
+            score += AREA_VALUE if attacker == side else -AREA_VALUE
+    return score
+
+
+def _holder(data: GameData, pos: Position, hex_: Hex) -> Side | None:
+    units = [u for u in pos.units_at(hex_) if not data.units[u.id].is_hq]
+    return data.side_of(units[0].id) if units else None
+
+
+def stack_defence(data: GameData, pos: Position, units: list[UnitState]) -> float:
+    """A stack's defence strength as the evaluation reads it: its strength, half again in Improved Positions."""
+    total = float(sum(pos.strength(u) for u in units if not data.units[u.id].is_hq)) or 1.0
+    if units and all(u.improved_position for u in units):
+        total *= 1.5
+    return total
+
+
+def _threats(data: GameData, pos: Position, side: Side) -> float:
+    """The expected losses of each side's stacks to the enemy units next to them (see the module docstring)."""
+    grid = data.map.grid
+    score = 0.0
+    for hex_, units in pos.occupants.items():
+        owner = pos.side_of(units[0].id)
+        attack = 0.0
+        for n in grid.neighbours(hex_):
+            around = pos.units_at(n)
+            if around and pos.side_of(around[0].id) != owner:
+                attack += sum(pos.strength(u) for u in around if not data.units[u.id].is_hq)
+        if attack == 0:
+            continue
+        steps = sum(u.steps for u in units)
+        loss = min(float(steps), expected_loss(attack, stack_defence(data, pos, units)))
+        value = loss * max(step_value(data, u) for u in units)
+        score += -THREAT_WEIGHT * value if owner == side else OPPORTUNITY_WEIGHT * value
+    return score
