@@ -4,7 +4,8 @@ A computer player's decision (:class:`engine.contract.ComputerPlayer`) may cost 
 bot's process it would hold the interpreter's lock and slow every other game's answers. :class:`ThinkingPool`
 sends the decision to a worker process (``spawn``: a fresh interpreter, nothing inherited from the event loop's
 threads) with what the seat may see and nothing else: the seat's view, its prompt, the level and a seed. The
-worker imports the player's module once and keeps it, so only the first decision pays for loading it.
+player itself (which may carry its game's data) goes to each worker once and stays there, so only the first
+decision pays for loading it.
 
 Its budget is the player's own, counted in engine steps, so a decision is the same on any machine; the wall
 clock is only a guard (:data:`GUARD_SECONDS`): a decision that overruns it is abandoned, its worker stopped and
@@ -21,7 +22,7 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
-from collections.abc import Awaitable
+import pickle
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -53,8 +54,24 @@ def fallback(prompt: Prompt) -> ComputerDecision | None:
     return ComputerDecision(Action(prompt.seat, choice.verb, dict(choice.args)), "", 0)
 
 
-def _decide(player: ComputerPlayer, view: Any, prompt: Prompt, level: str, seed: bytes) -> ComputerDecision:
-    """Run in the worker process: the player's decision."""
+_PLAYERS: dict[str, ComputerPlayer] = {}
+"""In a worker process: the computer players it was sent, by key (a player may carry its game's data: it is sent
+once per worker, not with every decision)."""
+
+
+class UnknownPlayerError(LookupError):
+    """The worker has not been sent this player yet (a new worker): the decision is sent again with it."""
+
+
+def _decide(
+    key: str, pickled: bytes | None, view: Any, prompt: Prompt, level: str, seed: bytes
+) -> ComputerDecision:
+    """Run in the worker process: the decision of the player ``key`` (unpickled from ``pickled`` the first time)."""
+    player = _PLAYERS.get(key)
+    if player is None:
+        if pickled is None:
+            raise UnknownPlayerError(key)
+        player = _PLAYERS[key] = pickle.loads(pickled)
     return player.decide(view, prompt, level, seed)
 
 
@@ -66,6 +83,7 @@ class ThinkingPool:
         self.processes = processes
         self.guard_seconds = guard_seconds
         self._executor: ProcessPoolExecutor | None = None
+        self._pickled: dict[str, bytes] = {}
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -78,14 +96,11 @@ class ThinkingPool:
     ) -> ComputerDecision | None:
         """The player's decision for ``prompt``, or ``None`` when it overran the wall-clock guard or failed
         (logged; the caller then uses :func:`fallback`)."""
-        loop = asyncio.get_running_loop()
-        work: Awaitable[ComputerDecision]
-        if self.processes <= 0:
-            work = asyncio.to_thread(_decide, player, view, prompt, level, seed)
-        else:
-            work = loop.run_in_executor(self._pool(), _decide, player, view, prompt, level, seed)
         try:
-            return await asyncio.wait_for(work, self.guard_seconds)
+            if self.processes <= 0:
+                work = asyncio.to_thread(player.decide, view, prompt, level, seed)
+                return await asyncio.wait_for(work, self.guard_seconds)
+            return await asyncio.wait_for(self._in_worker(player, view, prompt, level, seed), self.guard_seconds)
         except TimeoutError:
             logger.warning("a computer decision overran %.0f s and was cut short", self.guard_seconds)
             self._stop_workers()
@@ -94,6 +109,20 @@ class ThinkingPool:
             if self._executor is not None and getattr(self._executor, "_broken", False):
                 self._stop_workers()
         return None
+
+    async def _in_worker(
+        self, player: ComputerPlayer, view: Any, prompt: Prompt, level: str, seed: bytes
+    ) -> ComputerDecision:
+        """The decision in a worker process, the player sent along only when that worker does not have it yet."""
+        key = f"{type(player).__module__}.{type(player).__qualname__}#{id(player)}"
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), _decide, key, None, view, prompt, level, seed)
+        except UnknownPlayerError:
+            if key not in self._pickled:  # pickled once (off the event loop: it may carry a game's data)
+                self._pickled[key] = await asyncio.to_thread(pickle.dumps, player)
+            pickled = self._pickled[key]
+            return await loop.run_in_executor(self._pool(), _decide, key, pickled, view, prompt, level, seed)
 
     def _stop_workers(self) -> None:
         """Stop the worker processes now (a decision still running is abandoned); the next decision starts anew."""
