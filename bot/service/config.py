@@ -11,6 +11,8 @@ Settings, each an environment variable that a command-line flag overrides:
 ``UMPIRE_REMINDER_MINUTES``  how often correspondence reminders are checked (default 10).
 ``UMPIRE_STATE_CACHE``       how many games' current states are kept in memory (default 100, at least 1); the
                              least recently used is dropped first and rebuilt from the store when needed.
+``UMPIRE_COMPUTER_PROCESSES`` worker processes where the computer opponent decides (default 1; 0 decides in a thread
+                             of the bot's own process, which slows other games' answers while it thinks).
 ``UMPIRE_MAX_GAMES_PER_USER``    live games (open or being played) one user may have created at once (default 10).
 ``UMPIRE_MAX_GAMES_PER_SERVER``  live games one server may hold at once (default 200).
 ``UMPIRE_MAX_CREATIONS_PER_HOUR`` games one user may create in any hour (default 20).
@@ -61,6 +63,8 @@ class Settings:
     reminder_minutes: float = 10.0
     limits: Limits = Limits()
     state_cache: int = DEFAULT_STATE_CACHE
+    computer_processes: int = 1
+    """Worker processes for the computer's decisions (``UMPIRE_COMPUTER_PROCESSES``; 0: a thread of the bot's)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -82,6 +86,7 @@ class Settings:
                 creations_per_hour=_count(env, "UMPIRE_MAX_CREATIONS_PER_HOUR", Limits.creations_per_hour),
             ),
             "state_cache": max(1, _count(env, "UMPIRE_STATE_CACHE", DEFAULT_STATE_CACHE)),
+            "computer_processes": _count(env, "UMPIRE_COMPUTER_PROCESSES", 1),
         }
         return cls(**values)
 

@@ -96,7 +96,11 @@ class UmpireBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
         self.settings = settings
         self.service = GameService(
-            store, game_systems or systems(), limits=settings.limits, state_cache=settings.state_cache
+            store,
+            game_systems or systems(),
+            limits=settings.limits,
+            state_cache=settings.state_cache,
+            computer_processes=settings.computer_processes,
         )
         self.layer = CommandLayer(self.service)
         self.layer.open_thread = self.open_thread

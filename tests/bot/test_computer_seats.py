@@ -23,11 +23,12 @@ from bot.service.config import Settings
 from bot.service.game_service import Caller, GameService, Refusal
 from bot.service.thinking import ThinkingPool, decision_seed, fallback
 from bot.store.sqlite import SqliteStore
+from bot.transports.cli import main
 from bot.transports.console import play
 from bot.transports.discord_app import UmpireBot
 from engine.contract import Action, ComputerDecision, Prompt
 from tests.bot.conftest import BLUE, MOD, RED, ctx
-from tests.bot.doubles import DuelComputer, duel_computer_systems, duel_systems
+from tests.bot.doubles import DuelComputer, duel_computer_systems, duel_systems, require_ardennes
 from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
 
 CHANNEL = 810
@@ -335,3 +336,25 @@ async def test_layer_create_against_computer_without_one_changes_nothing(service
     replies = await layer.run("game create", ctx(RED), {"scenario": "standard", "opponent": "computer"})
     assert replies[0].text == "Refused: Duel has no computer player: every seat needs a person."
     assert await service.store.live_game_in(ctx(RED).channel) is None
+
+
+def test_umpire_local_script_against_the_ardennes_computer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`umpire local --ai german --script`: the Vae Victis computer opponent answers the German prompts (in its
+    worker process) until the Allied player, at the console, must decide."""
+    require_ardennes()
+    script = tmp_path / "game.txt"
+    script.write_text("game status\nquit\n", encoding="utf-8")
+    argv = ["local", "--ai", "german", "--level", "easy", "--script", str(script), "--no-pictures", "--db", ":memory:"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Seats: german: the computer (easy), allied: @player2." in out
+    assert "The German player has allotted its support markers." in out
+    assert "Waiting for **allied** (@player2)" in out and "Refused" not in out
+
+
+def test_umpire_local_refuses_an_unknown_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    require_ardennes()
+    assert main(["local", "--ai", "german", "--level", "godlike", "--no-pictures", "--db", ":memory:"]) == 1
+    captured = capsys.readouterr()
+    assert "the computer plays at the levels easy, normal, hard; not 'godlike'" in captured.out
+    assert "umpire: the computer cannot play german" in captured.err
