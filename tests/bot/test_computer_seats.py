@@ -348,13 +348,15 @@ def test_umpire_local_script_against_the_ardennes_computer(tmp_path: Path, capsy
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "Seats: german: the computer (easy), allied: @player2." in out
-    assert "The German player has allotted its support markers." in out
-    assert "Waiting for **allied** (@player2)" in out and "Refused" not in out
+    assert "**german** (the computer, easy)\n- " in out  # it acted, through the same account as a player
+    status = out[out.index("allied> game status") :]
+    assert "Waiting for **allied** (@player2)" in status and "Waiting for **german**" not in status
+    assert "Refused" not in out
 
 
 def test_umpire_local_refuses_an_unknown_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     require_ardennes()
     assert main(["local", "--ai", "german", "--level", "godlike", "--no-pictures", "--db", ":memory:"]) == 1
     captured = capsys.readouterr()
-    assert "the computer plays at the levels easy, normal, hard; not 'godlike'" in captured.out
+    assert "Refused: The computer plays at the levels easy, normal, hard; not 'godlike'." in captured.out
     assert "umpire: the computer cannot play german" in captured.err
