@@ -129,6 +129,10 @@ class ComputerSeats(Correspondence):
             table = await self.table(channel)
             game = table.game
             level = self.check_computer(self.system(game.system), seat, level)
+            for guard in self.computer_guards:
+                reason = await guard(table)
+                if reason:
+                    raise Refusal(reason)
             if game.status != "open":
                 if game.status != "active" or not caller.moderator:
                     raise Refusal(
@@ -143,10 +147,6 @@ class ComputerSeats(Correspondence):
                 raise Refusal(f"the {seat} seat is held by <@{holder}>: only that player or a moderator gives it up")
             if table.computer_of(seat) == level:
                 raise Refusal(f"the computer already holds the {seat} seat at level {level}")
-            for guard in self.computer_guards:
-                reason = await guard(table)
-                if reason:
-                    raise Refusal(reason)
             correction = None
             if game.status != "open":
                 old = f"<@{holder}>" if holder is not None else (table.computer_of(seat) or "nobody")

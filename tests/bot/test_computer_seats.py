@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bot.commands.layer import CommandLayer
+from bot.leagues.service import LeagueService
 from bot.service import game_service
 from bot.service.computer import ComputerMove
 from bot.service.config import Settings
@@ -26,7 +27,7 @@ from bot.store.sqlite import SqliteStore
 from bot.transports.cli import main
 from bot.transports.console import play
 from bot.transports.discord_app import UmpireBot
-from engine.contract import Action, ComputerDecision, Prompt
+from engine.contract import Action, Choice, ComputerDecision, Prompt
 from tests.bot.conftest import BLUE, MOD, RED, ctx
 from tests.bot.doubles import DuelComputer, duel_computer_systems, duel_systems, require_ardennes
 from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
@@ -43,13 +44,25 @@ def computer_service(store: SqliteStore) -> GameService:
     return service
 
 
-async def created(service: GameService, channel: int = CHANNEL, **time_control: float) -> None:
-    await service.create(guild=1, channel=channel, caller=RED, system_id="duel", scenario="standard", **time_control)
+async def created(
+    service: GameService, channel: int = CHANNEL, days_per_move: float = 0, reserve_days: float = 0
+) -> None:
+    await service.create(
+        guild=1,
+        channel=channel,
+        caller=RED,
+        system_id="duel",
+        scenario="standard",
+        days_per_move=days_per_move,
+        reserve_days=reserve_days,
+    )
 
 
-async def human_against_computer(service: GameService, channel: int = CHANNEL, **time_control: float) -> None:
+async def human_against_computer(
+    service: GameService, channel: int = CHANNEL, days_per_move: float = 0, reserve_days: float = 0
+) -> None:
     """ann (red) against the computer (blue, normal), started."""
-    await created(service, channel, **time_control)
+    await created(service, channel, days_per_move, reserve_days)
     await service.seat_computer(channel, RED, "blue", "normal")
     await service.join(channel, RED, "red")
     await service.start(channel, RED)
@@ -240,7 +253,7 @@ async def test_wall_clock_guard_cuts_a_decision_short_in_a_worker_process() -> N
 class SlowComputer:
     """A computer player that never finishes in time."""
 
-    levels = ("normal",)
+    levels: tuple[str, ...] = ("normal",)
 
     def decide(self, view: Any, prompt: Prompt, level: str, seed: bytes) -> ComputerDecision:
         time.sleep(30)
@@ -360,3 +373,54 @@ def test_umpire_local_refuses_an_unknown_level(tmp_path: Path, capsys: pytest.Ca
     captured = capsys.readouterr()
     assert "Refused: The computer plays at the levels easy, normal, hard; not 'godlike'." in captured.out
     assert "umpire: the computer cannot play german" in captured.err
+
+
+# --- Leagues --------------------------------------------------------------------------------------------------
+
+
+async def test_league_game_never_gets_a_computer_seat(store: SqliteStore) -> None:
+    """Games against the computer are never rated: a league game's seat is refused to the computer, for its
+    players and for a moderator alike, and the game's seats are left as they were."""
+    from tests.leagues.test_league_service import GUILD, LEAGUE, ORG, PLAYERS, Threads, league
+
+    games = GameService(store, duel_computer_systems(), computer_processes=0)
+    room = LeagueService(games)
+    await league(room, 2)
+    _, pairings, _ = await room.next_round(LEAGUE, ORG, Threads(), guild=GUILD)
+    pairing = next(p for p in pairings if p.second is not None)
+    game = await store.game(pairing.game or 0)
+    assert game is not None
+    for caller in (PLAYERS[0], MOD):
+        with pytest.raises(
+            Refusal, match=rf"game #{game.id} is a league game: .* games against the computer never are"
+        ):
+            await games.seat_computer(game.channel, caller, "blue")
+    assert not (await games.table(game.channel)).computer_seats
+
+
+async def test_computer_lets_a_chance_to_react_go_once_per_position(
+    computer_service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An optional prompt (a chance to react) is asked of the computer like any other; a decision whose verb the
+    prompt does not offer lets it go, nothing is applied, and it is not asked again at the same position."""
+    service = computer_service
+    await human_against_computer(service)
+    await service.computer_move(CHANNEL)  # its sealed bid
+    reaction = Prompt("blue", "You may react.", (Choice("roll", {}, "Roll"),), optional=True)
+    real_prompts = service.prompts
+
+    async def with_reaction(game: Any) -> dict[str, Prompt]:
+        return {**await real_prompts(game), "blue": reaction}
+
+    async def declines(*args: Any) -> ComputerDecision:
+        return ComputerDecision(Action("blue", "decline", {}), "nothing worth it")
+
+    monkeypatch.setattr(service, "prompts", with_reaction)
+    monkeypatch.setattr(service.thinking, "decide", declines)
+    revision = (await service.table(CHANNEL)).game.revision
+    move = await service.computer_move(CHANNEL)
+    assert move is not None and move.outcome is None and move.note == ""
+    assert (await service.table(CHANNEL)).game.revision == revision  # nothing applied
+    assert await service.computer_move(CHANNEL) is None  # let go at this position
+    await service.act(CHANNEL, RED, "bid", {"amount": 3})
+    assert await service.computer_waiting(CHANNEL)  # a new position: asked again
