@@ -54,7 +54,8 @@ def fingerprint(system: str) -> str:
     """The fingerprint of a system's rules code and data (see the module docstring)."""
     files = sorted(ROOT.glob("engine/*.py"))
     for folder in RULES_FILES[system]:
-        files += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file() and not {"__pycache__", *NOT_RULES} & set(p.parts))
+        skipped = {"__pycache__", *NOT_RULES}
+        files += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file() and not skipped & set(p.parts))
     digest = hashlib.sha256()
     for path in files:
         if path.name == "rules_version.py":

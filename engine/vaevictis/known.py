@@ -26,6 +26,7 @@ from engine.vaevictis.combat_command_support import holder_side
 from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.initiative_stratagems import DECISION
 from engine.vaevictis.state import GameState, Position, UnitState
+from engine.vaevictis.view import stack_order
 
 ENEMY_STATUSES = ("improved_position", "fatigued", "out_of_command", "isolated", "unsupplied")
 """The status markers a seat reads on a visible enemy counter (11: the view's ``status`` list)."""
@@ -48,6 +49,7 @@ def known_state(data: GameData, state: GameState, seat: Side) -> GameState:
         _reshuffle_hidden(data, state, known, seat, hidden)
         if known.activation is not None and known.activation.side == enemy:
             known.activation.units = [u for u in known.activation.units if u not in hidden]
+    known.stack_tops = _stack_tops(data, state, seat)
     known.standing_orders = {s: orders for s, orders in known.standing_orders.items() if s == seat}
     decision = known.flags.get(DECISION)
     if isinstance(decision, dict) and not decision.get("resolved"):
@@ -79,6 +81,15 @@ def _stand_in(data: GameData, unit: UnitState) -> None:
     unit.supports = []
 
 
+def _stack_tops(data: GameData, state: GameState, seat: Side) -> list[str]:
+    """[11.2] The order of the tops as the seat knows it: its own choices, then the top of each enemy stack it
+    sees, hex by hex (not the order in which the enemy chose them, which it never saw)."""
+    pos = Position(data, state)
+    seen_tops = [stack_order(state, units)[0].id for _, units in sorted(pos.occupants.items())]
+    own = [u for u in state.stack_tops if data.side_of(u) == seat]
+    return [*own, *(u for u in seen_tops if data.side_of(u) != seat)]
+
+
 def _reshuffle_hidden(data: GameData, state: GameState, known: GameState, seat: Side, hidden: set[str]) -> None:
     """Put the unseen enemy units into the hidden slots in a fixed order that depends only on what the seat
     sees: hexes in map order, each taking as many units as it hides, units in the order of their ids."""
@@ -89,4 +100,3 @@ def _reshuffle_hidden(data: GameData, state: GameState, known: GameState, seat: 
         slots.extend([hex_] * count)
     for unit_id, hex_ in zip(sorted(hidden), slots, strict=True):
         known.units[unit_id].hex = hex_
-    known.stack_tops = [u for u in known.stack_tops if u not in hidden]

@@ -57,3 +57,88 @@ def test_the_opponent_answers_every_prompt_legally(
         decision = COMPUTER_PLAYER.decide(game.view(state, side), prompts[side], "easy", number.to_bytes(2, "big"))
         assert decision.action.seat == side
         state, _ = game.apply(state, decision.action)
+
+
+def fog_twin(game: VaeVictisGame, state: GameState, seat: str) -> GameState:
+    """The same game as ``seat`` sees it, everything it may not see changed: another secret seed, and under
+    fog of war (11.1) the enemy counters it may not inspect shuffled among the hidden places of their stacks,
+    reduced to one step, fatigued and out of supply."""
+    from engine.vaevictis.view import unseen_units
+
+    twin = state.copy()
+    twin.seed = "ab" * 32
+    stacks = game.view(state, seat)["stacks"]
+    tops = [stack["units"][0]["id"] for stack in stacks if stack["side"] != seat]  # type: ignore[index]
+    twin.stack_tops = [*tops, *(u for u in state.stack_tops if u not in tops)]  # the enemy tops seen stay on top
+    hidden = sorted(unseen_units(game.data, state)[seat])  # type: ignore[index]
+    places = [state.units[u].hex for u in hidden]
+    for unit_id, hex_ in zip(hidden, [*places[1:], *places[:1]], strict=True):
+        unit = twin.units[unit_id]
+        unit.hex = hex_
+        unit.steps = 1
+        unit.fatigued = unit.unsupplied = True
+    return twin
+
+
+def seen(view: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in view.items() if k != "position"}
+
+
+def test_opponent_never_cheats_twin_games_give_the_same_decisions() -> None:
+    """[11] Twin games that differ only in what the deciding seat may not see (the secret seed, the hidden
+    counters of enemy stacks under fog of war) give the opponent the same decisions, at every prompt of a
+    game in progress, both seats."""
+    game = game_of("ardennes44")
+    state = game.new_game("initial-assault", {"fog_of_war": True}, b"\x09" * 32)
+    compared = hidden_compared = 0
+    for number in range(24):
+        prompts = game.prompts(state)
+        side = sorted(prompts)[number % len(prompts)]
+        twin = fog_twin(game, state, side)
+        real_view, twin_view = game.view(state, side), game.view(twin, side)
+        decision = game.computer_player.decide(real_view, prompts[side], "easy", b"twin")
+        if seen(real_view) == seen(twin_view):
+            twin_decision = game.computer_player.decide(twin_view, game.prompts(twin)[side], "easy", b"twin")
+            assert twin_decision == decision
+            assert twin_view["position"].to_json() == real_view["position"].to_json()  # type: ignore[attr-defined]
+            compared += 1
+            hidden_compared += twin.units != state.units
+        state, _ = game.apply(state, decision.action)
+    assert compared == 24 and hidden_compared >= 10
+
+
+def test_opponent_is_deterministic_and_counts_its_budget_in_engine_steps() -> None:
+    """The same view, prompt, level and seed give the same decision; a harder level may spend more steps."""
+    from tests.vaevictis.opponent_puzzles import decide, puzzle
+
+    state = puzzle({"de-1-ss-peiper": "2015", "hq-de-i-ss-pzk": "2314", "us-99-393": "0805"}, "german", "de-i-ss-pzk")
+    first, again = decide(state, "german", "normal", b"s"), decide(state, "german", "normal", b"s")
+    assert first == again and 0 < first.steps <= 90
+    assert decide(state, "german", "easy", b"s").steps <= 30 < decide(state, "german", "hard", b"s").steps
+
+
+def test_opponent_wall_clock_guard_only_cuts_the_search_short() -> None:
+    """A clock past its deadline at once: the opponent still answers legally, with fewer engine steps."""
+    from engine.vaevictis.opponent import VaeVictisOpponent
+    from tests.vaevictis.opponent_puzzles import ardennes, puzzle
+
+    game = ardennes()
+    state = puzzle({"de-1-ss-peiper": "2015", "hq-de-i-ss-pzk": "2314", "us-99-393": "0805"}, "german", "de-i-ss-pzk")
+    ticks = iter(range(0, 10**6, 100))
+    hurried = VaeVictisOpponent(game, clock=lambda: float(next(ticks)), seconds=1.0)
+    view, prompt = game.view(state, "german"), game.prompts(state)["german"]
+    decision = hurried.decide(view, prompt, "hard", b"s")
+    game.apply(state, decision.action)
+    assert decision.steps < game.computer_player.decide(view, prompt, "hard", b"s").steps
+
+
+def test_opponent_refuses_an_unknown_level_or_a_channel_view() -> None:
+    from engine.contract import InvalidActionError
+
+    game = game_of("ardennes44")
+    state = game.new_game("initial-assault", {}, b"\x07" * 32)
+    side, prompt = next(iter(game.prompts(state).items()))
+    with pytest.raises(InvalidActionError, match="no level"):
+        game.computer_player.decide(game.view(state, side), prompt, "grandmaster", b"s")
+    with pytest.raises(InvalidActionError, match="seat's view"):
+        game.computer_player.decide(game.view(state, None), prompt, "easy", b"s")

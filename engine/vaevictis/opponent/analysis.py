@@ -25,9 +25,14 @@ from engine.vaevictis.geography import beyond_meuse
 from engine.vaevictis.state import GameState, Position
 from engine.vaevictis.supply import SupplyNet, no_entry_hexes
 from engine.vaevictis.victory import flat
+from engine.vaevictis.zoc import enemy_zoc
 
 FAR = 60
 """The distance given to a hex no goal can be walked to."""
+OPEN_MOVE = 4
+"""The hexes a unit is reckoned to cover in one activation, for the front's gaps."""
+ZOC_PENALTY = 4
+"""What a zone of control across the path to a goal counts for, in hexes (4: movement stops there)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,8 @@ class Objectives:
     """Areas a unit of the attacker wins or scores by entering (the far bank of the Meuse, a region)."""
     distance: dict[Side, dict[Hex, int]]
     """Per side, each hex's distance to that side's nearest goal."""
+    goal_maps: tuple[dict[Hex, int], ...] = ()
+    """Each goal of the attacker on its own (a place, an area's edge): each hex's distance to it."""
 
     @property
     def defender(self) -> Side:
@@ -85,7 +92,10 @@ def objectives(data: GameData, scenario: str) -> Objectives:
         attacker: distance_map(data, attacker_goals),
         other_side(attacker): distance_map(data, place_hexes or attacker_goals),
     }
-    result = Objectives(attacker, tuple(unique), tuple(areas), distance)
+    goal_maps = tuple(distance_map(data, p.hexes) for p in unique) + tuple(
+        distance_map(data, _front_of(data, area)) for area in areas
+    )
+    result = Objectives(attacker, tuple(unique), tuple(areas), distance, goal_maps)
     _CACHE[(id(data), scenario)] = (data, result)
     return result
 
@@ -129,6 +139,54 @@ def distance_map(data: GameData, goals: Iterable[Hex]) -> dict[Hex, int]:
                 found[n] = found[hex_] + 1
                 queue.append(n)
     return found
+
+
+def open_reach(pos: Position, side: Side, goals: Objectives, cap: int) -> list[int]:
+    """[4] How near ``side``'s combat units could come to each of the attacker's goals through the gaps of the
+    enemy's front in one activation: for each goal, the least distance left after a walk of at most
+    :data:`OPEN_MOVE` hexes that may enter a hex in an enemy zone of control but never leave it, and never
+    enters an enemy unit's hex (at most ``cap``); a path stopped by a zone of control counts
+    :data:`ZOC_PENALTY` hexes more, the fight it would take to go on. A plugged gap makes them larger."""
+    data = pos.data
+    grid = data.map.grid
+    zone = enemy_zoc(pos, side)
+    closed = no_entry_hexes(data)
+    enemies = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
+    steps: dict[Hex, int] = {}
+    queue: deque[Hex] = deque()
+    for hex_, units in sorted(pos.occupants.items()):
+        if pos.side_of(units[0].id) == side and any(not data.units[u.id].is_hq for u in units):
+            steps[hex_] = 0
+            queue.append(hex_)
+    maps = goals.goal_maps or (goals.distance[side],)
+    best = [cap] * len(maps)
+    while queue:
+        hex_ = queue.popleft()
+        walked = steps[hex_]
+        stopped = walked > 0 and hex_ in zone
+        for index, distance in enumerate(maps):
+            left = distance.get(hex_, FAR)
+            best[index] = min(best[index], left + (ZOC_PENALTY if stopped and left else 0))
+        if walked >= OPEN_MOVE or stopped:
+            continue
+        for n in grid.neighbours(hex_):
+            if n not in steps and n not in closed and n not in enemies:
+                steps[n] = walked + 1
+                queue.append(n)
+    return best
+
+
+def supply_roads(pos: Position, side: Side, near: int = 4) -> frozenset[Hex]:
+    """[10.2] The roads ``side``'s units trace supply along (road hexes linked to its friendly edge through
+    open hexes) within ``near`` hexes of its combat units: where an enemy zone of control would cut lines."""
+    net = SupplyNet(pos, side)
+    units = [
+        h
+        for h, us in pos.occupants.items()
+        if pos.side_of(us[0].id) == side and any(not pos.unit_def(u.id).is_hq for u in us)
+    ]
+    around = distance_map(pos.data, units)
+    return frozenset(h for h in net.road_to_edge if around.get(h, FAR) <= near)
 
 
 def supply_cut(pos: Position, side: Side) -> set[str]:

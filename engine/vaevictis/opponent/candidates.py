@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from engine.contract import Action, Event, Prompt, RulesError
 from engine.hexgrid import Hex, hex_name
-from engine.vaevictis import legal, setup_phase
+from engine.vaevictis import activation as act
+from engine.vaevictis import legal, movement, setup_phase
 from engine.vaevictis.data import Side
 from engine.vaevictis.odds import action_cost
 from engine.vaevictis.state import GameState
@@ -54,7 +55,10 @@ def activation_actions(game: legal.Rules, state: GameState, side: Side, entries_
     by_target: dict[Hex, list[str]] = {}
     for unit in acting:
         option = options[unit.id]
-        for hex_ in option.destinations:
+        destinations = option.destinations
+        if may_fail_its_check(game, state, unit.id):
+            destinations = tuple(sorted(_reachable_with_one_action_point(game, state, unit.id)))
+        for hex_ in destinations:
             actions.append(Action(side, "move", {"units": unit.id, "to": hex_name(hex_)}))
         for target in option.targets:
             by_target.setdefault(target, []).append(unit.id)
@@ -71,7 +75,8 @@ def activation_actions(game: legal.Rules, state: GameState, side: Side, entries_
         for group in groups:
             names = ",".join(group)
             actions.append(Action(side, "attack", {"kind": "normal", "attackers": names, "target": hex_name(target)}))
-            if prepared_cost and all(state.units[a].action_points >= prepared_cost for a in group if a in state.units):
+            risky = any(may_fail_its_check(game, state, a) for a in group)
+            if prepared_cost and not risky and all(state.units[a].action_points >= prepared_cost for a in group):
                 actions.append(
                     Action(side, "attack", {"kind": "prepared", "attackers": names, "target": hex_name(target)})
                 )
@@ -79,6 +84,31 @@ def activation_actions(game: legal.Rules, state: GameState, side: Side, entries_
         for hex_ in legal.legal_entries(game, state, side, unit_id, hexes, entries_per_unit):
             actions.append(Action(side, "enter", {"unit": unit_id, "at": hex_name(hex_)}))
     return actions
+
+
+def may_fail_its_check(game: legal.Rules, state: GameState, unit_id: str) -> bool:
+    """[9.4] Whether joining the activation now rolls a C3I check that could leave the unit 1 AP: a unit out
+    of command, or whose HQ is destroyed, joining a general activation. The opponent's dice are not the
+    game's, so it plans such a unit's moves as if the check failed."""
+    activation = state.activation
+    data = game.data
+    if activation is None or activation.kind != "general" or unit_id in activation.units:
+        return False
+    unit = state.units[unit_id]
+    if data.units[unit_id].is_hq or act.is_independent(data, unit_id):
+        return False
+    return unit.out_of_command or act.hq_is_destroyed(state, data, unit_id)
+
+
+def _reachable_with_one_action_point(game: legal.Rules, state: GameState, unit_id: str) -> set[Hex]:
+    trial = legal.joined_trial(game, state, unit_id)
+    if trial is None:
+        return set()
+    unit = trial.units[unit_id]
+    unit.action_points = min(unit.action_points, 1)
+    if unit.cannot_move or unit.improved_position or unit.must_attack:
+        return set()
+    return set(movement.legal_destinations(game.data, trial, [unit_id]))
 
 
 def candidate_actions(game: legal.Rules, state: GameState, prompt: Prompt) -> list[Action]:

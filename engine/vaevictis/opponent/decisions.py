@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from engine.contract import Action, ComputerDecision, InvalidActionError, Prompt
 from engine.hexgrid import parse_hex
-from engine.vaevictis.data import Side
-from engine.vaevictis.opponent.analysis import FAR, Objectives, objectives
+from engine.vaevictis.data import Side, other_side
+from engine.vaevictis.opponent.analysis import FAR, Objectives, objectives, supply_cut, supply_roads
 from engine.vaevictis.opponent.attacks import Referee, estimate
 from engine.vaevictis.opponent.candidates import (
     PASSIVE_VERBS,
@@ -258,11 +258,12 @@ def _activation(
         why = f"{found.column} on {found.target} ({chance} of trading at least even)"
         scored.append(Scored(action, found.value, why))
     others = [a for a in actions if a.verb not in ("attack", "end_activation")]
-    first = sorted(others, key=lambda a: (-_first_score(game, state, side, goals, a), action_key(a)))
+    first = _spread(game, state, side, goals, others)
     plain = evaluate(data, state, side, goals, supply=False)
     sorted_moves: list[tuple[float, Action, GameState]] = []
+    reserve = 2 * level.finalists + 3 * max(2, level.finalists // 2)  # the finalists' and line cutters' share
     for action in first:
-        if budget.exhausted():
+        if budget.exhausted() or budget.left <= reserve:
             break
         budget.spend()
         tried = try_action(game, state, action)
@@ -271,8 +272,10 @@ def _activation(
         after = evaluate(data, tried.after, side, goals, supply=False)
         sorted_moves.append((after.total - plain.total, action, tried.after))
     sorted_moves.sort(key=lambda m: (-m[0], action_key(m[1])))
-    for rank, (gain, action, after_state) in enumerate(sorted_moves):
-        if rank < level.finalists:
+    finalists = {id(m[1]) for m in sorted_moves[: level.finalists]}
+    finalists |= _line_cutters(game, state, side, sorted_moves, max(2, level.finalists // 2), budget)
+    for gain, action, after_state in sorted_moves:
+        if id(action) in finalists:
             budget.spend(2)
             after = evaluate(data, after_state, side, goals)
             scored.append(Scored(action, after.total - before.total, _move_words(game, state, action, before, after)))
@@ -282,6 +285,74 @@ def _activation(
     if ending is None and duty:
         scored = duty  # [4.2] a unit owing an attack: the activation may not end yet
     return _pick(scored, level, seed)
+
+
+def _line_cutters(
+    game: Referee,
+    state: GameState,
+    side: Side,
+    moves: list[tuple[float, Action, GameState]],
+    wanted: int,
+    budget: Budget,
+) -> set[int]:
+    """The moves (by ``id``) that cut an enemy line of supply (10): among the moves whose zone of control
+    falls on the enemy's supply roads within 2 hexes of its units (:func:`supply_roads`), the most covering
+    are checked against the enemy's lines, one net each, and those that cut one are kept for a full
+    evaluation."""
+    data = game.data
+    enemy = other_side(side)
+    pos = Position(data, state)
+    roads = supply_roads(pos, enemy, near=2)
+    if not roads:
+        return set()
+    cut_before = supply_cut(pos, enemy)
+    grid = data.map.grid
+    ranked = []
+    for _, action, after in moves:
+        target = action.args.get("to") or action.args.get("at")
+        if action.verb not in ("move", "enter") or not isinstance(target, str):
+            continue
+        hex_ = parse_hex(target)
+        covered = len(({hex_, *grid.neighbours(hex_)}) & roads)
+        if covered:
+            ranked.append((covered, action, after))
+    ranked.sort(key=lambda p: (-p[0], action_key(p[1])))
+    found: set[int] = set()
+    for _, action, after in ranked[: wanted * 3]:
+        if budget.exhausted() or len(found) >= wanted:
+            break
+        budget.spend()
+        if supply_cut(Position(data, after), enemy) - cut_before:
+            found.add(id(action))
+    return found
+
+
+def _spread(game: Referee, state: GameState, side: Side, goals: Objectives, actions: list[Action]) -> list[Action]:
+    """The actions in the order to evaluate them: unit by unit in turns (the most promising unit first), each
+    unit's own actions alternating between its most promising (by :func:`_first_score`) and a spread of the
+    others over its reachable hexes, so that a small budget still looks at every unit and every direction."""
+    by_unit: dict[str, list[tuple[float, Action]]] = {}
+    for action in actions:
+        unit = str(action.args.get("units") or action.args.get("unit") or "")
+        by_unit.setdefault(unit, []).append((_first_score(game, state, side, goals, action), action))
+    queues: list[list[Action]] = []
+    for unit in sorted(by_unit, key=lambda u: (-max(s for s, _ in by_unit[u]), u)):
+        ranked = [a for _, a in sorted(by_unit[unit], key=lambda p: (-p[0], action_key(p[1])))]
+        step = max(1, len(ranked) // 6)
+        spread = ranked[step::step]
+        order: list[Action] = []
+        seen: set[int] = set()
+        for action in [*ranked[:3], *spread[:6], *ranked[3:]]:
+            if id(action) not in seen:
+                seen.add(id(action))
+                order.append(action)
+        queues.append(order)
+    result: list[Action] = []
+    depth = 0
+    while any(depth < len(q) for q in queues):
+        result += [q[depth] for q in queues if depth < len(q)]
+        depth += 1
+    return result
 
 
 def _first_score(game: Referee, state: GameState, side: Side, goals: Objectives, action: Action) -> float:

@@ -7,11 +7,15 @@ A linear sum of terms, each in "steps" (one step of a full-strength unit is wort
   a supplied combat unit inside an area it wins by reaching (the far bank of the Meuse, the Rhine bank);
 - ``reach``: how far each side's combat units stand from their goals (the attacker from the places and
   areas it needs, the defender from the places it covers), and the attacker's spearhead;
+- ``front``: how near the attacker could come to its goals through the gaps of the defender's zones of
+  control (4), by :func:`engine.vaevictis.opponent.analysis.open_reach`: a plugged gap or a closed road
+  counts for the defender, a hole punched for the attacker;
 - ``supply``: combat units that trace no line of supply now (10), one's own against the enemy's: cutting
   the enemy's line scores here before the supply phase makes it count;
 - ``threat``: the reply the enemy may make in its next activation: for each of the side's stacks next to
   enemy units, the steps it would expect to lose to the odds their strengths give (the combat table's
   average loss per column, :func:`expected_loss`); and the same, at half weight, against the enemy's stacks;
+- ``threat`` also counts an HQ next to an enemy unit against its side;
 - ``supports``: support markers held by the side's HQs (1.6), worth more near the front.
 
 The weights are set by hand (docs/ai.md tells how they were chosen).
@@ -24,19 +28,22 @@ from dataclasses import dataclass, field
 
 from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData, Side, other_side
-from engine.vaevictis.opponent.analysis import FAR, Objectives, supply_cut
+from engine.vaevictis.opponent.analysis import FAR, Objectives, open_reach, supply_cut
 from engine.vaevictis.state import GameState, Position, UnitState
 
 HQ_VALUE = 3.0
 PLACE_VALUE = 6.0
 AREA_VALUE = 30.0
 REACH_WEIGHT = 0.12
-SPEARHEAD_WEIGHT = 0.8
-SUPPLY_WEIGHT = 1.5
+SPEARHEAD_WEIGHT = 0.25
+FRONT_WEIGHT = 0.2
+SUPPLY_WEIGHT = 1.0
 THREAT_WEIGHT = 1.0
 OPPORTUNITY_WEIGHT = 0.4
 SUPPORT_VALUE = 0.4
 REACH_CAP = 25
+HQ_EXPOSED = 1.5
+"""An HQ next to the enemy: it is no line unit, and its loss costs the whole formation (1.3)."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +87,15 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
     pos = Position(data, state)
     enemy = other_side(side)
     sign = {side: 1.0, enemy: -1.0}
-    terms = {"material": 0.0, "objectives": 0.0, "reach": 0.0, "supply": 0.0, "threat": 0.0, "supports": 0.0}
+    terms = {
+        "material": 0.0,
+        "objectives": 0.0,
+        "reach": 0.0,
+        "front": 0.0,
+        "supply": 0.0,
+        "threat": 0.0,
+        "supports": 0.0,
+    }
     nearest = {side: FAR, enemy: FAR}
     for unit in state.units.values():
         if not unit.on_map or unit.hex is None:
@@ -89,17 +104,20 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
         terms["material"] += sign[owner] * unit.steps * step_value(data, unit)
         if data.units[unit.id].is_hq:
             terms["supports"] += sign[owner] * SUPPORT_VALUE * len(unit.supports)
+            if _in_contact(data, pos, unit.hex, owner):
+                terms["threat"] -= sign[owner] * HQ_EXPOSED
             continue
         distance = goals.distance[owner].get(unit.hex, FAR)
         nearest[owner] = min(nearest[owner], distance)
         terms["reach"] -= sign[owner] * REACH_WEIGHT * min(distance, REACH_CAP)
     attacker = goals.attacker
     terms["reach"] -= sign[attacker] * SPEARHEAD_WEIGHT * min(nearest[attacker], REACH_CAP)
+    terms["front"] = -sign[attacker] * FRONT_WEIGHT * sum(open_reach(pos, attacker, goals, REACH_CAP))
     terms["objectives"] += _objectives(data, pos, side, goals)
     own_cut = supply_cut(pos, side) if supply else set()
     enemy_cut = supply_cut(pos, enemy) if supply else set()
-    terms["supply"] = SUPPLY_WEIGHT * (len(enemy_cut) - len(own_cut))
-    terms["threat"] = _threats(data, pos, side)
+    terms["supply"] = _cut_value(data, state, enemy_cut) - _cut_value(data, state, own_cut)
+    terms["threat"] += _threats(data, pos, side)
     return Evaluation(sum(terms.values()), terms, frozenset(enemy_cut))
 
 
@@ -123,6 +141,16 @@ def _objectives(data: GameData, pos: Position, side: Side, goals: Objectives) ->
         if inside:
             score += AREA_VALUE if attacker == side else -AREA_VALUE
     return score
+
+
+def _cut_value(data: GameData, state: GameState, cut: set[str]) -> float:
+    """[10.3] What units without a line of supply lose: a unit unsupplied at the next supply phase has fewer
+    action points and is halved in combat; counted as a point per unit and half its steps' worth."""
+    return sum(SUPPLY_WEIGHT + 0.5 * state.units[u].steps * step_value(data, state.units[u]) for u in cut)
+
+
+def _in_contact(data: GameData, pos: Position, hex_: Hex, side: Side) -> bool:
+    return any((s := pos.side_at(n)) is not None and s != side for n in data.map.grid.neighbours(hex_))
 
 
 def _holder(data: GameData, pos: Position, hex_: Hex) -> Side | None:

@@ -22,8 +22,8 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", budget=30, noise=3.0, finalists=2),
-    "normal": Level("normal", budget=90, noise=0.3, finalists=6),
+    "easy": Level("easy", budget=30, noise=1.5, finalists=2),
+    "normal": Level("normal", budget=90, noise=0.1, finalists=6),
     "hard": Level("hard", budget=240, noise=0.0, finalists=14),
 }
 """The levels offered, easiest first: they differ by budget and noise only, never by what they may see."""
