@@ -263,11 +263,18 @@ class SlowComputer:
 # --- The console --------------------------------------------------------------------------------------------
 
 
-async def test_console_computer_against_computer_reaches_a_result() -> None:
+async def test_console_computer_against_computer_reaches_a_result(tmp_path: Path) -> None:
     out = io.StringIO()
-    console = await play(duel_computer_systems(), system="duel", ai=("red", "blue"), out=out, pictures=False)
+    db = str(tmp_path / "games.sqlite3")
+    console = await play(duel_computer_systems(), system="duel", ai=("red", "blue"), out=out, pictures=False, db=db)
     text = out.getvalue()
     assert console.players == {} and "**Game over**" in text
+    store = await SqliteStore.open(db)
+    try:  # its game checks like any other: the chain, every die, every sealed bid, the rules replay
+        checked = await GameService(store, duel_computer_systems()).verify(1)
+        assert not checked.problems and not checked.notes
+    finally:
+        await store.close()
     assert re.search(r"\*\*(red|blue)\*\* \(the computer, normal\): (holding|rolling)", text)  # its plans
 
 
@@ -385,7 +392,7 @@ async def test_league_game_never_gets_a_computer_seat(store: SqliteStore) -> Non
 
     games = GameService(store, duel_computer_systems(), computer_processes=0)
     room = LeagueService(games)
-    await league(room, 2)
+    await league(room, 2, rounds=1)
     _, pairings, _ = await room.next_round(LEAGUE, ORG, Threads(), guild=GUILD)
     pairing = next(p for p in pairings if p.second is not None)
     game = await store.game(pairing.game or 0)
