@@ -3,10 +3,11 @@
 :meth:`ComputerTurns.computer_turn` plays one decision of a computer seat (:meth:`GameService.computer_move`) and
 turns it into the same channel messages a human's action posts (the account, the next prompts, the map after an
 activation), without the answers a human caller reads privately and with no ping for the computer's seat. The
-computer's plan for an activation, the first line it gives after its last picture, is kept until its activation
-closes and then posted after the picture (:attr:`ComputerTurn.explanation`); the reasons of a sealed decision are
-never posted (they would tell it). The transports call it until it
-answers ``None`` after every change of a game (Discord in a task of its own per channel, the console in turn).
+computer's plan for an activation, the line it gave with the decision that opened it (an ``activation`` event),
+else its first line since its last picture, is kept until the activation closes and then posted after the picture
+(:attr:`ComputerTurn.explanation`); the reasons of a sealed decision are never posted (they would tell it). The
+transports call it until it answers ``None`` after every change of a game (Discord in a task of its own per channel,
+the console in turn).
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from dataclasses import dataclass
 from bot.commands.prompting import Prompting
 from bot.commands.replies import Context, Reply
 from bot.service.computer import COMPUTER
+
+ACTIVATION = "activation"
+"""The kind of event that opens an activation (the picture after it shows the activation from there on)."""
 
 EXPLANATION_LIMIT = 300
 """The longest explanation posted, in characters (a line, not an essay)."""
@@ -50,7 +54,8 @@ class ComputerTurns(Prompting):
         ctx = Context(COMPUTER, channel, game.guild)
         replies = [r for r in await self.outcome_replies(ctx, outcome, "") if r.to != "caller" or not r.ephemeral]
         key = (game.id, move.seat)
-        if move.explanation and not move.sealed and key not in plans:  # a sealed decision's reasons would tell it
+        opens = any(e.get("kind") == ACTIVATION for e in outcome.events)  # the decision that opened an activation
+        if move.explanation and not move.sealed and (opens or key not in plans):  # sealed: its reasons would tell it
             plans[key] = move.explanation[:EXPLANATION_LIMIT]
         explanation = None
         if (outcome.picture_due or outcome.result is not None) and key in plans:

@@ -24,13 +24,14 @@ from bot.service.config import Settings
 from bot.service.game_service import Caller, GameService, Refusal
 from bot.service.thinking import ThinkingPool, decision_seed, fallback
 from bot.store.sqlite import SqliteStore
+from bot.systems import systems
 from bot.transports.cli import main
 from bot.transports.console import play
 from bot.transports.discord_app import UmpireBot
 from engine.contract import Action, Choice, ComputerDecision, Prompt
 from tests.bot.conftest import BLUE, MOD, RED, ctx
 from tests.bot.doubles import DuelComputer, duel_computer_systems, duel_systems, require_ardennes
-from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
+from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, bot_behind_fake_discord, posts
 
 CHANNEL = 810
 ANN = FakeUser(11, "ann")
@@ -431,3 +432,30 @@ async def test_computer_lets_a_chance_to_react_go_once_per_position(
     assert await service.computer_move(CHANNEL) is None  # let go at this position
     await service.act(CHANNEL, RED, "bid", {"amount": 3})
     assert await service.computer_waiting(CHANNEL)  # a new position: asked again
+
+
+async def test_discord_human_against_the_ardennes_computer(db_path: Path) -> None:
+    """Ardennes 1944 against its computer opponent through the real command tree: the German computer plays
+    its activation while ann answers her defender's prompts; its plan follows the picture of its activation."""
+    require_ardennes()
+    async with bot_behind_fake_discord(db_path, systems()) as fake:
+        start = len(fake.sent)
+        await fake.command(
+            ANN, CHANNEL, "game create", scenario="initial-assault", opponent="computer", side="german", level="easy"
+        )
+        service = fake.bot.service
+        for _ in range(30):
+            if any(p.content.startswith("**german** (the computer, easy): ") for p in posts(fake.sent[start:])):
+                break
+            table = await service.table(CHANNEL)
+            prompt = (await service.prompts(table.game)).get("allied")
+            assert prompt is not None and not prompt.optional, "the computer left the game waiting"
+            done = [i for i, c in enumerate(prompt.choices, 1) if c.label == "Done"]
+            sent = await fake.command(ANN, CHANNEL, "choose", number=(done or [1])[0])
+            assert not any(a.content.startswith("Refused") for a in answers(sent))
+        channel = posts(fake.sent[start:], CHANNEL)
+        explained = next(i for i, p in enumerate(channel) if p.content.startswith("**german** (the computer, easy): "))
+        assert channel[explained - 1].files == ["map.png"]  # right after the picture of its activation
+        assert channel[explained].content.startswith("**german** (the computer, easy): activates ")  # its plan
+        assert "**german** (the computer, easy) /activate" in "\n".join(p.content for p in channel)
+        assert all(s.pings <= {ANN.id} for s in fake.sent)
