@@ -459,3 +459,20 @@ async def test_discord_human_against_the_ardennes_computer(db_path: Path) -> Non
         assert channel[explained].content.startswith("**german** (the computer, easy): activates ")  # its plan
         assert "**german** (the computer, easy) /activate" in "\n".join(p.content for p in channel)
         assert all(s.pings <= {ANN.id} for s in fake.sent)
+
+
+async def test_discord_resumes_the_computer_after_a_restart(fake: FakeDiscord) -> None:
+    """A game whose computer seat was left to decide (the bot stopped meanwhile) is found at the start
+    (:meth:`GameService.computer_games`, read by ``setup_hook``) and the computer answers then."""
+    service = fake.bot.service
+    await service.create(guild=1, channel=CHANNEL, caller=RED, system_id="duel", scenario="standard")
+    await service.seat_computer(CHANNEL, RED, "blue")
+    await service.join(CHANNEL, RED, "red")
+    await service.start(CHANNEL, RED)  # no interaction: nothing told the computer
+    assert await service.computer_games() == [CHANNEL] and await service.computer_waiting(CHANNEL)
+    start = len(fake.sent)
+    for channel in await service.computer_games():
+        fake.bot.nudge_computer(channel)
+    await fake.settle()
+    assert any("The blue player sealed a decision" in p.content for p in posts(fake.sent[start:], CHANNEL))
+    assert not await service.computer_waiting(CHANNEL)
