@@ -223,11 +223,14 @@ class ComputerSeats(Correspondence):
         """Apply the computer's decision under the channel's lock (a refused one is replaced by
         :func:`~bot.service.thinking.fallback`; a chance to react it lets go is remembered for this position)."""
         note = ""
-        if decided is not None and not _offered(prompt, decided):
-            decided = None  # a verb the prompt does not offer: the computer lets a chance to react go
-        chosen = decided if decided is not None else fallback(prompt)
         if decided is None and not prompt.optional:
             note = "The computer's decision did not come in time: it passes."
+        elif decided is not None and not _offered(prompt, decided):
+            # A verb the prompt does not offer: a chance to react let go (or, for a decision the game waits for,
+            # a mistake of the player's, answered by the fallback).
+            decided = None
+            note = "" if prompt.optional else "The computer's decision was not one it was offered: it passes."
+        chosen = decided if decided is not None else fallback(prompt)
         if chosen is None:
             self._let_go(table, seat)
             if not prompt.optional:
