@@ -11,7 +11,8 @@ The layer itself (above the rooms):
 - :mod:`bot.commands.layer` - ``CommandLayer``: run, press, autocomplete, play, confirm;
 - :mod:`bot.commands.game_life` (``game ...``), :mod:`bot.commands.info` (information commands),
   :mod:`bot.commands.prompting` (outcomes and prompts into messages), :mod:`bot.commands.paging` (long answers),
-  :mod:`bot.commands.clock_notices` (a correspondence clock's notices and digest);
+  :mod:`bot.commands.clock_notices` (a correspondence clock's notices and digest),
+  :mod:`bot.commands.computer_turns` (the computer's decisions as messages);
 - :mod:`bot.commands.catalogue` (every command) and :mod:`bot.commands.rooms` (every room).
 
 May import: :mod:`bot.service`, :mod:`bot.store`'s records, the registry :mod:`bot.systems` and the room interface

@@ -12,6 +12,7 @@ from bot.commands import info
 from bot.commands.clock_notices import clock_lines
 from bot.commands.prompting import Prompting
 from bot.commands.replies import Button, Context, Reply, custom_id, seats_line, who
+from bot.service.game_types import Refusal, Table
 from bot.service.timekeeping import DEFAULT_VACATION_DAYS
 from bot.service.verification import Verification
 from bot.service.version import bot_version
@@ -24,6 +25,14 @@ class GameLife(Prompting):
 
     async def _create(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         names = [n.strip() for n in str(o.get("options", "")).split(",") if n.strip()]
+        opponent = str(o.get("opponent", "")).lower()
+        if opponent not in ("", "computer", "person"):
+            raise Refusal(f"the opponent is `computer` (or left out, for a person); not {opponent!r}")
+        if opponent != "computer" and (o.get("side") or o.get("level")):
+            raise Refusal("`side` and `level` go with `opponent:computer`")
+        if opponent == "computer":
+            system = self.service.system(str(o.get("system") or self.default_system))
+            self.service.check_computer(system, o.get("side"), o.get("level"))
         table = await self.service.create(
             guild=ctx.guild,
             channel=ctx.channel,
@@ -50,7 +59,40 @@ class GameLife(Prompting):
             f"Seats: {', '.join(table.seats)}. Take one with `game join`, then `game start`.\n"
             f"Dice commitment (SHA-256 of the secret seed, revealed at the end): `{game.seed_hash}`"
         )
-        return [Reply("Game created.", channel=ctx.channel), Reply(text, to="channel", ephemeral=False)]
+        replies = [Reply("Game created.", channel=ctx.channel), Reply(text, to="channel", ephemeral=False)]
+        if opponent == "computer":
+            replies += await self._against_computer(ctx, table, o.get("side"), o.get("level"))
+        return replies
+
+    async def _against_computer(self, ctx: Context, table: Table, side: str | None, level: str | None) -> list[Reply]:
+        """``game create opponent:computer``: the computer takes ``side`` (the last seat by default), the creator
+        every other seat, and the game starts."""
+        seat = side or list(table.seats)[-1]
+        table = await self.service.seat_computer(ctx.channel, ctx.caller, seat, level)
+        for other in table.seats:
+            if not table.taken(other):
+                table = await self.service.join(ctx.channel, ctx.caller, other)
+        computer = table.computer_of(seat)
+        notice = Reply(
+            f"The computer ({computer}) plays **{seat}**; <@{ctx.caller.user_id}> plays the rest. {seats_line(table)}",
+            to="channel",
+            ephemeral=False,
+        )
+        return [notice, *(await self._start(ctx, {}))[1:]]
+
+    async def _seat(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        table = await self.service.seat_computer(ctx.channel, ctx.caller, str(o["seat"]), o.get("level"))
+        seat = str(o["seat"])
+        started = " (a substitution, logged)" if table.game.status == "active" else ""
+        return [
+            Reply(f"The computer holds the {seat} seat.", channel=ctx.channel),
+            Reply(
+                f"<@{ctx.caller.user_id}> gave the **{seat}** seat to the computer ({table.computer_of(seat)})"
+                f"{started}. {seats_line(table)}",
+                to="channel",
+                ephemeral=False,
+            ),
+        ]
 
     async def _join(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.join(ctx.channel, ctx.caller, o.get("seat"))

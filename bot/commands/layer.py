@@ -29,6 +29,7 @@ from typing import Any
 
 from bot.commands import info
 from bot.commands.catalogue import COMMANDS, COMMANDS_BY_NAME, SHARED_COMMANDS
+from bot.commands.computer_turns import ComputerTurn, ComputerTurns
 from bot.commands.definitions import CommandDef, OptionDef
 from bot.commands.game_life import GameLife
 from bot.commands.replies import (
@@ -52,6 +53,7 @@ from bot.commands.replies import (
     with_pictures,
 )
 from bot.commands.rooms import all_rooms
+from bot.service.computer import computer_player
 from bot.service.game_service import GameService, Preview, Refusal, Table
 from bot.store.records import StoreBusyError
 from bot.systems import rooms as system_rooms
@@ -63,7 +65,7 @@ ID_LIKE = re.compile(r"[a-z0-9_.:\-]+(,[a-z0-9_.:\-]+)*")
 """Option values written as ids or hexes (``de-2-pz-boehm``, ``2515``): names have capitals, spaces or slashes."""
 
 
-class CommandLayer(GameLife):
+class CommandLayer(GameLife, ComputerTurns):
     """Runs the commands of :data:`COMMANDS` against a :class:`GameService`."""
 
     def __init__(
@@ -75,9 +77,11 @@ class CommandLayer(GameLife):
         self.records = records
         """Whether the game's record (``game record``) is posted when a game ends (Discord and the console)."""
         self.default_system = default_system or (service.system_ids[0] if service.system_ids else "")
+        self._plans: dict[tuple[int, str], str] = {}
         self._handlers: dict[str, Handler] = {
             "game create": self._create,
             "game join": self._join,
+            "game seat": self._seat,
             "game leave": self._leave,
             "game start": self._start,
             "game status": self._status,
@@ -283,6 +287,10 @@ class CommandLayer(GameLife):
             if source == "option" and (given.get("system") or not await self._has_game(ctx.channel)):
                 system = self.service.system(str(given.get("system") or self.default_system))
                 return [(f"{k}: {v}"[:100], k) for k, v in system.options.items()][:25]
+            if source == "opponent":
+                return [("computer", "computer")]
+            if source in ("level", "seat") and (name == "game create" or source == "level"):
+                return await self._computer_suggestions(source, given, ctx)
         except RulesError:
             return []
         return await self.service.suggest(ctx.channel, ctx.caller, source, typed, dict(given))
@@ -300,7 +308,9 @@ class CommandLayer(GameLife):
             value = values.get(spec.name)
             if spec.autocomplete is None or spec.kind != "text" or not isinstance(value, str) or not value:
                 continue
-            if spec.autocomplete in ("scenario", "system", "option", "seat") or ID_LIKE.fullmatch(value):
+            if spec.autocomplete in ("scenario", "system", "option", "seat", "opponent", "level") or ID_LIKE.fullmatch(
+                value
+            ):
                 continue  # ids and hexes as the suggestions give them: nothing to look up
             pairs = await self.service.suggest(ctx.channel, ctx.caller, spec.autocomplete, "", values, limit=1000)
             if not pairs:
@@ -312,6 +322,17 @@ class CommandLayer(GameLife):
                 guesses += close
             resolved[spec.name] = ",".join(parts)
         return resolved, guesses
+
+    async def _computer_suggestions(self, source: str, given: Mapping[str, Any], ctx: Context) -> list[tuple[str, str]]:
+        """The seats of the game being created (``side``), or the levels of its system's computer player."""
+        if given.get("system") or not await self._has_game(ctx.channel):
+            system = self.service.system(str(given.get("system") or self.default_system))
+        else:
+            system = self.service.system((await self.service.table(ctx.channel, live=False)).game.system)
+        if source == "seat":
+            return [(s, s) for s in system.seats][:25]
+        player = computer_player(system)
+        return [(level, level) for level in (player.levels if player is not None else ())][:25]
 
     async def _has_game(self, channel: int) -> bool:
         return await self.service.store.latest_game_in(channel) is not None
@@ -554,6 +575,7 @@ __all__ = [  # the layer's own names and the words it answers in (bot.commands.r
     "Button",
     "CommandDef",
     "CommandLayer",
+    "ComputerTurn",
     "Context",
     "Fold",
     "Handler",

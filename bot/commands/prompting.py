@@ -222,6 +222,11 @@ class Prompting:
             user = table.user_of(seat)
             if fresh is not None and seat not in fresh and seat not in ping and (prompt.optional or seat != acting):
                 continue  # unchanged, and its buttons still work: not posted again
+            if (level := table.computer_of(seat)) is not None:  # it answers by itself: no buttons, no ping
+                if not prompt.optional:
+                    text = f"**{seat}** (the computer, {level}) decides."
+                    replies.append((seat, Reply(text, to="channel", ephemeral=False, channel=ctx.channel)))
+                continue
             rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
             mention = (user,) if seat in ping and user is not None and not prompt.optional else ()
             if private and not prompt.secret and user is not None:

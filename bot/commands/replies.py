@@ -225,11 +225,18 @@ def unknown_option(command: str, name: str, names: Sequence[str]) -> str:
 
 
 def who(table: Table, seat: str) -> str:
-    """The mention of a seat's player, or ``empty``."""
+    """The mention of a seat's player, ``the computer, LEVEL``, or ``empty``."""
     user = table.user_of(seat)
+    if user is None and (level := table.computer_of(seat)) is not None:
+        return f"the computer, {level}"
     return f"<@{user}>" if user is not None else "empty"
 
 
 def seats_line(table: Table) -> str:
-    """``Seats: allied: <@1>, german: empty.``"""
-    return "Seats: " + ", ".join(f"{s}: {who(table, s)}" for s in table.seats) + "."
+    """``Seats: allied: <@1>, german: the computer (normal).``"""
+
+    def holder(seat: str) -> str:
+        level = table.computer_of(seat)
+        return f"the computer ({level})" if level is not None else who(table, seat)
+
+    return "Seats: " + ", ".join(f"{s}: {holder(s)}" for s in table.seats) + "."

@@ -66,6 +66,17 @@ class LeagueService(LeagueSteering, LeagueReading):
         if listen:  # one listening room per game service: the command layer's
             games.end_listeners.append(self.game_ended)
             games.timeout_listeners.append(self.game_timed_out)
+            games.computer_guards.append(self.refuse_computer)
+
+    async def refuse_computer(self, table: Table) -> str | None:
+        """The game service's guard before a seat goes to the computer: a league game is played between the
+        league's players and rated, so the computer never holds one of its seats (docs/leagues.md)."""
+        if await self.store.pairing_of_game(table.game.id) is not None:
+            return (
+                f"game #{table.game.id} is a league game: its seats belong to the players paired, never to the "
+                "computer (league games are rated; games against the computer never are)"
+            )
+        return None
 
     async def game_timed_out(self, table: Table, seat: str) -> None:
         """A league game's seat ran out of time and reserve: under a league whose rule for late games is

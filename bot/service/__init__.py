@@ -9,6 +9,8 @@
   seat's clock, as arithmetic;
 - :mod:`bot.service.verification` - the after-game check in layers (chain, dice, sealed decisions, rules replay),
   with :mod:`bot.service.sealed` (sealed decisions as the check reads them);
+- :mod:`bot.service.computer` - seats the computer holds and its moves; :mod:`bot.service.thinking` - the worker
+  processes where it decides;
 - :mod:`bot.service.arguments` - arguments the rules never read are refused, not ignored;
 - :mod:`bot.service.game_types` - its vocabulary (``Caller``, ``Table``, ``Outcome``, ``Refusal``) and the game
   half of a system's adapter (``SystemAdapter``);

@@ -25,6 +25,8 @@ Settings, each an environment variable that a command-line flag overrides:
 ``UMPIRE_STATE_CACHE``       at most this many games' states in memory besides (default 0: the memory alone bounds).
 ``UMPIRE_PICTURE_WORKERS``   how many worker processes draw the map pictures (default: one fewer than the machine's
                              processors, at least 1, at most 4); 0 draws them in a thread of the bot's process.
+``UMPIRE_COMPUTER_PROCESSES`` worker processes where the computer opponent decides (default 1; 0 decides in a thread
+                             of the bot's own process, which slows other games' answers while it thinks).
 ``UMPIRE_MAX_GAMES_PER_USER``    live games (open or being played) one user may have created at once (default 10).
 ``UMPIRE_MAX_GAMES_PER_SERVER``  live games one server may hold at once (default 200).
 ``UMPIRE_MAX_CREATIONS_PER_HOUR`` games one user may create in any hour (default 20).
@@ -98,6 +100,8 @@ class Settings:
     log_level: str = "INFO"
     health_file: str | None = None
     """Where the heartbeat is written while connected (``umpire health`` reads it)."""
+    computer_processes: int = 1
+    """Worker processes for the computer's decisions (``UMPIRE_COMPUTER_PROCESSES``; 0: a thread of the bot's)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -123,6 +127,7 @@ class Settings:
             "picture_workers": _count(env, "UMPIRE_PICTURE_WORKERS", default_picture_workers()),
             "log_level": _log_level(env.get("UMPIRE_LOG_LEVEL") or "INFO"),
             "health_file": env.get("UMPIRE_HEALTH_FILE") or None,
+            "computer_processes": _count(env, "UMPIRE_COMPUTER_PROCESSES", 1),
         }
         values["shard_count"], values["shards"] = _shards(env.get("UMPIRE_SHARD_COUNT"), env.get("UMPIRE_SHARDS"))
         return cls(**values)

@@ -41,6 +41,7 @@ class ServiceCore:
         state_memory: int = STATE_MEMORY,
         picture_workers: int = 0,
         picture_setup: Callable[[], object] | None = None,
+        computer_processes: int = 1,
     ):
         self.store = store
         self._factories = dict(systems)
@@ -69,6 +70,10 @@ class ServiceCore:
         self.end_listeners: list[GameEndListener] = []
         self.timeout_listeners: list[TimeoutListener] = []
         """Told once when a seat runs out of time and reserve (:data:`bot.service.game_types.TimeoutListener`)."""
+        self._setup_computer(computer_processes)
+
+    def _setup_computer(self, processes: int) -> None:
+        """The computer's seats and worker processes (:mod:`bot.service.computer`)."""
 
     @property
     def clock(self) -> Clock:

@@ -98,7 +98,7 @@ class Correspondence(ServiceCore):
         or a correction do not restart it); ``restart`` seats (the one that acted, a substitute) start anew;
         ``resume`` gives back a seat's earlier start (its own action undone). A seat that keeps its start keeps its
         reminder too, so none is lost or sent twice."""
-        required = {s for s, p in prompts.items() if not p.optional}
+        required = {s for s, p in prompts.items() if not p.optional and table.computer_of(s) is None}
         began: dict[str, float | None] = {}
         for seat, row in table.seats.items():
             if seat not in required:

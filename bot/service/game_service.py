@@ -27,9 +27,9 @@ from typing import Any
 from bot.service.arguments import ReadArguments, refuse_unread
 from bot.service.caches import ChannelLocks as ChannelLocks
 from bot.service.caches import StateCache as StateCache
+from bot.service.computer import ComputerSeats
 from bot.service.core import DAY as DAY
 from bot.service.core import HOUR
-from bot.service.correspondence import Correspondence
 from bot.service.game_types import Caller as Caller
 from bot.service.game_types import GameEndListener as GameEndListener
 from bot.service.game_types import Info as Info
@@ -67,7 +67,7 @@ sealed decision whose receipt the channel has seen."""
 """Events after which an action can no longer be undone: a die roll or information revealed."""
 
 
-class GameService(Reading, Correspondence):
+class GameService(Reading, ComputerSeats):
     """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`;
     ``limits`` are the limits on creating games; ``state_memory`` is the bytes the games' states kept in memory
     may take (``UMPIRE_STATE_CACHE_MB``) and ``state_cache``, when not 0, how many at most
@@ -176,7 +176,7 @@ class GameService(Reading, Correspondence):
             if table.seats_of(caller.user_id) and seat is None:
                 raise Refusal(f"you already hold the {', '.join(table.seats_of(caller.user_id))} seat")
             roles = moderator_seats(self.system(table.game.system))
-            free = [s for s, row in table.seats.items() if row.user_id is None]
+            free = [s for s in table.seats if not table.taken(s)]
             if seat is None:
                 kept = [s for s in free if s in roles and not caller.moderator]
                 free = [s for s in free if s not in kept]
@@ -193,6 +193,11 @@ class GameService(Reading, Correspondence):
                 raise Refusal(f"you already hold the {seat} seat")
             if holder is not None:
                 raise Refusal(f"the {seat} seat is taken")
+            if table.computer_of(seat) is not None:
+                raise Refusal(
+                    f"the computer holds the {seat} seat: the game's creator or a moderator gives it to you "
+                    "(`game assign`)"
+                )
             game = await self.store.set_seat(table.game, seat, caller.user_id)
             return Table(game, await self.store.seats(game.id))
 
@@ -266,7 +271,7 @@ class GameService(Reading, Correspondence):
                 raise Refusal("the game has already started")
             if not (table.seats_of(caller.user_id) or caller.moderator):
                 raise Refusal("only a seated player or a moderator may start the game")
-            empty = [s for s, row in table.seats.items() if row.user_id is None]
+            empty = [s for s in table.seats if not table.taken(s)]
             if empty:
                 raise Refusal(f"the {', '.join(empty)} seat(s) are empty: `game join` first")
             game = await self.store.set_status(table.game, "active")
@@ -400,7 +405,10 @@ class GameService(Reading, Correspondence):
         seat: str | None,
         state_id: int | None,
         written: bool = False,
+        computer: bool = False,
     ) -> Outcome:
+        """Apply an action as ``caller`` (``computer``: for the computer seat ``seat``, see
+        :mod:`bot.service.computer`) under the channel's lock, held by the caller."""
         game = table.game
         if game.status != "active":
             raise Refusal("the game has not started yet" if game.status == "open" else "the game is over")
@@ -409,8 +417,13 @@ class GameService(Reading, Correspondence):
         system = self.system(game.system)
         state = await self.state(game)
         before = await self._prompts_of(game, state)
-        acting = self._acting_seat(table, caller, before, verb, seat)
-        check_role(system, acting, caller)
+        if computer:
+            if seat is None or table.computer_of(seat) is None:
+                raise Refusal(f"the computer does not hold the {seat} seat")
+            acting = seat
+        else:
+            acting = self._acting_seat(table, caller, before, verb, seat)
+            check_role(system, acting, caller)
         action = Action(acting, verb, args)
         applied = await asyncio.to_thread(_apply, system, state, action, snapshot_due(game), written)
         new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
@@ -428,7 +441,15 @@ class GameService(Reading, Correspondence):
         try:
             game, row = await self.store.record_action(
                 game,
-                NewAction(acting, caller.user_id, verb, args, event_json, system.rules_version, applied.draws),
+                NewAction(
+                    acting,
+                    None if computer else caller.user_id,
+                    verb,
+                    args,
+                    event_json,
+                    system.rules_version,
+                    applied.draws,
+                ),
                 state_json=applied.state_json,
                 status="finished" if result else None,
                 result={"winner": result.winner, "text": result.text, "level": result.level} if result else None,

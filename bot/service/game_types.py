@@ -92,6 +92,11 @@ registers one in :attr:`GameService.timeout_listeners` to apply its own rule (fo
 one, the opponent may claim the game (``game claim-timeout``) and the moderators are told."""
 
 
+ComputerGuard = Callable[["Table"], Awaitable[str | None]]
+"""Asked before a seat of a game is given to the computer: a sentence refuses it (a league's games are between its
+players), ``None`` lets it be. Rooms register one in :attr:`GameService.computer_guards`."""
+
+
 @dataclass(frozen=True)
 class Caller:
     """Who asks: a user id, a name to show, and whether they are a moderator of the server."""
@@ -135,6 +140,20 @@ class Table:
     def seats_of(self, user_id: int) -> list[str]:
         """The seats ``user_id`` holds."""
         return [s for s, row in self.seats.items() if row.user_id == user_id]
+
+    def computer_of(self, seat: str) -> str | None:
+        """The level of the computer holding ``seat``, or ``None`` when a person holds it (or nobody)."""
+        row = self.seats.get(seat)
+        return row.computer if row is not None and row.user_id is None else None
+
+    @property
+    def computer_seats(self) -> dict[str, str]:
+        """The seats the computer holds, each with its level."""
+        return {s: level for s in self.seats if (level := self.computer_of(s)) is not None}
+
+    def taken(self, seat: str) -> bool:
+        """Whether somebody holds ``seat``: a person or the computer."""
+        return self.user_of(seat) is not None or self.computer_of(seat) is not None
 
 
 @dataclass(frozen=True)

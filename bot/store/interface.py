@@ -103,9 +103,16 @@ class GameStore(Protocol):
         """The seats of a game, in the order the system lists them."""
 
     async def set_seat(
-        self, game: GameRow, seat: str, user_id: int | None, correction: Correction | None = None
+        self,
+        game: GameRow,
+        seat: str,
+        user_id: int | None,
+        correction: Correction | None = None,
+        *,
+        computer: str | None = None,
     ) -> GameRow:
-        """Seat a user (or empty the seat), bumping the revision; optionally log a moderator's fix."""
+        """Seat a user, or (``user_id`` ``None``) the computer at level ``computer``, or empty the seat, bumping
+        the revision; optionally log a moderator's fix. Seating a user clears the computer."""
 
     async def update_seats(
         self, game_id: int, rows: Sequence[SeatRow], reminders: Mapping[str, float] | None = None

@@ -357,5 +357,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         time REAL NOT NULL
     )
     """,
+    # Version 11: a seat may be held by the computer (issue 30): its level (``easy``, ``normal`` ...), with no user;
+    # NULL for a seat a person holds or that is empty.
+    "ALTER TABLE seats ADD COLUMN computer TEXT",
 )
 """The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""

@@ -218,5 +218,7 @@ PG_MIGRATIONS: tuple[str, ...] = (
         time DOUBLE PRECISION NOT NULL
     )
     """,
+    # Version 11: a seat may be held by the computer (issue 30): its level, with no user.
+    "ALTER TABLE seats ADD COLUMN computer TEXT",
 )
 """The server schema, one change per version; version ``n`` is ``PG_MIGRATIONS[n - 1]``."""

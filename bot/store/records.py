@@ -105,6 +105,8 @@ class SeatRow:
     """The vacation granted in this game so far, in seconds (held against the game's cap)."""
     timed_out: bool = False
     """Whether the seat's time and reserve ran out once in this game (the moderators were told then)."""
+    computer: str | None = None
+    """The level of the computer that holds the seat (``None``: a person holds it, or nobody)."""
 
 
 @dataclass(frozen=True)

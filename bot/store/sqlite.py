@@ -157,6 +157,7 @@ def _seat(row: Row) -> SeatRow:
         row["vacation_from"],
         row["vacation_used"],
         bool(row["timed_out"]),
+        row["computer"] if "computer" in row.keys() else None,  # noqa: SIM118 (a Row's "in" reads its values)
     )
 
 
@@ -534,18 +535,28 @@ class SqliteStore:
         return {r["seat"]: _seat(r) for r in rows}
 
     async def set_seat(
-        self, game: GameRow, seat: str, user_id: int | None, correction: tuple[int | None, str, str] | None = None
+        self,
+        game: GameRow,
+        seat: str,
+        user_id: int | None,
+        correction: tuple[int | None, str, str] | None = None,
+        *,
+        computer: str | None = None,
     ) -> GameRow:
-        """Seat a user (or empty the seat), bumping the revision; optionally log a moderator's correction."""
+        """Seat a user, or the computer at level ``computer`` (or empty the seat), bumping the revision;
+        optionally log a moderator's correction."""
         async with self.transaction() as db:
             await self._bump(db, game)
             await db.execute(
-                "UPDATE seats SET user_id = ?, vacation_until = NULL, vacation_request = NULL "
+                "UPDATE seats SET user_id = ?, computer = ?, vacation_until = NULL, vacation_request = NULL "
                 "WHERE game = ? AND seat = ?",
-                (user_id, game.id, seat),
+                (user_id, computer if user_id is None else None, game.id, seat),
             )
             if correction is not None:
-                await self._log_correction(db, game.id, *correction, {"seat": seat, "user": user_id})
+                data: dict[str, Any] = {"seat": seat, "user": user_id}
+                if computer is not None and user_id is None:
+                    data["computer"] = computer
+                await self._log_correction(db, game.id, *correction, data)
         return await self._reload(game)
 
     async def update_seats(

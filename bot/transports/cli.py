@@ -104,6 +104,15 @@ def add_bot_commands(commands: Any) -> None:
         "(default: umpire-local.sqlite3 here; :memory: keeps nothing)",
     )
     local.add_argument("--no-pictures", action="store_true", help="do not draw map pictures")
+    local.add_argument(
+        "--ai",
+        action="append",
+        default=[],
+        metavar="SEAT",
+        help="give this seat to the computer (repeat for several: every seat plays a whole game computer against "
+        "computer to its result)",
+    )
+    local.add_argument("--level", help="how well the computer plays (default: normal); see docs/playing.md")
 
     replay = commands.add_parser(
         "replay",
@@ -271,6 +280,8 @@ def run_local(args: argparse.Namespace) -> int:
                 db=args.db,
                 pictures=not args.no_pictures,
                 system=args.system,
+                ai=tuple(args.ai),
+                level=args.level,
             )
         )
     except KeyboardInterrupt:

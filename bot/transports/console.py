@@ -1,6 +1,8 @@
 """Playing at the terminal: two seats hot-seat, through the same command layer as Discord.
 
-``umpire local`` creates a game, seats player 1 and player 2, starts it, and reads commands: the same words
+``umpire local`` creates a game, seats player 1 and player 2 (or the computer at the seats ``--ai`` names: it
+answers its prompts by itself and explains its plan after the map of each of its activations), starts it, and reads
+commands: the same words
 as the slash commands (``move``, ``attack``, ``game undo``, ``choose 2`` ...), with options given in order
 or as ``name=value``. The console types for whoever must decide now (``as SEAT`` switches by hand); answers
 meant only for the caller are marked ``(only you)``, direct messages ``(DM to ...)``, and map pictures are
@@ -38,6 +40,8 @@ from bot.store.opening import open_store
 from engine.contract import RulesError
 
 CHANNEL = 1
+SPECTATOR = Caller(99, "spectator", True)
+"""Who types at a console whose seats the computer plays all: a spectator who runs the table."""
 PNG = b"\x89PNG"
 """How a PNG picture begins (other attachments keep their own names)."""
 """The console's first table; a game file that already holds a live game there gets the next free one."""
@@ -91,6 +95,8 @@ class Console:
     db: str = ":memory:"
     system_id: str = ""
     """The system of the console's game (set by :meth:`setup`; the layer's default until then)."""
+    computers: tuple[str, ...] = ()
+    """The seats the computer plays (set by :meth:`setup`)."""
     _buttons: dict[str, str] = field(default_factory=dict)
     _menus: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The choices each seat was last shown, so that a number always means what the player read."""
@@ -110,26 +116,46 @@ class Console:
             text = re.sub(r"`umpire verify (\d+)`", lambda m: f"`umpire verify {m[1]} --db {self.db}`", text)
         return text
 
-    async def setup(self, scenario: str, options: str = "", system: str | None = None) -> None:
+    async def setup(
+        self,
+        scenario: str,
+        options: str = "",
+        system: str | None = None,
+        ai: tuple[str, ...] = (),
+        level: str | None = None,
+    ) -> None:
         """Create the game, seat the two players, start it.
 
         The game's system says how (:meth:`bot.systems.base.Room.console_game`): ``game create`` with the
         optional rules by default; a system may use its own command and read ``options`` as its settings. A
         terminal has no server roles: its players are moderators (the organiser, the campaign manager) unless
-        the system says otherwise, so each holds the roles the docs give it.
+        the system says otherwise, so each holds the roles the docs give it. The ``ai`` seats go to the computer
+        (at ``level``), which then plays them by itself; with every seat its own, the whole game is played.
         """
         system_id = system or self.layer.default_system
         self.system_id = system_id
         seats = self.service.system(system_id).seats
+        unknown = [s for s in ai if s not in seats]
+        if unknown:
+            raise Refusal(f"there is no seat {unknown[0]!r} for --ai; the seats are {', '.join(seats)}")
         command, create, moderators = self.layer.room_of(system_id).console_game(scenario, options, system_id)
         self.players = {seat: Caller(100 + i, f"player{i + 1}", moderators) for i, seat in enumerate(seats)}
-        self.current = seats[0]
-        await self.run_command(command, create, self.players[seats[0]])
+        self.computers = tuple(s for s in seats if s in ai)
+        creator = self.players[seats[0]]
+        self.current = next((s for s in seats if s not in ai), seats[0])
+        await self.run_command(command, create, creator)
         if await self.service.store.live_game_in(self.channel) is None:
             raise Refusal(f"no {system_id} game was created (the reason is above)")
+        for seat in self.computers:
+            replies = await self.run_command("game seat", {"seat": seat, "level": level or ""}, creator)
+            if any(r.text.startswith("Refused") for r in replies):
+                raise Refusal(f"the computer cannot play {seat} (the reason is above)")
+        for seat in self.computers:
+            del self.players[seat]
         for seat, caller in self.players.items():
             await self.run_command("game join", {"seat": seat}, caller)
-        await self.run_command("game start", {}, self.players[seats[0]])
+        await self.run_command("game start", {}, creator)
+        await self.computer_turns()
 
     async def line(self, text: str) -> bool:
         """Run one line typed at the console; ``False`` on ``quit``."""
@@ -156,7 +182,10 @@ class Console:
             return True
         if head == "as":
             seat = words[1] if len(words) > 1 else ""
-            if seat not in self.players:
+            if seat in self.computers:
+                self.say(f"  Refused: the computer plays {seat}; you play {', '.join(self.players) or 'no seat'}.")
+                self.refusals += 1
+            elif seat not in self.players:
                 self.say(f"  Refused: the seats are {', '.join(self.players)}.")
                 self.refusals += 1
             else:
@@ -166,12 +195,12 @@ class Console:
             await self._show_choices(words[1] if len(words) > 1 else self.current)
             return True
         if head in ("ok", "cancel") and head in self._buttons:
-            replies = await with_pictures(
-                await self.layer.press(self._buttons.pop(head), self._context(self.players[self.current]))
-            )
+            caller = self.players.get(self.current, SPECTATOR)
+            replies = await with_pictures(await self.layer.press(self._buttons.pop(head), self._context(caller)))
             self._buttons.clear()
             self.show(replies)
             await self._remember_menus(replies)
+            await self.computer_turns()
             await self._follow_turn()
             return True
         name, rest = self._command(words)
@@ -191,12 +220,14 @@ class Console:
             options["number"] = named  # a name means what it says: no renumbering can change it
         elif name == "choose" and not await self._menu_still_read(options):
             return True
-        caller = self.players[self.current]
+        caller = self.players.get(self.current, SPECTATOR)
         if name.startswith("league "):  # the one at the keyboard runs the table: he is its league's organiser
             caller = replace(caller, moderator=True)
         await self.run_command(name, options, caller)
-        if "ok" not in self._buttons and name not in STAYING_COMMANDS:  # a question waits for `ok` or `cancel`
-            await self._follow_turn()
+        if "ok" not in self._buttons:  # a question waits for this seat's `ok` or `cancel` first
+            await self.computer_turns()
+            if name not in STAYING_COMMANDS:
+                await self._follow_turn()
         return True
 
     async def _attackers(self, target: str) -> None:
@@ -213,6 +244,14 @@ class Console:
             self.refusals += 1
             return
         self.say(f"  {answer.text}")
+
+    async def computer_turns(self) -> None:
+        """Let the computer answer every prompt of its seats, one decision after another, until none is left
+        (a game it plays against itself, to its end); each activation's plan follows its map."""
+        while (turn := await self.layer.computer_turn(self.channel)) is not None:
+            self.show(await with_pictures(turn.replies))
+            if turn.explanation is not None:
+                self.show([turn.explanation])
 
     async def _show_choices(self, seat: str) -> None:
         """A seat's own choices, as its "Show my choices" button shows them to that player alone."""
@@ -334,7 +373,7 @@ class Console:
     async def list_ids(self, what: str) -> None:
         """``units``: the current seat's units on the map; ``arrivals``: its reinforcements due, with their
         entry hexes; each with its id, to type wherever an id is asked for."""
-        caller = self.players[self.current]
+        caller = self.players.get(self.current, SPECTATOR)
         if what == "units":
             pairs = await self.service.suggest(self.channel, caller, "own_unit", "", {}, limit=1000)
             lines = [label for label, _ in pairs]
@@ -460,7 +499,8 @@ class Console:
             table = await self.service.table(self.channel)
         except Exception:
             return
-        required = [s for s, p in (await self.service.prompts(table.game)).items() if not p.optional]
+        prompts = await self.service.prompts(table.game)
+        required = [s for s, p in prompts.items() if not p.optional and s in self.players]
         if required and self.current not in required:
             self.current = required[0]
             self.say(f"--- {self.current} ({self.players[self.current].name}) to decide ---")
@@ -491,8 +531,11 @@ async def play(
     pictures: bool = True,
     system: str | None = None,
     stdin: TextIO | None = None,
+    ai: tuple[str, ...] = (),
+    level: str | None = None,
 ) -> Console:
-    """Play a game at the terminal (or from ``script`` lines); returns the console when done."""
+    """Play a game at the terminal (or from ``script`` lines), the computer at the ``ai`` seats; returns the
+    console when done (at once when the computer plays every seat and no script is given: the game is over)."""
     store = await open_store(db, check=True)  # the check `umpire run` makes: a damaged file is refused
     service = GameService(store, systems)
     try:
@@ -503,7 +546,9 @@ async def play(
             channel += 1
         console = Console(layer, out=out, out_dir=out_dir, channel=channel, db=db)
         chosen = scenario or service.system(layer.default_system).scenarios[0]
-        await console.setup(chosen, options, system)
+        await console.setup(chosen, options, system, ai, level)
+        if not console.players and script is None:
+            return console  # the computer played every seat: the game is over
         if script is not None:
             for text in script:
                 if text.strip() and not text.lstrip().startswith("#"):
@@ -519,5 +564,6 @@ async def play(
                 break
         return console
     finally:
+        await service.thinking.aclose()
         await service.close_pictures()
         await store.close()

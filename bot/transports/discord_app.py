@@ -31,6 +31,7 @@ from bot.commands.layer import (
     Button,
     CommandDef,
     CommandLayer,
+    ComputerTurn,
     Context,
     OptionDef,
     Reply,
@@ -65,6 +66,8 @@ DM_CLOSED = 50007
 
 FOLD_LIMIT = 1900
 """A run of one seat's actions is folded into one message only while its text stays under Discord's 2,000."""
+COMPUTER_TASK = "umpire-computer-"
+"""The name of a channel's computer task, followed by the channel's id."""
 FOLDS_KEPT = 4096
 """How many channels' last folded messages are remembered (the oldest is forgotten first)."""
 
@@ -115,6 +118,7 @@ class UmpireBot(commands.AutoShardedBot):
             state_memory=settings.state_cache_mb * 1024 * 1024,
             picture_workers=settings.picture_workers,
             picture_setup=tune_allocator,  # the workers' C allocator set as the bot's (bot/transports/allocator.py)
+            computer_processes=settings.computer_processes,
         )
         self.layer = CommandLayer(self.service, records=True)
         self.layer.open_thread = self.open_thread
@@ -125,11 +129,16 @@ class UmpireBot(commands.AutoShardedBot):
         self._prompt_messages = PromptMessages()  # what asked each seat, to retire when superseded
         self._superseded: list[PromptMessage] = []
         self._delivered: dict[int, None] = {}  # the latest interactions' ids, oldest first (first_delivery)
+        self._computer_tasks: dict[int, asyncio.Task[None]] = {}  # by channel: the computer playing there
+        self._computer_again: set[int] = set()  # channels changed while their computer task was finishing
 
     async def close(self) -> None:
-        """Close the connection to Discord, then stop the picture workers and thread (a picture being drawn is
-        finished)."""
+        """Close the connection to Discord, then stop the computer's workers and the picture workers and thread (a
+        picture being drawn is finished; a decision being made is dropped, and made again at the next start)."""
         await super().close()
+        for task in list(self._computer_tasks.values()):
+            task.cancel()
+        await self.service.thinking.aclose()
         await self.service.close_pictures()
 
     async def setup_hook(self) -> None:
@@ -141,6 +150,9 @@ class UmpireBot(commands.AutoShardedBot):
             if guild is not None:
                 self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+        if self.run_background_tasks:  # the computer's decisions left when the bot stopped
+            for channel in await self.service.computer_games():
+                self.nudge_computer(channel)
 
     async def open_thread(self, channel: int, name: str) -> int:
         """A public thread under a channel (a league game's home), by id; it archives after a silent week."""
@@ -194,6 +206,7 @@ class UmpireBot(commands.AutoShardedBot):
             with self.service.renderer.answering():
                 pictures = await self.deliver(interaction, replies)
             await self.deliver_pictures(interaction, pictures)
+            self.nudge_computer(self.context(interaction).channel)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         if definition.name == "game verify" and "head" not in options:
@@ -205,6 +218,7 @@ class UmpireBot(commands.AutoShardedBot):
             replies = await self.layer.run(definition.name, context, options)
             pictures = await self.deliver(interaction, replies)
         await self.deliver_pictures(interaction, pictures)
+        self.nudge_computer(context.channel)
 
     async def last_posted_head(self, interaction: discord.Interaction[Any]) -> str | None:
         """The last chain head the bot posted in the interaction's channel (``game verify`` finds it in the log's
@@ -229,6 +243,7 @@ class UmpireBot(commands.AutoShardedBot):
             replies = await self.layer.submit(custom, self.context(interaction), values)
             pictures = await self.deliver(interaction, replies)
         await self.deliver_pictures(interaction, pictures)
+        await self._nudge_game_of(custom)
 
     async def handle_autocomplete(
         self, interaction: discord.Interaction[Any], definition: CommandDef, option: OptionDef, current: str
@@ -281,6 +296,76 @@ class UmpireBot(commands.AutoShardedBot):
             elif replies and replies[0].text.startswith(STALE_ANSWERS):  # a stale button, clicked: it goes
                 await self._retire_answered(interaction, SUPERSEDED)
         await self.deliver_pictures(interaction, pictures)
+        await self._nudge_game_of(custom)
+
+    # --- The computer's seats ------------------------------------------------------------------------------
+
+    def nudge_computer(self, channel: int) -> None:
+        """A game may have changed in ``channel``: let the computer answer its seats' prompts there, in a task of
+        the channel's own (never in the interaction that changed it, which is answered already)."""
+        task = self._computer_tasks.get(channel)
+        if task is not None and not task.done():
+            self._computer_again.add(channel)  # looked at again before that task ends
+            return
+        self._computer_tasks[channel] = asyncio.create_task(
+            self._computer_plays(channel), name=f"{COMPUTER_TASK}{channel}"
+        )
+
+    async def _nudge_game_of(self, custom: str) -> None:
+        """Nudge the computer in the channel of the game a button or form belongs to (it may come from a DM)."""
+        match = parse_custom_id(custom)
+        game = await self.service.store.game(int(match["game"])) if match is not None else None
+        if game is not None:
+            self.nudge_computer(game.channel)
+
+    async def _computer_plays(self, channel: int) -> None:
+        """Post the computer's decisions in ``channel`` one after another until none is left to make."""
+        try:
+            while True:
+                self._computer_again.discard(channel)
+                turn = await self.layer.computer_turn(channel)
+                if turn is None:
+                    if channel in self._computer_again:
+                        continue
+                    return
+                await self._post_turn(channel, turn)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer's turn in channel %s failed", channel)
+        finally:
+            if self._computer_tasks.get(channel) is asyncio.current_task():
+                del self._computer_tasks[channel]
+
+    async def _post_turn(self, channel: int, turn: ComputerTurn) -> None:
+        """Post one decision of the computer: its messages, then its pictures, then its explanation."""
+        later = []
+        for reply in turn.replies:
+            if reply.picture is not None:
+                later.append(reply)
+                continue
+            await self._deliver_away(channel, reply)
+        for reply in later:
+            try:
+                drawn = await draw_picture(reply)
+            except Exception:
+                log.exception("a picture could not be drawn")
+                continue
+            if drawn is not None:  # None: a newer picture of the game took its place
+                await self._deliver_away(channel, drawn)
+        if turn.explanation is not None:
+            await self._deliver_away(channel, turn.explanation)
+        await self._retire_superseded()
+
+    async def _deliver_away(self, channel: int, reply: Reply) -> None:
+        """Deliver a reply that answers no interaction: in the channel, or by DM."""
+        try:
+            if reply.to == "dm":
+                await self._send_dm(reply.channel or channel, reply)
+            else:
+                await self.post(reply.channel or channel, reply)
+        except discord.HTTPException:
+            log.exception("could not deliver a reply")
 
     async def _revision_of(self, custom: str) -> int | None:
         """The position of the game a prompt's choice (``c``, ``s``) answers in, now; ``None`` for another id."""
@@ -364,7 +449,7 @@ class UmpireBot(commands.AutoShardedBot):
                 elif reply.to in ("channel", "caller"):  # a public answer is posted in the channel
                     await self.post(reply.channel or interaction.channel_id or 0, reply)
                 else:
-                    await self._send_dm(interaction, reply)
+                    await self._send_dm(interaction.channel_id or 0, reply)
             except discord.HTTPException:
                 log.exception("could not deliver a reply")
         if answer and not answered:
@@ -383,7 +468,9 @@ class UmpireBot(commands.AutoShardedBot):
             if drawn is not None:  # None: a newer picture of the game took its place
                 await self.deliver(interaction, [drawn], answer=False)
 
-    async def _send_dm(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+    async def _send_dm(self, channel_id: int, reply: Reply) -> None:
+        """Send a DM; when the addressee's DMs are closed, tell the game's channel (``reply.channel``, else
+        ``channel_id``) with a button to answer privately."""
         assert reply.user is not None
         try:
             channel = await self.create_dm(discord.Object(reply.user))
@@ -407,7 +494,7 @@ class UmpireBot(commands.AutoShardedBot):
             else:
                 text = fallback.text.replace("Use the button to see your private message here", "Use `/log`")
             notice = Reply(text, to="channel", ephemeral=False, mentions=fallback.mentions, buttons=buttons)
-            await self.post(reply.channel or interaction.channel_id or 0, notice)
+            await self.post(reply.channel or channel_id, notice)
 
     async def post(self, channel: int, reply: Reply) -> None:
         """Post ``reply`` in the channel; or, when it continues the run of actions told by the bot's last message

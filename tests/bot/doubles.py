@@ -11,13 +11,14 @@ from __future__ import annotations
 import copy
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.service.sealed import SealedDecision
 from bot.store.records import ActionRow
 from engine.contract import (
     Action,
     Choice,
+    ComputerDecision,
     Event,
     IllegalActionError,
     InvalidActionError,
@@ -237,3 +238,35 @@ def require_ardennes() -> None:
         adapter.prompts(adapter.new_game(adapter.scenarios[0], {}, b"\x01" * 32))
     except Exception as error:  # the engine is being written alongside the bot
         pytest.skip(f"the Ardennes 1944 engine is not playable in this tree: {error!r}")
+
+
+class DuelComputer:
+    """A computer player for Duel (the test double of :class:`engine.contract.ComputerPlayer`): it bids 2 (1 at
+    ``easy``), then rolls or ends its turn as its seed says; it reads only the view and the prompt it is given,
+    and notes every view it was given in :attr:`seen` (in the process that decides)."""
+
+    levels: tuple[str, ...] = ("easy", "normal")
+    seen: ClassVar[list[Any]] = []
+
+    def decide(self, view: Any, prompt: Prompt, level: str, seed: bytes) -> ComputerDecision:
+        DuelComputer.seen.append(view)
+        if view["phase"] == "bid":
+            amount = 1 if level == "easy" else 2
+            return ComputerDecision(Action(prompt.seat, "bid", {"amount": amount}), f"a bid of {amount}", 1)
+        mine = view["score"][prompt.seat]
+        if seed[0] % 3 == 0:
+            return ComputerDecision(Action(prompt.seat, "end_turn", {}), f"holding at {mine} points", 1)
+        return ComputerDecision(
+            Action(prompt.seat, "roll", {}), f"rolling for points: {TARGET - mine} short of {TARGET}", 1
+        )
+
+
+class DuelAgainstComputer(Duel):
+    """Duel with a computer player."""
+
+    computer_player = DuelComputer()
+
+
+def duel_computer_systems() -> dict[str, Any]:
+    """A system registry with Duel and its computer player."""
+    return {"duel": DuelAgainstComputer}

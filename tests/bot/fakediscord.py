@@ -183,7 +183,10 @@ class FakeDiscord:
             tasks = [
                 t
                 for t in asyncio.all_tasks()
-                if t is not current and (t.get_name() == "CommandTree-invoker" or t.get_name().startswith("discord-ui"))
+                if t is not current
+                and (
+                    t.get_name() == "CommandTree-invoker" or t.get_name().startswith(("discord-ui", "umpire-computer-"))
+                )
             ]
             if not tasks:
                 return

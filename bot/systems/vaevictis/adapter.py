@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.service.sealed import SealedDecision
 from bot.store.records import ActionRow
-from engine.contract import Action, Event, InvalidActionError, Prompt, Result
+from engine.contract import Action, ComputerPlayer, Event, InvalidActionError, Prompt, Result
 
 if TYPE_CHECKING:
     from bot.service.game_service import Info
@@ -67,6 +67,13 @@ class VaeVictisAdapter:
         air = self.game.data.has_air_power  # Alsace 1944 has none (2.1, 7.3)
         self.unused_options: Mapping[str, tuple[str, ...]] = {} if air else {"attack": ("air",)}
         """Options of the room's commands this game does not have, left out of its help."""
+
+    @property
+    def computer_player(self) -> ComputerPlayer | None:
+        """The engine's computer player (``engine/vaevictis/opponent/``), or ``None`` in a tree without one: the
+        bot then refuses to give a seat to the computer."""
+        player: ComputerPlayer | None = getattr(self.game, "computer_player", None)
+        return player
 
     # --- The engine contract --------------------------------------------------------------------------
 
