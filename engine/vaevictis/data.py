@@ -510,6 +510,13 @@ class GameData:
         of a game's state: see :mod:`engine.vaevictis.zoc`)."""
         return {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The data as pickled for a worker process: without the derived facts, which hold read-only views that
+        do not pickle and are derived again where the data is read."""
+        kept = dict(self.__dict__)
+        kept.pop("derived", None)
+        return kept
+
     def nationality_of(self, unit_id: str) -> Nationality:
         """The nationality of a unit's army."""
         return self.armies[self.formations[self.units[unit_id].formation].army].nationality

@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "439cb7e5b089ff21d0855158c4948bb0f9cda05f1b03964c957a5d1dc9600097"
+RULES_FINGERPRINT = "40079af5c953dadf85239e9436f3140e2a0c701eb6f5783728213d070283a4e7"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
