@@ -22,6 +22,32 @@ def test_2_42_crt_cells_as_read() -> None:
     assert combat.COLUMNS[combat.column_of(2, 5)] == "1:4"  # 1 to 2.5 rounds to 1:3, printed with 1:4
 
 
+PRINTED_CRT = """
+1:6 1:4 1:2 1:1 2:1 3:1 4:1 6:1 7+
+A3  A3  A2  A2  A1  AE  AE  ADE DE
+A3  A2  A2  A1  A1  AE  C   DE  D1
+A3  A2  A1  A1  AE  C   ADE DE  D1
+A2  A2  A1  A1  AE  C   DE  D1  D1
+A2  A1  A1  AE  C   ADE DE  D1  D2
+A2  A1  AE  AE  C   DE  D1  D1  D2
+A1  A1  AE  C   ADE DE  D1  D2  D2
+A1  AE  AE  C   ADE D1  D1  D2  D3
+A1  AE  C   ADE DE  D1  D1  D2  D3
+AE  AE  C   ADE DE  D1  D2  D3  DS
+AE  C   ADE DE  D1  D1  D2  D3  DS
+C   ADE ADE DE  D1  D2  D3  DS  DS
+ADE ADE DE  D1  D1  D2  DS  DS  DS
+"""
+"""2.42 as printed, rows 1- to 13+ (a blank cell written C, Contact), kept apart from the engine's table so
+that a changed cell shows."""
+
+
+def test_2_42_every_crt_cell_as_printed() -> None:
+    header, *rows = (line.split() for line in PRINTED_CRT.strip().splitlines())
+    assert tuple(header) == combat.COLUMNS
+    assert {row: tuple(cells) for row, cells in enumerate(rows, start=1)} == combat.CRT
+
+
 def test_2_41_strength_less_tac_air_damage_and_out_of_army_control(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "designate", us_1=807, us_7=907)
     assert combat.strength(state, board, "us-7") == 4
