@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.contract import IllegalActionError
+from engine.contract import IllegalActionError, InvalidActionError
 from engine.sealing import verify_receipt
 from engine.wargame_commander import combat, ground
 from engine.wargame_commander.board import Board
@@ -46,6 +46,24 @@ def test_2_42_every_crt_cell_as_printed() -> None:
     header, *rows = (line.split() for line in PRINTED_CRT.strip().splitlines())
     assert tuple(header) == combat.COLUMNS
     assert {row: tuple(cells) for row, cells in enumerate(rows, start=1)} == combat.CRT
+
+
+def test_2_42_the_odds_read_their_column_rounded_in_the_defenders_favour() -> None:
+    read = {
+        (1, 1): "1:1", (3, 2): "1:1", (2, 1): "2:1", (5, 2): "2:1", (3, 1): "3:1", (4, 1): "4:1",
+        (5, 1): "6:1", (6, 1): "6:1", (13, 2): "6:1", (7, 1): "7+", (20, 1): "7+",
+        (4, 5): "1:2", (1, 2): "1:2", (1, 3): "1:4", (1, 4): "1:4", (2, 7): "1:4", (1, 5): "1:6", (1, 9): "1:6",
+    }  # fmt: skip
+    assert {odds: combat.COLUMNS[combat.column_of(*odds)] for odds in read} == read
+
+
+def test_2_43_each_result_says_who_retreats_how_far_and_who_is_engaged() -> None:
+    effects = {
+        "A1": ("attacker", 1, False, False), "A2": ("attacker", 2, False, False), "A3": ("attacker", 3, False, False),
+        "D1": ("defender", 1, False, False), "D2": ("defender", 2, False, False), "D3": ("defender", 3, False, False),
+        "AE": ("", 0, True, False), "DE": ("", 0, False, True), "ADE": ("", 0, True, True), "C": ("", 0, False, False),
+    }  # fmt: skip
+    assert {result: combat.result_effects(result) for result in effects} == effects
 
 
 def test_2_41_strength_less_tac_air_damage_and_out_of_army_control(fresh: SeriesState, board: Board) -> None:
@@ -93,6 +111,34 @@ def test_2_4a_at_most_four_battles_and_4_2i_one_attack_per_unit(fresh: SeriesSta
         combat.check_designation(state, board, "allied", [("de-81", ("us-7",)), ("de-81", ("us-5",))])
 
 
+def test_4_2i_a_designation_is_read_battle_by_battle() -> None:
+    read = combat.parse_designation(" de-66 : us-8 + us-5 ; ; ss-1:us-18, ")
+    assert read == [("de-66", ("us-8", "us-5")), ("ss-1", ("us-18",))]
+    for bad in ("de-66", "de-66:", ":us-8", "de-66:+"):
+        with pytest.raises(InvalidActionError) as error:
+            combat.parse_designation(bad)
+        assert error.value.rule == "4.2i" and f"defender:attacker+attacker, not {bad.strip()!r}" in error.value.reason
+
+
+def test_2_4_each_refused_designation_names_its_rule(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907, us_5=1008, de_81=1007, de_15=1809)
+
+    def refused(side: str, battles: list[tuple[str, tuple[str, ...]]], rule: str, words: str) -> None:
+        with pytest.raises(IllegalActionError) as error:
+            combat.check_designation(state, board, side, battles)
+        assert error.value.rule == rule and words in error.value.reason
+
+    refused("allied", [("de-81", ("us-7",))] * 5, "2.4a", "5 battles designated")
+    refused("allied", [("de-81", ("us-7",))] * 4, "4.2i", "is attacked twice")  # four pass the count
+    refused("allied", [("us-5", ("us-7",))], "2.4a", "is not an enemy unit on the board")
+    refused("allied", [("de-81", ("de-15",))], "2.4b", "is not one of your units on the board")
+    refused("allied", [("de-81", ("us-1",))], "2.4b", "HQs only defend")
+    refused("allied", [("de-81", ("us-7", "us-7"))], "2.4c", "attacks twice")
+    refused("allied", [("de-15", ("us-7",))], "2.4e", "is not next to")
+    refused("german", [("us-7", ("de-81",))], "2.4f", "is the attacker")
+    combat.check_designation(state, board, "allied", [("de-81", ("us-7", "us-5"))])
+
+
 def test_2_4b_army_hqs_only_defend(fresh: SeriesState) -> None:
     state = position(fresh, "designate", us_1=907, us_7=1008, de_81=1007, de_15=1809)
     with pytest.raises(IllegalActionError, match=r"2.4b"):
@@ -138,6 +184,32 @@ def test_2_45_retreat_goes_toward_the_army_hq_never_into_enemy_zoc_unless_closer
     assert 1107 not in options
 
 
+def test_2_45_the_hexes_a_retreat_may_enter_exactly(fresh: SeriesState, board: Board) -> None:
+    # us-7 at 1007 is 3 hexes from its HQ at 0707; de-81 at 1107 controls 1008 and 1106.
+    state = position(fresh, "retreat", us_1=707, us_7=1007, de_81=1107)
+    # 0906, 0907 closer to the HQ; 1006 as far and free; 1008 as far but in enemy ZOC; 1106, 1107 farther.
+    assert sorted(combat.retreat_options(state, board, "us-7", [1007])) == [906, 907, 1006]
+    assert sorted(combat.retreat_options(state, board, "us-7", [1007, 906])) == [907, 1006]  # not back
+    # A step into enemy ZOC that brings the unit closer is allowed: de-81 at 0806 controls 0906 and 0907.
+    state = position(fresh, "retreat", us_1=707, us_7=1007, de_81=806)
+    assert {906, 907} <= set(combat.retreat_options(state, board, "us-7", [1007]))
+
+
+def test_2_45_a_corps_retreats_toward_its_army_hq_an_hq_or_a_corps_without_one_toward_its_home_edge(
+    fresh: SeriesState, board: Board
+) -> None:
+    state = position(fresh, "retreat", us_1=707, us_7=1007, pz_6=1207)
+    assert combat.retreat_target(state, board, "us-7") == ("hq", 707)
+    assert combat.retreat_distance(state, board, "us-7", 1007) == 3
+    assert combat.retreat_target(state, board, "us-1") == ("edge", None)
+    # The Allied home edge is the west (column 1), the German the east (column 20).
+    assert combat.retreat_distance(state, board, "us-1", 1007) == 9
+    assert combat.retreat_distance(state, board, "pz-6", 1207) == 8
+    state.units["us-1"].hex = None
+    assert combat.retreat_target(state, board, "us-7") == ("edge", None)
+    assert combat.retreat_distance(state, board, "us-7", 1007) == 9
+
+
 def test_2_45_a_unit_with_no_retreat_hex_surrenders(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "designate", us_1=707, us_7=1007, de_15=1807)
     others = ["de-81", "de-74", "de-67", "de-66", "de-85", "de-80"]
@@ -169,6 +241,30 @@ def test_2_46_breakthrough_first_into_the_vacated_hex(fresh: SeriesState, board:
     state, _ = act(state, "allied", "advance", unit="us-7", to="1107")
     with pytest.raises(IllegalActionError, match=r"2.46"):
         act(state, "allied", "advance", unit="us-7", to="1207")
+
+
+def test_2_46_each_breakthrough_step_is_checked_against_the_allowance_of_its_battle(
+    fresh: SeriesState, board: Board
+) -> None:
+    state = position(fresh, "breakthrough_allied", us_1=807, us_7=907, de_81=1107)
+    mine = {"side": "allied", "battle": "A1", "units": ["us-7"], "left": 2, "vacated": [1007], "used": False}
+    theirs = {"side": "german", "battle": "D1", "units": ["us-7"], "left": 2, "vacated": [906], "used": True}
+    state.breakthroughs = [theirs, mine]
+
+    def refused(unit_id: str, to: int, rule: str, words: str) -> None:
+        with pytest.raises(IllegalActionError) as error:
+            combat.check_advance(state, board, "allied", unit_id, to)
+        assert error.value.rule == rule and words in error.value.reason
+
+    refused("de-81", 1007, "2.46", "not one of your units")
+    refused("us-7", 1107, "2.46", "is not a land hex next to")
+    refused("us-7", 807, "2.3g", "is occupied")
+    refused("us-7", 906, "2.46", "first into the hex the enemy vacated")
+    assert combat.check_advance(state, board, "allied", "us-7", 1007) is mine
+    mine["used"] = True
+    assert combat.check_advance(state, board, "allied", "us-7", 906) is mine
+    mine["left"] = 0
+    refused("us-7", 1007, "2.46", "no breakthrough movement")
 
 
 def test_2_2c_no_breakthrough_while_the_frontline_is_broken(fresh: SeriesState) -> None:
