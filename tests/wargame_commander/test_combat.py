@@ -101,6 +101,40 @@ def test_2_44_a_defender_surrounded_by_four_corps(fresh: SeriesState, board: Boa
     assert drms["defender surrounded by 4 corps"] == 2
 
 
+def test_2_44_only_corps_of_the_attacking_side_surround_the_defender(fresh: SeriesState, board: Board) -> None:
+    # de-81 at 1007 (plain): three Allied corps around it, a German corps and the Allied HQ on two more sides.
+    state = position(fresh, "designate", us_1=1106, us_7=906, us_5=907, us_8=1006, de_74=1008, de_81=1007)
+    attackers = ("us-7", "us-5", "us-8")
+    reasons = [reason for reason, _ in combat.modifiers(state, board, "de-81", attackers)]
+    assert not [r for r in reasons if "surrounded" in r or "river" in r]  # all on plain hexes
+    state.units["de-74"].hex, state.units["us-18"].hex = None, 1008
+    assert ("defender surrounded by 4 corps", 2) in combat.modifiers(state, board, "de-81", attackers)
+
+
+def test_2_4e_the_possible_battles_with_every_adjacent_corps_and_both_strengths(
+    fresh: SeriesState, board: Board
+) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=906, us_5=907, de_81=1007, de_15=1208)
+    assert combat.possible_battles(state, board, "allied") == [
+        combat.PossibleBattle("allied", "de-81", ("us-5", "us-7"), 8, 3)
+    ]
+    assert [
+        (b.side, b.defender, b.attackers, b.attack, b.defence) for b in combat.possible_battles(state, board, "german")
+    ] == [
+        ("german", "us-5", ("de-81",), 3, 4),
+        ("german", "us-7", ("de-81",), 3, 4),
+    ]
+    # 2.4f: at equal CS the side that attacks is the attacker, so the battle is offered.
+    state.units["us-7"].damage = 1
+    assert combat.designation_options(state, board, "german") == [("us-7", ("de-81",))]
+
+
+def test_3_4d_losses_lower_the_corps_cs(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907)
+    state.units["us-7"].lost = 1
+    assert combat.strength(state, board, "us-7") == 3
+
+
 def test_2_4a_at_most_four_battles_and_4_2i_one_attack_per_unit(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "designate", us_1=807, us_7=907, us_5=1008, de_81=1007, de_15=1809)
     with pytest.raises(IllegalActionError, match=r"2.4c"):
