@@ -173,6 +173,56 @@ def test_2_4_each_refused_designation_names_its_rule(fresh: SeriesState, board: 
     combat.check_designation(state, board, "allied", [("de-81", ("us-7", "us-5"))])
 
 
+def test_3_4c_a_blitzing_corps_next_to_an_enemy_must_attack_at_any_odds(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", de_15=1208, de_81=1007, us_7=907, us_1=807)
+    state.units["de-81"].blitz_active = True
+    with pytest.raises(IllegalActionError) as error:
+        combat.check_designation(state, board, "german", [])
+    assert error.value.rule == "3.4c"
+    assert error.value.reason == "LXXXI. Armeekorps is Blitzing and must attack this combat phase"
+    combat.check_designation(state, board, "german", [("us-7", ("de-81",))])  # 3 against 4: allowed
+    state.units["de-81"].hex = 1208 + 100  # next to no enemy unit: no battle is owed
+    combat.check_designation(state, board, "german", [])
+
+
+def test_2_4a_2_4b_unknown_units_in_a_designation_are_refused(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907, de_81=1007, de_15=1809)
+    with pytest.raises(IllegalActionError) as error:
+        combat.check_designation(state, board, "allied", [("xx-1", ("us-7",))])
+    assert error.value.rule == "2.4a" and error.value.reason == "'xx-1' is not an enemy unit on the board"
+    with pytest.raises(IllegalActionError) as error:
+        combat.check_designation(state, board, "allied", [("de-81", ("xx-1",))])
+    assert error.value.rule == "2.4b" and error.value.reason == "'xx-1' is not one of your units on the board"
+    with pytest.raises(IllegalActionError) as error:  # de-81, out of Army Control, has 2
+        combat.check_designation(state, board, "german", [("us-7", ("de-81",))])
+    assert error.value.reason == (
+        "against VII US Corps your CS is 2 to 4: the side with the higher CS is the attacker, so this battle is "
+        "not yours to fight (only a Blitz corps attacks regardless of odds)"
+    )
+
+
+def test_2_4g_the_battle_line_of_the_log_names_the_attackers_the_odds_the_dice_and_every_modifier(
+    board: Board,
+) -> None:
+    battle = {
+        "attackers": ["us-7", "us-5"],
+        "defender": "de-81",
+        "attack": 8,
+        "defence": 3,
+        "column": "2:1",
+        "dice": [2, 5],
+        "drms": [["defender in woods hex", -1], ["attacking from river hex", -1]],
+        "total": 5,
+        "result": "C",
+    }
+    assert combat.describe_battle(board, battle) == (
+        "VII US Corps + V US Corps (8) against LXXXI. Armeekorps (3) at 2:1: dice 2+5, defender in woods hex -1, "
+        "attacking from river hex -1, total 5: C"
+    )
+    battle["drms"] = []
+    assert ", no modifier, total 5" in combat.describe_battle(board, battle)
+
+
 def test_2_4b_army_hqs_only_defend(fresh: SeriesState) -> None:
     state = position(fresh, "designate", us_1=907, us_7=1008, de_81=1007, de_15=1809)
     with pytest.raises(IllegalActionError, match=r"2.4b"):
@@ -298,7 +348,8 @@ def test_2_46_each_breakthrough_step_is_checked_against_the_allowance_of_its_bat
     mine["used"] = True
     assert combat.check_advance(state, board, "allied", "us-7", 906) is mine
     mine["left"] = 0
-    refused("us-7", 1007, "2.46", "no breakthrough movement")
+    refused("us-7", 1007, "2.46", "no breakthrough movement into 1007: only corps of a won battle, first into the hex ")
+    refused("xx-1", 1007, "2.46", "'xx-1' is not one of your units on the board")
 
 
 def test_2_2c_no_breakthrough_while_the_frontline_is_broken(fresh: SeriesState) -> None:
@@ -313,8 +364,9 @@ def test_2_2c_no_breakthrough_while_the_frontline_is_broken(fresh: SeriesState) 
 def test_2_47_engaged_corps_make_no_breakthrough(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "breakthrough_allied", us_1=807, us_7=907)
     state.units["us-7"].engaged = True
-    with pytest.raises(IllegalActionError, match=r"2.47"):
+    with pytest.raises(IllegalActionError) as error:
         combat.check_advance(state, board, "allied", "us-7", 1007)
+    assert error.value.rule == "2.47" and error.value.reason == "VII US Corps is Engaged: no breakthrough movement"
 
 
 def test_2_43_results_and_5_1_battle_points() -> None:
