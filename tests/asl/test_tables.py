@@ -179,3 +179,24 @@ def test_a_dr_table_rolls_two_dice_a_dr_table_one() -> None:
     assert len(two.dice) == 2 and dice.rolls_made == 2 and two.final == sum(two.dice) + 2
     one = roll_table(tables["wounded_leader"], dice)
     assert len(one.dice) == 1 and dice.rolls_made == 3 and one.column == "result"
+
+
+def test_a_roll_on_a_table_checks_its_drms_against_the_side_and_column_named() -> None:
+    tables = bundled().tables
+    with pytest.raises(InvalidActionError) as error:
+        roll_table(tables["wounded_leader"], Dice(b"\x03" * 32), {"british": 1}, side="german")
+    british = tables["wounded_leader"].drm("british").text
+    assert error.value.reason == f"DRM 'british' ({british}) applies only to the allied side"
+    with pytest.raises(InvalidActionError) as error:
+        roll_table(tables["escape"], Dice(b"\x03" * 32), {"encircled": 1}, side="allied", column="vehicle")
+    assert error.value.reason == "DRM 'encircled' (Encircled) applies only to the infantry column"
+    assert roll_table(tables["escape"], Dice(b"\x03" * 32), column="vehicle").column == "vehicle"
+
+
+def test_a_roll_gives_its_rows_effect_and_a_table_without_drms_says_so() -> None:
+    tables = bundled().tables
+    assert look_up(tables["first_move"], (4,), (), None).effect == "german"
+    assert look_up(tables["first_move"], (5,), (), None).effect == "allied"
+    with pytest.raises(InvalidActionError) as error:
+        parse_drm_spec(tables["first_move"], "night")
+    assert error.value.reason.endswith("its DRMs are: none")
