@@ -77,7 +77,9 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
                 f"{peak:.0f} MB (target {TARGET_MB:.0f} MB: {peak / TARGET_MB:.2f})",
             )
         )
-        figures.append(("state cache", f"{len(service._cache)} games (bound {service._cache.size})"))
+        cache = service._cache
+        used = f"{len(cache)} games, {cache.used / 2**20:.1f} MB (bound {cache.memory / 2**20:.0f} MB)"
+        figures.append(("state cache", used))
         tiles = counters.counter_tile.cache_info()
         figures.append(("counter tiles cached", f"{tiles.currsize} (bound {tiles.maxsize})"))
     finally:

@@ -65,7 +65,7 @@ class ModeratorRoom(Room):
         async def abandon(ctx: Context, o: dict[str, Any]) -> list[Reply]:
             outcome = await layer.service.abandon(ctx.channel, ctx.caller, o["reason"])
             text = outcome.result.text if outcome.result else ""
-            return [Reply("Done."), layer.game_over(ctx, outcome.table, text)]
+            return [Reply("Done."), layer.game_over(ctx, outcome.table, text), *layer.record_at_end(ctx, outcome.table)]
 
         async def correct(ctx: Context, o: dict[str, Any]) -> list[Reply]:
             outcome = await layer.service.correct(ctx.channel, ctx.caller, int(o["count"]), o["reason"])

@@ -48,6 +48,13 @@ SHARED_COMMANDS: tuple[CommandDef, ...] = (
         (OptionDef("head", "a chain head the bot posted in the channel, to find in the log", "text", False),),
         private=True,
     ),
+    CommandDef(
+        "game record",
+        "The game's record: one web page with the map at every activation, the log, charts and the dice checks.",
+        (_opt("seat", "whose view (yours, or after the end any side's); default: yours", "seat", False),),
+        private=True,
+        slow=True,
+    ),
     # --- Answering any prompt ------------------------------------------------------------------------
     CommandDef(
         "choose",

@@ -117,6 +117,7 @@ class GameLife(Prompting):
         return [
             Reply("You resigned."),
             self.game_over(ctx, outcome.table, outcome.result.text if outcome.result else ""),
+            *self.record_at_end(ctx, outcome.table),
         ]
 
     async def _undo(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
@@ -170,7 +171,7 @@ class GameLife(Prompting):
     async def _claim_timeout(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         outcome = await self.service.claim_timeout(ctx.channel, ctx.caller)
         text = outcome.result.text if outcome.result else ""
-        return [Reply("Claimed."), self.game_over(ctx, outcome.table, text)]
+        return [Reply("Claimed."), self.game_over(ctx, outcome.table, text), *self.record_at_end(ctx, outcome.table)]
 
     async def _verify(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         table = await self.service.table(ctx.channel, live=False)
@@ -179,6 +180,27 @@ class GameLife(Prompting):
             return [Reply("Give a chain head as the bot posted it: 16 to 64 hexadecimal digits.")]
         checked = await self.service.verify(table.game.id, posted)
         return [Reply(verification_text(checked))]
+
+    async def _record(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        """``game record``: the record as the caller may see it, attached to a private answer once it is made. While
+        the game is played a player gets their own side's view and anyone else a spectator's; after the end any."""
+        table = await self.service.table(ctx.channel, live=False)
+        game = table.game
+        mine = table.seats_of(ctx.caller.user_id)
+        seat = str(o["seat"]) if o.get("seat") else (mine[0] if len(mine) == 1 else None)
+        if seat is not None and seat not in table.seats:
+            return [Reply(f"There is no seat {seat!r}; the seats are {', '.join(table.seats)}.")]
+        if game.live and seat is not None and seat not in mine:
+            return [Reply(f"Only the {seat} player may have that side's record while the game is played.")]
+        view = f"the {seat} side's view" if seat else "a spectator's view"
+        waits = " (while the game is played, the dice checks await the seed's reveal at the end)" if game.live else ""
+        return [
+            Reply(
+                f"The record of game #{game.id}, {view}{waits}: open it in any browser.",
+                picture=self.record_job(game.id, seat),
+                picture_name=f"game-{game.id}-record.html",
+            )
+        ]
 
 
 def verification_text(checked: Verification) -> str:

@@ -66,10 +66,14 @@ ID_LIKE = re.compile(r"[a-z0-9_.:\-]+(,[a-z0-9_.:\-]+)*")
 class CommandLayer(GameLife):
     """Runs the commands of :data:`COMMANDS` against a :class:`GameService`."""
 
-    def __init__(self, service: GameService, default_system: str | None = None, pictures: bool = True) -> None:
+    def __init__(
+        self, service: GameService, default_system: str | None = None, pictures: bool = True, records: bool = False
+    ) -> None:
         self.service = service
         self.pictures = pictures
         """Whether map pictures are drawn after activations (the console may skip them)."""
+        self.records = records
+        """Whether the game's record (``game record``) is posted when a game ends (Discord and the console)."""
         self.default_system = default_system or (service.system_ids[0] if service.system_ids else "")
         self._handlers: dict[str, Handler] = {
             "game create": self._create,
@@ -84,6 +88,7 @@ class CommandLayer(GameLife):
             "game end-vacation": self._end_vacation,
             "game claim-timeout": self._claim_timeout,
             "game verify": self._verify,
+            "game record": self._record,
             "choose": self._choose,
             "act": self._act_generic,
             "map": self._map,

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bot.commands import info
 from bot.commands.catalogue import COMMANDS
-from bot.commands.replies import Attachment, Button, Context, Fold, Reply, Select, custom_id, who
+from bot.commands.replies import Attachment, Button, Context, Fold, PictureJob, Reply, Select, custom_id, who
 from bot.commands.rooms import all_rooms, cross_system_rooms
 from bot.service.game_service import GameService, Outcome, Refusal, Table
+from bot.service.record import record_html
 from bot.systems.base import Room
 from engine.contract import Prompt
 
@@ -37,6 +38,9 @@ HEAD_SHOWN = 16
 """Hex digits of the chain's head posted with each activation's or turn's map (``umpire verify --head`` finds them
 in the log's chain; 64 bits cannot be matched by a rewritten log)."""
 
+RECORD_LIMIT = 10 * 2**20
+"""The largest record posted as a file: what a bot may attach to a message in a server without boosts."""
+
 
 class Prompting:
     """The messages of outcomes and prompts (a part of the command layer)."""
@@ -44,6 +48,8 @@ class Prompting:
     service: GameService
     pictures: bool
     """Whether map pictures are drawn after activations (the console may skip them)."""
+    records: bool
+    """Whether the game's record is posted when a game ends."""
     _system_rooms: Mapping[str, Room]
 
     def as_layer(self) -> Layer:
@@ -98,6 +104,7 @@ class Prompting:
             if outcome.picture_due:
                 replies.append(await self._picture_reply(ctx, outcome.picture_events, "The map at the end."))
             replies.append(self.game_over(ctx, table, outcome.result.text))
+            replies += self.record_at_end(ctx, table)
             return replies
         # One message per action: what happened, followed by the decision it leads to (the acting seat's own
         # next prompt if it has one, else the first seat asked), so a move is one message, not two.
@@ -132,10 +139,42 @@ class Prompting:
         if not self.pictures:
             return Reply(text + " (map pictures are off)", to="channel", ephemeral=False, channel=ctx.channel)
         try:
-            later = await self.service.picture_job(ctx.channel, None, events)
+            later = await self.service.picture_job(ctx.channel, None, events, newest="after")
         except Refusal:
             return Reply(text + " (this game has no map picture)", to="channel", ephemeral=False)
         return Reply(text, to="channel", ephemeral=False, picture=later, channel=ctx.channel)
+
+    def record_job(self, game_id: int, seat: str | None) -> PictureJob:
+        """The making of a game's record as ``seat`` may see it (:mod:`bot.service.record`), as a job a transport runs
+        once every answer is sent, like a map picture; it refuses a record Discord would not take."""
+
+        async def made() -> bytes:
+            page = (await record_html(self.service, game_id, seat)).encode()
+            if len(page) > RECORD_LIMIT:
+                raise Refusal(
+                    f"the record is {len(page) / 2**20:.1f} MiB, more than a message may carry "
+                    f"({RECORD_LIMIT / 2**20:.0f} MiB): `umpire record {game_id} --out game.html` writes it"
+                )
+            return page
+
+        return made
+
+    def record_at_end(self, ctx: Context, table: Table) -> list[Reply]:
+        """The game's record posted in the channel when it ends (when :attr:`records` is on): everything revealed."""
+        if not self.records:
+            return []
+        game = table.game
+        return [
+            Reply(
+                f"The record of game #{game.id}: open it in any browser to step through the map, read the log and "
+                "charts, and check every die and the hash chain.",
+                to="channel",
+                ephemeral=False,
+                channel=ctx.channel,
+                picture=self.record_job(game.id, None),
+                picture_name=f"game-{game.id}-record.html",
+            )
+        ]
 
     def game_over(self, ctx: Context, table: Table, text: str) -> Reply:
         game = table.game

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from bot.service.arguments import closest
 from bot.service.game_service import Caller, Refusal, Table
+from bot.service.picture_pool import PictureFailed, Superseded
 from engine.contract import RulesError
 
 CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z]{1,4}):(?P<arg>[A-Za-z0-9_.\-]{1,60})")
@@ -124,6 +125,8 @@ class Reply:
     """The game's channel (for DMs and button presses from a DM)."""
     picture: PictureJob | None = None
     """A picture to draw and attach once every answer is sent (:func:`draw_picture`): the message follows."""
+    picture_name: str = "map.png"
+    """The name of the file the picture job makes (a game's record is a web page: ``game-N-record.html``)."""
     fold: Fold | None = None
     """Set on an acting seat's account merged with its own next prompt, pinging nobody (see :class:`Fold`)."""
     form: Form | None = None
@@ -145,22 +148,30 @@ class Context:
 Handler = Callable[[Context, dict[str, Any]], Awaitable[list[Reply]]]
 
 
-async def draw_picture(reply: Reply) -> Reply:
-    """The reply with its picture drawn and attached (or, when the game has none, a note saying so)."""
+async def draw_picture(reply: Reply) -> Reply | None:
+    """The reply with its picture drawn and attached (or, when the game has none, a note saying so); ``None``
+    when a newer picture of the same game took its place before it was drawn (the newer one is posted)."""
     if reply.picture is None:
         return reply
     try:
         png = await reply.picture()
-    except Refusal:
+    except Superseded:
+        return None
+    except PictureFailed:
+        return replace(reply, text=reply.text + " (the map could not be drawn this time; `map` draws it)", picture=None)
+    except Refusal as error:
+        if reply.picture_name != "map.png":  # a game's record, refused (too large for a message)
+            return replace(reply, text=f"{reply.text} ({error})", picture=None)
         return replace(reply, text=reply.text + " (this game has no map picture)", picture=None)
     except RulesError as error:  # an option the drawing refused (an unknown overlay, a hex off the map)
         return replace(reply, text=refusal_text(error), picture=None)
-    return replace(reply, files=(*reply.files, Attachment("map.png", png)), picture=None)
+    return replace(reply, files=(*reply.files, Attachment(reply.picture_name, png)), picture=None)
 
 
 async def with_pictures(replies: Sequence[Reply]) -> list[Reply]:
-    """Every reply with its picture drawn (for transports that simply print, like the console)."""
-    return [await draw_picture(r) for r in replies]
+    """Every reply with its picture drawn (for transports that simply print, like the console); a picture a
+    newer one replaced is left out."""
+    return [drawn for r in replies if (drawn := await draw_picture(r)) is not None]
 
 
 def refusal_text(error: RulesError) -> str:

@@ -21,6 +21,7 @@ from bot.leagues.standings import SWISS, TIEBREAK_NAMES, Row
 from bot.leagues.store import LeagueRow, Pairing
 from bot.service.game_service import Refusal
 from bot.systems.base import Layer, Room
+from render.record.season import season_page
 from render.table_picture import table_picture
 
 COMMANDS: tuple[CommandDef, ...] = (
@@ -172,7 +173,9 @@ COMMANDS: tuple[CommandDef, ...] = (
             OptionDef("game", "the game's number (default: this thread's)", "integer", False, None, 1, 10**12),
         ),
     ),
-    CommandDef("league export", "The standings and every result, as CSV files.", private=True),
+    CommandDef(
+        "league export", "The standings and every result, as CSV files, and the season's web page.", private=True
+    ),
     CommandDef("league log", "The league's log: every organiser decision.", private=True),
 )
 """The league commands."""
@@ -520,7 +523,8 @@ class LeagueCommands:
         here = Context(ctx.caller, pairing.thread, ctx.guild)
         over = self.layer.game_over(here, outcome.table, outcome.result.text if outcome.result else "")
         note = f"Game #{pairing.game} {how}: {_score(pairing.first_score or 0)}-{_score(pairing.second_score or 0)}."
-        return [Reply(note), dataclasses.replace(over, channel=pairing.thread)]
+        records = self.layer.record_at_end(here, outcome.table)  # posted in the game's thread, like the result
+        return [Reply(note), dataclasses.replace(over, channel=pairing.thread), *records]
 
     async def correct(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         winner = int(o["winner"]) if o.get("winner") else None
@@ -552,11 +556,19 @@ class LeagueCommands:
     async def export(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:
         league, table, results = await self.room.export(ctx.channel)
         slug = "".join(c if c.isalnum() else "-" for c in league.name.lower())
+        page = season_page(await self.room.season(ctx.channel))
         files = (
             Attachment(f"{slug}-standings.csv", table.encode()),
             Attachment(f"{slug}-games.csv", results.encode()),
+            Attachment(f"{slug}-season.html", page.encode()),
         )
-        return [Reply(f"{league.name}: the standings and every result.", files=files)]
+        return [
+            Reply(
+                f"{league.name}: the standings and every result (CSV), and the season's page: open it in any browser "
+                "(its links open the games' records kept beside it).",
+                files=files,
+            )
+        ]
 
 
 def parse_level_scores(text: str) -> dict[str, float]:

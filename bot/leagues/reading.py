@@ -16,6 +16,8 @@ from bot.leagues.records import RATED_WAYS, RatedGame, Reliability, SideRecord, 
 from bot.leagues.sides import SideBalance, side_balances
 from bot.leagues.standings import TIEBREAK_NAMES, Outcome, Row, standings
 from bot.leagues.store import LeagueRow
+from render.record.data import Chart, Series
+from render.record.season import Played, Round, Season, Standing
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,78 @@ class LeagueReading(LeagueCore):
             card[system] = (rating, self.seats(system), side_records(user_id, played))
         return PlayerCard(user_id, card, reliability(user_id, [g for _, g in games]))
 
+    async def season(self, channel: int) -> Season:
+        """The league's season page's content (issue 34): standings, rounds with their games and results, and each
+        game system's ratings of the league's players after each round (over the server's rated games up to the
+        round's last result, as ``league ratings`` rates them)."""
+        league, rows, names = await self.standings(channel)
+        rounds = sorted(await self.store.rounds(league.id), key=lambda r: r.number)
+        pairings = await self.store.pairings(league.id)
+        played = tuple(
+            Round(
+                r.number,
+                self._system_name(r.system),
+                r.scenario,
+                tuple(
+                    Played(
+                        names.get(p.first, str(p.first)),
+                        names.get(p.second, str(p.second)) if p.second is not None else "",
+                        _result(p.first_score, p.second_score, p.how),
+                        p.game,
+                    )
+                    for p in pairings
+                    if p.round == r.number
+                ),
+            )
+            for r in rounds
+        )
+        standing = tuple(
+            Standing(
+                row.rank, names.get(row.player, str(row.player)), row.score, row.wins, row.draws, row.losses,
+                row.byes, row.tiebreaks, row.withdrawn,
+            )
+            for row in rows
+        )  # fmt: skip
+        charts: list[Chart] = []
+        server = await self.rated_games(league.guild)
+        players = sorted(names, key=lambda u: names[u])
+        for system in sorted({r.system for r in rounds}):
+            games = [g for s, g in server if s == system]
+            advantages = _advantages(games)
+            series: dict[int, list[tuple[float, float]]] = {u: [] for u in players}
+            for r in rounds:
+                ends = [p.ended for p in pairings if p.round <= r.number and p.ended]
+                if r.system != system or not ends:
+                    continue
+                until = max(ends)
+                rated = ratings([g for g in games if g.ended <= until], until, advantages)
+                for user in players:
+                    if user in rated:
+                        series[user].append((float(r.number), rated[user].rating))
+            charts.append(
+                Chart(
+                    f"Ratings: {self._system_name(system)}",
+                    "round",
+                    "rating",
+                    tuple(Series(names[u], tuple(points)) for u, points in series.items() if points),
+                    zero=False,
+                    note="Each player's Glicko-2 rating after the round's last result, over every rated game of the "
+                    "server in this game system up to then (each scenario's side balance counted).",
+                )
+            )
+        first, second = TIEBREAK_NAMES[league.format]
+        status = {"registration": "registration open", "finished": "final", "cancelled": "cancelled"}.get(
+            league.status, f"after {sum(1 for r in played if r.games)} round(s)"
+        )
+        return Season(league.name, status, (first, second), standing, played, tuple(charts))
+
+    def _system_name(self, system_id: str) -> str:
+        """A game system's name (its id when it is no longer registered)."""
+        try:
+            return self.games.system(system_id).name
+        except Exception:  # a league of a system since removed: its id still says which
+            return system_id
+
     async def export(self, channel: int) -> tuple[LeagueRow, str, str]:
         """The standings and every pairing's result, as two CSV texts."""
         league, rows, names = await self.standings(channel)
@@ -178,3 +252,10 @@ class LeagueReading(LeagueCore):
                 ]
             )
         return league, table.getvalue(), results.getvalue()
+
+
+def _result(first: float | None, second: float | None, how: str | None) -> str:
+    """A pairing's result in words: the scores and how it was decided (empty while it is played)."""
+    if first is None or second is None:
+        return f"{how}" if how else ""
+    return f"{first:g}-{second:g}" + (f" ({how})" if how else "")

@@ -1,11 +1,13 @@
 """What the service keeps in memory for busy channels and games: one lock per channel (:class:`ChannelLocks`) and
-the latest states (:class:`StateCache`), both bounded.
+the latest states (:class:`StateCache`), bounded by count and by memory.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
+import types
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -49,17 +51,62 @@ class ChannelLocks:
                 del self._locks[channel]
 
 
-class StateCache:
-    """The latest state of the most recently used games, at most ``size`` of them (least recently used dropped).
+STATE_MEMORY = 32 * 1024 * 1024
+"""The memory the cached states may take by default, in bytes (32 MB: about 450 mid-game Entire Battle states
+of 72 kB)."""
+REMEASURE = 32
+"""A cached game's footprint is measured again after this many new states (a game's state grows slowly)."""
 
-    Each entry is (the game's revision, its last live action's number, the state). The prompts of a cached
-    state are kept beside it (:meth:`prompts_of`): an action's prompts are worked out once, when it is
-    applied, and serve as the prompts "before" the next action.
+
+def footprint(value: Any) -> int:
+    """The bytes ``value`` takes with everything it holds (each object counted once; classes, functions and
+    modules, which every state shares, not counted)."""
+    seen: set[int] = set()
+    stack = [value]
+    total = 0
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, type | types.ModuleType | types.FunctionType):
+            continue
+        seen.add(id(item))
+        total += sys.getsizeof(item)
+        if isinstance(item, str | bytes | int | float | bool) or item is None:
+            continue
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple | set | frozenset):
+            stack.extend(item)
+        else:
+            inner = getattr(item, "__dict__", None)
+            if inner is not None:
+                stack.append(inner)
+            for slot in getattr(type(item), "__slots__", ()):
+                if hasattr(item, slot):
+                    stack.append(getattr(item, slot))
+    return total
+
+
+class StateCache:
+    """The latest state of the most recently used games, within a memory budget (least recently used dropped).
+
+    Each entry is (the game's revision, its last live action's number, the state). What a state takes is
+    measured (:func:`footprint`) when its game enters the cache and again every :data:`REMEASURE` states, so
+    the cache holds as many games as fit in ``memory`` bytes: many small games, or fewer big ones. ``size``
+    also bounds the count, when given (0: only the memory does). The prompts of a cached state are kept beside
+    it (:meth:`prompts_of`): an action's prompts are worked out once, when it is applied, and serve as the
+    prompts "before" the next action.
     """
 
-    def __init__(self, size: int) -> None:
-        self.size = max(1, size)
+    def __init__(self, size: int = 0, memory: int = STATE_MEMORY, measure: Callable[[Any], int] = footprint) -> None:
+        self.size = max(0, size)
+        self.memory = max(1, memory)
+        self._measure = measure
         self._entries: OrderedDict[int, tuple[int, int, Any]] = OrderedDict()
+        self._costs: dict[int, tuple[int, int]] = {}
+        """Per game: the bytes its state was last measured to take, and the new states since."""
+        self.used = 0
+        """The bytes the cached states take, as last measured."""
         self._prompts: dict[int, tuple[Any, dict[str, Prompt]]] = {}
 
     def prompts_of(self, game_id: int, state: Any) -> dict[str, Prompt] | None:
@@ -82,12 +129,26 @@ class StateCache:
         return entry
 
     def __setitem__(self, game_id: int, entry: tuple[int, int, Any]) -> None:
+        old = self._entries.get(game_id)
+        cost, since = self._costs.get(game_id, (0, REMEASURE))
+        if old is None or (old[2] is not entry[2] and since + 1 >= REMEASURE):
+            cost, since = self._measure(entry[2]), 0
+        elif old[2] is not entry[2]:
+            since += 1
+        self.used += cost - (self._costs[game_id][0] if game_id in self._costs else 0)
+        self._costs[game_id] = (cost, since)
         self._entries[game_id] = entry
         self._entries.move_to_end(game_id)
-        while len(self._entries) > self.size:
+        while len(self._entries) > 1 and (self.used > self.memory or 0 < self.size < len(self._entries)):
             dropped, _ = self._entries.popitem(last=False)
-            self._prompts.pop(dropped, None)
+            self._forget(dropped)
 
     def pop(self, game_id: int, default: Any = None) -> Any:
-        self._prompts.pop(game_id, None)
+        self._forget(game_id)
         return self._entries.pop(game_id, default)
+
+    def _forget(self, game_id: int) -> None:
+        self._prompts.pop(game_id, None)
+        cost = self._costs.pop(game_id, None)
+        if cost is not None:
+            self.used -= cost[0]

@@ -9,8 +9,12 @@ Settings, each an environment variable that a command-line flag overrides:
 ``UMPIRE_MODERATOR_ROLE``    the name of the role whose members may abandon, substitute and correct games
                              (default ``Umpire moderator``); members with Manage Server may too.
 ``UMPIRE_REMINDER_MINUTES``  how often correspondence reminders are checked (default 10).
-``UMPIRE_STATE_CACHE``       how many games' current states are kept in memory (default 100, at least 1); the
-                             least recently used is dropped first and rebuilt from the store when needed.
+``UMPIRE_STATE_CACHE_MB``    the memory the games' current states may take, in MB (default 32, about 450 mid-game
+                             Entire Battle states); the least recently used is dropped first and rebuilt from the
+                             store when needed.
+``UMPIRE_STATE_CACHE``       at most this many games' states in memory besides (default 0: the memory alone bounds).
+``UMPIRE_PICTURE_WORKERS``   how many worker processes draw the map pictures (default: one fewer than the machine's
+                             processors, at least 1, at most 4); 0 draws them in a thread of the bot's process.
 ``UMPIRE_MAX_GAMES_PER_USER``    live games (open or being played) one user may have created at once (default 10).
 ``UMPIRE_MAX_GAMES_PER_SERVER``  live games one server may hold at once (default 200).
 ``UMPIRE_MAX_CREATIONS_PER_HOUR`` games one user may create in any hour (default 20).
@@ -46,8 +50,19 @@ class Limits:
 
 
 DEFAULT_MODERATOR_ROLE = "Umpire moderator"
-DEFAULT_STATE_CACHE = 100
-"""Games whose state stays in memory: a mid-game Entire Battle state is about 90 kB, so about 9 MB."""
+DEFAULT_STATE_CACHE = 0
+"""No bound on the count of games whose state stays in memory: :data:`DEFAULT_STATE_CACHE_MB` bounds them."""
+DEFAULT_STATE_CACHE_MB = 32
+"""The memory the cached states may take (:class:`bot.service.caches.StateCache`): a mid-game Entire Battle state
+takes about 72 kB, so about 450 games."""
+
+
+def default_picture_workers(processors: int | None = None) -> int:
+    """Picture worker processes for a machine with ``processors`` (default: this one's): one fewer than its
+    processors, the other being the bot's, at least 1 and at most 4 (docs/performance.md, "Pictures in worker
+    processes")."""
+    count = processors if processors is not None else (os.cpu_count() or 1)
+    return max(1, min(4, count - 1))
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,11 @@ class Settings:
     reminder_minutes: float = 10.0
     limits: Limits = Limits()
     state_cache: int = DEFAULT_STATE_CACHE
+    state_cache_mb: int = DEFAULT_STATE_CACHE_MB
+    picture_workers: int = 0
+    """Worker processes drawing the map pictures; 0 (what settings made in code get: the tests, the console)
+    draws them in the bot's own process. :meth:`from_env` gives the machine's default
+    (:func:`default_picture_workers`)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -81,7 +101,9 @@ class Settings:
                 games_per_server=_count(env, "UMPIRE_MAX_GAMES_PER_SERVER", Limits.games_per_server),
                 creations_per_hour=_count(env, "UMPIRE_MAX_CREATIONS_PER_HOUR", Limits.creations_per_hour),
             ),
-            "state_cache": max(1, _count(env, "UMPIRE_STATE_CACHE", DEFAULT_STATE_CACHE)),
+            "state_cache": _count(env, "UMPIRE_STATE_CACHE", DEFAULT_STATE_CACHE),
+            "state_cache_mb": max(1, _count(env, "UMPIRE_STATE_CACHE_MB", DEFAULT_STATE_CACHE_MB)),
+            "picture_workers": _count(env, "UMPIRE_PICTURE_WORKERS", default_picture_workers()),
         }
         return cls(**values)
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.service.caches import ChannelLocks, StateCache
+from bot.service.caches import STATE_MEMORY, ChannelLocks, StateCache
 from bot.service.config import Limits
 from bot.service.game_types import GameEndListener, Refusal, SystemAdapter, SystemFactory, Table, TimeoutListener
+from bot.service.picture_pool import PicturePool
 from bot.service.rendering import Renderer
 from bot.store.interface import GameStore
 from bot.store.records import ActionRow, Clock, GameRow
@@ -36,7 +37,10 @@ class ServiceCore:
         systems: Mapping[str, SystemFactory],
         clock: Clock | None = None,
         limits: Limits | None = None,
-        state_cache: int = 100,
+        state_cache: int = 0,
+        state_memory: int = STATE_MEMORY,
+        picture_workers: int = 0,
+        picture_setup: Callable[[], object] | None = None,
     ):
         self.store = store
         self._factories = dict(systems)
@@ -45,8 +49,9 @@ class ServiceCore:
         self.limits = limits if limits is not None else Limits(0, 0, 0)
         """The limits on creating games (the bot's come from its settings; none by default)."""
         self._creating = asyncio.Lock()
-        self._cache = StateCache(state_cache)
-        """Each game's latest state: (revision, last action's number, state)."""
+        self._cache = StateCache(state_cache, state_memory)
+        """Each game's latest state: (revision, last action's number, state), within ``state_memory`` bytes (and
+        ``state_cache`` games, when not 0)."""
         self._unpinged: dict[int, set[str]] = {}
         """Per game, the seats whose current required prompt was posted without a ping (it came from their own
         action): the next action by another seat pings them, so a simultaneous step never waits unseen."""
@@ -56,7 +61,11 @@ class ServiceCore:
         if clock is not None:
             self.clock = clock
         self.renderer = Renderer()
-        """Where pictures are drawn: a worker thread that gives way to answers in progress."""
+        """A worker thread that gives way to answers in progress: where the system's other drawings are made
+        (and the map pictures, with no picture workers)."""
+        self.pictures = PicturePool(picture_workers, self.renderer, self.system, setup=picture_setup)
+        """Where map pictures are drawn: ``picture_workers`` worker processes (0: the renderer's thread), each
+        set up by ``picture_setup`` as it starts."""
         self.end_listeners: list[GameEndListener] = []
         self.timeout_listeners: list[TimeoutListener] = []
         """Told once when a seat runs out of time and reserve (:data:`bot.service.game_types.TimeoutListener`)."""
@@ -78,6 +87,11 @@ class ServiceCore:
                 await listener(game, how)
             except Exception:
                 logger.exception("a game-end listener failed for game %s", game.id)
+
+    async def close_pictures(self) -> None:
+        """Stop drawing: the picture workers, then the renderer's thread (pictures being drawn are finished)."""
+        await self.pictures.aclose()
+        await self.renderer.aclose()
 
     # --- Systems, locks, loading ----------------------------------------------------------------------
 

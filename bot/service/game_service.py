@@ -69,8 +69,10 @@ sealed decision whose receipt the channel has seen."""
 
 class GameService(Reading, Correspondence):
     """Every game operation. ``systems`` maps a system id to a factory of its :class:`SystemAdapter`;
-    ``limits`` are the limits on creating games; ``state_cache`` is how many games' states stay in memory (the
-    ``UMPIRE_STATE_CACHE`` setting)."""
+    ``limits`` are the limits on creating games; ``state_memory`` is the bytes the games' states kept in memory
+    may take (``UMPIRE_STATE_CACHE_MB``) and ``state_cache``, when not 0, how many at most
+    (``UMPIRE_STATE_CACHE``); ``picture_workers`` is how many worker processes draw the map pictures
+    (``UMPIRE_PICTURE_WORKERS``; 0: a thread of this process)."""
 
     def _recent_page(self) -> int:
         return RECENT_PAGE

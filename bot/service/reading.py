@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from bot.service.core import ServiceCore
 from bot.service.game_types import Caller, Info, LogEntry, Refusal, SystemAdapter, Table
+from bot.service.picture_pool import picture_key, request_of
 from bot.store.records import ActionRow, GameRow
 from engine.contract import RulesError
 
@@ -113,37 +113,42 @@ class Reading(ServiceCore):
         overlay: str | None = None,
         unit: str | None = None,
         around: str | None = None,
+        newest: str | None = None,
     ) -> Callable[[], Awaitable[bytes]]:
         """:meth:`picture` in two steps: what to draw is decided now (the position now, as the caller's seat
-        sees it), the drawing happens when the returned function is awaited, in :attr:`renderer`.
+        sees it), the drawing happens when the returned function is awaited, in :attr:`pictures`.
+
+        ``newest`` names a picture of which only the newest matters (``"after"``: the picture posted after an
+        activation): while it waits to be drawn, a newer one of the same name, game and view takes its place,
+        and awaiting the older one raises :class:`bot.service.picture_pool.Superseded`.
 
         :raises Refusal: when the system draws no overlays or close-ups and one is asked for; awaiting the
             function raises it when the system draws no picture.
         """
         table = await self.table(channel, live=False)
-        system = self.system(table.game.system)
+        system_id = table.game.system
+        system = self.system(system_id)
         state = await self.state(table.game)
         seat = self._viewer(table, caller) if caller else None
         draw = getattr(system, "draw", None)
-        work: Callable[[], bytes | None]
+        factory = self._factories[system_id]
+        options = {"overlay": overlay, "unit": unit, "around": around}
         if events is None:
             events = await self._recent_events(table.game, seat)
-            if draw is not None:
-                work = partial(draw, state, seat, list(events), overlay=overlay, unit=unit, around=around)
-            else:
-                work = partial(system.picture, state, seat, list(events))
+            request = request_of(system_id, factory, state, seat, events, whole=draw is not None, **options)
         elif overlay or around:
             if draw is None:
                 raise Refusal(f"{system.name} draws no overlays or close-ups")
-            work = partial(draw, state, seat, list(events), overlay=overlay, unit=unit, around=around)
+            request = request_of(system_id, factory, state, seat, events, whole=True, **options)
         else:
-            work = partial(system.picture, state, seat, list(events))
+            request = request_of(system_id, factory, state, seat, events)
+        key = picture_key(table.game.id, seat, newest) if newest else None
 
         async def drawn() -> bytes:
-            png = await self.renderer.draw(work)
+            png = await self.pictures.draw(request, key)
             if png is None:
                 raise Refusal(f"{system.name} has no map picture")
-            return bytes(png)
+            return png
 
         return drawn
 

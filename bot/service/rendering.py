@@ -1,10 +1,12 @@
-"""Where map pictures are drawn: one worker thread, after the answers being worked on.
+"""A worker thread for drawings, after the answers being worked on.
 
 A picture never delays an answer. The transport sends every answer first and only then asks for the picture
-(:class:`bot.commands.layer.PictureJob`); the drawing itself runs in a single worker thread, off the event loop, and
-starts only when no answer is being worked on (or after :data:`MAX_WAIT` seconds), so a burst of interactions
-is answered before the pictures it causes are drawn. Why a thread rather than worker processes, and why one:
-docs/performance.md ("Pictures").
+(:class:`bot.commands.layer.PictureJob`). The map pictures are drawn in worker processes
+(:mod:`bot.service.picture_pool`); this thread draws what a room draws itself (the Wargame Commander's plan
+sheets) and, when the bot has no picture workers (the tests, the console), the map pictures too. It starts a
+drawing only when no answer is being worked on (or after :data:`MAX_WAIT` seconds), so a burst of interactions
+is answered before the drawings it causes: in one process, a drawing's Python part holds the interpreter's lock.
+Why worker processes now: docs/performance.md ("Pictures in worker processes").
 """
 
 from __future__ import annotations

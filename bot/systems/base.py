@@ -72,6 +72,10 @@ class Layer(Protocol):
         """The channel's message at a game's end (result, seed, chain head)."""
         ...
 
+    def record_at_end(self, ctx: Context, table: Table) -> list[Reply]:
+        """The game's record posted in the channel at its end, when the transport posts records (issue 34)."""
+        ...
+
     async def freshness(self, table: Table, seat: str, prompt: Prompt) -> str:
         """A short hash a prompt's buttons carry: they stay valid while the seat's prompt is unchanged."""
         ...

@@ -64,7 +64,9 @@ def add_bot_commands(commands: Any) -> None:
         "games are kept in a SQLite file (UMPIRE_DB or --db, default umpire.sqlite3 in the working directory, "
         "WAL mode). UMPIRE_GUILD (or --guild) syncs the slash commands to one server at once, for testing; "
         "UMPIRE_MODERATOR_ROLE names the moderators' role (default 'Umpire moderator'); "
-        "UMPIRE_REMINDER_MINUTES sets how often correspondence reminders are checked (default 10).",
+        "UMPIRE_REMINDER_MINUTES sets how often correspondence reminders are checked (default 10); "
+        "UMPIRE_PICTURE_WORKERS how many worker processes draw the map pictures (default: cores - 1, 1 to 4); "
+        "UMPIRE_STATE_CACHE_MB the memory kept games' states may take (default 32).",
     )
     run.add_argument("--token", help="the bot token (default: $DISCORD_TOKEN); prefer the variable")
     run.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
@@ -134,6 +136,20 @@ def add_bot_commands(commands: Any) -> None:
         "(repeat for several)",
     )
 
+
+    record = commands.add_parser(
+        "record",
+        help="write a game's record: one self-contained web page with the map at every activation and the checks",
+        description="Write one HTML file that needs nothing but a browser: the map after each activation (stepped with "
+        "a slider or the arrow keys), the log beside it, where the game stands, charts of losses, objectives and dice "
+        "luck, and the verification of every die, link of the hash chain and sealed receipt, recomputed in the "
+        "browser. Before the end it shows what --seat may see (default: a spectator's view) and the dice checks await "
+        "the seed; after the end everything. The file gets the integrity check `umpire run` makes.",
+    )
+    record.add_argument("game", type=int, help="the game number")
+    record.add_argument("--out", required=True, type=Path, help="the HTML file to write")
+    record.add_argument("--seat", help="whose view (default: a spectator's)")
+    record.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
 
 def _tools(game: str, drawing: bool = False) -> DataTools | None:
     """The data tools that read ``game`` (:func:`bot.systems.data_tools`), with ``drawing`` those that draw its
@@ -397,6 +413,37 @@ def run_verify(args: argparse.Namespace) -> int:
     return asyncio.run(verify())
 
 
+def run_record(args: argparse.Namespace) -> int:
+    from bot.service.game_service import GameService, Refusal
+    from bot.service.record import record_html
+    from bot.store.records import StoreError
+    from bot.systems import systems
+
+    path = _database(args)
+    if path is None:
+        return 1
+
+    async def record() -> int:
+        store = await _open_to_read(path)
+        if store is None:
+            return 1
+        try:
+            html = await record_html(GameService(store, systems()), args.game, args.seat)
+        except (Refusal, StoreError, sqlite3.DatabaseError) as error:
+            print(f"umpire: {_damaged(path, error)}", file=sys.stderr)
+            return 1
+        finally:
+            await store.close()
+        try:
+            args.out.write_text(html, encoding="utf-8")
+        except OSError as error:
+            print(f"umpire: cannot write {args.out}: {error.strerror}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.out} ({len(html.encode()) // 1024} KiB): open it in any browser")
+        return 0
+
+    return asyncio.run(record())
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``umpire`` console script."""
     args = build_parser().parse_args(argv)
@@ -407,6 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "local": run_local,
         "replay": run_replay,
         "verify": run_verify,
+        "record": run_record,
     }
     return handlers[args.command](args)
 

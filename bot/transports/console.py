@@ -432,7 +432,7 @@ async def play(
     store = await SqliteStore.open(db, check=True)  # the check `umpire run` makes: a damaged file is refused
     service = GameService(store, systems)
     try:
-        layer = CommandLayer(service, system, pictures=pictures)
+        layer = CommandLayer(service, system, pictures=pictures, records=pictures)
         out = out or sys.stdout
         channel = CHANNEL
         while await store.live_game_in(channel) is not None:  # a game file may hold earlier games
@@ -455,5 +455,5 @@ async def play(
                 break
         return console
     finally:
-        await service.renderer.aclose()
+        await service.close_pictures()
         await store.close()

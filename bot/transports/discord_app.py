@@ -93,9 +93,15 @@ class UmpireBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
         self.settings = settings
         self.service = GameService(
-            store, game_systems or systems(), limits=settings.limits, state_cache=settings.state_cache
+            store,
+            game_systems or systems(),
+            limits=settings.limits,
+            state_cache=settings.state_cache,
+            state_memory=settings.state_cache_mb * 1024 * 1024,
+            picture_workers=settings.picture_workers,
+            picture_setup=tune_allocator,  # the workers' C allocator set as the bot's (bot/transports/allocator.py)
         )
-        self.layer = CommandLayer(self.service)
+        self.layer = CommandLayer(self.service, records=True)
         self.layer.open_thread = self.open_thread
         self.sync_commands = sync_commands
         self.run_background_tasks = run_background_tasks
@@ -105,9 +111,10 @@ class UmpireBot(commands.Bot):
         self._superseded: list[PromptMessage] = []
 
     async def close(self) -> None:
-        """Close the connection to Discord, then stop the picture thread (a picture being drawn is finished)."""
+        """Close the connection to Discord, then stop the picture workers and thread (a picture being drawn is
+        finished)."""
         await super().close()
-        await self.service.renderer.aclose()
+        await self.service.close_pictures()
 
     async def setup_hook(self) -> None:
         """Register the persistent buttons, add the commands, and sync them (to the test server if set)."""
@@ -338,7 +345,8 @@ class UmpireBot(commands.Bot):
             except Exception:
                 log.exception("a picture could not be drawn")
                 continue
-            await self.deliver(interaction, [drawn], answer=False)
+            if drawn is not None:  # None: a newer picture of the game took its place
+                await self.deliver(interaction, [drawn], answer=False)
 
     async def _send_dm(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         assert reply.user is not None

@@ -568,12 +568,14 @@ def posts(sent: list[Sent], channel: int | None = None) -> list[Sent]:
 
 
 @asynccontextmanager
-async def bot_behind_fake_discord(db_path: Path, systems: Mapping[str, SystemFactory]) -> AsyncIterator[FakeDiscord]:
+async def bot_behind_fake_discord(
+    db_path: Path, systems: Mapping[str, SystemFactory], *, picture_workers: int = 0
+) -> AsyncIterator[FakeDiscord]:
     """The bot over ``systems`` and a store at ``db_path``, started behind the fake Discord; stopped and closed
-    on leaving."""
+    on leaving. ``picture_workers``: worker processes drawing its pictures (0: its own process)."""
     store = await SqliteStore.open(db_path)
-    umpire = UmpireBot(Settings(token=None, db=str(db_path)), store, dict(systems), sync_commands=False,
-                       run_background_tasks=False)  # fmt: skip
+    settings = Settings(token=None, db=str(db_path), picture_workers=picture_workers)
+    umpire = UmpireBot(settings, store, dict(systems), sync_commands=False, run_background_tasks=False)
     opened = FakeDiscord(umpire)
     await opened.start()
     try:

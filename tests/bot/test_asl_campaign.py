@@ -328,6 +328,11 @@ async def test_whole_campaign_over_several_dates_through_discord(fake: FakeDisco
     assert "I1(K)" in channel_text(fake) and "Game over" in channel_text(fake)
     for secret in state.secrets:
         assert secret.receipt in channel_text(fake)
+    # the campaign's record, posted at the end (issue 34): no map, the rosters, purchases and receipts
+    [page] = [p.file_data[n] for p in posts(fake.sent, CHANNEL) for n in p.files if n.endswith("-record.html")]
+    assert b'<canvas id="map"' not in page and b"This game has no map in the bot" in page
+    assert b"<summary>Rosters</summary>" in page and b"<summary>Purchase records (9.6178)</summary>" in page
+    assert all(secret.receipt.encode() in page for secret in state.secrets)  # the page checks each receipt
     checked = "\n".join(a.content for a in answers(await fake.command(EVE, CHANNEL, "campaign verify")))
     n = len(state.secrets)
     assert f"{n} posted, {n} revealed" in checked and "all agree" in checked and "seed" in checked

@@ -34,6 +34,13 @@ def test_a_whole_series_plays_at_the_console_from_its_transcript(
     assert "sealed decisions: holds (10 receipt(s)" in text  # every designation's receipt checked
     assert not list(tmp_path.glob("*.png"))  # --no-pictures: no map, no plan sheet
 
+    # The series' record (issue 34): a picture after each frame's steps, the score charts, every sealing's events
+    out = tmp_path / "series.html"
+    assert main(["record", "1", "--db", db, "--out", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert '<canvas id="map"' in page and 'aria-label="Score"' in page and "Points scored per frame" in page
+    assert page.count('"kind":"sealed"') == page.count('"kind":"reveal"') == 10  # the page checks each receipt
+
     # Every receipt posted at a seal is checked with hashlib against the sealed text of the reveal's file.
     posted = re.findall(r"has sealed its [a-z ]+ \([0-9.a-z]+\); receipt ([0-9a-f]{64})", text)
     details = [d for f in sorted(tmp_path.glob("details-*.json")) for d in json.loads(f.read_text())]

@@ -210,8 +210,10 @@ async def test_a_finished_game_refuses_buttons_and_reveals_the_seed(fake: FakeDi
     sent = await fake.click(BOB, question, "Cancel")
     assert "did not resign" in answers(sent)[-1].content and not posts(sent, CHANNEL)
     sent = await fake.click(BOB, answers(await fake.command(BOB, CHANNEL, "game resign"))[-1], "Confirm")
-    over = posts(sent, CHANNEL)[-1]
+    over, record = posts(sent, CHANNEL)[-2:]
     assert "The dice seed was" in over.content
+    assert "The record of game #1" in record.content and record.files == ["game-1-record.html"]  # issue 34
+    assert b"Verification" in record.file_data["game-1-record.html"]
     sent = await fake.click(ANN, prompt, "1. Roll a die")
     assert "over" in answers(sent)[-1].content
     sent = await fake.command(ANN, CHANNEL, "game verify")

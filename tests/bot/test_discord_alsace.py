@@ -214,7 +214,8 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
 
     # [16, dice] After the end, anyone checks every roll against the revealed seed, the two draws included.
     sent = await fake.click(ANN, answers(await fake.command(ANN, CHANNEL, "game resign"))[-1], "Confirm")
-    assert "The dice seed was" in posts(sent, CHANNEL)[-1].content
+    over, record = posts(sent, CHANNEL)[-2:]
+    assert "The dice seed was" in over.content and record.files == ["game-1-record.html"]  # issue 34
     checked = answers(await fake.command(EVE, CHANNEL, "game verify"))[-1].content
     assert "Verification passed: every layer holds." in checked
     assert "- dice: holds (5 roll(s) recomputed from the seed" in checked  # each die drawn, counted once

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -185,7 +186,13 @@ async def test_a_four_player_swiss_season(db_path: Path) -> None:
 
         # The export: standings and every result as CSV.
         sent = await fake.command(EVE, LEAGUE, "league export")
-        assert answers(sent)[-1].files == ["autumn-standings.csv", "autumn-games.csv"]
+        assert answers(sent)[-1].files == ["autumn-standings.csv", "autumn-games.csv", "autumn-season.html"]
+        # ... and the season's page (issue 34): standings, rounds with links to the records, ratings over time
+        season = answers(sent)[-1].file_data["autumn-season.html"].decode()
+        assert "<h2>Standings</h2>" in season and "<td>1</td><td>ann</td><td>2</td>" in season
+        assert f'href="game-{game}-record.html"' in season and "Round 1:" in season
+        assert 'aria-label="Ratings: ' in season and "<polyline" in season
+        assert not re.search(r"https?://", season) and "connect-src 'none'" in season
         _, standings_csv, games_csv = await room.export(LEAGUE)
         assert list(csv.reader(io.StringIO(standings_csv)))[1][:4] == ["1", "ann", "11", "2.0"]
         games = list(csv.DictReader(io.StringIO(games_csv)))

@@ -18,6 +18,7 @@ random placements are checked like any other action.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -29,6 +30,7 @@ import pytest
 import bot.service.game_service
 from bot.commands.layer import COMMANDS, CommandLayer, Context, Reply, with_pictures
 from bot.service.game_service import Caller, GameService
+from bot.service.record import game_record
 from bot.store.sqlite import SqliteStore
 from bot.systems import systems
 from engine.contract import Action
@@ -232,6 +234,24 @@ class Watcher:
                         assert not found, "the reach of an enemy unit was suggested"
 
 
+    async def read_records(self, state: Any) -> None:
+        """Issue 34: each audience's game record holds the log as that audience reads it, word for word (so nothing
+        it has never seen), the seed only after the end, and the whole log only where none of it is hidden."""
+        on_map = {u.id for u in state.on_map()}
+        game = (await self.service.table(CHANNEL, live=False)).game
+        for audience, caller in (("german", ANN), ("allied", BOB), (None, EVE)):
+            record = await game_record(self.service, game.id, audience, pictures=False)
+            log, _ = await self.service.log(CHANNEL, caller)
+            assert [(e.seq, list(e.texts)) for e in record.entries] == [(e.seq, e.texts) for e in log]
+            never = on_map - self.ever_seen[audience]
+            self.check_text(record.victory, never, f"the record's status for {audience}")
+            self.check_text("\n".join(t for e in record.entries for t in e.texts), never, f"record for {audience}")
+            assert record.viewer == (audience or "spectator") and (record.seed is None) == game.live
+            if record.chain is not None:  # whole only where nothing of it is hidden from this audience
+                whole = json.dumps([[row.args, row.events] for row in record.chain])
+                self.check_text(whole, never, f"the record's chain for {audience}")
+
+
 def weighted_order(rng: random.Random, actions: list[Action]) -> list[Action]:
     def key(action: Action) -> float:
         weight = 0.15 if action.verb in ("pass", "end_activation", "end_support") else 1.0
@@ -291,6 +311,7 @@ async def test_11_nothing_hidden_ever_reaches_the_other_side(
             if step % CHECK_EVERY == 0:
                 await watcher.read_everything(state)
         await watcher.read_everything(state)
+        await watcher.read_records(state)
         assert watcher.checked["pictures"] >= 1 and watcher.checked["texts"] > 100, watcher.checked
     finally:
         await store.close()

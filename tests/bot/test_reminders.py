@@ -158,7 +158,8 @@ async def test_clock_behind_discord_vacation_pings_warning_dm_moderators_once_an
         status = await fake.command(ANN, CHANNEL, "game status")
         assert any("blue: out of time" in s.content for s in status)
         over = posts(await fake.command(ANN, CHANNEL, "game claim-timeout"), CHANNEL)
-        assert "blue ran out of time" in over[-1].content and "red wins on time" in over[-1].content
+        assert "blue ran out of time" in over[-2].content and "red wins on time" in over[-2].content
+        assert over[-1].files == ["game-1-record.html"]  # the game's record follows the result (issue 34)
     finally:
         await close_fake(fake)
 

@@ -215,6 +215,21 @@ class AslAdapter:
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         return False
 
+    def record_sections(self, state: CampaignState, seat: str | None, over: bool) -> dict[str, str]:
+        """A campaign's record has no map (issue 34): it shows the CG rosters, the RG Purchase Records (9.6178)
+        and the sealed receipts, as ``seat`` may read them (each side's own in full after the end)."""
+        module = module_from_raw(state.module)
+        sides = module.sides
+
+        def each(topic: str) -> str:
+            return "\n\n".join(self.describe(state, side if over else seat, topic, side) for side in sides)
+
+        return {
+            "Rosters": each("roster").replace("\f", "\n"),
+            "Purchase records (9.6178)": each("purchases"),
+            "Sealed receipts": self.describe(state, seat, "secrets", ""),
+        }
+
     def sealed_decisions(self, actions: Sequence[ActionRow]) -> list[SealedDecision]:
         """Every purchase and secret the Refit Phase sealed (its ``sealed`` and ``reveal`` events)."""
         return sealed_in_events(actions)

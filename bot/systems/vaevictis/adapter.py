@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from engine.vaevictis.game import VaeVictisGame
     from engine.vaevictis.state import GameState
     from render.picture import Overlay
+    from render.record.data import Chart
 
 PICTURE_KINDS = frozenset({"end-activation", "turn", "victory", "setup-done"})
 """Events after which the channel gets the map picture: an activation ends, a new turn, the end, a side's set-up
@@ -452,6 +453,24 @@ class VaeVictisAdapter:
         from bot.systems.vaevictis.reports import replay_pictures
 
         return replay_pictures(self.game, state, seat, log, self._region)  # type: ignore[arg-type]
+
+    def unveiled(self, state: GameState) -> GameState:
+        """[11] The position with the fog of war lifted, for a record made after the end (issue 34)."""
+        from bot.systems.vaevictis.record import unveiled
+
+        return unveiled(state)
+
+    def record_charts(
+        self,
+        states: Sequence[tuple[int, GameState]],
+        seat: str | None,
+        log: Sequence[Mapping[str, Any]],
+        over: bool,
+    ) -> list[Chart]:
+        """A record's charts: steps lost per turn and objectives held (:mod:`bot.systems.vaevictis.record`)."""
+        from bot.systems.vaevictis.record import record_charts
+
+        return record_charts(self.game.data, states, seat, log, over)
 
     def picture_due(self, events: Sequence[Mapping[str, Any]]) -> bool:
         """A picture after an activation ends, a pass, a new turn or the end."""

@@ -11,7 +11,7 @@ Sealed contents stay sealed: the channel's texts come from the public view; a si
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.service.sealed import SealedDecision, sealed_in_events
 from bot.store.records import ActionRow
@@ -20,6 +20,9 @@ from engine.wargame_commander import SYSTEM, combat, ground, series, special
 from engine.wargame_commander.board import Board
 from engine.wargame_commander.rules_version import RULES_VERSION
 from engine.wargame_commander.state import SeriesState, board_of
+
+if TYPE_CHECKING:
+    from render.record.data import Chart
 
 PICTURE_PHASES = frozenset({"designate", "move_allied_corps", "report", "over"})
 """After combat, after the frame report (before the designations) and before each frame: the channel's map."""
@@ -158,6 +161,52 @@ class WargameCommanderAdapter:
         }
         frontlines = {s: ground.frontline(state, board, s) for s in board.sides}
         return draw_map(board, view, ranges, frontlines)
+
+    def record_charts(
+        self,
+        states: Sequence[tuple[int, SeriesState]],
+        seat: str | None,
+        log: Sequence[Mapping[str, Any]],
+        over: bool,
+    ) -> list[Chart]:
+        """5.1: a record's charts (issue 34): each side's score after each picture, and the points each side
+        scored in each frame (the score ledger's lines, losses inflicted among them)."""
+        from render.record.data import Chart, Series
+
+        if not states:
+            return []
+        board = board_of(states[-1][1])
+        viewer = seat if seat in SYSTEM.seats else None
+        views = [(index, SYSTEM.view(state, viewer)) for index, state in states]
+        score = Chart(
+            "Score",
+            "picture",
+            "points",
+            tuple(
+                Series(side.title(), tuple((float(i + 1), float(v["score"][side])) for i, v in views))
+                for side in board.sides
+            ),
+        )
+        ledger = views[-1][1]["ledger"]
+        frames = sorted({int(line["frame"]) for line in ledger})
+
+        def scored(side: str, frame: int) -> float:
+            return float(sum(x["points"] for x in ledger if int(x["frame"]) == frame and x["side"] == side))
+
+        per_frame = Chart(
+            "Points scored per frame",
+            "frame",
+            "points",
+            tuple(
+                Series(
+                    side.title(),
+                    tuple((float(f), scored(side, f)) for f in frames),
+                )
+                for side in board.sides
+            ),
+            bars=True,
+        )
+        return [score, per_frame]
 
     def plan_sheet(self, state: SeriesState, side: str) -> bytes:
         """4.2r: the plan sheet picture of ``side`` before the next frame (:mod:`render.wargame_commander_plan`)."""

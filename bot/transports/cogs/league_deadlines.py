@@ -69,7 +69,10 @@ class LeagueDeadlines(commands.Cog):
         for reply in replies:
             try:
                 if reply.picture is not None:
-                    reply = await draw_picture(reply)
+                    drawn = await draw_picture(reply)
+                    if drawn is None:  # a newer picture of the game took its place
+                        continue
+                    reply = drawn
                 if reply.to == "dm" and reply.user is not None:
                     dm = await self.bot.create_dm(discord.Object(reply.user))
                     await dm.send(**self.bot.message_of(reply))

@@ -116,6 +116,8 @@ class Reminders(commands.Cog):
             for reply in replies:
                 try:
                     drawn = await draw_picture(reply)
+                    if drawn is None:  # a newer picture of the game took its place
+                        continue
                     message = self.bot.message_of(drawn)
                     if drawn.to == "dm" and drawn.user is not None:
                         await (await self.bot.create_dm(discord.Object(drawn.user))).send(**message)
