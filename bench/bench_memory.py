@@ -7,7 +7,8 @@ in one transaction with the last state as snapshot). Each game draws the channel
 the hex of its first unit on the map (``/map hex:``), as the bot draws them (in its render thread). Peak RSS
 (``ru_maxrss``) is read after loading, after the first full map, the first close-up, and all 50 games; the state
 cache's size against its bound. The C allocator is set as the bot sets it at its start
-(:mod:`bot.transports.allocator`); ``--malloc-default`` leaves glibc's defaults, for comparison.
+(:mod:`bot.transports.allocator`); ``--malloc-default`` leaves glibc's defaults, for comparison. ``--smoke``
+(measures nothing): 2 games at a position 10 actions in.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_store import GERMAN, logged, new_game, write_log
 from bench.midgame import random_game
-from bench.timing import print_load
+from bench.timing import print_load, sized, smoke
 from bot.service.config import DEFAULT_STATE_CACHE
 from bot.service.game_service import GameService
 from bot.store.sqlite import SqliteStore
@@ -46,7 +47,7 @@ def peak_mb() -> float:
 
 async def bench(folder: Path) -> list[tuple[str, str]]:
     game = VaeVictisGame(load_game("ardennes44"))
-    state, log = random_game(game, SEED, ACTIONS, rest=True)
+    state, log = random_game(game, SEED, sized(ACTIONS, 10), rest=True)
     rows, _ = logged(game, SEED, log)
     snapshot = state.to_json()
     hex_ = next(u.hex for u in state.units.values() if u.on_map and u.hex is not None)
@@ -55,14 +56,15 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
     figures = []
     try:
         service = GameService(store, systems(), state_cache=DEFAULT_STATE_CACHE)
-        channels = [4000 + i for i in range(GAMES)]
+        games = sized(GAMES, 2)
+        channels = [4000 + i for i in range(games)]
         for channel in channels:
             created = await new_game(service, channel, SEED)
             await write_log(store, created, rows, {len(rows): snapshot})
         del rows, snapshot
         for channel in channels:
             await service.state((await service.table(channel)).game)
-        figures.append((f"{GAMES} games loaded, no picture yet", f"{peak_mb():.0f} MB"))
+        figures.append((f"{games} games loaded, no picture yet", f"{peak_mb():.0f} MB"))
         for index, channel in enumerate(channels):
             full = await service.picture(channel, None)
             if index == 0:
@@ -73,7 +75,7 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
         peak = peak_mb()
         figures.append(
             (
-                f"after full maps and close-ups for {GAMES} games",
+                f"after full maps and close-ups for {games} games",
                 f"{peak:.0f} MB (target {TARGET_MB:.0f} MB: {peak / TARGET_MB:.2f})",
             )
         )
@@ -89,7 +91,7 @@ async def bench(folder: Path) -> list[tuple[str, str]]:
 
 def main() -> None:
     print_load()
-    if "--malloc-default" not in sys.argv:
+    if "--malloc-default" not in sys.argv and not smoke():  # smoke mode may share its process with others
         tune_allocator()  # as the bot does at its start (bot.transports.discord_app.run)
     with tempfile.TemporaryDirectory() as folder:
         figures = asyncio.run(bench(Path(folder)))

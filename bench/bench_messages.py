@@ -7,7 +7,7 @@ of the bot can be compared on the same game.
 
 Counted: the messages posted in the game's channel, the DMs, and the private answers (ephemeral), how many
 channel messages ping somebody, and how many times the bot edited its last channel message to fold a seat's
-next action into it instead of posting a new one.
+next action into it instead of posting a new one. ``--smoke`` (measures nothing): the first 5 actions.
 """
 
 from __future__ import annotations
@@ -20,11 +20,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import smoke
 from tests.bot.scripted_game import SCENARIO, SEED, play
 
 
 def main() -> None:
     limit = int(os.environ["UMPIRE_BENCH_ACTIONS"]) if os.environ.get("UMPIRE_BENCH_ACTIONS") else None
+    if smoke():
+        limit = 5
     with tempfile.TemporaryDirectory() as folder:
         counts, applied, turn, seconds = asyncio.run(play(Path(folder), limit))
     print(f"{SCENARIO}, seed {SEED}: {applied} actions applied, turn {turn} reached, {seconds:.0f} s")

@@ -7,7 +7,7 @@ The position: the Ardennes 1944 set-up, then every German unit takes one move ac
 westernmost reachable hex), so the front is broken and units are mixed. If the Ardennes data does not
 load, the bench falls back to a synthetic 34 x 22 map.
 
-Run: ``python bench/bench_movement.py``.
+Run: ``python bench/bench_movement.py``; ``--smoke`` (measures nothing): three units, one run each.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import median_ms
+from bench.timing import median_ms, sized
 from engine.vaevictis.data import GameData
 from engine.vaevictis.movement import apply_move, legal_destinations
 from engine.vaevictis.state import GameState, Position, UnitState
@@ -125,7 +125,7 @@ def main() -> None:
     state = setup_state(data)
     moved = advance_germans(data, state)
     pos = Position(data, state)
-    movers = [u for u in state.on_map() if pos.unit_def(u.id).is_mechanized]
+    movers = [u for u in state.on_map() if pos.unit_def(u.id).is_mechanized][: sized(None, 3)]
     for unit in movers:
         unit.action_points = 3
 
@@ -135,11 +135,11 @@ def main() -> None:
     for unit in movers:
         routes = legal_destinations(data, state, [unit.id])
         reached.append(len(routes))
-        search_times.append(median_ms(lambda unit=unit: legal_destinations(data, state, [unit.id]), 7))
+        search_times.append(median_ms(lambda unit=unit: legal_destinations(data, state, [unit.id]), sized(7, 1)))
         if not routes:
             continue
         route = max(routes.values(), key=lambda r: len(r.path))
-        copies = [state.copy() for _ in range(5)]
+        copies = [state.copy() for _ in range(sized(5, 1))]
         apply_times.append(
             median_ms(lambda c=copies, u=unit.id, r=route: apply_move(data, c.pop(), [u], r), len(copies))
         )

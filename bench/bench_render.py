@@ -4,7 +4,8 @@ by size against time, close-ups, and the renderer's caches after many games.
 
 ``python bench/bench_render.py`` (``python bench/bench_render.py alsace44`` for Alsace 1944). The position:
 300 seeded random legal actions (seed 7) from the setup, then on to the end of the first activation with a
-combat, so the picture carries moves and an attack.
+combat, so the picture carries moves and an attack. ``--smoke`` (measures nothing): 10 actions in, one run of
+each measure, one more game.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.midgame import bench_game, game_argument
+from bench.timing import sized
 from engine.vaevictis.data import GameData
 from render import basemap, counters
 from render.samples import midgame
@@ -31,9 +33,9 @@ from render.view_picture import picture_from_view
 RUNS = 9
 
 
-def median_ms(work: Callable[[], object], runs: int = RUNS) -> float:
+def median_ms(work: Callable[[], object]) -> float:
     times = []
-    for _ in range(runs):
+    for _ in range(sized(RUNS, 1)):
         start = time.perf_counter()
         work()
         times.append(time.perf_counter() - start)
@@ -41,7 +43,7 @@ def median_ms(work: Callable[[], object], runs: int = RUNS) -> float:
 
 
 def main() -> None:
-    position = midgame(seed=7, actions=300, game=bench_game(game_argument()))
+    position = midgame(seed=7, actions=sized(300, 10), game=bench_game(game_argument()))
     game, state, events = position.game, position.state, position.events
     seat = game.data.side_of(next(e for e in events if e.kind == "move").data["units"][0])
     view = game.view(state, seat)
@@ -84,16 +86,16 @@ def main() -> None:
     print(f"  ratio snapshot / the project's encode: {full / encode:.2f} (the drawing's share: {draw_only:.1f} ms)")
     quantize = median_ms(lambda: image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
     print(f"  palette encode by zlib level (quantizing first: {quantize:.1f} ms):")
-    for level in (1, 3, 6, 9):
+    for level in sized((1, 3, 6, 9), (3,)):
         print(f"    level {level}: {median_ms(lambda level=level: palette_encode(level)):.1f} ms, "
               f"{len(palette_encode(level)) / 1e3:.0f} kB")  # fmt: skip
 
-    hexes = [s["hex"] for s in view["stacks"]][:: max(1, len(view["stacks"]) // 12)]
+    hexes = [s["hex"] for s in view["stacks"]][:: max(1, len(view["stacks"]) // 12)][: sized(12, 1)]
     for hex_ in hexes:  # warm the close-up base layer
         render_map(picture_from_view(data, view, events, seat=seat), region=(hex_, 4))
     times = []
     sizes = []
-    for _ in range(3):
+    for _ in range(sized(3, 1)):
         for hex_ in hexes:
             start = time.perf_counter()
             close_png = to_png(render_map(picture_from_view(data, view, events, seat=seat), region=(hex_, 4)))
@@ -110,14 +112,15 @@ def main() -> None:
     from scenarios import load_game
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    for _ in range(12):
+    more = sized(12, 1)
+    for _ in range(more):
         other: GameData = load_game(game_argument())
         picture = picture_from_view(other, view, events)
         render_map(picture, zoom=0.5)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     tiles = counters.counter_tile.cache_info()
     print(
-        f"caches after 12 more games: base layers {len(basemap.CACHE)} (max {basemap.CACHE.maxsize}), "
+        f"caches after {more} more games: base layers {len(basemap.CACHE)} (max {basemap.CACHE.maxsize}), "
         f"counter tiles {tiles.currsize} (max {tiles.maxsize}); peak RSS {before / 1024:.0f} -> {after / 1024:.0f} MB"
     )
 

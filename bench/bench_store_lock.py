@@ -6,7 +6,8 @@ how soon a write is refused.
 write lock and keeps it. Meanwhile one task tries to write to game A (it waits up to
 :data:`bot.store.sqlite.WRITE_WAIT_MS`, then is refused) while reads of game B are timed: a read goes through the
 store's read connection, so it does not queue behind the blocked write. Printed: the median and the longest
-read of game B during the wait, and the time until the write was refused.
+read of game B during the wait, and the time until the write was refused. Already small, it runs the same with
+``--smoke``.
 """
 
 from __future__ import annotations

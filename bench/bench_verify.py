@@ -2,6 +2,7 @@
 ``umpire verify`` (bot/service/verification.py) and ``umpire replay``'s rebuild from the set-up.
 
     python bench/bench_verify.py [ACTIONS]      # default 1,500 actions per game
+    python bench/bench_verify.py --smoke        # 20 actions, one run: measures nothing
 
 Each game is the seeded random play of bench/midgame.py (the same seed gives the same game), stored action by
 action through the store as the bot stores it (the dice kept, the chain), ended, and then verified and
@@ -21,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.midgame import random_game
-from bench.timing import print_figures, print_load
+from bench.timing import arguments, print_figures, print_load, sized
 from bot.service import verification
 from bot.service.game_service import GameService
 from bot.store.records import NewAction
@@ -70,7 +71,7 @@ async def measure(game_id: str, actions: int) -> list[tuple[str, str]]:
             secrets = await store.secrets(game)
             figures = []
             verify_times, replay_times = [], []
-            for _ in range(REPEAT):
+            for _ in range(sized(REPEAT, 1)):
                 start = time.process_time()
                 checked = await service.verify(game)
                 verify_times.append((time.process_time() - start) * 1000)
@@ -105,7 +106,8 @@ async def measure(game_id: str, actions: int) -> list[tuple[str, str]]:
 
 
 def main() -> None:
-    actions = int(sys.argv[1]) if len(sys.argv) > 1 else 1500
+    given = arguments()
+    actions = int(given[0]) if given else sized(1500, 20)
     print_load()
     figures = []
     for game_id in ("ardennes44", "alsace44"):

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -19,6 +21,10 @@ from engine.vaevictis.state import GameState
 from scenarios import load_game
 
 SCENARIO = "entire-battle"
+SEEDS_TRIED = 200
+"""How many seeds :func:`first_seed` tries before it gives up."""
+
+T = TypeVar("T")
 
 
 def at_rest(state: GameState) -> bool:
@@ -33,12 +39,14 @@ def random_game(
     pass_weight: float = 0.6,
     rest: bool = False,
     mover: str | None = None,
+    start: GameState | None = None,
+    stop_after: str | None = None,
 ) -> tuple[GameState, list[Action]]:
-    """Play random legal actions (candidates from engine/vaevictis/legal.py) from the setup; with ``rest``,
-    go on past ``max_actions`` until the position is between two activation sequences (with ``mover`` to
-    move, when given)."""
+    """Play random legal actions (candidates from engine/vaevictis/legal.py) from the setup (or from ``start``);
+    with ``rest``, go on past ``max_actions`` until the position is between two activation sequences (with
+    ``mover`` to move, when given); with ``stop_after``, stop once an action of that verb is played."""
     rng = random.Random(seed)
-    state = game.new_game(SCENARIO, {}, seed.to_bytes(32, "big"))
+    state = start if start is not None else game.new_game(SCENARIO, {}, seed.to_bytes(32, "big"))
     log: list[Action] = []
 
     def resting() -> bool:
@@ -61,6 +69,8 @@ def random_game(
             break
         else:
             raise RuntimeError(f"dead end for {side}")
+        if stop_after is not None and log[-1].verb == stop_after:
+            break
     return state, log
 
 
@@ -76,7 +86,24 @@ def bench_game(game_id: str = "ardennes44") -> VaeVictisGame:
 
 def game_argument() -> str:
     """The game id given on the command line (``python bench/bench_engine.py alsace44``), else Ardennes 1944."""
-    return sys.argv[1] if len(sys.argv) > 1 else "ardennes44"
+    from bench.timing import arguments
+
+    given = arguments()
+    return given[0] if given else "ardennes44"
+
+
+def first_seed(needs: Callable[[int], T | None], start: int = 1, seeds: Iterable[int] | None = None) -> tuple[int, T]:
+    """The first seed (from ``start``) whose game has what a bench needs, and what it found: ``needs(seed)``
+    plays the seed's game and returns what the bench measures, or ``None`` when that game lacks it. A bench
+    that searches so still measures something when a rules fix changes what a seed's random game does.
+
+    :raises SystemExit: when none of :data:`SEEDS_TRIED` seeds has it.
+    """
+    for seed in seeds if seeds is not None else range(start, start + SEEDS_TRIED):
+        found = needs(seed)
+        if found is not None:
+            return seed, found
+    raise SystemExit(f"no seed from {start} gives a game with what this bench needs")
 
 
 MIDGAME_ACTIONS = {"ardennes44": 500, "alsace44": 900}

@@ -1,11 +1,35 @@
-"""Shared by the benchmark scripts: the median of repeated runs in milliseconds, the load line, the figures table."""
+"""Shared by the benchmark scripts: smoke mode, the median of repeated runs in milliseconds, the load line, the
+figures table."""
 
 from __future__ import annotations
 
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+SMOKE_FLAG = "--smoke"
+"""Every bench script takes it: tiny sizes, every code path of the bench run once, no figure worth quoting and
+no target checked (``tests/test_benches.py`` runs each script so, so that a bench cannot rot unnoticed)."""
+
+
+def smoke() -> bool:
+    """Whether the script runs in smoke mode (``--smoke`` on its command line)."""
+    return SMOKE_FLAG in sys.argv[1:]
+
+
+def sized(full: T, tiny: T) -> T:
+    """``full`` for a measurement, ``tiny`` in smoke mode."""
+    return tiny if smoke() else full
+
+
+def arguments() -> list[str]:
+    """The script's positional arguments (its options, such as ``--smoke``, left out)."""
+    return [a for a in sys.argv[1:] if not a.startswith("--")]
 
 
 def median_ms(run: Callable[[], object], repeat: int) -> float:

@@ -19,6 +19,7 @@ from engine.vaevictis.data import GameMap, Place
 from render import palette, symbols
 from render.fonts import draw_text, text_box
 from render.layout import Layout, Point
+from render.placement import Placer, overlap
 
 SUPERSAMPLE = 2
 """Shapes are drawn at this multiple of the final size, then reduced."""
@@ -404,12 +405,15 @@ def draw_place_name(
     place: Place,
     offset: Point = (0.0, 0.0),
     within: tuple[int, int, int, int] | None = None,
+    placer: Placer | None = None,
 ) -> None:
     """A place's name with a halo, just under its hex's counter (well above the next hex's number).
 
     Snapshots draw the names of occupied hexes again over the counters' stack edges, hence ``offset``
     (subtracted from the map position). ``within`` (left, top, right, bottom): a name that would fall
-    wholly outside that box is not drawn (a close-up shows a few of the names of the whole map).
+    wholly outside that box is not drawn (a close-up shows a few of the names of the whole map). With a
+    ``placer`` (the counters' values), a name that would hide a value is not drawn again: the base layer's
+    copy under the counters stays.
     """
     x, y = layout.center(place.hex)
     counter_bottom = layout.counter_box(place.hex)[3] - y
@@ -421,4 +425,9 @@ def draw_place_name(
         box = text_box(at, place.name, size, anchor="mt", halo_width=halo_width)
         if box[2] < within[0] or box[0] > within[2] or box[3] < within[1] or box[1] > within[3]:
             return
+    if placer is not None:
+        box = text_box(at, place.name, size, anchor="mt", halo_width=halo_width)
+        if any(overlap(box, value) for value in placer.values):
+            return
+        placer.placed.append(box)
     draw_text(draw, at, place.name, size, colour, anchor="mt", halo=palette.HALO, halo_width=halo_width)

@@ -14,9 +14,11 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render import palette
-from render.fonts import draw_text, fitting_size, font, printable
+from render.fonts import draw_text, fitting_size, font, printable, text_box, text_width
 from render.layout import Layout, Point
 from render.picture import CounterFace, HiddenStack, MapMark
+from render.placement import Box as LabelBox
+from render.placement import Placer, centred, ring
 
 SUPERSAMPLE = 4
 """Counter shapes are drawn at this multiple of the final size, then reduced."""
@@ -84,7 +86,40 @@ def draw_stack(
         _supports(draw, box, top.supports)
     _chips(draw, box, top.shown_markers)
     if count > 1:
-        _badge(draw, box, count)
+        _badge(draw, box, count, partly_hidden=count > len(faces))
+
+
+def stack_value_boxes(
+    box: Box, faces: Sequence[CounterFace], hidden_under: HiddenStack | None = None
+) -> list[LabelBox]:
+    """What no label may cover on a stack drawn by :func:`draw_stack` (or :func:`draw_hidden`, without faces):
+    the top counter's values (:func:`value_boxes`), its marker chips, loss marker and support markers, and
+    the count badge."""
+    boxes: list[LabelBox] = []
+    count = len(faces)
+    if hidden_under is not None and hidden_under.count > count:
+        count = hidden_under.count
+    if faces:
+        top = faces[0]
+        boxes += value_boxes(top, box)
+        marks = chip_boxes(box, len(top.shown_markers))
+        if top.steps_lost:
+            marks.append(loss_box(box))
+        if top.supports:
+            marks += support_boxes(box, len(top.supports))
+        boxes += [(float(a), float(b), float(c), float(d)) for a, b, c, d in marks]
+    if count > 1:
+        a, b, c, d = badge_box(box)
+        boxes.append((float(a), float(b), float(c), float(d)))
+    return boxes
+
+
+def badge_box(box: Box) -> Box:
+    """Where a stack's count badge goes: a circle on the top counter's top-right corner."""
+    left, top, right, _ = box
+    radius = max(6, round((right - left) * 0.14))
+    cx, cy = right + radius // 2, top - radius // 2
+    return cx - radius, cy - radius, cx + radius, cy + radius
 
 
 def draw_hidden(canvas: Image.Image, box: Box, stack: HiddenStack) -> None:
@@ -97,11 +132,42 @@ def draw_hidden(canvas: Image.Image, box: Box, stack: HiddenStack) -> None:
 
 
 def loss_box(box: Box) -> Box:
-    """Where the loss marker of a counter goes: straddling its bottom-left corner."""
-    left, _, right, bottom = box
-    side = max(10, round((right - left) * 0.3))
-    x, y = left - side // 3, bottom - side + side // 3
+    """Where the loss marker of a counter goes: straddling its left edge between the colour bar and the bottom
+    line, so it hides neither the name nor the strength (issue 33)."""
+    left, top, right, _ = box
+    size = right - left
+    side = max(10, round(size * 0.3))
+    x, y = left - side // 2, top + round(size * 0.71) - side
     return x, y, x + side, y + side
+
+
+def value_boxes(face: CounterFace, box: Box) -> list[LabelBox]:
+    """Where a counter's printed values are: the ink of its name in the colour bar and of its bottom line
+    (``strength-steps-quality``; an HQ's support rating and C3I letter). No label may cover them."""
+    left, top, right, _ = box
+    size = right - left
+    name_size = fitting_size(
+        printable(face.label), max(7, round(size * 0.19)), size * 0.92, smallest=max(7, round(size * 0.15))
+    )
+    name_width = min(size * 0.92, text_width(face.label, name_size))
+    bar_middle = top + size * 0.135
+    boxes: list[LabelBox] = [centred(left + size / 2, bar_middle, name_width + 2, name_size + 2)]
+    text_size = max(7, round(size * 0.22))
+    y = top + size * 0.83
+    if face.is_hq:
+        first = text_box((left + size * 0.2, y), str(face.support), text_size)
+        last = text_box((left + size * 0.8, y), face.c3i or "", text_size)
+        boxes.append((first[0], y - text_size * 0.55, max(last[2], first[2]), y + text_size * 0.55))
+        return boxes
+    half = size * 0.12
+    if face.face_down:
+        strength, quality = "", ""
+    else:
+        strength, quality = f"{face.strength}-", f"-{face.quality}"
+    west = left + size / 2 - half - 1 - text_width(strength, text_size)
+    east = left + size / 2 + half + 1 + text_width(quality, text_size)
+    boxes.append((west - 1, y - text_size * 0.55, east + 1, y + text_size * 0.55))
+    return boxes
 
 
 def support_boxes(box: Box, count: int) -> list[Box]:
@@ -121,17 +187,19 @@ def support_boxes(box: Box, count: int) -> list[Box]:
 
 
 def chip_boxes(box: Box, count: int) -> list[Box]:
-    """Where the marker chips of a counter go: down its right edge, then its left edge."""
+    """Where the marker chips of a counter go: two down its right edge, two more beside them (in the gap
+    between the hexes to the north-east and south-east), then down its left edge; none reaches the bottom
+    line, whose numbers they would hide (issue 33)."""
     left, top, right, _ = box
     size = right - left
-    height = max(8, round(size * 0.24))
+    height = max(8, round(size * 0.21))
     width = max(14, round(size * 0.42))
-    per_column = 3
+    per_column = 2
     boxes = []
     for k in range(count):
         column, place = divmod(k, per_column)
         y = top + round(size * 0.27) + place * (height + 1)
-        x = right - width // 2 if column % 2 == 0 else left - width // 2
+        x = (right - width // 2, right + width // 2 + 1, left - width // 2)[column % 3]
         boxes.append((x, y, x + width, y + height))
     return boxes
 
@@ -233,7 +301,7 @@ def _name(tile: Image.Image, label: str, size: int, bar: palette.RGB) -> None:
     room = size * 0.92
     label = printable(label)
     text_size = fitting_size(label, max(7, round(size * 0.19)), room, smallest=max(7, round(size * 0.15)))
-    text_font = font(text_size)
+    text_font = font(text_size, label)
     left, top, right, bottom = text_font.getbbox(label, anchor="ls")
     width, height = max(1, int(right - left) + 2), max(1, int(bottom - top) + 2)
     stamp = Image.new("L", (width, height), 0)
@@ -291,17 +359,20 @@ def _supports(draw: ImageDraw.ImageDraw, box: Box, supports: Sequence[str]) -> N
         draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, text_size, (255, 255, 255))
 
 
-def _badge(draw: ImageDraw.ImageDraw, box: Box, count: int) -> None:
-    left, top, right, _ = box
-    radius = max(6, round((right - left) * 0.14))
-    cx, cy = right + radius // 2, top - radius // 2
+def _badge(draw: ImageDraw.ImageDraw, box: Box, count: int, partly_hidden: bool = False) -> None:
+    """The count of a stack in a red circle; a stack partly hidden under fog of war (11) gets a blue one
+    with a "?" after the count."""
+    left, top, right, bottom = badge_box(box)
+    radius = (right - left) // 2
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    text = f"{count}?" if partly_hidden else str(count)
     draw.ellipse(
-        (cx - radius, cy - radius, cx + radius, cy + radius),
-        fill=palette.BADGE,
+        (left, top, right, bottom),
+        fill=palette.PARTLY_HIDDEN_BADGE if partly_hidden else palette.BADGE,
         outline=(255, 255, 255),
         width=max(1, radius // 6),
     )
-    draw_text(draw, (cx, cy), str(count), round(radius * 1.3), (255, 255, 255))
+    draw_text(draw, (cx, cy), text, fitting_size(text, round(radius * 1.3), radius * 1.9, smallest=6), (255, 255, 255))
 
 
 def _chips(draw: ImageDraw.ImageDraw, box: Box, markers: Sequence[str]) -> None:
@@ -314,8 +385,8 @@ def _chips(draw: ImageDraw.ImageDraw, box: Box, markers: Sequence[str]) -> None:
 
 
 def map_mark_box(layout: Layout, hex_: int, index: int = 0) -> Box:
-    """Where a map marker goes in its hex: a small square at the counter's lower right, further ones
-    stepping left."""
+    """Where a map marker goes in its hex when nothing is in the way: a small square at the counter's lower
+    right, further ones stepping left."""
     left, _top, right, bottom = layout.counter_box(hex_)
     side = max(12, round((right - left) * 0.46))
     x = right - side // 2 - index * (side + 2)
@@ -323,11 +394,30 @@ def map_mark_box(layout: Layout, hex_: int, index: int = 0) -> Box:
     return x, y, x + side, y + side
 
 
-def draw_map_mark(draw: ImageDraw.ImageDraw, layout: Layout, mark: MapMark, offset: Point, index: int = 0) -> None:
-    """A map marker (Breakthrough, Roadblock, Stosser, Nuts!, ...) as a small square counter with its name."""
-    box = map_mark_box(layout, mark.hex, index)
-    left, top = box[0] - offset[0], box[1] - offset[1]
-    right, bottom = box[2] - offset[0], box[3] - offset[1]
+def map_mark_candidates(layout: Layout, hex_: int, index: int, offset: Point) -> list[LabelBox]:
+    """The places a map marker may take, best first: its usual place at the counter's lower right (stepping
+    left for further markers), then round the counter."""
+    usual = map_mark_box(layout, hex_, index)
+    shifted = (usual[0] - offset[0], usual[1] - offset[1], usual[2] - offset[0], usual[3] - offset[1])
+    side = usual[2] - usual[0]
+    counter = layout.counter_box(hex_)
+    around = (counter[0] - offset[0], counter[1] - offset[1], counter[2] - offset[0], counter[3] - offset[1])
+    right_low = (around[2] - side * 0.3, around[3] - side, around[2] - side * 0.3 + side, around[3])
+    return [shifted, right_low, *ring(around, side, side)]
+
+
+def draw_map_mark(
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    mark: MapMark,
+    offset: Point,
+    index: int = 0,
+    placer: Placer | None = None,
+) -> None:
+    """A map marker (Breakthrough, Roadblock, Stosser, Nuts!, ...) as a small square counter with its name,
+    where ``placer`` finds room (at its usual place without one)."""
+    candidates = map_mark_candidates(layout, mark.hex, index, offset)
+    left, top, right, bottom = placer.place(candidates) if placer is not None else candidates[0]
     text, colour = palette.map_mark(mark.kind)
     draw.rounded_rectangle((left, top, right, bottom), radius=3, fill=colour, outline=(255, 255, 255), width=2)
     ink = (0, 0, 0) if palette.is_light(colour) else (255, 255, 255)

@@ -6,9 +6,10 @@ in, the hex-by-hex ``retreat`` and ``advance`` steps joined into arrows, and eac
 hex. Where the attackers stood is worked out by walking the events backwards from the positions the seat
 sees now, undoing each move, retreat and advance; an attacker the seat cannot place gives no arrow.
 
-:func:`draw_happenings` draws them over the counters: solid arrows along the hex centres for moves, red
-arrows into the target with the result for attacks, dashed arrows for retreats (orange) and advances
-(purple), and a red cross where a unit was eliminated.
+:func:`draw_arrows` draws them under the counters (no arrow hides a counter's values): solid arrows along the
+hex centres for moves, red arrows into the target for attacks, dashed arrows for retreats (orange) and
+advances (purple). Over the counters, :func:`draw_crosses` puts a red cross where a unit was eliminated and
+:func:`draw_results` each combat's result, where :class:`render.placement.Placer` finds room.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from PIL import ImageDraw
 from engine.contract import Event
 from engine.hexgrid import Hex, parse_hex
 from render import palette
-from render.fonts import draw_text
+from render.fonts import draw_text, text_width
 from render.layout import Layout, Point
 from render.picture import Arrow, AttackMark, Happenings
+from render.placement import Placer, centred, ring
 
 ACTIVATION_KINDS = ("activation",)
 """Event kinds that open an activation: the last activation's events start at the last of them."""
@@ -178,71 +180,147 @@ def _side(side_of: Callable[[str], str | None], units: Sequence[str]) -> Any:
 
 # --- Drawing -------------------------------------------------------------------------------------------------
 
+Boxes = Mapping[Hex, tuple[float, float, float, float]]
+"""The counter box of each occupied hex, in canvas pixels."""
 
-def draw_happenings(
+LANE_ORDER = (0, 1, -1, 2, -2, 3, -3)
+"""Arrows that share a stretch between two hexes are drawn side by side: the first on the line, the next to
+one side, the next to the other, and so on."""
+
+
+def draw_arrows(
     draw: ImageDraw.ImageDraw,
     layout: Layout,
     happened: Happenings,
     offset: Point,
     shown: Callable[[Hex], bool],
-    occupied: frozenset[Hex] = frozenset(),
+    counters: Boxes = {},  # noqa: B006 - read only
 ) -> None:
-    """Draw the arrows and crosses of the last activation; ``offset`` is subtracted from map positions (a
-    close-up's crop). A unit eliminated in a hex that holds a stack now (the victor advanced into it) gets its
-    cross beside that stack, not over it. The combat results go on top of everything: :func:`draw_results`."""
+    """Draw the arrows of the last activation, under the counters (drawn next), so that no arrow hides a
+    counter's values; each head stops at the edge of the counter it points at. Arrows along the same stretch
+    between two hexes (a retreat and the advance after it, two moves down one road) are drawn side by side.
+    ``offset`` is subtracted from map positions (a close-up's crop); ``counters``: the box of each occupied
+    hex on the canvas."""
     if not happened:
         return
     width = max(3, round(layout.size * 0.09))
+    lanes: dict[frozenset[Hex], int] = {}
 
     def at(hex_: Hex) -> Point:
         x, y = layout.center(hex_)
         return x - offset[0], y - offset[1]
+
+    def draw_one(path: Sequence[Hex], colour: palette.RGB, line: int, dashed: bool, attack: bool = False) -> None:
+        stretches = [frozenset(pair) for pair in itertools.pairwise(path) if pair[0] != pair[1]]
+        lane = max((lanes.get(s, 0) for s in stretches), default=0)
+        for stretch in stretches:
+            lanes[stretch] = lane + 1
+        shift = LANE_ORDER[min(lane, len(LANE_ORDER) - 1)] * line * 1.9
+        points = _offset_path(path, [at(h) for h in path], shift)
+        start = 0.1 if attack else 0.2
+        points = _shorten(points, layout.size * start, 0.0)
+        points[-1] = _stop_at(points[-2], points[-1], counters.get(path[-1]), layout.size * (0.4 if attack else 0.45))
+        _arrow(draw, points, colour, line, dashed=dashed)
 
     for arrow in happened.moves:
         if any(shown(h) for h in arrow.path):
-            _arrow(draw, [at(h) for h in arrow.path], palette.MOVE_ARROW, width, layout.size, dashed=False)
+            draw_one(arrow.path, palette.MOVE_ARROW, width, dashed=False)
     for arrow in happened.retreats:
         if any(shown(h) for h in arrow.path):
-            _arrow(draw, [at(h) for h in arrow.path], palette.RETREAT_ARROW, width, layout.size, dashed=True)
+            draw_one(arrow.path, palette.RETREAT_ARROW, width, dashed=True)
     for arrow in happened.advances:
         if any(shown(h) for h in arrow.path):
-            _arrow(draw, [at(h) for h in arrow.path], palette.ADVANCE_ARROW, width, layout.size, dashed=True)
+            draw_one(arrow.path, palette.ADVANCE_ARROW, width, dashed=True)
     for attack in happened.attacks:
         if not shown(attack.target):
             continue
+        colour = palette.EARLIER_ATTACK_ARROW if attack.earlier else palette.ATTACK_ARROW
         for source in attack.sources:
-            _arrow(
-                draw,
-                [at(source), at(attack.target)],
-                palette.EARLIER_ATTACK_ARROW if attack.earlier else palette.ATTACK_ARROW,
-                width + 1,
-                layout.size,
-                dashed=False,
-                start=0.1,
-                end=0.4,
-            )
+            draw_one((source, attack.target), colour, width + 1, dashed=False, attack=True)
+
+
+def draw_crosses(
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    happened: Happenings,
+    offset: Point,
+    shown: Callable[[Hex], bool],
+    counters: Boxes = {},  # noqa: B006 - read only
+    placer: Placer | None = None,
+) -> None:
+    """A red cross where each unit was eliminated; in a hex that holds a stack now (the victor advanced into
+    it), a small one beside the stack where ``placer`` finds room, not over it."""
     for hex_, _ in happened.eliminated:
         if not shown(hex_):
             continue
-        if hex_ in occupied:
-            x, y = at(hex_)
-            _cross(draw, (x - layout.size * 0.76, y), layout.size * 0.17, max(3, round(layout.size * 0.07)))
-        else:
-            _cross(draw, at(hex_), layout.size * 0.42, max(4, round(layout.size * 0.12)))
+        box = counters.get(hex_)
+        if box is None:
+            x, y = layout.center(hex_)
+            _cross(draw, (x - offset[0], y - offset[1]), layout.size * 0.42, max(4, round(layout.size * 0.12)))
+            continue
+        half = layout.size * 0.17
+        side = 2 * half + 4
+        cy = (box[1] + box[3]) / 2
+        candidates = [centred(box[0] - side / 2 - 3, cy, side, side), *ring(box, side, side)]
+        chosen = placer.place(candidates) if placer is not None else candidates[0]
+        _cross(
+            draw, ((chosen[0] + chosen[2]) / 2, (chosen[1] + chosen[3]) / 2), half, max(3, round(layout.size * 0.07))
+        )
 
 
 def draw_results(
-    draw: ImageDraw.ImageDraw, layout: Layout, happened: Happenings, offset: Point, shown: Callable[[Hex], bool]
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    happened: Happenings,
+    offset: Point,
+    shown: Callable[[Hex], bool],
+    placer: Placer | None = None,
 ) -> None:
-    """Draw each combat's result box over its target, after everything else so nothing hides it."""
-
-    def at(hex_: Hex) -> Point:
-        x, y = layout.center(hex_)
-        return x - offset[0], y - offset[1]
-
+    """Draw each combat's result box by its target, after everything else so nothing hides it: over the
+    target's hex number, or where ``placer`` finds room that hides no counter's values."""
     for attack in happened.attacks:
         if shown(attack.target):
-            _result(draw, layout, attack, at)
+            _result(draw, layout, attack, offset, placer)
+
+
+def _offset_path(path: Sequence[Hex], points: list[Point], shift: float) -> list[Point]:
+    """The polyline moved ``shift`` pixels sideways, each stretch the same way whichever way it is walked (so
+    that arrows in opposite directions along one stretch part)."""
+    if not shift or len(points) < 2:
+        return list(points)
+    normals: list[Point] = []
+    for (a, b), (pa, pb) in zip(itertools.pairwise(path), itertools.pairwise(points), strict=True):
+        (x0, y0), (x1, y1) = (pa, pb) if a <= b else (pb, pa)
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        normals.append((-(y1 - y0) / length, (x1 - x0) / length))
+    moved: list[Point] = []
+    for index, (x, y) in enumerate(points):
+        near = [normals[k] for k in (index - 1, index) if 0 <= k < len(normals)]
+        nx, ny = sum(n[0] for n in near) / len(near), sum(n[1] for n in near) / len(near)
+        moved.append((x + nx * shift, y + ny * shift))
+    return moved
+
+
+def _stop_at(before: Point, end: Point, box: tuple[float, float, float, float] | None, default: float) -> Point:
+    """Where an arrow ending at ``end`` stops: a few pixels short of the counter ``box`` it points at, or
+    ``default`` pixels short of ``end`` when no counter is there."""
+    (xa, ya), (xb, yb) = before, end
+    length = math.hypot(xb - xa, yb - ya) or 1.0
+    ux, uy = (xb - xa) / length, (yb - ya) / length
+    if box is None:
+        cut = default
+    else:
+        left, top, right, bottom = box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3
+        # How far back from ``end`` the segment leaves the box (``end`` lies inside it).
+        limits = []
+        if ux:
+            limits.append(((xb - left) / ux) if ux > 0 else ((xb - right) / ux))
+        if uy:
+            limits.append(((yb - top) / uy) if uy > 0 else ((yb - bottom) / uy))
+        cut = min(limits) if limits else default
+        cut = max(0.0, cut)
+    cut = min(cut, length * 0.8)
+    return xb - ux * cut, yb - uy * cut
 
 
 def _shorten(points: list[Point], start: float, end: float) -> list[Point]:
@@ -258,21 +336,10 @@ def _shorten(points: list[Point], start: float, end: float) -> list[Point]:
     return [first, *points[1:-1], last]
 
 
-def _arrow(
-    draw: ImageDraw.ImageDraw,
-    points: list[Point],
-    colour: palette.RGB,
-    width: int,
-    hex_size: float,
-    dashed: bool,
-    start: float = 0.2,
-    end: float = 0.45,
-) -> None:
-    """A cased polyline with a head, stopping short of the last centre so the counter there stays readable;
-    ``start`` and ``end`` are cut from its ends, in hex radii."""
+def _arrow(draw: ImageDraw.ImageDraw, points: list[Point], colour: palette.RGB, width: int, dashed: bool) -> None:
+    """A cased polyline with a head at its last point and a dot at its first."""
     if len(points) < 2:
         return
-    points = _shorten(points, hex_size * start, hex_size * end)
     (xa, ya), (xb, yb) = points[-2], points[-1]
     angle = math.atan2(yb - ya, xb - xa)
     head = max(12.0, width * 4.2)
@@ -325,20 +392,22 @@ def _cross(draw: ImageDraw.ImageDraw, center: Point, half: float, width: int) ->
         draw.line((x - half, y + half, x + half, y - half), fill=colour, width=width + grow)
 
 
-def _result(draw: ImageDraw.ImageDraw, layout: Layout, attack: AttackMark, at: Callable[[Hex], Point]) -> None:
-    """The combat result in a red box over the target's hex number, "BT" added on a breakthrough (green)."""
+def _result(
+    draw: ImageDraw.ImageDraw, layout: Layout, attack: AttackMark, offset: Point, placer: Placer | None
+) -> None:
+    """The combat result in a red box, " BREAK" added on a breakthrough (green): over the target's hex number
+    if nothing is there, else the nearest place round the target's counter that hides no value."""
     text = attack.result or "?"
     if attack.breakthrough:
-        text += " BT"
-    tx, ty = at(attack.target)
+        text += " BREAK"
     size = max(9, round(layout.size * 0.3))
-    half_w, half_h = size * (0.32 * len(text) + 0.4), size * 0.72
-    counter_top = layout.center(attack.target)[1] - layout.counter_box(attack.target)[1]
-    x, y = tx, ty - counter_top - half_h + 2
+    width, height = text_width(text, size) + size * 0.8, size * 1.44
+    box = layout.counter_box(attack.target)
+    counter = (box[0] - offset[0], box[1] - offset[1], box[2] - offset[0], box[3] - offset[1])
+    candidates = ring(counter, width, height, gap=1.0)
+    chosen = placer.place(candidates) if placer is not None else candidates[0]
     fill = palette.MAP_MARKS["breakthrough"][1] if attack.breakthrough else palette.ATTACK_ARROW
     if attack.earlier:
         fill = palette.EARLIER_ATTACK_ARROW
-    draw.rounded_rectangle(
-        (x - half_w, y - half_h, x + half_w, y + half_h), radius=size * 0.3, fill=fill, outline=(255, 255, 255), width=2
-    )
-    draw_text(draw, (x, y), text, size, (255, 255, 255))
+    draw.rounded_rectangle(chosen, radius=size * 0.3, fill=fill, outline=(255, 255, 255), width=2)
+    draw_text(draw, ((chosen[0] + chosen[2]) / 2, (chosen[1] + chosen[3]) / 2), text, size, (255, 255, 255))

@@ -11,6 +11,15 @@ from engine.hexgrid import Hex
 from engine.vaevictis.data import GameMap, Side
 from render import basemap, palette, symbols
 from render.fonts import draw_text, fitting_size, text_width
+from render.picture import (
+    CommandOverlay,
+    FrontLine,
+    MapPicture,
+    Reachable,
+    SupplyOverlay,
+    VictoryOverlay,
+    ZocOverlay,
+)
 
 Swatch = Callable[[ImageDraw.ImageDraw, tuple[float, float, float, float]], None]
 
@@ -107,7 +116,8 @@ def _chip(marker: str) -> Swatch:
         left, top, right, bottom = box
         draw.rounded_rectangle(box, radius=3, fill=colour, outline=(255, 255, 255))
         ink = (0, 0, 0) if palette.is_light(colour) else (255, 255, 255)
-        draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, max(7, round((bottom - top) * 0.7)), ink)
+        size = fitting_size(text, max(7, round((bottom - top) * 0.7)), right - left - 2, smallest=6)
+        draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, size, ink)
 
     return draw_swatch
 
@@ -134,6 +144,132 @@ def _terrain_swatch(kind: str) -> Swatch:
     return _hex_swatch(basemap.TERRAIN_FILL[kind], _forest if kind == "forest" else None)
 
 
+def _badge_swatch(text: str, colour: palette.RGB) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        radius = (bottom - top) / 2
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=(255, 255, 255))
+        draw_text(draw, (cx, cy), text, max(7, round(radius * 1.2)), (255, 255, 255))
+
+    return draw_swatch
+
+
+def _box_swatch(text: str, colour: palette.RGB, rounded: bool = False) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        if rounded:
+            draw.rounded_rectangle(box, radius=3, fill=colour, outline=(255, 255, 255))
+        else:
+            draw.rectangle(box, fill=colour, outline=(255, 255, 255))
+        ink = (0, 0, 0) if palette.is_light(colour) else (255, 255, 255)
+        size = fitting_size(text, max(7, round((bottom - top) * 0.7)), right - left - 2, smallest=6)
+        draw_text(draw, ((left + right) / 2, (top + bottom) / 2), text, size, ink)
+
+    return draw_swatch
+
+
+def _hidden_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    left, top, right, bottom = box
+    draw.rounded_rectangle((left + 6, top, right - 6, bottom), radius=2, fill=palette.HIDDEN_BASE["german"])
+    draw_text(draw, ((left + right) / 2, (top + bottom) / 2), "?", max(7, round((bottom - top) * 0.8)), (255, 255, 255))
+
+
+def _arrow_swatch(colour: palette.RGB, dashed: bool) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        middle, width = (top + bottom) / 2, max(2, round((bottom - top) * 0.2))
+        head = (bottom - top) * 0.45
+        if dashed:
+            step = (right - head - left) / 5
+            for k in range(0, 5, 2):
+                draw.line((left + k * step, middle, left + (k + 1) * step, middle), fill=colour, width=width)
+        else:
+            draw.line((left, middle, right - head, middle), fill=colour, width=width)
+        draw.polygon(
+            [(right, middle), (right - head, middle - head * 0.7), (right - head, middle + head * 0.7)], fill=colour
+        )
+
+    return draw_swatch
+
+
+def _dashed(colour: palette.RGB) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        middle, width = (top + bottom) / 2, max(2, round((bottom - top) * 0.25))
+        step = (right - left) / 5
+        for k in range(0, 5, 2):
+            draw.line((left + k * step, middle, left + (k + 1) * step, middle), fill=colour, width=width)
+
+    return draw_swatch
+
+
+def _cross_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    left, top, right, bottom = box
+    cx, cy, half = (left + right) / 2, (top + bottom) / 2, (bottom - top) * 0.4
+    for colour, grow in (((255, 255, 255), 2), (palette.ELIMINATED, 0)):
+        draw.line((cx - half, cy - half, cx + half, cy + half), fill=colour, width=3 + grow)
+        draw.line((cx - half, cy + half, cx + half, cy - half), fill=colour, width=3 + grow)
+
+
+def _tint_swatch(colour: palette.RGB, text: str = "") -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        draw.rectangle(box, fill=colour, outline=palette.HEX_OUTLINE)
+        if text:
+            draw_text(
+                draw, ((left + right) / 2, (top + bottom) / 2), text, max(7, round((bottom - top) * 0.6)), (0, 50, 140)
+            )
+
+    return draw_swatch
+
+
+def _ring_swatch(colour: palette.RGB) -> Swatch:
+    def draw_swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = box
+        draw.rectangle(box, fill=palette.CLEAR, outline=palette.HEX_OUTLINE)
+        draw.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=colour, width=3)
+
+    return draw_swatch
+
+
+def _mark_label(kind: str) -> str:
+    """A map marker's entry in the key: ``"Breakthrough marker"``."""
+    return f"{kind.replace('-', ' ').replace('_', ' ').capitalize()} marker"
+
+
+def _support_label(kind: str) -> str:
+    """A support marker's entry in the key: ``"Heavy artillery support"``."""
+    return f"{kind.replace('_', ' ').capitalize()} support"
+
+
+MARK_SWATCHES: dict[str, Swatch] = {
+    "Steps lost": _box_swatch("-1", palette.LOSS_MARKER),
+    "Stack (counters in it)": _badge_swatch("3", palette.BADGE),
+    "Partly hidden stack": _badge_swatch("3?", palette.PARTLY_HIDDEN_BADGE),
+    "Hidden stack": _hidden_swatch,
+    "Move": _arrow_swatch(palette.MOVE_ARROW, dashed=False),
+    "Retreat": _arrow_swatch(palette.RETREAT_ARROW, dashed=True),
+    "Advance": _arrow_swatch(palette.ADVANCE_ARROW, dashed=True),
+    "Attack": _arrow_swatch(palette.ATTACK_ARROW, dashed=False),
+    "Earlier attack": _arrow_swatch(palette.EARLIER_ATTACK_ARROW, dashed=False),
+    "Combat result (attacker/defender steps)": _box_swatch("1/2", palette.ATTACK_ARROW, rounded=True),
+    "Result and breakthrough": _box_swatch("BREAK", palette.MAP_MARKS["breakthrough"][1], rounded=True),
+    "Eliminated": _cross_swatch,
+    "Reachable (cost)": _tint_swatch(palette.REACHABLE, "3"),
+    "Allied zone of control": _tint_swatch(palette.ZOC["allied"]),
+    "German zone of control": _tint_swatch(palette.ZOC["german"]),
+    "Allied command range": _ring_swatch(palette.COMMAND["allied"]),
+    "German command range": _ring_swatch(palette.COMMAND["german"]),
+    "Supply line": _line(palette.SUPPLY, 0.2),
+    "Out of supply": _ring_swatch(palette.ELIMINATED),
+    "Victory hex": _ring_swatch(palette.VICTORY),
+    "Front line": _dashed(palette.FRONT_LINE),
+    **{_mark_label(kind): _box_swatch(text, colour) for kind, (text, colour) in palette.MAP_MARKS.items()},
+    **{_support_label(kind): _box_swatch(text, colour) for kind, (text, colour) in palette.SUPPORTS.items()},
+}
+"""The key's entries for the marks a picture may carry besides terrain and counters' chips (issue 33)."""
+
 SWATCHES: dict[str, Swatch] = {
     **{kind.capitalize(): _terrain_swatch(kind) for kind in basemap.TERRAIN_FILL},
     "Westwall": _westwall,
@@ -151,6 +287,7 @@ SWATCHES: dict[str, Swatch] = {
     "Allied entry": _entry("allied"),
     "German entry": _entry("german"),
     **{name.replace("-", " ").capitalize(): _chip(name) for name in palette.MARKERS},
+    **MARK_SWATCHES,
 }
 """Every entry a key may have, by its label."""
 
@@ -201,6 +338,60 @@ def key_for(game_map: GameMap, shown: Callable[[Hex], bool] = lambda _: True) ->
     labels += [f"{side.capitalize()} edge" for side in sides if has(game_map.friendly_edges.get(side, frozenset()))]
     labels += [f"{side.capitalize()} entry" for side in sides if has(game_map.entry_hexes.get(side, frozenset()))]
     return (*labels, *MARKER_KEY)
+
+
+def marks_key(picture: MapPicture, shown: Callable[[Hex], bool] = lambda _: True) -> Key:
+    """The key's entries for what ``picture`` carries in the hexes ``shown``, besides terrain and chips: loss
+    markers, count badges (a partly hidden stack's too, 11), hidden stacks, support and map markers, the last
+    activation's arrows, results and crosses, and the overlays."""
+    faces = [stack for hex_, stack in picture.counters.items() if shown(hex_)]
+    hidden = [stack for hex_, stack in picture.hidden.items() if shown(hex_)]
+    partly = any(
+        stack.count > len(picture.counters[h])
+        for h, stack in picture.hidden.items()
+        if h in picture.counters and shown(h)
+    )
+    happened = picture.happened
+    labels: list[str] = []
+    labels += ["Steps lost"] if any(stack[0].steps_lost for stack in faces) else []
+    labels += (
+        ["Stack (counters in it)"] if any(len(stack) > 1 for stack in faces) or any(s.count > 1 for s in hidden) else []
+    )
+    labels += ["Partly hidden stack"] if partly else []
+    labels += ["Hidden stack"] if any(h not in picture.counters for h, _ in picture.hidden.items() if shown(h)) else []
+    supports = {kind for stack in faces for kind in stack[0].supports}
+    labels += [_support_label(kind) for kind in sorted(supports)]
+    marks = {mark.kind for mark in picture.map_marks if shown(mark.hex)}
+    labels += [_mark_label(kind) for kind in sorted(marks)]
+    labels += ["Move"] if any(any(shown(h) for h in a.path) for a in happened.moves) else []
+    labels += ["Retreat"] if any(any(shown(h) for h in a.path) for a in happened.retreats) else []
+    labels += ["Advance"] if any(any(shown(h) for h in a.path) for a in happened.advances) else []
+    attacks = [a for a in happened.attacks if shown(a.target)]
+    labels += ["Attack"] if any(not a.earlier for a in attacks) else []
+    labels += ["Earlier attack"] if any(a.earlier for a in attacks) else []
+    labels += ["Combat result (attacker/defender steps)"] if attacks else []
+    labels += ["Result and breakthrough"] if any(a.breakthrough for a in attacks) else []
+    labels += ["Eliminated"] if any(shown(h) for h, _ in happened.eliminated) else []
+    for overlay in picture.overlays:
+        if isinstance(overlay, Reachable):
+            labels.append("Reachable (cost)")
+        elif isinstance(overlay, ZocOverlay):
+            labels.append(f"{overlay.side.capitalize()} zone of control")
+        elif isinstance(overlay, CommandOverlay):
+            labels.append(f"{overlay.side.capitalize()} command range")
+        elif isinstance(overlay, SupplyOverlay):
+            labels += ["Supply line", *(["Out of supply"] if overlay.cut else [])]
+        elif isinstance(overlay, VictoryOverlay):
+            labels.append("Victory hex")
+        elif isinstance(overlay, FrontLine):
+            labels.append("Front line")
+    return tuple(label for label in dict.fromkeys(labels) if label in SWATCHES)
+
+
+def picture_key(picture: MapPicture, shown: Callable[[Hex], bool] = lambda _: True) -> Key:
+    """The whole key of a picture: its map's terrain and features shown, the counters' chips, then every other
+    mark it carries (:func:`marks_key`)."""
+    return (*key_for(picture.game_map, shown), *marks_key(picture, shown))
 
 
 def key_height(width: int, zoom: float, key: Key = KEY) -> int:

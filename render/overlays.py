@@ -9,8 +9,9 @@ decides no rule itself.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Literal
 
@@ -19,19 +20,22 @@ from PIL import Image, ImageChops, ImageDraw
 from engine.hexgrid import Hex
 from engine.vaevictis.data import Side, other_side
 from render import palette
-from render.fonts import draw_text
+from render.fonts import draw_text, text_box
 from render.layout import Layout, Point
 from render.picture import (
     CommandOverlay,
+    FrontLine,
     Overlay,
     Reachable,
     SupplyOverlay,
     VictoryOverlay,
     ZocOverlay,
+    front_line,
 )
+from render.placement import Placer, ring
 
-OverlayKind = Literal["reachable", "zoc", "command", "supply", "victory"]
-OVERLAY_KINDS: tuple[OverlayKind, ...] = ("reachable", "zoc", "command", "supply", "victory")
+OverlayKind = Literal["reachable", "zoc", "command", "supply", "victory", "front"]
+OVERLAY_KINDS: tuple[OverlayKind, ...] = ("reachable", "zoc", "command", "supply", "victory", "front")
 
 Shown = Callable[[Hex], bool]
 
@@ -51,6 +55,18 @@ def draw_under(image: Image.Image, layout: Layout, overlays: tuple[Overlay, ...]
             colour = palette.COMMAND[overlay.side]
             for hq in sorted(overlay.ranges):
                 _outline(draw, layout, overlay.ranges[hq], colour, offset)
+        elif isinstance(overlay, SupplyOverlay):  # under the counters, whose values no line may cross
+            draw = ImageDraw.Draw(image)
+            width = max(2, round(layout.size * 0.05))
+            for source, unit in overlay.lines:
+                if not (shown(source) or shown(unit)):
+                    continue
+                (ax, ay), (bx, by) = layout.center(source), layout.center(unit)
+                draw.line(
+                    (ax - offset[0], ay - offset[1], bx - offset[0], by - offset[1]), fill=palette.SUPPLY, width=width
+                )
+        elif isinstance(overlay, FrontLine):
+            _front(ImageDraw.Draw(image), layout, overlay, offset)
         elif isinstance(overlay, VictoryOverlay):
             draw = ImageDraw.Draw(image)
             for hex_ in sorted(overlay.hexes):
@@ -70,26 +86,37 @@ def draw_over(
     overlays: tuple[Overlay, ...],
     offset: Point,
     shown: Shown,
-    occupied: frozenset[Hex] = frozenset(),
+    counters: Mapping[Hex, tuple[float, float, float, float]] | None = None,
+    placer: Placer | None = None,
 ) -> None:
-    """The overlays that go over the counters: cost labels (at the hex's centre, or at its top over a
-    counter), supply lines, rings round units without supply."""
+    """The overlays that go over the counters: cost labels (at the hex's centre, or beside the counter that
+    stands there, where ``placer`` finds room that hides no value), rings round units without supply.
+    ``counters``: the box of each occupied hex on the canvas."""
+    counters = counters or {}
     for overlay in overlays:
         if isinstance(overlay, Reachable):
             size = max(10, round(layout.size * 0.32))
+            halo = max(2, round(size / 6))
             for hex_ in sorted(overlay.costs):
                 if not shown(hex_):
                     continue
                 x, y = layout.center(hex_)
-                lift = layout.height * 0.36 if hex_ in occupied else 0.0
+                x, y = x - offset[0], y - offset[1]
+                text = overlay.costs[hex_]
+                box = text_box((x, y), text, size, halo_width=halo)
+                width, height = box[2] - box[0], box[3] - box[1]
+                candidates = [box]
+                if hex_ in counters:
+                    candidates = ring(counters[hex_], width, height, gap=1.0)
+                chosen = placer.place(candidates) if placer is not None else candidates[0]
                 draw_text(
                     draw,
-                    (x - offset[0], y - offset[1] - lift),
-                    overlay.costs[hex_],
+                    ((chosen[0] + chosen[2]) / 2, (chosen[1] + chosen[3]) / 2),
+                    text,
                     size,
                     (0, 50, 140),
                     halo=(255, 255, 255),
-                    halo_width=max(2, round(size / 6)),
+                    halo_width=halo,
                 )
             if overlay.origin is not None and shown(overlay.origin):
                 corners = [(x - offset[0], y - offset[1]) for x, y in layout.corners(overlay.origin, 0.95)]
@@ -97,20 +124,37 @@ def draw_over(
                     [*corners, corners[0]], fill=palette.REACHABLE, width=max(3, round(layout.size / 10)), joint="curve"
                 )
         elif isinstance(overlay, SupplyOverlay):
-            width = max(2, round(layout.size * 0.05))
-            for source, unit in overlay.lines:
-                if not (shown(source) or shown(unit)):
-                    continue
-                (ax, ay), (bx, by) = layout.center(source), layout.center(unit)
-                draw.line(
-                    (ax - offset[0], ay - offset[1], bx - offset[0], by - offset[1]), fill=palette.SUPPLY, width=width
-                )
             for hex_ in sorted(overlay.cut):
                 if shown(hex_):
                     x, y = layout.center(hex_)
                     r = layout.size * 0.72
                     box = (x - offset[0] - r, y - offset[1] - r, x - offset[0] + r, y - offset[1] + r)
                     draw.ellipse(box, outline=palette.ELIMINATED, width=max(3, round(layout.size / 12)))
+
+
+def _front(draw: ImageDraw.ImageDraw, layout: Layout, line: FrontLine, offset: Point) -> None:
+    """The front line through its hexes' centres, dashed on a white casing, under the counters."""
+    points = [(x - offset[0], y - offset[1]) for x, y in (layout.center(h) for h in line.hexes)]
+    if len(points) < 2:
+        return
+    width = max(3, round(layout.size * 0.1))
+    draw.line(points, fill=(255, 255, 255), width=width + 4, joint="curve")
+    for a, b in itertools.pairwise(points):
+        length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+        dash = width * 3.0
+        steps = max(1, int(length // (dash * 1.6)))
+        for k in range(steps):
+            t0, t1 = k / steps, (k + 0.62) / steps
+            draw.line(
+                (
+                    a[0] + (b[0] - a[0]) * t0,
+                    a[1] + (b[1] - a[1]) * t0,
+                    a[0] + (b[0] - a[0]) * t1,
+                    a[1] + (b[1] - a[1]) * t1,
+                ),
+                fill=palette.FRONT_LINE,
+                width=width,
+            )
 
 
 def _tint(image: Image.Image, layout: Layout, hexes: list[Hex], colour: palette.RGB, alpha: int, offset: Point) -> None:
@@ -234,6 +278,11 @@ def overlay_sets(game: object, state: object, seat: str, kind: OverlayKind, unit
         return SupplyOverlay(tuple(sorted(set(lines))), side, frozenset(cut))
     if kind == "victory":
         return victory_overlay(data, state.scenario)
+    if kind == "front":
+        line = front_line(data.map)
+        if line is None:
+            raise ValueError(f"the {data.name} map has no front line")
+        return line
     raise ValueError(f"unknown overlay {kind!r}; choose one of {', '.join(OVERLAY_KINDS)}")
 
 

@@ -91,7 +91,8 @@ MARKERS: Final[dict[str, tuple[str, RGB]]] = {
     "out-of-command": ("OoC", (140, 70, 170)),
     "isolated": ("ISO", (200, 30, 30)),
     "unsupplied": ("OoS", (20, 20, 20)),
-    "breakthrough": ("BT", (30, 160, 90)),
+    "breakthrough": ("BREAK", (30, 160, 90)),
+    "disorganized": ("DIS", (120, 120, 130)),
 }
 """Each marker's chip: short text and colour. Unknown markers get a grey chip with their first letters."""
 UNKNOWN_MARKER: Final[RGB] = (150, 150, 150)
@@ -102,6 +103,8 @@ def marker_chip(name: str) -> tuple[str, RGB]:
     return MARKERS.get(name, (name[:3].upper(), UNKNOWN_MARKER))
 
 
+PARTLY_HIDDEN_BADGE: Final[RGB] = (70, 70, 150)
+"""The count badge of a stack whose lower counters the seat may not see (11): blue, with a "?"."""
 LOSS_MARKER: Final[RGB] = (190, 20, 20)
 """The step-loss marker under a counter of more than two steps (1.2)."""
 BACK_SIDE_MIX: Final[float] = 0.5
@@ -160,6 +163,8 @@ REACHABLE: Final[RGB] = (60, 170, 255)
 ZOC: Final[dict[str, RGB]] = {"german": (60, 60, 60), "allied": (30, 130, 50)}
 COMMAND: Final[dict[str, RGB]] = {"german": (90, 90, 90), "allied": (40, 120, 60)}
 SUPPLY: Final[RGB] = (0, 150, 150)
+FRONT_LINE: Final[RGB] = (200, 0, 90)
+"""The front line at set-up (Alsace 1944 19.2): a dashed crimson line."""
 VICTORY: Final[RGB] = (230, 170, 0)
 TURN_CURRENT: Final[RGB] = (255, 215, 60)
 WEATHER: Final[dict[str, RGB]] = {"clear": (120, 190, 250), "overcast": (150, 150, 160)}

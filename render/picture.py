@@ -184,7 +184,25 @@ class VictoryOverlay:
     hexes: frozenset[Hex]
 
 
-Overlay = Reachable | ZocOverlay | CommandOverlay | SupplyOverlay | VictoryOverlay
+@dataclass(frozen=True)
+class FrontLine:
+    """A front line (Alsace 1944 19.2: strongpoints go within 5 hexes of it at set-up), drawn through the centres
+    of its hexes in order."""
+
+    hexes: tuple[Hex, ...]
+
+
+FRONT_LINE_REGION = "front line"
+"""The map region that holds a game's front line, hex by hex in order (Alsace 1944's map data)."""
+
+
+Overlay = Reachable | ZocOverlay | CommandOverlay | SupplyOverlay | VictoryOverlay | FrontLine
+
+
+def front_line(game_map: GameMap) -> FrontLine | None:
+    """The map's front line, if its data has one."""
+    hexes = game_map.regions.get(FRONT_LINE_REGION, ())
+    return FrontLine(tuple(hexes)) if hexes else None
 
 
 # --- The margin --------------------------------------------------------------------------------------------
@@ -282,13 +300,16 @@ def counter_face(
 
 
 def setup_picture(data: GameData, title: str | None = None) -> MapPicture:
-    """The picture of the initial set-up: every placed unit at full strength, improved positions marked."""
+    """The picture of the initial set-up: every placed unit at full strength, improved positions marked, and
+    the front line where the game has one (Alsace 1944 19.2)."""
     stacks: dict[Hex, list[CounterFace]] = {}
     for placement in data.setup:
         markers = ("improved-position",) if placement.improved_position else ()
         stacks.setdefault(placement.hex, []).append(counter_face(data, placement.unit, markers=markers))
+    line = front_line(data.map)
     return MapPicture(
         game_map=data.map,
         counters={hex_: tuple(faces) for hex_, faces in stacks.items()},
         title=title if title is not None else f"{data.name}: initial set-up",
+        overlays=(line,) if line is not None else (),
     )

@@ -16,11 +16,12 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import Hex, hex_name
 from render import happened, overlays, palette
 from render.basemap import base_layer, draw_place_name
-from render.counters import draw_hidden, draw_map_mark, draw_stack
+from render.counters import draw_hidden, draw_map_mark, draw_stack, stack_value_boxes
 from render.layout import Layout, Point
-from render.legend import draw_title, key_band, key_for, title_height
+from render.legend import draw_title, key_band, picture_key, title_height
 from render.margin import draw_margin, status_line
 from render.picture import MapPicture
+from render.placement import Placer
 
 PNG_COLOURS = 256
 """Palette size of the PNGs: plenty for a map of flat colours, and a quarter of full colour's size."""
@@ -101,12 +102,20 @@ def frame(picture: MapPicture, zoom: float | None = None, region: Region | None 
 def render_map(
     picture: MapPicture, zoom: float | None = None, region: Region | None = None, *, margin: bool | None = None
 ) -> Image.Image:
+    """Draw a picture: the whole map, or a close-up ``region`` (a hex and a radius); see :func:`render_placed`."""
+    return render_placed(picture, zoom, region, margin=margin)[0]
+
+
+def render_placed(
+    picture: MapPicture, zoom: float | None = None, region: Region | None = None, *, margin: bool | None = None
+) -> tuple[Image.Image, Placer]:
     """Draw a picture: the whole map, or a close-up ``region`` (a hex and a radius).
 
-    Layers, bottom up: the cached base map, overlays' tints, highlights, counters and stacks, map markers,
-    place names of occupied hexes, what just happened (arrows, results, crosses), overlays' labels and
-    lines; then the title bar, the side margin (turn track, pools, events; whole map by default, when the
-    picture has a status) and the key.
+    Layers, bottom up: the cached base map, overlays' tints and lines, highlights, the last activation's
+    arrows, counters and stacks; then the labels, each placed by a :class:`render.placement.Placer` where it
+    hides no counter's values (issue 33): map markers, place names of occupied hexes, crosses, overlays'
+    labels, combat results. Then the title bar, the side margin (turn track, pools, events; whole map by
+    default, when the picture has a status) and the key.
 
     Everything is drawn on one canvas, the size of the finished picture: the map's layers first, at the
     map's place under the title bar, then the margin, the key and the title bar over whatever a layer drew
@@ -127,7 +136,7 @@ def render_map(
     panel = draw_margin(picture.status, map_height, zoom) if with_margin and picture.status is not None else None
     width = map_width + (panel.width if panel is not None else 0)
     shown = showing(where)
-    key = key_band(width, zoom, key_for(picture.game_map, shown))
+    key = key_band(width, zoom, picture_key(picture, shown))
     canvas = Image.new("RGB", (width, title + map_height + key.height), palette.BACKGROUND)
     _paste_base(canvas, base_layer(picture.game_map, zoom), where)
     offset = (left, top - title)
@@ -149,28 +158,31 @@ def render_map(
                 joint="curve",
             )
     occupied = sorted(set(picture.counters) | set(picture.hidden), key=lambda h: (layout.center(h)[1], h))
-    for hex_ in occupied:
-        if not shown(hex_):
-            continue
-        box = shift(layout.counter_box(hex_))
+    boxes = {hex_: shift(layout.counter_box(hex_)) for hex_ in occupied if shown(hex_)}
+    happened.draw_arrows(draw, layout, picture.happened, offset, shown, boxes)  # under the counters: no value hidden
+    placer = Placer()
+    for hex_, box in boxes.items():
         if hex_ in picture.counters:
             draw_stack(canvas, box, picture.counters[hex_], picture.hidden.get(hex_))
+            placer.add_values(stack_value_boxes(box, picture.counters[hex_], picture.hidden.get(hex_)))
         else:
             draw_hidden(canvas, box, picture.hidden[hex_])
+            placer.add_values(stack_value_boxes(box, (), picture.hidden[hex_]))
+        placer.bodies.append(box)
     draw = ImageDraw.Draw(canvas)
     marks_at: dict[Hex, int] = {}
     for mark in picture.map_marks:
         if picture.game_map.grid.contains(mark.hex) and shown(mark.hex):
-            draw_map_mark(draw, layout, mark, offset, marks_at.get(mark.hex, 0))
+            draw_map_mark(draw, layout, mark, offset, marks_at.get(mark.hex, 0), placer)
             marks_at[mark.hex] = marks_at.get(mark.hex, 0) + 1
     map_area = (0, title, map_width, title + map_height)
-    for place in picture.game_map.places:  # over the stacks' edges and the markers, never under them
+    for place in picture.game_map.places:  # over the stacks' edges and the markers, never over a value
         if place.hex in picture.counters or place.hex in picture.hidden or place.hex in marks_at:
-            draw_place_name(draw, layout, place, offset=offset, within=map_area)
-    happened.draw_happenings(draw, layout, picture.happened, offset, shown, frozenset(occupied))
+            draw_place_name(draw, layout, place, offset=offset, within=map_area, placer=placer)
+    happened.draw_crosses(draw, layout, picture.happened, offset, shown, boxes, placer)
     if picture.overlays:
-        overlays.draw_over(draw, layout, picture.overlays, offset, shown, frozenset(occupied))
-    happened.draw_results(draw, layout, picture.happened, offset, shown)  # last: no ring or line hides them
+        overlays.draw_over(draw, layout, picture.overlays, offset, shown, boxes, placer)
+    happened.draw_results(draw, layout, picture.happened, offset, shown, placer)  # last: no ring or line hides them
     caption = picture.caption
     if region is not None:
         caption = f"{caption} (around {hex_name(region[0])})"
@@ -180,7 +192,7 @@ def render_map(
         canvas.paste(panel, (map_width, title))
     canvas.paste(key, (0, title + map_height))
     draw_title(canvas, caption, zoom)
-    return canvas
+    return canvas, placer
 
 
 def showing(where: Frame) -> Callable[[Hex], bool]:

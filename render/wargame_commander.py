@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import hex_name
 from engine.wargame_commander.board import Board
 from engine.wargame_commander.scoring import band
-from render.fonts import Font, font, printable
+from render.fonts import Font, ascii_only, font
 
 SIZE = 30
 """Hex radius in pixels."""
@@ -217,7 +217,7 @@ def _counters(draw: ImageDraw.ImageDraw, sheet: _Sheet, view: Mapping[str, Any])
 def _margin(draw: ImageDraw.ImageDraw, board: Board, view: Mapping[str, Any], x: int) -> None:
     large, medium, small = font(15), font(11), font(9)
     y = 10
-    for piece in _wrap(printable(board.title), 40):
+    for piece in _wrap(ascii_only(board.title), 40):
         draw.text((x, y), piece, fill=(0, 0, 0), font=large)
         y += 19
     y += 6
@@ -278,7 +278,7 @@ def _margin(draw: ImageDraw.ImageDraw, board: Board, view: Mapping[str, Any], x:
                 )
             )
     for text, face, colour in lines:
-        for piece in _wrap(printable(text), 50 if face is not small else 60):
+        for piece in _wrap(ascii_only(text), 50 if face is not small else 60):
             draw.text((x, y), piece, fill=colour, font=face)
             y += 20 if face is large else 15
     y += 8

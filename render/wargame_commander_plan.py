@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.hexgrid import hex_name
 from engine.wargame_commander.board import Board
-from render.fonts import font, printable, text_width
+from render.fonts import ascii_only, font, text_width
 
 WIDTH = 980
 MARGIN = 18
@@ -157,10 +157,10 @@ def draw_plan_sheet(board: Board, view: Mapping[str, Any], side: str, declaratio
     colour = SIDE_MARK.get(side, INK)
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
     title = f"{side.title()} plan sheet: frame {view['frame']} of {board.frames}"
-    draw.text((MARGIN, MARGIN), printable(title), fill=colour, font=font(22))
+    draw.text((MARGIN, MARGIN), ascii_only(title), fill=colour, font=font(22))
     y = MARGIN + 34
     for text, warn in lines:
-        draw.text((MARGIN, y), printable(text), fill=WARN if warn else INK, font=font(12))
+        draw.text((MARGIN, y), ascii_only(text), fill=WARN if warn else INK, font=font(12))
         y += 17
     for heading, columns, table in sections:
         y += 12
@@ -168,7 +168,7 @@ def draw_plan_sheet(board: Board, view: Mapping[str, Any], side: str, declaratio
         y += 22
         y = _table(draw, y, columns, table)
     pool = ", ".join(f"{t} {n}" for t, n in view["pool"].get(side, {}).items() if n) or "empty"
-    draw.text((MARGIN, y + 10), printable(f"Force pool (1.5c): {pool}"), fill=INK, font=font(12))
+    draw.text((MARGIN, y + 10), ascii_only(f"Force pool (1.5c): {pool}"), fill=INK, font=font(12))
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
@@ -198,7 +198,7 @@ def _table(draw: ImageDraw.ImageDraw, y: int, columns: Sequence[Column], rows: l
             draw.rectangle((MARGIN, top, WIDTH - MARGIN, top + ROW), fill=STRIPE)
         x = MARGIN
         for cell, (_, width) in zip(line, columns, strict=False):
-            text = _cut(printable(str(cell)), width - 8)
+            text = _cut(ascii_only(str(cell)), width - 8)
             draw.text((x + 4, top + ROW / 2), text, fill=PAPER if index == 0 else INK, font=body, anchor="lm")
             x += width
     if not rows:

@@ -14,6 +14,7 @@ from bot.commands.prompting import Prompting
 from bot.commands.replies import Button, Context, Reply, custom_id, seats_line, who
 from bot.service.timekeeping import DEFAULT_VACATION_DAYS
 from bot.service.verification import Verification
+from bot.service.version import bot_version
 
 
 class GameLife(Prompting):
@@ -94,6 +95,7 @@ class GameLife(Prompting):
                 lines.append(f"Waiting for **{seat}** ({who(table, seat)})" + ("." if private else f": {prompt.text}"))
         if game.status == "active":
             lines += clock_lines(await self.service.seat_clocks(table))
+        lines.append(f"Umpire {bot_version()}.")
         return [Reply("\n".join(lines), ephemeral=False)]
 
     async def _resign(self, ctx: Context, o: dict[str, Any]) -> list[Reply]:

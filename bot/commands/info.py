@@ -31,6 +31,11 @@ INFORM_COMMANDS = frozenset({"hex", "unit", "hq", "oob", "victory", "brief", "st
 
 TURN_REPORTS = "turn_reports"
 """The preference key of the turn-start reports (on unless turned off)."""
+DM_PICTURES = "dm_pictures"
+"""The preference key of the pictures in a player's direct messages (on unless turned off)."""
+CLOSE_UP = "close_up_radius"
+"""The preference key of a player's close-up size: hexes round the centre of ``map hex:`` (the system's own
+size unless set)."""
 
 
 def handlers(layer: Layer) -> dict[str, Handler]:
@@ -58,7 +63,31 @@ def handlers(layer: Layer) -> dict[str, Handler]:
         await layer.service.store.set_preference(ctx.caller.user_id, TURN_REPORTS, "on" if on else "off")
         return [Reply("Turn-start reports: " + ("on, by DM (or here if DMs are closed)." if on else "off."))]
 
+    async def prefs(ctx: Context, o: dict[str, Any]) -> list[Reply]:
+        store, user = layer.service.store, ctx.caller.user_id
+        if o.get("pictures") is not None:
+            await store.set_preference(user, DM_PICTURES, "on" if o["pictures"] else "off")
+        if o.get("closeup") is not None:
+            await store.set_preference(user, CLOSE_UP, str(int(o["closeup"])))
+        if o.get("reports") is not None:
+            await store.set_preference(user, TURN_REPORTS, "on" if o["reports"] else "off")
+        pictures = await store.preference(user, DM_PICTURES) != "off"
+        reports = await store.preference(user, TURN_REPORTS) != "off"
+        close_up = await store.preference(user, CLOSE_UP)
+        return [
+            Reply(
+                "Your display preferences: pictures in your DMs "
+                + ("on" if pictures else "off")
+                + "; close-ups "
+                + (f"{close_up} hexes round their centre" if close_up else "of the game's own size")
+                + "; turn-start reports "
+                + ("on" if reports else "off")
+                + ". Change them with `prefs pictures:... closeup:... reports:...`."
+            )
+        ]
+
     return {
+        "prefs": prefs,
         "hex": topic("hex", "hex"),
         "unit": topic("unit", "unit"),
         "hq": topic("hq", "hq"),

@@ -174,9 +174,11 @@ class CommandLayer(GameLife):
 
     async def _dm_context(self, ctx: Context, replies: list[Reply]) -> list[Reply]:
         """Every direct message names its game and links the game's channel: a player in several games
-        knows which one speaks (a DM is read away from the channel)."""
+        knows which one speaks (a DM is read away from the channel); a player who turned pictures off in his
+        DMs (``prefs pictures:false``) gets them without."""
         if not any(r.to == "dm" for r in replies):
             return replies
+        replies = [await self._dm_pictures(r) for r in replies]
         try:
             game = (await self.service.table(ctx.channel, live=False)).game
         except RulesError:
@@ -186,6 +188,15 @@ class CommandLayer(GameLife):
         return [
             replace(r, text=heading + r.text) if r.to == "dm" and not r.text.startswith(heading) else r for r in replies
         ]
+
+    async def _dm_pictures(self, reply: Reply) -> Reply:
+        """A DM without its pictures when its addressee turned them off (``prefs``)."""
+        if reply.to != "dm" or reply.user is None:
+            return reply
+        if await self.service.store.preference(reply.user, info.DM_PICTURES) != "off":
+            return reply
+        kept = tuple(f for f in reply.files if not f.name.endswith(".png"))
+        return replace(reply, picture=None, files=kept)
 
     async def _press(self, custom: str, ctx: Context, values: Sequence[str]) -> list[Reply]:
         match = parse_custom_id(custom)
@@ -422,8 +433,12 @@ class CommandLayer(GameLife):
             return await info.map_combats(self, ctx, int(o.get("turns", 1)))
         # The answer first, the picture after it (drawn once every answer in progress is sent): a bad
         # overlay, unit or hex is found while drawing, and its refusal then comes in the picture's place.
+        around = o.get("hex")
+        close_up = await self.service.store.preference(ctx.caller.user_id, info.CLOSE_UP) if around else None
+        if around and close_up:
+            around = f"{around}:{close_up}"  # the player's own close-up size (``prefs closeup:``)
         draw = await self.service.picture_job(
-            ctx.channel, ctx.caller, overlay=o.get("overlay"), unit=o.get("unit"), around=o.get("hex")
+            ctx.channel, ctx.caller, overlay=o.get("overlay"), unit=o.get("unit"), around=around
         )
         table = await self.service.table(ctx.channel, live=False)
         mine = table.seats_of(ctx.caller.user_id)

@@ -25,7 +25,9 @@ CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z
 """The custom id of every button and select menu of the bot."""
 
 INTERNAL_ERROR = "Something went wrong on my side; nothing changed. The error was logged for the host."
-STORE_BUSY = "The game store is busy (another program holds a lock on it); nothing changed. Try again in a moment."
+STORE_BUSY = (
+    "The board is busy (another move or program holds the game store's lock); nothing changed. Try again in a moment."
+)
 
 
 @dataclass(frozen=True)

@@ -639,8 +639,9 @@ class LeagueService(LeagueSteering, LeagueReading):
                 for p in await self.store.pairings(league.id)
                 if not p.decided and not p.late_told and p.deadline is not None and p.deadline < now
             ]
+            claimed = set(await self.store.claim_late([p.id for p in late]))
+            late = [p for p in late if p.id in claimed]  # another process tells the others
             if late:
-                await self.store.mark_late_told([p.id for p in late])
                 found.append((league, late))
         return found
 

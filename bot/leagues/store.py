@@ -1,8 +1,9 @@
 """The leagues' tables in the game store (made by :data:`bot.store.migrations.MIGRATIONS`: version 6, then
 ``_steered_leagues``).
 
-The league tables are SQL of the embedded store (:class:`bot.store.sqlite.SqliteStore`), written in its
-transactions; a league service over another backend needs that backend's league tables.
+The league tables are SQL of the game store, written in its transactions: the embedded store
+(:class:`bot.store.sqlite.SqliteStore`) and the server store (:class:`bot.store.postgres.PostgresStore`, which runs
+the same SQL) both keep them.
 
 Results live in ``league_games`` (one row per pairing, byes included); standings and ratings are always
 computed from these rows, so a corrected result changes everything that follows from it.
@@ -15,10 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bot.store.interface import GameStore
 from bot.store.records import StoreError
+from bot.store.sql import Connection, Row
 from bot.store.sqlite import SqliteStore
 
 
@@ -110,7 +110,7 @@ class Pairing:
         return self.first_score is not None
 
 
-def _league(r: aiosqlite.Row) -> LeagueRow:
+def _league(r: Row) -> LeagueRow:
     return LeagueRow(
         r["id"],
         r["guild"],
@@ -136,7 +136,7 @@ def _league(r: aiosqlite.Row) -> LeagueRow:
     )
 
 
-def _pairing(r: aiosqlite.Row) -> Pairing:
+def _pairing(r: Row) -> Pairing:
     return Pairing(
         r["id"],
         r["league"],
@@ -159,7 +159,7 @@ class LeagueStore:
 
     def __init__(self, store: GameStore) -> None:
         if not isinstance(store, SqliteStore):
-            raise StoreError("the league tables are kept by the SQLite store only")
+            raise StoreError("the league tables are kept by the SQL stores only (SQLite or PostgreSQL)")
         self.store = store
 
     async def running(self) -> list[int]:
@@ -174,12 +174,12 @@ class LeagueStore:
         fields["level_scores"] = json.dumps(fields.get("level_scores") or {})
         names = ", ".join(fields)
         async with self.store.transaction() as db:
-            cursor = await db.execute(
-                f"INSERT INTO leagues ({names}, created) VALUES ({', '.join('?' for _ in fields)}, ?)",
+            made = await db.execute_fetchall(
+                f"INSERT INTO leagues ({names}, created) VALUES ({', '.join('?' for _ in fields)}, ?) RETURNING id",
                 (*fields.values(), self.store.clock()),
             )
-            league_id = cursor.lastrowid
-        league = await self.league(int(league_id or 0))
+            league_id = int(next(iter(made))[0])
+        league = await self.league(league_id)
         assert league is not None
         return league
 
@@ -188,7 +188,9 @@ class LeagueStore:
         return _league(rows[0]) if rows else None
 
     async def league_named(self, guild: int | None, name: str) -> LeagueRow | None:
-        rows = await self.store.query("SELECT * FROM leagues WHERE guild IS ? AND name = ?", (guild, name))
+        rows = await self.store.query(
+            "SELECT * FROM leagues WHERE guild IS NOT DISTINCT FROM ? AND name = ?", (guild, name)
+        )
         return _league(rows[0]) if rows else None
 
     async def league_in(self, channel: int) -> LeagueRow | None:
@@ -201,7 +203,7 @@ class LeagueStore:
         return _league(rows[0]) if rows else None
 
     async def leagues_of(self, guild: int | None) -> list[LeagueRow]:
-        rows = await self.store.query("SELECT * FROM leagues WHERE guild IS ? ORDER BY id", (guild,))
+        rows = await self.store.query("SELECT * FROM leagues WHERE guild IS NOT DISTINCT FROM ? ORDER BY id", (guild,))
         return [_league(r) for r in rows]
 
     async def set_status(self, league_id: int, status: str, rounds: int | None = None) -> None:
@@ -331,6 +333,19 @@ class LeagueStore:
             await db.execute("UPDATE league_games SET deadline = ?, late_told = 0 WHERE id = ?", (deadline, pairing_id))
             await self._log(db, *log)
 
+    async def claim_late(self, pairing_ids: Sequence[int]) -> list[int]:
+        """Mark these pairings' lateness told and return those this call marked: of processes claiming at once,
+        each pairing goes to exactly one, which tells it."""
+        if not pairing_ids:
+            return []
+        marks = ", ".join("?" for _ in pairing_ids)
+        async with self.store.transaction() as db:
+            rows = await db.execute_fetchall(
+                f"UPDATE league_games SET late_told = 1 WHERE late_told = 0 AND id IN ({marks}) RETURNING id",
+                tuple(pairing_ids),
+            )
+        return sorted(int(r[0]) for r in rows)
+
     async def mark_late_told(self, pairing_ids: Sequence[int], told: bool = True) -> None:
         async with self.store.transaction() as db:
             await db.executemany(
@@ -342,7 +357,7 @@ class LeagueStore:
         rows = await self.store.query(
             "SELECT g.*, r.system AS round_system, r.scenario AS round_scenario FROM league_games g "
             "JOIN leagues l ON l.id = g.league JOIN league_rounds r ON r.league = g.league AND r.number = g.round "
-            "WHERE l.guild IS ? AND g.first_score IS NOT NULL ORDER BY g.ended, g.id",
+            "WHERE l.guild IS NOT DISTINCT FROM ? AND g.first_score IS NOT NULL ORDER BY g.ended, g.id",
             (guild,),
         )
         return [(str(r["round_system"]), str(r["round_scenario"]), _pairing(r)) for r in rows]
@@ -353,7 +368,7 @@ class LeagueStore:
         async with self.store.transaction() as db:
             await self._log(db, league_id, moderator, kind, text)
 
-    async def _log(self, db: aiosqlite.Connection, league_id: int, moderator: int | None, kind: str, text: str) -> None:
+    async def _log(self, db: Connection, league_id: int, moderator: int | None, kind: str, text: str) -> None:
         await db.execute(
             "INSERT INTO league_log (league, moderator, kind, text, time) VALUES (?, ?, ?, ?, ?)",
             (league_id, moderator, kind, text, self.store.clock()),

@@ -3,7 +3,17 @@
 Settings, each an environment variable that a command-line flag overrides:
 
 ``DISCORD_TOKEN``            the bot's token (``umpire run --token``); needed only by ``umpire run``.
-``UMPIRE_DB``                the SQLite file (``--db``); default ``umpire.sqlite3`` in the working directory.
+``UMPIRE_DB``                where games are kept (``--db``): a SQLite file (default ``umpire.sqlite3`` in the
+                             working directory), or a PostgreSQL server, ``postgresql://user:password@host/db``,
+                             which several bot processes may share (docs/hosting.md, Scaling out).
+``UMPIRE_SHARD_COUNT``       how many shards the bot's whole gateway connection is split into, across every
+                             process (default: Discord's recommended count, all in this process).
+``UMPIRE_SHARDS``            which of them this process runs: ids from 0, ``0-3`` or ``0,2,4`` (default: all);
+                             needs ``UMPIRE_SHARD_COUNT``. The process running shard 0 gets the direct messages.
+``UMPIRE_LOG_LEVEL``         how much the bot logs to standard error: ``DEBUG``, ``INFO`` (default), ``WARNING``,
+                             ``ERROR``.
+``UMPIRE_HEALTH_FILE``       a file the bot writes the time into every 30 s while connected to Discord, for a
+                             supervisor's health check (``umpire health``); unset: none.
 ``UMPIRE_GUILD``             a server id to sync the slash commands to at once (``--guild``), for testing;
                              without it the commands are synced globally (Discord may take a while).
 ``UMPIRE_MODERATOR_ROLE``    the name of the role whose members may abandon, substitute and correct games
@@ -81,6 +91,13 @@ class Settings:
     """Worker processes drawing the map pictures; 0 (what settings made in code get: the tests, the console)
     draws them in the bot's own process. :meth:`from_env` gives the machine's default
     (:func:`default_picture_workers`)."""
+    shard_count: int | None = None
+    """The shards of the whole bot, across its processes (``None``: Discord's recommended count)."""
+    shards: tuple[int, ...] | None = None
+    """The shards this process runs (``None``: every one)."""
+    log_level: str = "INFO"
+    health_file: str | None = None
+    """Where the heartbeat is written while connected (``umpire health`` reads it)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -104,8 +121,49 @@ class Settings:
             "state_cache": _count(env, "UMPIRE_STATE_CACHE", DEFAULT_STATE_CACHE),
             "state_cache_mb": max(1, _count(env, "UMPIRE_STATE_CACHE_MB", DEFAULT_STATE_CACHE_MB)),
             "picture_workers": _count(env, "UMPIRE_PICTURE_WORKERS", default_picture_workers()),
+            "log_level": _log_level(env.get("UMPIRE_LOG_LEVEL") or "INFO"),
+            "health_file": env.get("UMPIRE_HEALTH_FILE") or None,
         }
+        values["shard_count"], values["shards"] = _shards(env.get("UMPIRE_SHARD_COUNT"), env.get("UMPIRE_SHARDS"))
         return cls(**values)
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _log_level(text: str) -> str:
+    level = text.strip().upper()
+    if level not in LOG_LEVELS:
+        raise ValueError(f"UMPIRE_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+    return level
+
+
+def _shards(count_text: str | None, ids_text: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """The shard count and this process's shard ids (``UMPIRE_SHARD_COUNT``, ``UMPIRE_SHARDS``: ``0-3,6``)."""
+    if not count_text:
+        if ids_text:
+            raise ValueError("UMPIRE_SHARDS needs UMPIRE_SHARD_COUNT (the shards of every process together)")
+        return None, None
+    if not count_text.strip().isdigit() or int(count_text) < 1:
+        raise ValueError("UMPIRE_SHARD_COUNT must be a whole number, 1 or more")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: set[int] = set()
+    for part in ids_text.replace(" ", "").split(","):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise ValueError(f"UMPIRE_SHARDS: {part!r} is not a shard id or a range like 0-3")
+        ids.update(range(int(low), int(high or low) + 1))
+    if not ids or max(ids) >= count:
+        raise ValueError(f"UMPIRE_SHARDS must name shards from 0 to {count - 1} (UMPIRE_SHARD_COUNT is {count})")
+    return count, tuple(sorted(ids))
+
+
+def shard_of(guild: int | None, count: int) -> int:
+    """The shard Discord delivers a server's events to (its id's timestamp bits, modulo the shard count); direct
+    messages, outside any server, go to shard 0."""
+    return 0 if guild is None else (guild >> 22) % count
 
 
 def _count(env: Mapping[str, str], name: str, default: int) -> int:

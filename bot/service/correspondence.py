@@ -31,6 +31,10 @@ from engine.contract import Prompt, Result
 
 logger = logging.getLogger("bot.service")
 
+REMINDER_LEASE = 15 * 60.0
+"""How long a claimed reminder stays with the process that claimed it (seconds) before another may take it: it
+moves the reminder on at once, so only a process that died in between leaves one for the lease to bring back."""
+
 DIGEST_LINES = 12
 """The most lines of the opponent's doings a notice's digest tells (the latest ones)."""
 
@@ -164,7 +168,7 @@ class Correspondence(ServiceCore):
         :attr:`timeout_listeners` are told then."""
         found = []
         now = self.clock()
-        for game_id, seat, _due in await self.store.due_reminders(now):
+        for game_id, seat, _due in await self.store.claim_due_reminders(now, REMINDER_LEASE):
             game = await self.store.game(game_id)
             if game is None or game.status != "active":
                 continue
@@ -368,6 +372,8 @@ class Correspondence(ServiceCore):
             if game is None:
                 continue
             table = Table(game, await self.store.seats(game_id))
+            if not await self.store.claim_once(f"vacation:{game_id}:{seat}:{table.seats[seat].vacation_until}"):
+                continue  # another process sharing the store folds it and tells the players
             await self._write_vacations(table, [_fold(table.seats[seat])], now)
             over.append((Table(game, await self.store.seats(game_id)), seat))
         return over

@@ -1,14 +1,18 @@
 """The game store as the service sees it: the operations on stored games, in words that name no database.
 
 :class:`GameStore` is what :class:`bot.service.game_service.GameService` is given. :mod:`bot.store.sqlite` is its
-embedded backend (aiosqlite, WAL); a second backend implements the same protocol with the same rows
-(:mod:`bot.store.records`) and the same promises:
+embedded backend (aiosqlite, WAL); :mod:`bot.store.postgres` its server backend (asyncpg), which several bot
+processes share; both implement the same protocol with the same rows (:mod:`bot.store.records`) and the same
+promises:
 
 - every accepted action is written with everything it changes in ONE transaction (:meth:`GameStore.record_action`):
   a crash loses at most the action in flight;
 - a write that would break an invariant (a second live game in a channel, a revision that moved on) raises a
   :class:`~bot.store.records.StoreError` and changes nothing;
-- reads never see half of a write.
+- reads never see half of a write;
+- on a store several processes share (:attr:`GameStore.shared`), two writes of one game are applied one after
+  the other, the second refused if the first moved the game on, and what must happen once (a reminder, an
+  interaction) is claimed by one process only.
 """
 
 from __future__ import annotations
@@ -38,6 +42,10 @@ class GameStore(Protocol):
 
     clock: Clock
     """Now: what stamps every time the store writes; the service and its timers read the same clock."""
+
+    shared: bool
+    """Whether other processes may write the same store (PostgreSQL), so that what one process must do once (a
+    Discord interaction, a timer's firing) is claimed through the store (:meth:`claim_once`)."""
 
     async def close(self) -> None:
         """Release the store (every acknowledged write is already durable)."""
@@ -184,6 +192,14 @@ class GameStore(Protocol):
 
     async def due_reminders(self, now: float) -> list[tuple[int, str, float]]:
         """Reminders due by ``now``: (game, seat, due)."""
+
+    async def claim_due_reminders(self, now: float, lease: float) -> list[tuple[int, str, float]]:
+        """Take the reminders due by ``now`` (game, seat, due), moving each to ``now + lease`` in the same
+        transaction: two processes asking at once get disjoint sets."""
+
+    async def claim_once(self, key: str) -> bool:
+        """Whether this call is the first to claim ``key`` (a timer's firing, a Discord interaction's id), across
+        every process sharing the store."""
 
     async def snooze_reminder(self, game_id: int, seat: str, due: float) -> None:
         """Move one reminder to another time (after it was sent, or to retry it)."""

@@ -349,5 +349,13 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE actions ADD COLUMN rules INTEGER;
     ALTER TABLE actions ADD COLUMN draws TEXT
     """,
+    # Version 10: claims (issue 31): a Discord interaction or a timer's firing (a vacation's end, a league's late
+    # games, a scheduled round) is acted on by the one process that claims its key first.
+    """
+    CREATE TABLE claims (
+        key TEXT PRIMARY KEY,
+        time REAL NOT NULL
+    )
+    """,
 )
 """The schema, one change per version; version ``n`` is ``MIGRATIONS[n - 1]``."""

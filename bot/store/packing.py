@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from bot.store.sql import Connection
 
 SNAPSHOT_ZLIB_LEVEL = 6
 """zlib level of the stored snapshots and events (docs/performance.md: level 6 against 1 and 9, size and time)."""
@@ -32,14 +32,22 @@ ARCHIVED = 0x01
 starts with 0x78, and plain JSON is stored as text, so the three forms never mix up."""
 
 
+PLAIN_JSON = (b"[", b"{", b'"')
+"""The first bytes of plain JSON kept as bytes (the server store keeps every packed column as ``BYTEA``): never
+the first byte of a zlib stream (0x78) or of an archived value (:data:`ARCHIVED`)."""
+
+
 def pack_snapshot(state_json: Any) -> bytes:
     """A state snapshot as stored: compact JSON, zlib-compressed."""
     return zlib.compress(json.dumps(state_json, separators=(",", ":")).encode(), SNAPSHOT_ZLIB_LEVEL)
 
 
 def unpack_snapshot(stored: bytes | str) -> Any:
-    """The state JSON of a stored snapshot (plain JSON text from before version 3, or compressed)."""
-    return json.loads(zlib.decompress(stored) if isinstance(stored, bytes) else stored)
+    """The state JSON of a stored snapshot (plain JSON from before version 3, as text or, copied to the server
+    store, bytes; or compressed)."""
+    if isinstance(stored, str) or stored[:1] in PLAIN_JSON:
+        return json.loads(stored)
+    return json.loads(zlib.decompress(stored))
 
 
 def pack_events(events: Sequence[Mapping[str, Any]], dictionary: bytes | None) -> bytes:
@@ -50,10 +58,10 @@ def pack_events(events: Sequence[Mapping[str, Any]], dictionary: bytes | None) -
 
 
 def unpack_events(stored: bytes | str, dictionary: bytes | None, archive: bytes | None = None) -> Any:
-    """An action's events (or, once archived, its arguments) from the store: plain JSON text (before version 3,
-    or where packing gained nothing), compressed (with the game's dictionary, if flagged), or archived (packed
-    with the game's archive dictionary)."""
-    if isinstance(stored, str):
+    """An action's events (or, once archived, its arguments) from the store: plain JSON, as text or bytes (before
+    version 3, an action's arguments, or where packing gained nothing), compressed (with the game's dictionary, if
+    flagged), or archived (packed with the game's archive dictionary)."""
+    if isinstance(stored, str) or stored[:1] in PLAIN_JSON:
         return json.loads(stored)
     if stored[:1] == bytes([ARCHIVED]):
         unpacker = zlib.decompressobj(-15, zdict=archive) if archive else zlib.decompressobj(-15)
@@ -96,7 +104,7 @@ class _Archive:
     """Each row packed again: (arguments, events, number, arguments and events as they were read)."""
 
 
-async def _log_to_archive(db: aiosqlite.Connection, game_id: int) -> _Archive | None:
+async def _log_to_archive(db: Connection, game_id: int) -> _Archive | None:
     """Read a game's log through ``db`` and pack it again, in a worker thread (:func:`_archived`)."""
     found = list(
         await db.execute_fetchall("SELECT log_dictionary, archive_dictionary FROM games WHERE id = ?", (game_id,))
@@ -110,7 +118,7 @@ async def _log_to_archive(db: aiosqlite.Connection, game_id: int) -> _Archive | 
     return await asyncio.to_thread(_archived, game_id, [tuple(r) for r in rows], log, packed)
 
 
-async def _write_archive(db: aiosqlite.Connection, archive: _Archive) -> None:
+async def _write_archive(db: Connection, archive: _Archive) -> None:
     """Write an archive in the write transaction ``db``: only rows still as they were read, and nothing if the
     game's archive dictionary changed meanwhile (another archive of it came first)."""
     found = list(await db.execute_fetchall("SELECT archive_dictionary FROM games WHERE id = ?", (archive.game,)))
@@ -119,7 +127,8 @@ async def _write_archive(db: aiosqlite.Connection, archive: _Archive) -> None:
     if archive.made is not None:
         await db.execute("UPDATE games SET archive_dictionary = ? WHERE id = ?", (archive.made, archive.game))
     await db.executemany(
-        "UPDATE actions SET args = ?, events = ? WHERE game = ? AND seq = ? AND args IS ? AND events IS ?",
+        "UPDATE actions SET args = ?, events = ? WHERE game = ? AND seq = ? "
+        "AND args IS NOT DISTINCT FROM ? AND events IS NOT DISTINCT FROM ?",
         [(args, events, archive.game, seq, *read) for args, events, seq, *read in archive.rows],
     )
 

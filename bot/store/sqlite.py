@@ -39,7 +39,7 @@ import zlib
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -71,6 +71,7 @@ from bot.store.records import (
     snapshot_due,
     wall_clock,
 )
+from bot.store.sql import Connection, Row
 
 DICTIONARY_AFTER = 50
 """After this many actions, the events of the latest ones become the game's compression dictionary."""
@@ -91,6 +92,16 @@ def _busy(error: sqlite3.OperationalError) -> Exception:
     return error
 
 
+CHECKED_WHEN_READ = frozenset({"actions", "snapshots"})
+"""The tables the start-up check leaves out: the games' logs and states, nearly all of a file's bytes. A game
+reads its own rows when it loads; a damaged page among them gives the same one sentence then (``_open_failure``
+words), for that game alone."""
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _open_failure(path: str, error: BaseException) -> str:
     """Why a database cannot be used, in one sentence that says what to do."""
     text = str(error)
@@ -107,7 +118,7 @@ def _open_failure(path: str, error: BaseException) -> str:
     return f"cannot use the database {path}: {why}"
 
 
-def _game(row: aiosqlite.Row) -> GameRow:
+def _game(row: Row) -> GameRow:
     return GameRow(
         id=row["id"],
         guild=row["guild"],
@@ -130,7 +141,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
     )
 
 
-def _seat(row: aiosqlite.Row) -> SeatRow:
+def _seat(row: Row) -> SeatRow:
     if "began" not in row.keys():  # noqa: SIM118 (a Row's "in" reads its values): a schema from before the clocks
         return SeatRow(
             *(row[k] for k in ("game", "seat", "user_id", "vacation_until", "vacation_request", "reserve_used"))
@@ -149,7 +160,7 @@ def _seat(row: aiosqlite.Row) -> SeatRow:
     )
 
 
-def _action(row: aiosqlite.Row, dictionary: bytes | None = None, archive: bytes | None = None) -> ActionRow:
+def _action(row: Row, dictionary: bytes | None = None, archive: bytes | None = None) -> ActionRow:
     return ActionRow(
         game=row["game"],
         seq=row["seq"],
@@ -171,10 +182,28 @@ def _action(row: aiosqlite.Row, dictionary: bytes | None = None, archive: bytes 
 
 
 class SqliteStore:
-    """The SQLite store of every game. Open it with :meth:`open`; close it with :meth:`close`."""
+    """The SQLite store of every game. Open it with :meth:`open`; close it with :meth:`close`.
+
+    Its SQL is the one both backends run; :class:`bot.store.postgres.PostgresStore` changes only how it connects,
+    the dialect's few words below, and the game lock (:meth:`_lock_game`)."""
+
+    shared = False
+    """Whether other processes may write the same store (a SQLite file has one bot process)."""
+
+    seat_order = "rowid"
+    """How the seats come back in the order they were made (SQLite's row number)."""
+
+    skip_locked = ""
+    """What a timer's claim adds to its read (SQLite's write transaction already excludes every other writer)."""
+
+    integrity_errors: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+    """The errors a broken unique index raises."""
+
+    CLAIMS_KEPT = 7 * 86_400.0
+    """How long a claimed interaction or timer is remembered (seconds): far longer than Discord ever redelivers."""
 
     def __init__(
-        self, db: aiosqlite.Connection, path: str, reader: aiosqlite.Connection | None = None, clock: Clock = wall_clock
+        self, db: Connection, path: str, reader: Connection | None = None, clock: Clock = wall_clock
     ) -> None:
         self._db = db
         self.clock = clock
@@ -193,15 +222,23 @@ class SqliteStore:
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, check: bool = False, clock: Clock = wall_clock, writes: bool = True
+        cls,
+        path: str | Path,
+        *,
+        check: bool = False,
+        clock: Clock = wall_clock,
+        writes: bool = True,
+        every_page: bool = False,
     ) -> SqliteStore:
         """Open (creating or migrating) the store at ``path``; ``":memory:"`` for a throw-away store. ``clock``
         stamps every time the store writes (:data:`bot.store.records.Clock`).
 
-        ``check`` also runs SQLite's quick check of every page and makes sure the file takes writes (the bot
-        does at start-up, so that it refuses a damaged or read-only file before accepting any command); with
+        ``check`` also runs SQLite's quick check of the pages and makes sure the file takes writes (the bot does
+        at start-up, so that it refuses a damaged or read-only file before accepting any command); with
         ``writes=False`` only the pages are checked (``umpire replay`` and ``umpire verify`` read a copy kept
-        read-only).
+        read-only). The start-up check reads every table but the games' logs (:data:`CHECKED_WHEN_READ`), which
+        hold nearly all the file's bytes and are checked page by page as SQLite reads them, so start-up does
+        not grow with the games played; ``every_page`` checks them too (:meth:`check_every_page`).
 
         :raises StoreOpenError: with a sentence, when the file cannot be used; no connection is left open.
         """
@@ -222,8 +259,10 @@ class SqliteStore:
                 await reader.execute(f"PRAGMA busy_timeout={READ_WAIT_MS}")
                 await reader.execute("PRAGMA query_only=ON")
             store = cls(db, str(path), reader, clock)
-            if check:
-                await store._check_integrity()
+            if check and every_page:
+                await store.check_every_page()
+            elif check:
+                await store.check_start_up()
             await store._migrate()
             if check and writes:
                 await store._check_writable()
@@ -234,8 +273,32 @@ class SqliteStore:
                     await connection.close()
             raise StoreOpenError(_open_failure(str(path), error)) from error
 
-    async def _check_integrity(self) -> None:
-        rows = list(await self._db.execute_fetchall("PRAGMA quick_check"))
+    async def check_start_up(self) -> None:
+        """SQLite's quick check of every table but the games' logs (:data:`CHECKED_WHEN_READ`) and of their
+        indexes: what the bot reads to start and to find its games, in a time that does not grow with the
+        actions stored.
+
+        :raises StoreError: naming the first damage found.
+        """
+        tables = await self._db.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+        for (table,) in tables:
+            if table not in CHECKED_WHEN_READ:
+                await self._quick_check(f"PRAGMA quick_check({_quoted(table)})")
+
+    async def check_every_page(self) -> None:
+        """SQLite's quick check of every page of the file (``umpire verify`` and ``umpire replay`` run it).
+
+        :raises StoreError: naming the first damage found.
+        """
+        await self._quick_check("PRAGMA quick_check")
+
+    async def _quick_check(self, pragma: str) -> None:
+        try:
+            rows = list(await self._db.execute_fetchall(pragma))
+        except sqlite3.OperationalError:  # busy or locked: not damage
+            raise
+        except sqlite3.DatabaseError as error:  # a page too broken for the check to go on
+            raise StoreError(f"the integrity check found damage: {error}") from error
         found = [str(r[0]) for r in rows]
         if found != ["ok"]:
             first = " ".join(line for line in found[0].splitlines() if not line.startswith("***"))
@@ -261,7 +324,7 @@ class SqliteStore:
                         if statement.strip():
                             await self._db.execute(statement)
                 else:
-                    await change(self._db)
+                    await change(cast(aiosqlite.Connection, self._db))  # SQLite's own migrations
                 await self._db.execute(f"PRAGMA user_version={number}")
 
     async def schema_version(self) -> int:
@@ -275,7 +338,7 @@ class SqliteStore:
         return str(rows[0][0])
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error).
 
         :raises StoreBusyError: when another program holds the lock longer than :data:`WRITE_WAIT_MS`.
@@ -296,15 +359,23 @@ class SqliteStore:
                 await self._db.execute("ROLLBACK")
                 raise _busy(error) from error
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+    async def restart_numbering(self, tables: Sequence[str]) -> None:
+        """After rows were copied in with their ids, number the next row of each table after them (SQLite's
+        ``AUTOINCREMENT`` already does)."""
+
+    async def _lock_game(self, db: Connection, game_id: int) -> None:
+        """Serialise the writes of one game across processes for the rest of the transaction (SQLite's write
+        transaction already holds the whole file)."""
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         rows = await self._all(sql, params)
         return rows[0] if rows else None
 
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Rows of a read-only query, for the rooms that keep their own tables here (leagues)."""
         return await self._all(sql, params)
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         try:
             return list(await self._reader.execute_fetchall(sql, params))
         except sqlite3.OperationalError as error:
@@ -334,9 +405,9 @@ class SqliteStore:
         now = self.clock()
         try:
             async with self.transaction() as db:
-                cursor = await db.execute(
+                made = await db.execute_fetchall(
                     "INSERT INTO games (guild, channel, system, scenario, options, seed, seed_hash, time_control, "
-                    "creator, created, updated, rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "creator, created, updated, rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild,
                         channel,
@@ -352,13 +423,13 @@ class SqliteStore:
                         rules,
                     ),
                 )
-                game_id = cursor.lastrowid
+                game_id = int(next(iter(made))[0])
                 await db.executemany(
                     "INSERT INTO seats (game, seat) VALUES (?, ?)", [(game_id, seat) for seat in seats]
                 )
-        except aiosqlite.IntegrityError as error:
+        except self.integrity_errors as error:
             raise ChannelBusyError("this channel already holds a game") from error
-        game = await self.game(int(game_id or 0))
+        game = await self.game(game_id)
         assert game is not None
         return game
 
@@ -430,11 +501,12 @@ class SqliteStore:
 
     async def _bump(
         self,
-        db: aiosqlite.Connection,
+        db: Connection,
         game: GameRow,
         status: str | None = None,
         result: Mapping[str, Any] | None = None,
     ) -> None:
+        await self._lock_game(db, game.id)
         cursor = await db.execute(
             "UPDATE games SET revision = revision + 1, updated = ?, status = ?, result = ? "
             "WHERE id = ? AND revision = ?",
@@ -458,7 +530,7 @@ class SqliteStore:
 
     async def seats(self, game_id: int) -> dict[str, SeatRow]:
         """The seats of a game, in the order the system lists them."""
-        rows = await self._all("SELECT * FROM seats WHERE game = ? ORDER BY rowid", (game_id,))
+        rows = await self._all(f"SELECT * FROM seats WHERE game = ? ORDER BY {self.seat_order}", (game_id,))
         return {r["seat"]: _seat(r) for r in rows}
 
     async def set_seat(
@@ -554,6 +626,7 @@ class SqliteStore:
             archive = await _log_to_archive(self._reader, game_id)
             if archive is not None:
                 async with self.transaction() as db:
+                    await self._lock_game(db, game_id)
                     await _write_archive(db, archive)
         except (sqlite3.OperationalError, StoreBusyError) as error:
             if isinstance(error, sqlite3.OperationalError) and not isinstance(_busy(error), StoreBusyError):
@@ -569,11 +642,10 @@ class SqliteStore:
         reminders. Returns how many were archived; those still busy wait for the next call."""
         skipped = sorted(self._archives_left)
         try:
+            named = "id IN ({}) OR ".format(", ".join("?" * len(skipped))) if skipped else ""
             rows = await self._all(
-                "SELECT id FROM games WHERE status NOT IN (?, ?) AND (id IN ({}) OR archive_dictionary IS NULL "
-                "AND EXISTS (SELECT 1 FROM actions WHERE actions.game = games.id)) ORDER BY id".format(
-                    ", ".join("?" * len(skipped))
-                ),
+                f"SELECT id FROM games WHERE status NOT IN (?, ?) AND ({named}archive_dictionary IS NULL "
+                "AND EXISTS (SELECT 1 FROM actions WHERE actions.game = games.id)) ORDER BY id",
                 (*LIVE_STATUSES, *skipped),
             )
         except StoreBusyError:
@@ -595,7 +667,7 @@ class SqliteStore:
             self._archives[game_id] = zlib.decompress(row["archive_dictionary"])
         return self._archives[game_id]
 
-    async def _new_dictionary(self, db: aiosqlite.Connection, game_id: int) -> bytes:
+    async def _new_dictionary(self, db: Connection, game_id: int) -> bytes:
         """Make the game's dictionary from the events of its latest :data:`DICTIONARY_AFTER` actions."""
         rows = await self._all(
             "SELECT events FROM actions WHERE game = ? ORDER BY seq DESC LIMIT ?", (game_id, DICTIONARY_AFTER)
@@ -691,7 +763,9 @@ class SqliteStore:
                 await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game.id,))
             if snapshot is not None:
                 await db.execute(
-                    "INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)", (game.id, seq, snapshot)
+                    "INSERT INTO snapshots (game, seq, state) VALUES (?, ?, ?) "
+                    "ON CONFLICT (game, seq) DO UPDATE SET state = excluded.state",
+                    (game.id, seq, snapshot),
                 )
                 await db.execute(
                     "DELETE FROM snapshots WHERE game = ? AND seq < (SELECT seq FROM snapshots WHERE game = ? "
@@ -768,7 +842,7 @@ class SqliteStore:
         return await self._reload(game)
 
     @staticmethod
-    async def _chain_so_far(db: aiosqlite.Connection, game: GameRow) -> tuple[int, str]:
+    async def _chain_so_far(db: Connection, game: GameRow) -> tuple[int, str]:
         """The last action's number (0 before the first) and the chain's head, read in the write transaction."""
         rows = list(
             await db.execute_fetchall(
@@ -794,7 +868,7 @@ class SqliteStore:
     # --- Corrections ----------------------------------------------------------------------------------
 
     async def _log_correction(
-        self, db: aiosqlite.Connection, game_id: int, moderator: int | None, kind: str, text: str, data: Any
+        self, db: Connection, game_id: int, moderator: int | None, kind: str, text: str, data: Any
     ) -> None:
         await db.execute(
             "INSERT INTO corrections (game, moderator, kind, text, data, time) VALUES (?, ?, ?, ?, ?, ?)",
@@ -812,12 +886,12 @@ class SqliteStore:
     # --- Reminders ------------------------------------------------------------------------------------
 
     @staticmethod
-    async def _set_began(db: aiosqlite.Connection, game_id: int, clocks: Mapping[str, float | None]) -> None:
+    async def _set_began(db: Connection, game_id: int, clocks: Mapping[str, float | None]) -> None:
         await db.executemany(
             "UPDATE seats SET began = ? WHERE game = ? AND seat = ?", [(b, game_id, s) for s, b in clocks.items()]
         )
 
-    async def _replace_reminders(self, db: aiosqlite.Connection, game_id: int, due: Mapping[str, float]) -> None:
+    async def _replace_reminders(self, db: Connection, game_id: int, due: Mapping[str, float]) -> None:
         await db.execute("DELETE FROM reminders WHERE game = ?", (game_id,))
         await db.executemany(
             "INSERT INTO reminders (game, seat, due) VALUES (?, ?, ?)", [(game_id, s, t) for s, t in due.items()]
@@ -837,6 +911,36 @@ class SqliteStore:
         """Reminders due by ``now``: (game, seat, due)."""
         rows = await self._all("SELECT game, seat, due FROM reminders WHERE due <= ? ORDER BY due", (now,))
         return [(int(r["game"]), str(r["seat"]), float(r["due"])) for r in rows]
+
+    async def claim_due_reminders(self, now: float, lease: float) -> list[tuple[int, str, float]]:
+        """Take the reminders due by ``now``: (game, seat, due). Each is moved to ``now + lease`` in the same
+        transaction, so another process asking meanwhile gets none of them, and one whose taker died comes back
+        after the lease; the taker moves it on to its next time (:meth:`snooze_reminder`)."""
+        async with self.transaction() as db:
+            rows = list(
+                await db.execute_fetchall(
+                    f"SELECT game, seat, due FROM reminders WHERE due <= ? ORDER BY due{self.skip_locked}", (now,)
+                )
+            )
+            await db.executemany(
+                "UPDATE reminders SET due = ? WHERE game = ? AND seat = ?",
+                [(now + lease, r["game"], r["seat"]) for r in rows],
+            )
+        return [(int(r["game"]), str(r["seat"]), float(r["due"])) for r in rows]
+
+    async def claim_once(self, key: str) -> bool:
+        """Whether this call is the first to claim ``key`` (a timer's firing, a Discord interaction): exactly one
+        claim of a key succeeds, across every process sharing the store."""
+        now = self.clock()
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM claims WHERE time < ?", (now - self.CLAIMS_KEPT,))
+            rows = list(
+                await db.execute_fetchall(
+                    "INSERT INTO claims (key, time) VALUES (?, ?) ON CONFLICT (key) DO NOTHING RETURNING key",
+                    (key, now),
+                )
+            )
+        return bool(rows)
 
     async def snooze_reminder(self, game_id: int, seat: str, due: float) -> None:
         """Move one reminder to a later time (after it was sent)."""
@@ -880,8 +984,9 @@ class SqliteStore:
         """Keep an action awaiting its player's confirmation (it survives a restart)."""
         async with self.transaction() as db:
             await db.execute(
-                "INSERT OR REPLACE INTO pending (token, game, revision, seat, user_id, verb, args) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO pending (token, game, revision, seat, user_id, verb, args) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (token) DO UPDATE SET game = excluded.game, revision = excluded.revision, "
+                "seat = excluded.seat, user_id = excluded.user_id, verb = excluded.verb, args = excluded.args",
                 (row.token, row.game, row.revision, row.seat, row.user_id, row.verb, json.dumps(dict(row.args))),
             )
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.service.version import bot_version
+
 if TYPE_CHECKING:
     from bot.store.sqlite import SqliteStore
     from bot.systems.base import DataTools
@@ -24,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Umpire referees hex-and-counter wargames in Discord. Every subcommand but `run` works without "
         "Discord; `umpire COMMAND --help` explains each.",
     )
+    parser.add_argument("--version", action="version", version=f"umpire {bot_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     validate = commands.add_parser(
@@ -106,8 +109,8 @@ def add_bot_commands(commands: Any) -> None:
         "replay",
         help="rebuild a game from its action log and report where it stands",
         description="Replay every accepted action of a stored game with the rules, from its set-up (the seed and "
-        "the scenario), never from a stored snapshot, and print the final position. The file gets the integrity "
-        "check `umpire run` makes.",
+        "the scenario), never from a stored snapshot, and print the final position. The file first gets SQLite's "
+        "quick check of every page (`umpire run` checks only the tables it needs to start).",
     )
     replay.add_argument("game", type=int, help="the game number (shown at its creation)")
     replay.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
@@ -121,9 +124,29 @@ def add_bot_commands(commands: Any) -> None:
         "posted at its creation and the log's hash chain; every die recomputed from the seed and its number, "
         "without the rules; every sealed decision's receipt recomputed from what was revealed; and a replay with "
         "the rules from the set-up, comparing events by their data. Actions played under an older rules version "
-        "are reported as such (exit status 0); any tampering fails (exit status 1). The file gets the integrity "
-        "check `umpire run` makes.",
+        "are reported as such (exit status 0); any tampering fails (exit status 1). The file first gets SQLite's "
+        "quick check of every page (`umpire run` checks only the tables it needs to start).",
     )
+    health = commands.add_parser(
+        "health",
+        help="say whether a running bot is connected to Discord (for a health check)",
+        description="Read the heartbeat file the bot writes every 30 s while connected (UMPIRE_HEALTH_FILE): exit "
+        "status 0 when it was written within --max-age seconds, 1 otherwise (the Docker image's HEALTHCHECK).",
+    )
+    health.add_argument("--file", help="the heartbeat file (default: $UMPIRE_HEALTH_FILE)")
+    health.add_argument("--max-age", type=float, default=120.0, help="seconds (default 120: four missed beats)")
+
+    migrate = commands.add_parser(
+        "migrate-db",
+        help="copy every game, league and secret of a SQLite file into an empty PostgreSQL database",
+        description="Move a host to PostgreSQL (docs/hosting.md, Scaling out): every table of the SQLite file "
+        "(games with their logs, hash chains, snapshots and secrets; seats, reminders, leagues, preferences) is "
+        "copied with its ids into an empty PostgreSQL database, then each game is read back from both and "
+        "compared, and its chain checked. Stop the bot first. Exit status 0 when every game checks.",
+    )
+    migrate.add_argument("--from", dest="source", required=True, help="the SQLite file")
+    migrate.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host/database")
+
     verify.add_argument("game", type=int, help="the game number")
     verify.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
     verify.add_argument(
@@ -260,22 +283,23 @@ def run_local(args: argparse.Namespace) -> int:
 
 def _database(args: argparse.Namespace) -> str | None:
     from bot.service.config import Settings
+    from bot.store.opening import is_server
 
     path = Settings.from_env(db=args.db).db
-    if not Path(path).is_file():
+    if not is_server(path) and not Path(path).is_file():
         print(f"umpire: no database at {path} (set --db or UMPIRE_DB)", file=sys.stderr)
         return None
     return path
 
 
 async def _open_to_read(path: str) -> SqliteStore | None:
-    """The store at ``path`` opened to be read, after the start-up integrity check (no write test, so a
+    """The store at ``path`` opened to be read, after the quick check of every page (no write test, so a
     read-only copy can be checked); ``None``, with the one sentence said, when it cannot be used."""
+    from bot.store.opening import open_store
     from bot.store.records import StoreError
-    from bot.store.sqlite import SqliteStore
 
     try:
-        return await SqliteStore.open(path, check=True, writes=False)
+        return await open_store(path, check=True, writes=False, every_page=True)
     except StoreError as error:
         print(f"umpire: {error}", file=sys.stderr)
         return None
@@ -413,6 +437,74 @@ def run_verify(args: argparse.Namespace) -> int:
     return asyncio.run(verify())
 
 
+def run_health(args: argparse.Namespace) -> int:
+    """Whether the bot wrote its heartbeat lately (:mod:`bot.transports.cogs.heartbeat`)."""
+    import os
+    import time
+
+    path = args.file or os.environ.get("UMPIRE_HEALTH_FILE")
+    if not path:
+        print("umpire: no heartbeat file (set UMPIRE_HEALTH_FILE for the bot and for this command)", file=sys.stderr)
+        return 2
+    try:
+        age = time.time() - Path(path).stat().st_mtime
+    except OSError:
+        print(f"umpire: no heartbeat at {path}: the bot is not connected (yet)", file=sys.stderr)
+        return 1
+    if age > args.max_age:
+        print(f"umpire: the last heartbeat is {age:.0f} s old: the bot is not connected", file=sys.stderr)
+        return 1
+    print(f"connected (heartbeat {age:.0f} s ago)")
+    return 0
+
+
+def run_migrate_db(args: argparse.Namespace) -> int:
+    """Copy every game, league and secret of a SQLite file into an empty PostgreSQL database, then check each
+    copied game against the file."""
+    from bot.store.copying import copy_store
+    from bot.store.opening import is_server, open_store
+    from bot.store.records import StoreError
+
+    if not Path(args.source).is_file():
+        print(f"umpire: no database at {args.source}", file=sys.stderr)
+        return 1
+    if not is_server(args.target):
+        print("umpire: --to must be a PostgreSQL address (postgresql://user:password@host/database)", file=sys.stderr)
+        return 2
+
+    async def move() -> int:
+        try:
+            source = await open_store(args.source, check=True, writes=False)
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
+        try:
+            target = await open_store(args.target, check=True)
+        except StoreError as error:
+            await source.close()
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
+        try:
+            report = await copy_store(source, target)
+        except StoreError as error:
+            print(f"umpire: {error}", file=sys.stderr)
+            return 1
+        finally:
+            await source.close()
+            await target.close()
+        copied = ", ".join(f"{n} {table}" for table, n in report.rows.items() if n)
+        print(f"copied {copied or 'nothing'} to {target.path}")
+        for problem in report.problems:
+            print(f"umpire: {problem}", file=sys.stderr)
+        if report.problems:
+            return 1
+        print(f"checked {report.games_checked} game(s): each reads the same in the copy and its chain holds")
+        return 0
+
+    return asyncio.run(move())
+
+
+
 def run_record(args: argparse.Namespace) -> int:
     from bot.service.game_service import GameService, Refusal
     from bot.service.record import record_html
@@ -454,6 +546,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "local": run_local,
         "replay": run_replay,
         "verify": run_verify,
+        "migrate-db": run_migrate_db,
+        "health": run_health,
         "record": run_record,
     }
     return handlers[args.command](args)

@@ -34,7 +34,7 @@ from bot.commands.layer import (
 from bot.commands.replies import unknown_option
 from bot.commands.rooms import cross_system_rooms
 from bot.service.game_service import Caller, GameService, Refusal, SystemFactory
-from bot.store.sqlite import SqliteStore
+from bot.store.opening import open_store
 from engine.contract import RulesError
 
 CHANNEL = 1
@@ -46,8 +46,15 @@ WRITTEN_NAME = re.compile(r"[a-z][a-z_]*")
 
 HELP_ALSO = (
     ". Also: as SEAT, ok, cancel, show [SEAT] (a seat's own choices, private under fog of war or sealed: "
-    "at any time, for the seat typing now or the one named, which then types), units, arrivals, help COMMAND, quit."
+    "at any time, for the seat typing now or the one named, which then types), units, arrivals, attackers HEX, "
+    "help COMMAND, quit."
 )
+
+STAYING_COMMANDS = frozenset(
+    {*INFORM_COMMANDS, "map", "stack", "log", "dice", "game status", "game verify", "league standings", "score"}
+)
+"""Commands that only inform: after them the console stays on the seat typing (``as allied`` then ``hex 0915``
+leaves the allied seat at the keyboard), rather than passing to the seat that must decide."""
 
 EXAMPLES = {
     "choose": "choose 2",
@@ -63,6 +70,7 @@ CONSOLE_ONLY = {
     "show": "show [SEAT]: a seat's own choices (private under fog of war, or sealed), at any time; the seat named "
     "then types.",
     "units": "units: your units on the map, with their ids.",
+    "attackers": "attackers HEX: your units that may attack that hex now, by the hex they stand in (7.1).",
     "arrivals": "arrivals: your reinforcements due now, with their ids and entry hexes.",
     "quit": "quit: leave (the game stays in the game file, see --db).",
 }
@@ -143,6 +151,9 @@ class Console:
         if head in ("units", "arrivals") and len(words) == 1:
             await self.list_ids(head)
             return True
+        if head == "attackers":
+            await self._attackers(words[1] if len(words) > 1 else "")
+            return True
         if head == "as":
             seat = words[1] if len(words) > 1 else ""
             if seat not in self.players:
@@ -171,15 +182,37 @@ class Console:
         options = self._options(name, rest)
         if options is None:
             return True
-        if name == "choose" and not await self._menu_still_read(options):
+        if name == "choose" and not str(options.get("number", "1")).isdigit():
+            if options.get("seat") and options["seat"] not in self.players:  # `choose general activation`
+                options["number"] = f"{options['number']} {options.pop('seat')}"
+            named = await self._named_choice(str(options["number"]), str(options.get("seat") or self.current))
+            if named is None:
+                return True
+            options["number"] = named  # a name means what it says: no renumbering can change it
+        elif name == "choose" and not await self._menu_still_read(options):
             return True
         caller = self.players[self.current]
         if name.startswith("league "):  # the one at the keyboard runs the table: he is its league's organiser
             caller = replace(caller, moderator=True)
         await self.run_command(name, options, caller)
-        if "ok" not in self._buttons:  # a question waits for this seat's `ok` or `cancel` first
+        if "ok" not in self._buttons and name not in STAYING_COMMANDS:  # a question waits for `ok` or `cancel`
             await self._follow_turn()
         return True
+
+    async def _attackers(self, target: str) -> None:
+        """``attackers HEX``: the current seat's units that may attack the hex now (as the ``hex`` answer and
+        Discord's "Attack this hex" list them)."""
+        if not target:
+            self.say("  Refused: say which hex, e.g. `attackers 0915`.")
+            self.refusals += 1
+            return
+        try:
+            answer = await self.service.info(self.channel, self.players[self.current], "attackers", target)
+        except RulesError as error:
+            self.say(f"  {refusal_text(error)}")
+            self.refusals += 1
+            return
+        self.say(f"  {answer.text}")
 
     async def _show_choices(self, seat: str) -> None:
         """A seat's own choices, as its "Show my choices" button shows them to that player alone."""
@@ -234,8 +267,16 @@ class Console:
             if len(positional) > len(before):
                 options["args"] = " ".join(positional[len(before) :])
             return options
+        required = [o.name for o in command.options if o.required and o.name in free]
+        if len(positional) > len(free) and len(required) == 1 and len(positional) > 1:
+            # A name with spaces ("unit HQ XVIII Abn"): the words are the one option still to give.
+            options[required[0]] = " ".join(positional)
+            return options
         if len(positional) > len(free):
-            self.say(f"  Refused: too many words for `{name}`; its options are {', '.join(names) or 'none'}.")
+            self.say(
+                f"  Refused: too many words for `{name}`; its options are {', '.join(names) or 'none'}. "
+                'A name with spaces goes in quotes ("HQ XVIII Abn") or as name="..."'
+            )
             self.refusals += 1
             return None
         options.update(zip(free, positional, strict=False))
@@ -305,6 +346,29 @@ class Console:
                 lines.append(f"{label}: enters at {', '.join(h for _, h in hexes) or '-'}")
         title = "Your units on the map" if what == "units" else "Your reinforcements due now"
         self.say(f"{title} ({self.current}): " + ("\n" + "\n".join(lines) if lines else "none."))
+
+    async def _named_choice(self, words: str, seat: str) -> str | None:
+        """``choose WORDS``: the number of the one choice of ``seat`` now whose label is, or holds, the words
+        (a choice by name keeps its meaning when the list is renumbered); refused when none or several do."""
+        shown: tuple[str, ...] = self._menus.get(seat, ())
+        try:
+            prompt = (await self.service.prompts((await self.service.table(self.channel)).game)).get(seat)
+        except RulesError:
+            prompt = None
+        if prompt is not None:
+            shown = tuple(c.label or c.verb for c in prompt.choices)
+        wanted = words.casefold()
+        exact = [i for i, label in enumerate(shown, 1) if label.casefold() == wanted]
+        found = exact or [i for i, label in enumerate(shown, 1) if wanted in label.casefold()]
+        if len(found) == 1:
+            return str(found[0])
+        self.refusals += 1
+        if not found:
+            self.say(f"  Refused: none of the choices shown to {seat} is {words!r}; give its number or words of it.")
+        else:
+            listed = "\n".join(f"[{i}] {shown[i - 1]}" for i in found)
+            self.say(f"  Refused: {words!r} names several choices; give its number or more words:\n{listed}")
+        return None
 
     async def _menu_still_read(self, options: dict[str, str]) -> bool:
         """Whether ``choose N`` means what the player read: the seat's choices are still the ones last shown.
@@ -429,7 +493,7 @@ async def play(
     stdin: TextIO | None = None,
 ) -> Console:
     """Play a game at the terminal (or from ``script`` lines); returns the console when done."""
-    store = await SqliteStore.open(db, check=True)  # the check `umpire run` makes: a damaged file is refused
+    store = await open_store(db, check=True)  # the check `umpire run` makes: a damaged file is refused
     service = GameService(store, systems)
     try:
         layer = CommandLayer(service, system, pictures=pictures, records=pictures)

@@ -43,6 +43,7 @@ from bot.commands.layer import (
 from bot.commands.paging import fit
 from bot.service.config import Settings
 from bot.service.game_service import Caller, GameService, SystemFactory
+from bot.store.opening import open_store
 from bot.store.records import StoreError
 from bot.store.sqlite import SqliteStore
 from bot.systems import systems
@@ -78,8 +79,15 @@ class _Folded:
     """The accounts it tells so far (without the prompt that ends it)."""
 
 
-class UmpireBot(commands.Bot):
-    """The Umpire bot over one store."""
+DELIVERIES_KEPT = 10_000
+"""Interactions' ids a process remembers to drop one delivered twice (Discord redelivers within seconds)."""
+
+
+class UmpireBot(commands.AutoShardedBot):
+    """The Umpire bot over one store, auto-sharded: it runs the shards ``UMPIRE_SHARDS`` names of
+    ``UMPIRE_SHARD_COUNT`` (every shard when unset), so several processes on one PostgreSQL store share the
+    servers between them, each interaction reaching the one process whose shard holds its server (direct
+    messages: shard 0's)."""
 
     def __init__(
         self,
@@ -90,7 +98,14 @@ class UmpireBot(commands.Bot):
         sync_commands: bool = True,
         run_background_tasks: bool = True,
     ) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
+        sharding: dict[str, Any] = {}  # none given: Discord's recommended count, every shard in this process
+        if settings.shard_count is not None:
+            sharding["shard_count"] = settings.shard_count
+        if settings.shards is not None:
+            sharding["shard_ids"] = list(settings.shards)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None, **sharding
+        )
         self.settings = settings
         self.service = GameService(
             store,
@@ -109,6 +124,7 @@ class UmpireBot(commands.Bot):
         self._folds: dict[int, _Folded] = {}  # by channel; in memory only: after a restart a run starts anew
         self._prompt_messages = PromptMessages()  # what asked each seat, to retire when superseded
         self._superseded: list[PromptMessage] = []
+        self._delivered: dict[int, None] = {}  # the latest interactions' ids, oldest first (first_delivery)
 
     async def close(self) -> None:
         """Close the connection to Discord, then stop the picture workers and thread (a picture being drawn is
@@ -146,11 +162,26 @@ class UmpireBot(commands.Bot):
 
     # --- Commands, autocomplete, buttons ----------------------------------------------------------------
 
+    async def first_delivery(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether this interaction (by Discord's id) is seen here for the first time: one delivered again (a
+        gateway's replay, two processes in a shard's hand-over) is dropped, so it applies once. A store that
+        several processes share remembers the ids for all of them (:meth:`bot.store.sqlite.SqliteStore.claim_once`).
+        """
+        if interaction.id in self._delivered:
+            return False
+        self._delivered[interaction.id] = None
+        if len(self._delivered) > DELIVERIES_KEPT:
+            self._delivered.pop(next(iter(self._delivered)))
+        store = self.service.store
+        return not store.shared or await store.claim_once(f"interaction:{interaction.id}")
+
     async def handle_command(
         self, interaction: discord.Interaction[Any], definition: CommandDef, values: dict[str, Any]
     ) -> None:
         """Acknowledge at once, run the command, deliver its replies. A command that may open a form answers
         first (a form must be the first answer): the form is opened, or the answer acknowledged then."""
+        if not await self.first_delivery(interaction):
+            return
         options = {k: _option_value(v) for k, v in values.items() if v is not None}
         names = {v.id: v.display_name for v in values.values() if isinstance(v, discord.abc.User)}
         if definition.form and not options:  # filled in as options, it is an ordinary command
@@ -191,6 +222,8 @@ class UmpireBot(commands.Bot):
 
     async def handle_submit(self, interaction: discord.Interaction[Any], custom: str, values: dict[str, str]) -> None:
         """A form sent: acknowledge, let the command layer decide, deliver."""
+        if not await self.first_delivery(interaction):
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         with self.service.renderer.answering():
             replies = await self.layer.submit(custom, self.context(interaction), values)
@@ -231,6 +264,8 @@ class UmpireBot(commands.Bot):
 
     async def handle_press(self, interaction: discord.Interaction[Any], custom: str, values: Any) -> None:
         """A button click or a menu choice: acknowledge, let the command layer decide, deliver."""
+        if not await self.first_delivery(interaction):
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         before = await self._revision_of(custom)
         with self.service.renderer.answering():
@@ -435,7 +470,7 @@ def _option_value(value: Any) -> Any:
 
 def run(settings: Settings) -> int:
     """Run the bot until interrupted; a missing or rejected token gives a clear message, not a traceback."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     tune_allocator()
     return asyncio.run(_run(settings))
 
@@ -443,7 +478,7 @@ def run(settings: Settings) -> int:
 async def _run(settings: Settings) -> int:
     assert settings.token
     try:
-        store = await SqliteStore.open(settings.db, check=True)
+        store = await open_store(settings.db, check=True)
     except StoreError as error:
         print(f"umpire: {error}", file=sys.stderr)
         return 1

@@ -7,6 +7,7 @@ checks every cross-reference, so the rules code can trust them.
 from __future__ import annotations
 
 import itertools
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,6 +35,12 @@ def other_side(side: Side) -> Side:
 
 
 # --- The map ---------------------------------------------------------------------------------------------
+
+
+def without_accents(text: str) -> str:
+    """``text`` with its accents dropped ("Montbéliard" → "Montbeliard"), for names typed on a keyboard
+    without them."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)
@@ -134,12 +141,17 @@ class GameMap:
         return frozenset(h for road in self.roads for h in road.hexes)
 
     def place(self, name: str) -> Place:
-        """The place of that name.
+        """The place of that name, as the game prints it ("Montbéliard") or typed without its accents
+        ("Montbeliard").
 
         :raises KeyError: if no place has that name.
         """
         for p in self.places:
             if p.name == name:
+                return p
+        plain = without_accents(name).casefold()
+        for p in self.places:
+            if without_accents(p.name).casefold() == plain:
                 return p
         raise KeyError(name)
 

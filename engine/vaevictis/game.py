@@ -52,9 +52,10 @@ from engine.vaevictis import (
 from engine.vaevictis import combat_command_support as cc_support
 from engine.vaevictis import events as event_rules
 from engine.vaevictis import initiative_stratagems as initiative
+from engine.vaevictis import retreat as retreat_rules
 from engine.vaevictis.combat_rules import has_snafu_vv60
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
-from engine.vaevictis.odds import AttackPlan, action_cost, assess, preview
+from engine.vaevictis.odds import AttackPlan, action_cost, assess, defender_terrain_shifts, preview
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.unseen_odds import unseen_preview
@@ -475,7 +476,7 @@ class VaeVictisGame:
             if len(prompts) != 1:
                 break
             side, prompt = next(iter(prompts.items()))
-            choice = self._standing_choice(state.standing_orders.get(side, []), prompt.choices)
+            choice = self._standing_choice(state, side, state.standing_orders.get(side, []), prompt.choices)
             if choice is None:
                 break
             events.append(
@@ -491,14 +492,41 @@ class VaeVictisGame:
                 events += victory.after_action(self.data, state)
         return events
 
-    @staticmethod
-    def _standing_choice(orders: list[str], choices: tuple[Choice, ...]) -> Choice | None:
+    def _standing_choice(
+        self, state: GameState, side: Side, orders: list[str], choices: tuple[Choice, ...]
+    ) -> Choice | None:
+        """The choice a standing order makes for ``side``, or None when a person must decide.
+
+        ``retreat`` retreats rather than losing a step (7.6), so it takes the retreat that loses least: a hex
+        out of enemy zones of control, the one whose terrain shifts the odds most for a defender there (7.4);
+        where every retreat would enter an enemy zone of control, at a step a hex (7.7.1), the order gives way
+        and the player takes the step instead (retreating would lose the step and the hex).
+        """
         for order in orders:
             verb = STANDING_ORDERS[order][0]
-            for choice in choices:
-                if choice.verb == verb:
-                    return choice
+            matching = [choice for choice in choices if choice.verb == verb]
+            if not matching:
+                continue
+            if verb != "retreat":
+                return matching[0]
+            costs = self._retreat_costs(state, side, matching)
+            best = min(matching, key=lambda choice: costs[id(choice)])
+            if costs[id(best)][0] and any(choice.verb == "take_loss" for choice in choices):
+                return None  # a person decides: every retreat costs a step anyway (7.7.1)
+            return best
         return None
+
+    def _retreat_costs(self, state: GameState, side: Side, retreats: list[Choice]) -> dict[int, tuple[int, int]]:
+        """What each retreat choice loses, least first when sorted: 1 for a hex in an enemy zone of control (a
+        step, 7.7.1), then the defender's terrain shifts there (7.4; a shift left, negative, shelters)."""
+        pos = Position(self.data, state)
+        control = zoc.enemy_zoc(pos, side)
+        costs: dict[int, tuple[int, int]] = {}
+        for choice in retreats:
+            to = int(str(choice.args["to"]))
+            shelter = sum(m.amount for m in defender_terrain_shifts(self.data, to, side))
+            costs[id(choice)] = (1 if retreat_rules.is_in_enemy_zoc(pos, side, to, control) else 0, shelter)
+        return costs
 
     def _apply_event_action(self, state: GameState, side: Side, action: Action) -> list[Event]:
         """[15, 18] Events played, markers removed, detachments made or recombined."""

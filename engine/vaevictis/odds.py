@@ -300,6 +300,9 @@ class Preview:
     """Chance of each result text (``"1/2"``), exact."""
     breakthrough: Fraction = Fraction(0)
     """Chance of a breakthrough (7.8)."""
+    expected_losses: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
+    """The steps the attacker and the defender may expect to lose, the CRT's numbers over the six faces (7.6;
+    an ``E`` counts every step of that side in the combat)."""
 
     def lines(self) -> list[str]:
         """The preview in words."""
@@ -308,7 +311,22 @@ class Preview:
             out.append(f"{result}: {float(chance) * 100:.0f}%")
         if self.breakthrough:
             out.append(f"Breakthrough: {float(self.breakthrough) * 100:.0f}%")
+        attacker, defender = self.expected_losses
+        out.append(f"Expected step losses (7.6): attacker {float(attacker):.1f}, defender {float(defender):.1f}")
         return out
+
+
+def expected_steps_lost(result: str, attacker_steps: int, defender_steps: int) -> tuple[int, int]:
+    """The steps a CRT result (``"1/2"``, ``"-/E"``) takes from attacker and defender; ``E`` takes all."""
+    attacker, _, defender = result.partition("/")
+
+    def steps(text: str, whole: int) -> int:
+        text = text.strip()
+        if text == "E":
+            return whole
+        return int(text) if text.isdigit() else 0
+
+    return steps(attacker, attacker_steps), steps(defender, defender_steps)
 
 
 # --- Table readers ----------------------------------------------------------------------------------------
@@ -1058,4 +1076,11 @@ def preview(data: GameData, state: GameState, plan: AttackPlan) -> Preview:
         chances[text] = chances.get(text, Fraction(0)) + sixth
         if bold:
             breakthrough += sixth
-    return Preview(assessment, tuple(outcomes), chances, breakthrough)
+    attacker_steps = sum(state.units[a].steps for a in plan.attackers if a in state.units)
+    defender_steps = sum(state.units[d].steps for d in assessment.defenders if d in state.units)
+    lost = [expected_steps_lost(o.result, attacker_steps, defender_steps) for o in outcomes]
+    expected = (
+        sum((Fraction(a) for a, _ in lost), Fraction(0)) * sixth,
+        sum((Fraction(d) for _, d in lost), Fraction(0)) * sixth,
+    )
+    return Preview(assessment, tuple(outcomes), chances, breakthrough, expected)

@@ -7,9 +7,10 @@ keeps :data:`RULES_FINGERPRINT`, a hash of that code (comments and docstrings le
 it is updated: the moment to decide whether the change needs a bump.
 """
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 """The current rules version (1: the first recorded, with the rules fixes of issues 26, 27 and 28; games stored
-before versions were recorded count as 0)."""
+before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
+issue 33)."""
 
-RULES_FINGERPRINT = "904cacc0817771c005b9d6e8a41d649de5ba08792861364f6f2363e53579c12d"
+RULES_FINGERPRINT = "8ffaf3519c3e30adc5213c2592423178cbd406b7d532447baf564251b257128f"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -22,7 +22,7 @@ The sides done are kept in ``state.flags["setup_phase"]``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
@@ -379,9 +379,11 @@ def prompt_text(data: GameData, state: GameState, side: Side) -> str:
     scenario_rule = rule(data, state)
     by_area: dict[str, list[str]] = {}
     strongpoints = 0
+    strongpoint_hexes: set[Hex] = set()
     for unit_id, placeable in placeables(data, state, side).items():
         if data.units[unit_id].kind == "strongpoint":
             strongpoints += 1
+            strongpoint_hexes |= placeable.hexes
             by_area.setdefault(f"strongpoints {placeable.where}", [])
         else:
             by_area.setdefault(placeable.where, []).append(data.units[unit_id].name)
@@ -400,6 +402,7 @@ def prompt_text(data: GameData, state: GameState, side: Side) -> str:
     )
     if strongpoints:
         text += "At most one strongpoint a hex; strongpoints count toward stacking (12.2, 5). "
+        text += f"Legal hexes for a strongpoint: {hex_ranges(strongpoint_hexes)}. "
         divisions = _strongpoint_table(data).get("at_least_one_per_formation", [])
         if divisions and not variant.applies(data, state):
             text += "Each German division needs a strongpoint stacked with one of its units (19.2). "
@@ -415,6 +418,17 @@ def prompt_text(data: GameData, state: GameState, side: Side) -> str:
     else:
         text += "Every condition holds: you may say you are done."
     return text
+
+
+def hex_ranges(hexes: Iterable[Hex]) -> str:
+    """Hexes written compactly, column by column, a run of rows as a range: ``"0310-0314, 0415, 0901-0903"``."""
+    runs: list[tuple[Hex, Hex]] = []
+    for hex_ in sorted(hexes):
+        if runs and runs[-1][1] + 1 == hex_ and hex_ // 100 == runs[-1][1] // 100:
+            runs[-1] = (runs[-1][0], hex_)
+        else:
+            runs.append((hex_, hex_))
+    return ", ".join(hex_name(a) if a == b else f"{hex_name(a)}-{hex_name(b)}" for a, b in runs) or "none"
 
 
 def prompts(data: GameData, state: GameState) -> dict[Side, Prompt]:

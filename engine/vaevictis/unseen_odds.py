@@ -29,6 +29,7 @@ from engine.vaevictis.odds import (
     assess,
     crt_cell,
     divisional_integrity,
+    expected_steps_lost,
     quality_of,
     ratio_column,
     ratio_halves_up,
@@ -50,6 +51,17 @@ class Case:
     column: str
     drm: int
     chances: tuple[tuple[str, Fraction], ...]
+
+    def expected_losses_text(self, attacker_steps: int) -> str:
+        """The steps each side may expect to lose (7.6); the defender's ``E`` is given as a chance, since the
+        unseen counters' steps are not known."""
+        attacker = sum(
+            (chance * expected_steps_lost(text, attacker_steps, 0)[0] for text, chance in self.chances), Fraction(0)
+        )
+        defender = sum((chance * expected_steps_lost(text, 0, 0)[1] for text, chance in self.chances), Fraction(0))
+        wiped = sum((chance for text, chance in self.chances if text.endswith("/E")), Fraction(0))
+        out = f"Expected step losses (7.6): attacker {float(attacker):.1f}, defender {float(defender):.1f}"
+        return out + (f" and elimination {float(wiped) * 100:.0f}%" if wiped else "")
 
 
 @dataclass(frozen=True)
@@ -80,6 +92,8 @@ class UnseenPreview:
     """Both sides' armored superiority (7.4, Alsace 1944), at worst and at best for the attacker."""
     face_down: int = 0
     """How many of the unseen counters are face-down garrisons (Alsace 1944, 16), unseen whatever the fog."""
+    attacker_steps: int = 0
+    """The attacking units' steps, all lost on an ``E`` for the attacker."""
 
     def lines(self) -> list[str]:
         """The preview in words."""
@@ -112,6 +126,7 @@ class UnseenPreview:
         for title, case in (("At worst", self.worst), ("At best", self.best)):
             results = ", ".join(f"{text} {float(chance) * 100:.0f}%" for text, chance in case.chances)
             out.append(f"{title} (column {case.column}, die {case.drm:+d}): {results}")
+            out.append(f"  {case.expected_losses_text(self.attacker_steps)}")
         if fogged:
             out.append("The stack is revealed when the attack is declared (11.1): the odds are then exact.")
         if self.face_down:
@@ -224,6 +239,7 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
         integrity=integrity,
         superiority=superiority,
         face_down=len(set(hidden) & garrisons.face_down(state)),
+        attacker_steps=sum(state.units[a].steps for a in plan.attackers if a in state.units),
         worst=worst,
         best=best,
     )

@@ -10,6 +10,7 @@ import pytest
 
 from bot.commands.layer import CommandLayer, Context
 from bot.service.game_service import Caller, GameService
+from bot.store.opening import open_store
 from bot.store.sqlite import SqliteStore
 from tests.bot.doubles import duel_systems
 
@@ -25,8 +26,16 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(db_path)
+def store_target(db_path: Path, backend: str, request: pytest.FixtureRequest) -> str:
+    """Where the test's store is: a SQLite file, or this worker's PostgreSQL database (``backend``); a test that
+    restarts opens it again with :func:`bot.store.opening.open_store`."""
+    return str(request.getfixturevalue("pg_url")) if backend == "postgresql" else str(db_path)
+
+
+@pytest.fixture
+async def store(store_target: str) -> AsyncIterator[SqliteStore]:
+    """The store the test runs on (:func:`store_target`)."""
+    opened = await open_store(store_target)
     yield opened
     await opened.close()
 

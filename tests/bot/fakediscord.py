@@ -29,7 +29,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot.commands.layer import COMMANDS_BY_NAME
 from bot.service.config import Settings
 from bot.service.game_types import SystemFactory
-from bot.store.sqlite import SqliteStore
+from bot.store.opening import open_store
 from bot.transports.discord_app import UmpireBot
 from bot.transports.retiring import ANSWERED, SUPERSEDED
 
@@ -569,11 +569,12 @@ def posts(sent: list[Sent], channel: int | None = None) -> list[Sent]:
 
 @asynccontextmanager
 async def bot_behind_fake_discord(
-    db_path: Path, systems: Mapping[str, SystemFactory], *, picture_workers: int = 0
+    db_path: Path | str, systems: Mapping[str, SystemFactory], *, picture_workers: int = 0
 ) -> AsyncIterator[FakeDiscord]:
-    """The bot over ``systems`` and a store at ``db_path``, started behind the fake Discord; stopped and closed
-    on leaving. ``picture_workers``: worker processes drawing its pictures (0: its own process)."""
-    store = await SqliteStore.open(db_path)
+    """The bot over ``systems`` and a store at ``db_path`` (a SQLite file or a PostgreSQL address), started behind
+    the fake Discord; stopped and closed on leaving. ``picture_workers``: worker processes drawing its pictures
+    (0: its own process)."""
+    store = await open_store(db_path)
     settings = Settings(token=None, db=str(db_path), picture_workers=picture_workers)
     umpire = UmpireBot(settings, store, dict(systems), sync_commands=False, run_background_tasks=False)
     opened = FakeDiscord(umpire)

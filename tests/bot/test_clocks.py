@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import random
-from pathlib import Path
 
 import pytest
 
 from bot.commands.clock_notices import clock_lines, clock_notice
 from bot.service.game_service import GameService, Refusal, RulesError, Table
 from bot.service.timekeeping import TimeControl, moment, next_notice, stage, used
+from bot.store.opening import open_store
 from bot.store.records import GameRow, SeatRow
 from bot.store.sqlite import SqliteStore
 from bot.systems.vaevictis import VaeVictisAdapter
@@ -22,6 +22,9 @@ from engine.vaevictis.loader import build_game
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED
 from tests.bot.doubles import duel_systems
 from tests.vaevictis.test_alsace44_engine import core_documents
+
+BACKENDS = ("sqlite", "postgresql")
+"""The store's contract holds on both backends (tests/conftest.py runs each test on each)."""
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -238,11 +241,11 @@ async def test_clock_a_substitute_starts_anew_the_others_keep_theirs(service: Ga
     assert (await service.store.reminders(table.game.id))["blue"] == pytest.approx(START + 7.5 * DAY)
 
 
-async def test_clock_survives_a_restart(service: GameService, clock: Clock, db_path: Path) -> None:
+async def test_clock_survives_a_restart(service: GameService, clock: Clock, store_target: str) -> None:
     await correspondence(service)
     clock.at(1.9)
     await service.act(CHANNEL, RED, "bid", {"amount": 1})
-    other = await SqliteStore.open(db_path, clock=clock)
+    other = await open_store(store_target, clock=clock)
     try:
         fresh = GameService(other, duel_systems())
         clock.at(2.0)

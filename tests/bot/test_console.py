@@ -164,3 +164,48 @@ async def test_the_console_knows_the_league_commands_as_the_docs_say(tmp_path: P
     assert "registration closed with 2 players" in text and "standings before round 1 of 1" in text
     assert "a league round opens a thread per game: run it on discord" in text.lower()
     assert "Club** is cancelled" in text
+
+
+HABITS_SCRIPT = """
+act end_support
+act end_support
+activate I SS Panzerkorps
+unit HQ I SS PzK
+unit HQ I SS PzK extra=1
+as allied
+hex 2510
+units
+attackers 2510
+attackers
+""".splitlines()
+
+
+async def test_console_habits_names_with_spaces_the_seat_kept_and_attackers(tmp_path: Path) -> None:
+    """Issue 33: a name with spaces needs no quotes; after `as allied` an information command leaves the allied
+    seat at the keyboard; `attackers HEX` lists the units that may attack a hex (or says none may)."""
+    require_ardennes()
+    from bot.systems import systems
+
+    out = io.StringIO()
+    await play(systems(), script=HABITS_SCRIPT, out=out, out_dir=tmp_path, pictures=False)
+    text = out.getvalue()
+    assert "German activates I SS Panzerkorps." in text  # a formation's name unquoted
+    assert "HQ I SS PzK (hq-de-i-ss-pzk)" in text.split("german> unit HQ I SS PzK")[1]
+    assert "allied> units" in text and "allied> attackers 2510" in text  # `hex` kept the allied seat
+    assert "None of your units may attack 2510 now (7.1" in text
+    assert "Refused: say which hex, e.g. `attackers 0915`." in text
+
+
+async def test_a_choice_may_be_named_rather_than_numbered(tmp_path: Path) -> None:
+    """Issue 33: `choose WORDS` names a choice by its label, which no renumbering changes; words that name
+    none or several are refused with the candidates."""
+    require_ardennes()
+    from bot.systems import systems
+
+    script = ["act end_support", "act end_support", "choose Zzz", "choose activate", "choose general activation"]
+    out = io.StringIO()
+    await play(systems(), script=script, out=out, out_dir=tmp_path, pictures=False)
+    text = out.getvalue()
+    assert "Refused: none of the choices shown to german is 'Zzz'" in text
+    assert "Refused: 'activate' names several choices; give its number or more words:" in text
+    assert "German makes a general activation of up to 3 units." in text

@@ -59,7 +59,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     no_traceback(start)
     briefing = next(p for p in posts(start, CHANNEL) if "Victory conditions" in p.content).content
     assert "**Alsace 1944: The Initial Assault** (rule 19.1), 3 turns" in briefing
-    assert "hold 2 of Belfort, Sochaux, Montbeliard (a hex of each) at the end" in briefing
+    assert "hold 2 of Belfort, Sochaux, Montbéliard (a hex of each) at the end" in briefing
     assert "- turn 1: 14-15 November 1944\n" in briefing  # no weather in Alsace
     setup_map = next(p for p in posts(start, CHANNEL) if p.files == ["map.png"])
     assert setup_map.content == "The map at the start." and pictures[-1][0] is None
@@ -137,7 +137,7 @@ async def test_an_alsace_game_through_discord(fake: FakeDiscord, pictures: list[
     assert "Combat at 0416" in log
     status = answers(await fake.command(BOB, CHANNEL, "victory"))[-1].content
     assert "reach the Rhine bank at some time in the game: not met" in status
-    assert "Montbeliard: German" in status
+    assert "Montbéliard: German" in status
     fort = answers(await fake.command(BOB, CHANNEL, "hex", hex="1110"))[-1].content
     assert "German defender in the Fort (12.3)" in fort
 

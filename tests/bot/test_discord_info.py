@@ -86,9 +86,18 @@ async def test_hex_offers_an_attack_that_opens_the_odds_preview(fake: FakeDiscor
     await mid_game(fake)
     answer = (await ask(fake, ANN, "hex", hex="2515"))[-1]
     assert [label for label, _ in answer.buttons] == ["Attack this hex"]
-    preview = answers(await fake.click(ANN, answer, "Attack this hex"))[-1]
+    # Issue 33: the hex answer lists the units that may attack it; the button lists them, then previews.
+    assert "Your units that may attack 2515 now (7.1):" in answer.content
+    assert "To attack with all of them: attack target=2515 attackers=" in answer.content
+    clicked = answers(await fake.click(ANN, answer, "Attack this hex"))
+    assert clicked[0].content.startswith("Your units that may attack 2515 now (7.1):")
+    preview = clicked[-1]
     assert preview.content.startswith("**Odds preview**") and "26 Vg" in preview.content
     assert [label for label, _ in preview.buttons] == ["Confirm", "Cancel"]
+    # [7.3, 7.6] Every attack kind side by side, with the step losses both sides may expect.
+    assert "Attack kinds side by side (7.3):" in preview.content
+    assert "- normal (1 AP): column" in preview.content and "- prepared (" in preview.content
+    assert "Expected step losses (7.6): attacker" in preview.content and len(preview.content) <= 2000
 
 
 async def test_unit_tells_command_supply_points_and_what_it_may_do(fake: FakeDiscord) -> None:
@@ -271,3 +280,46 @@ async def test_replay_after_the_game_for_either_side(fake: FakeDiscord, pictures
     assert answer.files == ["replay.png"] and pictures[-1][0] == "german"
     stats = (await ask(fake, EVE, "stats"))[-1].content
     assert "__German__: 1 step(s) lost" in stats and "Fog of war" not in stats
+
+
+async def test_display_preferences_are_each_players_own(fake: FakeDiscord) -> None:
+    """Issue 33: a player sets pictures in his DMs, his close-up size and his reports for himself; `map hex:`
+    draws his close-up at his size; DMs to a player who turned pictures off come without them."""
+    import io
+
+    from PIL import Image
+
+    from bot.commands.replies import Attachment, Reply
+
+    await fake.command(ANN, CHANNEL, "game create", scenario="initial-assault")
+    await fake.command(ANN, CHANNEL, "game join", seat="german")
+    await fake.command(BOB, CHANNEL, "game join", seat="allied")
+    await fake.command(BOB, CHANNEL, "game start")
+    default = (await ask(fake, ANN, "prefs"))[-1].content
+    assert default.startswith("Your display preferences: pictures in your DMs on; close-ups of the game's own size")
+    mine = (await ask(fake, ANN, "prefs", pictures=False, closeup=2, reports=False))[-1].content
+    assert "pictures in your DMs off; close-ups 2 hexes round their centre; turn-start reports off." in mine
+    assert (await ask(fake, BOB, "prefs"))[-1].content == default  # each player's own
+
+    def drawn(sent: list[Sent]) -> Image.Image:
+        data = next(d for s in sent for d in s.file_data.values() if d.startswith(b"\x89PNG"))
+        return Image.open(io.BytesIO(data))
+
+    small = drawn(await fake.command(ANN, CHANNEL, "map", hex="1010"))
+    usual = drawn(await fake.command(BOB, CHANNEL, "map", hex="1010"))
+    assert small.width < usual.width and small.height < usual.height
+
+    layer = fake.bot.layer  # type: ignore[attr-defined]
+    dm = Reply("x", to="dm", user=ANN.id, files=(Attachment("map.png", b"\x89PNG"),))
+    assert (await layer._dm_pictures(dm)).files == ()
+    assert (await layer._dm_pictures(Reply("x", to="dm", user=BOB.id, files=dm.files))).files == dm.files
+
+
+async def test_game_status_gives_the_bot_version(fake: FakeDiscord) -> None:
+    from bot.service.version import bot_version
+
+    await fake.command(ANN, CHANNEL, "game create", scenario="initial-assault")
+    await fake.command(ANN, CHANNEL, "game join", seat="german")
+    await fake.command(BOB, CHANNEL, "game join", seat="allied")
+    sent = await fake.command(BOB, CHANNEL, "game status")
+    assert any(f"Umpire {bot_version()}." in s.content for s in sent)

@@ -90,8 +90,8 @@ class Clicks:
         self.ran: list[tuple[str, dict[str, Any]]] = []
 
     async def info(self, channel: int, caller: Caller, topic: str, key: str = "", seat: str | None = None) -> Info:
-        assert topic == "attack-group"
-        return Info(self.group)
+        assert topic in ("attack-group", "attackers")  # issue 33: the button lists the attackers first
+        return Info(self.group if topic == "attack-group" else f"Your units that may attack {key} now (7.1):")
 
     async def run(self, name: str, ctx: Context, options: Mapping[str, Any]) -> list[Reply]:
         self.ran.append((name, dict(options)))

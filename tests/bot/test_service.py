@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
 from bot.service.game_service import GameService, Refusal, StaleError
 from bot.store import records as records_module
-from bot.store.sqlite import SqliteStore
+from bot.store.opening import open_store
 from engine.contract import IllegalActionError, NotYourTurnError
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, started
 from tests.bot.doubles import duel_systems
+
+BACKENDS = ("sqlite", "postgresql")
+"""The store's contract holds on both backends (tests/conftest.py runs each test on each)."""
 
 
 async def test_seats_join_leave_and_start(service: GameService) -> None:
@@ -102,7 +104,7 @@ async def test_undo_goes_back_over_own_actions_until_a_roll(service: GameService
 
 
 async def test_a_restart_keeps_the_game_and_its_snapshots(
-    db_path: Path, service: GameService, monkeypatch: pytest.MonkeyPatch
+    store_target: str, service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(records_module, "SNAPSHOT_EVERY", 3)
     await started(service)
@@ -113,7 +115,7 @@ async def test_a_restart_keeps_the_game_and_its_snapshots(
     table = await service.table(CHANNEL)
     before = await service.state(table.game)
     assert await service.store.latest_snapshot(table.game.id) is not None
-    other = await SqliteStore.open(db_path)
+    other = await open_store(store_target)
     try:
         fresh = GameService(other, duel_systems())
         again = await fresh.table(CHANNEL)

@@ -11,10 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from bot.store.opening import open_store
+from bot.store.pg_migrations import PG_MIGRATIONS
 from bot.store.records import ChannelBusyError, NewAction, RevisionError
 from bot.store.sqlite import MIGRATIONS, SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
+
+BACKENDS = ("sqlite", "postgresql")
+"""The store's contract holds on both backends (tests/conftest.py runs each test on each)."""
 
 
 async def new_game(store: SqliteStore, channel: int = 1) -> object:
@@ -32,9 +37,9 @@ async def new_game(store: SqliteStore, channel: int = 1) -> object:
     )
 
 
-async def test_a_file_store_is_in_wal_mode_at_the_latest_schema(store: SqliteStore) -> None:
-    assert await store.journal_mode() == "wal"
-    assert await store.schema_version() == len(MIGRATIONS)
+async def test_a_store_is_at_the_latest_schema_numbered_alike_on_both_backends(store: SqliteStore) -> None:
+    assert await store.journal_mode() in ("wal", "postgresql")
+    assert await store.schema_version() == len(MIGRATIONS) == len(PG_MIGRATIONS)
 
 
 async def test_one_live_game_per_channel_many_per_server(store: SqliteStore) -> None:
@@ -73,17 +78,19 @@ async def test_a_write_from_an_outdated_read_is_refused_and_changes_nothing(stor
     assert len(await store.actions(game.id)) == 1  # type: ignore[attr-defined]
 
 
-async def test_killing_the_process_during_a_burst_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    db = tmp_path / "burst.sqlite3"
+async def test_killing_the_process_during_a_burst_loses_nothing_acknowledged(
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> None:
+    db = request.getfixturevalue("pg_url") if backend == "postgresql" else str(tmp_path / "burst.sqlite3")
     script = textwrap.dedent(
         f"""
         import asyncio, sys
         sys.path.insert(0, {str(ROOT)!r})
-        from bot.store.sqlite import SqliteStore
+        from bot.store.opening import open_store
         from bot.store.records import NewAction
 
         async def main():
-            store = await SqliteStore.open({str(db)!r})
+            store = await open_store({db!r})
             game = await store.create_game(guild=1, channel=1, system="duel", scenario="standard", options={{}},
                 seed="00", seed_hash="h", seats=("red", "blue"), time_control={{}}, creator=1)
             n = 0
@@ -105,7 +112,7 @@ async def test_killing_the_process_during_a_burst_loses_nothing_acknowledged(tmp
             break
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    store = await SqliteStore.open(db)
+    store = await open_store(db)
     try:
         rows = await store.actions(1)
         assert len(rows) >= acknowledged

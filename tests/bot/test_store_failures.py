@@ -18,7 +18,7 @@ import pytest
 
 from bot.commands.layer import STORE_BUSY, CommandLayer
 from bot.service.game_service import GameService
-from bot.store.records import StoreBusyError, StoreOpenError
+from bot.store.records import StoreBusyError, StoreError, StoreOpenError
 from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import BLUE, CHANNEL, RED, ctx, started
 from tests.bot.doubles import duel_systems
@@ -176,6 +176,28 @@ async def test_a_quick_check_at_start_up_refuses_a_broken_page(tmp_path: Path) -
     broken_page(path)
     with pytest.raises(StoreOpenError, match="integrity check found damage"):
         await SqliteStore.open(path, check=True)
+
+
+async def test_the_start_up_check_leaves_the_logs_to_their_readers_and_to_the_check_of_every_page(
+    tmp_path: Path,
+) -> None:
+    """Start-up checks every table but the games' logs, in a time that does not grow with the actions stored;
+    a damaged log page is found by the check of every page (``umpire verify``, ``umpire replay``)."""
+    path = tmp_path / "log.sqlite3"
+    await a_good_file(path)
+    with sqlite3.connect(path) as db:
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'actions'").fetchone()
+    with path.open("r+b") as file:  # the log's page, its header garbage
+        file.seek(4096 * (root - 1))
+        file.write(b"\x0d" + b"\xff" * 7)
+    store = await SqliteStore.open(path, check=True)
+    try:
+        with pytest.raises(StoreError, match="integrity check found damage"):
+            await store.check_every_page()
+    finally:
+        await store.close()
+    with pytest.raises(StoreOpenError, match="integrity check found damage"):
+        await SqliteStore.open(path, check=True, every_page=True)
 
 
 async def test_a_write_lock_held_elsewhere_refuses_writes_quickly_and_never_holds_up_reads(db_path: Path) -> None:

@@ -260,7 +260,8 @@ async def test_verify_older_commit_database_opens_plays_on_and_verifies_under_ol
         assert [r.rules for r in rows[-3:]] == [service.system("ardennes44").rules_version] * 3
         checked = await service.verify(4)
         assert checked.problems == []
-        assert "actions #1 to #33 (3 of them under rules 1, after those): played under rules 0" in checked.notes[0]
+        now = service.system("ardennes44").rules_version
+        assert f"actions #1 to #33 (3 of them under rules {now}, after those): played under rules 0" in checked.notes[0]
     finally:
         await store.close()
 
@@ -274,7 +275,8 @@ def test_verify_older_commit_database_command_line_exit_zero(tmp_path: Path, cap
 
 
 def test_damaged_file_gives_one_sentence_in_replay_verify_and_local(tmp_path: Path, capsys: object) -> None:
-    """Every command that opens a file runs the integrity check `umpire run` makes (docs/hosting.md)."""
+    """`umpire verify` and `umpire replay` check every page, the log's included; `umpire local` makes the
+    start-up check `umpire run` makes, of the tables it needs to start (docs/hosting.md)."""
     path = tmp_path / "damaged.sqlite3"
     shutil.copy(DATA / "older_commit.sqlite3", path)
     pages = path.stat().st_size // 4096
@@ -283,6 +285,12 @@ def test_damaged_file_gives_one_sentence_in_replay_verify_and_local(tmp_path: Pa
         file.write(b"\x00\x50")
     for command in (["verify", "1"], ["replay", "1"]):
         assert main([*command, "--db", str(path)]) == 1
+    shutil.copy(DATA / "older_commit.sqlite3", path)
+    with sqlite3.connect(path) as db:
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
+    with path.open("r+b") as file:  # the same damage in the page of the games' table
+        file.seek(4096 * (root - 1) + 1)
+        file.write(b"\x00\x50")
     script = tmp_path / "script.txt"
     script.write_text("help\n")
     assert main(["local", "--script", str(script), "--db", str(path), "--no-pictures"]) == 1

@@ -16,8 +16,12 @@ from bot.leagues.service import LeagueService
 from bot.leagues.store import Pairing
 from bot.service.config import Limits
 from bot.service.game_service import DAY, Caller, GameService, Refusal
+from bot.store.opening import open_store
 from bot.store.sqlite import SqliteStore
 from tests.bot.doubles import duel_systems, require_ardennes
+
+BACKENDS = ("sqlite", "postgresql")
+"""The league tables' contract holds on both backends (tests/conftest.py runs each test on each)."""
 
 ORG = Caller(99, "org", moderator=True)
 PLAYERS = [Caller(10 + i, f"p{i}") for i in range(6)]
@@ -51,8 +55,9 @@ class Threads:
 
 
 @pytest.fixture
-async def room(tmp_path: Path) -> AsyncIterator[LeagueService]:
-    store = await SqliteStore.open(tmp_path / "league.sqlite3")
+async def room(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> AsyncIterator[LeagueService]:
+    target = request.getfixturevalue("pg_url") if backend == "postgresql" else tmp_path / "league.sqlite3"
+    store = await open_store(target)
     games = GameService(store, duel_systems(), clock=Clock())
     yield LeagueService(games)
     await store.close()

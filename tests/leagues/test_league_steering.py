@@ -16,14 +16,19 @@ from bot.leagues.sides import side_balances
 from bot.leagues.store import Pairing
 from bot.service.game_service import DAY, GameService, Refusal
 from bot.store.migrations import _steered_leagues
+from bot.store.opening import open_store
 from bot.store.sqlite import MIGRATIONS, SqliteStore
 from tests.bot.doubles import duel_systems
 from tests.leagues.test_league_service import GUILD, LEAGUE, ORG, PLAYERS, Clock, Threads, decide_all, league
 
+BACKENDS = ("sqlite", "postgresql")
+"""The league tables' contract holds on both backends (tests/conftest.py runs each test on each)."""
+
 
 @pytest.fixture
-async def room(tmp_path: Path) -> AsyncIterator[LeagueService]:
-    store = await SqliteStore.open(tmp_path / "league.sqlite3")
+async def room(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> AsyncIterator[LeagueService]:
+    target = request.getfixturevalue("pg_url") if backend == "postgresql" else tmp_path / "league.sqlite3"
+    store = await open_store(target)
     games = GameService(store, duel_systems(), clock=Clock())
     yield LeagueService(games)
     await store.close()

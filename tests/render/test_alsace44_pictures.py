@@ -34,3 +34,33 @@ def test_no_weather_and_no_air_missions_in_the_title_and_margin() -> None:
     assert picture.title == "Alsace 1944, turn 1"
     assert picture.status is not None and picture.status.air_missions == ()
     assert all(turn.weather == "" for turn in picture.status.turns)
+
+
+def test_19_2_the_front_line_is_drawn_in_the_set_up_picture_and_as_an_overlay() -> None:
+    """[19.2, 12.2] Alsace's front line (strongpoints go within 5 hexes of it) is drawn in the set-up picture
+    and keyed; ``map overlay:front`` draws it on any picture; Ardennes 1944 has none."""
+    import pytest
+
+    from render import palette
+    from render.legend import picture_key
+    from render.overlays import overlay_sets
+    from render.picture import FrontLine, setup_picture
+    from render.snapshot import render_map
+    from tests.render.test_snapshot import count_colour
+
+    game = alsace_game()
+    picture = setup_picture(game.data)
+    (line,) = [o for o in picture.overlays if isinstance(o, FrontLine)]
+    assert line.hexes == game.data.map.regions["front line"] and line.hexes[0] == 901
+    assert "Front line" in picture_key(picture)
+    image = render_map(picture, region=(410, 2))
+    assert count_colour(image, (0, 0, image.width, image.height), palette.FRONT_LINE, 10) > 50
+    state = game.new_game("initial-assault", {}, bytes(32))
+    assert overlay_sets(game, state, "german", "front") == line
+    ardennes = setup_picture(load_game("ardennes44"))
+    assert not any(isinstance(o, FrontLine) for o in ardennes.overlays)
+    from engine.vaevictis.game import VaeVictisGame
+
+    other = VaeVictisGame(load_game("ardennes44"))
+    with pytest.raises(ValueError, match="no front line"):
+        overlay_sets(other, other.new_game("entire-battle", {}, bytes(32)), "german", "front")

@@ -153,7 +153,7 @@ def test_fog_of_war_hides_the_units_under_the_top_one(game: GameData) -> None:
     assert count_colour(render_map(seen_picture), strip, under_bar, 40) > 0
     assert count_colour(render_map(fog_picture), strip, under_bar, 40) == 0
     badge = (right - 4, top_y - 4, right + 4, top_y + 4)
-    assert count_colour(render_map(fog_picture), badge, palette.BADGE, 20) > 0
+    assert count_colour(render_map(fog_picture), badge, palette.PARTLY_HIDDEN_BADGE, 20) > 0
 
 
 def test_a_stack_the_seat_may_not_inspect_at_all_is_drawn_blank(game: GameData) -> None:

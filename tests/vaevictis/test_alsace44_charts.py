@@ -454,17 +454,17 @@ def _places(condition: VictoryCondition) -> list[tuple[str, ...]]:
 
 
 def test_19_1_19_2_victory_hexes_as_printed(data: GameData) -> None:
-    hexes = {name: data.map.place(name).hexes for name in ("Belfort", "Sochaux", "Montbeliard", "Mulhouse")}
+    hexes = {name: data.map.place(name).hexes for name in ("Belfort", "Sochaux", "Montbéliard", "Mulhouse")}
     assert {n: sorted(h) for n, h in hexes.items()} == {
         "Belfort": [1109, 1110],
         "Sochaux": [1015],
-        "Montbeliard": [915],
+        "Montbéliard": [915],
         "Mulhouse": [2505, 2506, 2606],
     }
     short = data.scenarios["initial-assault"].victory
     assert [(c.result, _places(c)) for c in short] == [
         ("allied-strategic", [("Belfort",)]),
-        ("allied-tactical", [("Belfort", "Sochaux", "Montbeliard")]),
+        ("allied-tactical", [("Belfort", "Sochaux", "Montbéliard")]),
     ]
     assert short[0].of[1].region == "rhine bank" and short[1].count == 2
     long = data.scenarios["entire-battle"].victory

@@ -28,9 +28,9 @@ def data() -> GameData:
 PRINTED_HEXES = {
     "Belfort": (1110, 1109),
     "Mulhouse": (2506, 2505, 2606),
-    "Montbeliard": (915,),
+    "Montbéliard": (915,),
     "Sochaux": (1015,),
-    "Chalampe": (3103,),
+    "Chalampé": (3103,),
     "Huningue": (3312,),
     "Sainte-Marie": (616,),
 }
@@ -56,7 +56,7 @@ def test_0_2_erratum_sainte_marie_is_the_village_in_0616(data: GameData) -> None
     assert data.map.is_village(616)
 
 
-@pytest.mark.parametrize("city", ["Belfort", "Mulhouse", "Montbeliard", "Sochaux"])
+@pytest.mark.parametrize("city", ["Belfort", "Mulhouse", "Montbéliard", "Sochaux"])
 def test_19_1_19_2_victory_towns_are_cities_on_every_hex(data: GameData, city: str) -> None:
     place = data.map.place(city)
     assert place.kind == "city"
@@ -139,7 +139,7 @@ def test_10_2_board_edges(data: GameData) -> None:
 def test_entry_places_of_19_2(data: GameData) -> None:
     german = data.map.entry_hexes["german"]
     assert {3103, 2201, 2601} <= german
-    assert not data.map.grid.is_on_edge(3103)  # Chalampe: an entry inside the map
+    assert not data.map.grid.is_on_edge(3103)  # Chalampé: an entry inside the map
     assert set(data.map.regions["north or north-east of Mulhouse"]) <= german
     assert set(data.map.regions["French entry edges"]) <= data.map.entry_hexes["allied"]
 

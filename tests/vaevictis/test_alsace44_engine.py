@@ -174,7 +174,7 @@ def test_19_victory_holding_places_forts_and_a_region_reached(core: GameData) ->
     state = pos.state
     state.scenario = "initial-assault"
     assert victory.holds(core, state, one_of_belfort) == "holds Belfort"
-    assert victory.holds(core, state, two_of_three) == "holds Belfort, Montbeliard"
+    assert victory.holds(core, state, two_of_three) == "holds Belfort, Montbéliard"
     assert victory.holds(core, state, rhine) is None
     state.units["fr-i-4-rtm"].hex = core.map.regions["rhine bank"][0]
     victory.note_regions_reached(core, state)

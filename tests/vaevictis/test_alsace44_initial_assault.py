@@ -119,7 +119,7 @@ def test_19_1_two_of_belfort_sochaux_and_montbeliard_held_is_a_french_tactical_v
     state = move(game, state, "fr-ii-23-ric", montbeliard)
     state = play_quietly(game, state, lambda s: False)
     assert state.result is not None and state.result["result"] == "allied-tactical", state.result
-    assert state.result["reason"] == "holds Sochaux, Montbeliard"
+    assert state.result["reason"] == "holds Sochaux, Montbéliard"
 
 
 def test_19_1_belfort_held_and_the_rhine_reached_is_a_french_strategic_victory(game: VaeVictisGame) -> None:

@@ -306,3 +306,18 @@ def test_19_2_set_up_done_is_offered_only_while_the_set_up_holds(game: VaeVictis
     prompt = game.prompts(broken)["german"]
     assert not prompt.choices and problem.reason in prompt.text
     refused(game, broken, "setup_done")
+
+
+def test_12_2_the_set_up_prompt_lists_the_legal_hexes_for_strongpoints() -> None:
+    """[12.2, 19.2] The German set-up prompt says where a strongpoint may go: the hexes within 5 of the front
+    line on the German side, written as runs of rows."""
+    from engine.vaevictis.setup_phase import hex_ranges
+    from tests.vaevictis.alsace import alsace_game
+
+    game = alsace_game()
+    state = game.new_game("initial-assault", {}, bytes(32))
+    text = game.prompts(state)["german"].text
+    region = game.data.map.regions["within 5 hexes of the front line, German side"]
+    assert f"Legal hexes for a strongpoint: {hex_ranges(region)}." in text
+    assert "0310-0314" in text
+    assert hex_ranges([310, 311, 312, 415, 901]) == "0310-0312, 0415, 0901"

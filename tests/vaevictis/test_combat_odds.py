@@ -448,3 +448,20 @@ def test_1_3_an_hq_named_hq_on_its_counter_is_named_with_hq_once() -> None:
     name = game.data.units[hq.id].name
     assert name.startswith("HQ") and refused.reason == f"{name} has a combat strength only in defence"
     assert "HQ HQ" not in refused.reason and hex_name(enemy.hex)
+
+
+def test_7_6_preview_gives_the_expected_step_losses_of_both_sides() -> None:
+    """[7.6] Beside each result's chance, the steps each side may expect to lose over the six faces."""
+    data = mini_game()
+    state = new_state(data, {"de-big": 403, "us-b": 303})  # 5:1: -/1, 1/2, -/2, -/2, 1/3, 1/3
+    result = preview(data, state, germans_attack(303, "de-big"))
+    assert result.expected_losses == (Fraction(3, 6), Fraction(13, 6))
+    assert "Expected step losses (7.6): attacker 0.5, defender 2.2" in result.lines()
+
+
+def test_7_6_an_elimination_counts_every_step_of_that_side() -> None:
+    from engine.vaevictis.odds import expected_steps_lost
+
+    assert expected_steps_lost("E/-", 4, 3) == (4, 0)
+    assert expected_steps_lost("1/E", 4, 3) == (1, 3)
+    assert expected_steps_lost("-/2", 4, 3) == (0, 2)

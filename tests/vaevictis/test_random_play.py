@@ -17,6 +17,7 @@ from engine.vaevictis.legal import candidate_actions
 from engine.vaevictis.stacking import overstacked_hexes, stacking_limit
 from engine.vaevictis.state import GameState, Position
 from scenarios import load_game
+from tests.play_budget import play_seeds
 
 
 @pytest.fixture(scope="module")
@@ -90,9 +91,10 @@ def play(
     return state, log
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("seed", play_seeds([1, 2, 3, 4], default=2))
 def test_random_play_keeps_the_invariants(game: VaeVictisGame, seed: int) -> None:
-    """Four games of 600 random actions each: 2,400 actions, each followed by the invariant checks."""
+    """Games of 600 random actions each (two by default, four with UMPIRE_FULL_PLAY=1: tests/play_budget.py),
+    each action followed by the invariant checks."""
     state, log = play(game, seed, "entire-battle", 600)
     assert len(log) == 600 or state.result is not None
     assert state.turn >= 2

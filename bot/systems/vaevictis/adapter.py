@@ -36,6 +36,7 @@ OVERLAYS = {
     "command": "your HQs' command ranges (8.1)",
     "supply": "your supply lines and the units without supply (10)",
     "victory": "the scenario's victory cities",
+    "front": "the front line at set-up (Alsace 1944 19.2)",
     "combats": "the combats of this turn (or of the last `turns`), results at the arrows' heads (7.5)",
 }
 """The overlays a player may ask for with ``map``."""
@@ -300,7 +301,10 @@ class VaeVictisAdapter:
         if verb != "attack":
             return None
         odds = self.game.preview(state, seat, args)  # type: ignore[arg-type]
-        return "\n".join(odds.lines())
+        from bot.systems.vaevictis.reports import attack_kinds
+
+        kinds = attack_kinds(self.game, state, seat, args)  # type: ignore[arg-type]
+        return "\n".join([*odds.lines(), *kinds])
 
     def describe(self, state: GameState, seat: str | None, topic: str, key: str) -> str:
         """Information texts from the seat's view (fog of war applied by the engine)."""
@@ -408,13 +412,15 @@ class VaeVictisAdapter:
                 raise InvalidActionError(str(error)) from None
         region: tuple[int, int] | None = None
         if around:
+            # ``hex`` or ``hex:radius`` (the player's close-up size, ``prefs closeup:``).
+            place, _, size = around.partition(":")
             try:
-                centre = parse_hex(around)
+                centre = parse_hex(place)
             except ValueError as error:
                 raise InvalidActionError(str(error)) from None
             if not data.map.grid.contains(centre):
-                raise InvalidActionError(f"hex {around} is not on the map")
-            region = (centre, 4)
+                raise InvalidActionError(f"hex {place} is not on the map")
+            region = (centre, int(size) if size.isdigit() and 1 <= int(size) <= 8 else 4)
         elif overlay == "reachable" and unit and state.units[unit].hex is not None:
             region = (state.units[unit].hex, 5)  # type: ignore[assignment]
         elif close_up:

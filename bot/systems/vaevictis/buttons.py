@@ -29,7 +29,12 @@ async def press(layer: Layer, ctx: Context, verb: str, arg: str) -> list[Reply]:
         attackers = [unit] if unit else await _able_attackers(layer, ctx, target)
         if not attackers:
             raise Refusal(f"none of your units may attack {target} now")
-        return await layer.run("attack", ctx, {"target": target, "attackers": ",".join(attackers)})
+        replies = await layer.run("attack", ctx, {"target": target, "attackers": ",".join(attackers)})
+        if unit:
+            return replies
+        # The units that may join, as the console's `attackers HEX` lists them, before the preview of the group.
+        able = await layer.service.info(ctx.channel, ctx.caller, "attackers", target)
+        return [Reply(able.text), *replies]
     action, _, unit = arg.partition(".")
     if verb != UNIT_ACTION or action not in UNIT_ACTIONS:
         raise Refusal("this button is not one of mine")

@@ -81,6 +81,10 @@ def inform(
         return Info(stats_text(game, history.statistics(game.data, [r["events"] for r in log], seat, fog)))
     if topic == "replay":
         return replay_info(game, state, seat, key, log, region)
+    if topic == "attackers":
+        if seat is None:
+            raise InvalidActionError("only a seated player's units attack")
+        return Info(attackers_text(game, state, seat, _hex_arg(game, key)))
     if topic == "attack-group":
         return Info(",".join(attack_group(game, state, seat, _hex_arg(game, key))) if seat else "")
     if topic == "combats":
@@ -174,6 +178,7 @@ def hex_info(game: VaeVictisGame, state: GameState, seat: Side | None, where: He
         ]
     buttons: tuple[tuple[str, str, str], ...] = ()
     if seat is not None and attackers_of(game, state, seat, where):
+        lines.append(attackers_text(game, state, seat, where))
         buttons = (("Attack this hex", "ia", hex_name(where)),)
     picture = close_up(game, state, seat, where)
     return Info("\n".join(lines), picture=picture, buttons=buttons)
@@ -189,6 +194,62 @@ def attackers_of(game: VaeVictisGame, state: GameState, seat: Side, target: Hex)
         and grid.are_adjacent(u.hex, target)
         and target in legal.unit_options(game, state, u).targets
     ]
+
+
+ATTACK_KINDS = ("normal", "prepared")
+"""[7.3] The kinds of attack, compared side by side in an attack's preview."""
+
+
+def attack_kinds(game: VaeVictisGame, state: GameState, seat: Side, args: Mapping[str, Any]) -> list[str]:
+    """[7.3, 7.5, 7.6] Every kind of attack the attackers may make on the target, side by side: its action
+    points, column, die modifier, the chance of each result and the steps each side may expect to lose; a kind
+    they may not make, with the reason."""
+    from engine.contract import RulesError
+    from engine.vaevictis.odds import Preview, action_cost
+
+    lines = ["Attack kinds side by side (7.3):"]
+    for kind in ATTACK_KINDS:
+        cost = action_cost(game.data, kind)
+        head = f"- {kind} ({cost} AP)"
+        try:
+            odds = game.preview(state, seat, {**args, "kind": kind})
+        except RulesError as error:
+            lines.append(f"{head}: not possible: {error}")
+            continue
+        if isinstance(odds, Preview):
+            results = ", ".join(
+                f"{text} {float(chance) * 100:.0f}%"
+                for text, chance in sorted(odds.probabilities.items(), key=lambda kv: -kv[1])
+            )
+            attacker, defender = odds.expected_losses
+            lines.append(
+                f"{head}: column {odds.assessment.column_name}, die {odds.assessment.drm_total:+d}: {results}; "
+                f"steps lost expected: yours {float(attacker):.1f}, the defender's {float(defender):.1f}"
+            )
+        else:
+            worst, best = odds.worst, odds.best
+            lines.append(
+                f"{head}: column {worst.column} to {best.column}, die {worst.drm:+d} to {best.drm:+d}; at worst "
+                f"{worst.expected_losses_text(odds.attacker_steps).lower()}; at best "
+                f"{best.expected_losses_text(odds.attacker_steps).lower()}"
+            )
+    return lines
+
+
+def attackers_text(game: VaeVictisGame, state: GameState, seat: Side, target: Hex) -> str:
+    """The units of ``seat`` that may join an attack on ``target`` now, by hex, with their ids (7.1)."""
+    able = attackers_of(game, state, seat, target)
+    if not able:
+        return f"None of your units may attack {hex_name(target)} now (7.1: an attacker stands next to it and may act)."
+    by_hex: dict[Hex, list[str]] = {}
+    for unit_id in able:
+        by_hex.setdefault(state.units[unit_id].hex or 0, []).append(unit_id)
+    lines = [f"Your units that may attack {hex_name(target)} now (7.1):"]
+    for where, units in sorted(by_hex.items()):
+        named = ", ".join(f"{game.data.units[u].name} ({u})" for u in units)
+        lines.append(f"- from {hex_name(where)}: {named}")
+    lines.append(f"To attack with all of them: attack target={hex_name(target)} attackers={','.join(able)}")
+    return "\n".join(lines)
 
 
 def attack_group(game: VaeVictisGame, state: GameState, seat: Side, target: Hex) -> list[str]:

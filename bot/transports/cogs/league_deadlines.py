@@ -46,7 +46,11 @@ class LeagueDeadlines(commands.Cog):
         returns how many were started. A round that cannot start (no pairing is possible, a player's limit of
         live games) is told to the organiser in the league channel, once; the loop tries again at each turn."""
         started = 0
+        store = self.bot.service.store
         for league in await self.room.due_rounds():
+            minute = int(store.clock() // 60)
+            if store.shared and not await store.claim_once(f"round:{league.id}:{minute}"):
+                continue  # another process sharing the store starts it; the next turn finds it started
             organiser = Caller(league.organiser or 0, "the league's schedule", moderator=True)
             context = Context(organiser, league.channel, league.guild)
             replies = await self.bot.layer.run("league round", context, {})

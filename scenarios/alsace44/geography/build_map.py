@@ -39,7 +39,7 @@ FRONT_LINE = ["0901", "0903", "0605", "0609", "0310", "0314", "0415", "0418", "0
 # in either parity, so its road leaves the map by 3101.
 NORTH_EXITS = ["2101", "2201", "2601", "3101"]
 MULHOUSE_GROUP_ROADS = ["2201", "2601"]  # 19.2 turn 3: the 30th SS enters by road 2201 and/or 2601
-CHALAMPE = "3103"  # 19.2: German reinforcements enter at Chalampe unless told otherwise
+CHALAMPE = "3103"  # 19.2: German reinforcements enter at Chalampé unless told otherwise
 # KG Renschling (19.2 turn 4): "a German-controlled hex north or north-east of Mulhouse".
 NORTH_OF_MULHOUSE = ["2504", "2604", "2605", "2704", "2705", "2503", "2603"]
 
@@ -461,7 +461,7 @@ def write(out: MapData) -> str:
         'allied = [{ edge = "north", from = 1, to = 7 }, { edge = "west" }, { edge = "south", from = 1, to = 11 }]',
         "",
         "[entry]",
-        "# 19.2: French reinforcements enter along the west or south edge; German ones at Chalampe (3103, on the",
+        "# 19.2: French reinforcements enter along the west or south edge; German ones at Chalampé (3103, on the",
         "# Rhine bank, inside the map), the 30th SS by road 2201 or 2601, the 198th ID and the 269th ID's",
         "# battalions by a north-edge road hex, KG Renschling north or north-east of Mulhouse.",
         'allied = [{ edge = "west" }, { edge = "south", from = 1, to = 11 }]',
@@ -499,16 +499,16 @@ def check(out: MapData) -> list[str]:
     for n, want in {
         "Belfort": ["1110", "1109"],
         "Mulhouse": ["2506", "2505", "2606"],
-        "Montbeliard": ["0915"],
+        "Montbéliard": ["0915"],
         "Sochaux": ["1015"],
-        "Chalampe": ["3103"],
+        "Chalampé": ["3103"],
         "Huningue": ["3312"],
         "Sainte-Marie": ["0616"],
     }.items():
         got = [name(h) for h in places.get(n, ([], ""))[0]]
         if got != want:
             problems.append(f"{n} is at {got}, the rules print {want}")
-    for n in ("Belfort", "Mulhouse", "Montbeliard", "Sochaux"):
+    for n in ("Belfort", "Mulhouse", "Montbéliard", "Sochaux"):
         if places.get(n, ([], ""))[1] != "city":
             problems.append(f"{n} must be a city (19.1, 19.2)")
     for f in FORTS:

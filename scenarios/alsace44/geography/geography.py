@@ -40,9 +40,9 @@ ANCHORS: list[Anchor] = [
     ("Mulhouse", 47.748, 7.338, "2506"),       # 19.2: Mulhouse 2505, 2506, 2606 ("Mulhouse barracks", 19.4)
     ("Mulhouse (north)", 47.765, 7.330, "2505"),
     ("Mulhouse (barracks)", 47.742, 7.365, "2606"),
-    ("Montbeliard", 47.510, 6.798, "0915"),    # 19.1: Montbeliard 0915
+    ("Montbéliard", 47.510, 6.798, "0915"),    # 19.1: Montbéliard 0915
     ("Sochaux", 47.508, 6.827, "1015"),        # 19.1: Sochaux 1015
-    ("Chalampe", 47.820, 7.543, "3103"),       # 16, 19.2: Chalampe 3103, on the Rhine
+    ("Chalampé", 47.820, 7.543, "3103"),       # 16, 19.2: Chalampé 3103, on the Rhine
     ("Huningue", 47.592, 7.583, "3312"),       # 16, 19.2: Huningue 3312
     ("Sainte-Marie", 47.507, 6.698, "0616"),   # 0.2 erratum: the village in 0616 is Sainte-Marie
     ("Mont Vaudois", 47.583, 6.785, "0812"),   # fort 0812 (Hericourt's fort, above the Lizaine)
@@ -53,9 +53,9 @@ ANCHORS: list[Anchor] = [
 SETTLEMENTS: list[Settlement] = [
     ("Belfort", 47.638, 6.862, "city", 0),
     ("Mulhouse", 47.748, 7.338, "city", 0),
-    ("Montbeliard", 47.510, 6.798, "city", 0),
+    ("Montbéliard", 47.510, 6.798, "city", 0),
     ("Sochaux", 47.508, 6.827, "city", 0),
-    ("Chalampe", 47.820, 7.543, "village", 1),
+    ("Chalampé", 47.820, 7.543, "village", 1),
     ("Huningue", 47.592, 7.583, "village", 1),
     ("Sainte-Marie", 47.507, 6.698, "village", 1),
     ("Hericourt", 47.578, 6.762, "village", 1),
@@ -94,7 +94,7 @@ SETTLEMENTS: list[Settlement] = [
     ("Servance", 47.822, 6.683, "village", 1),
     ("Melisey", 47.755, 6.581, "village", 1),
     ("Fresse", 47.757, 6.659, "village", 1),
-    ("Chateau-Lambert", 47.848, 6.673, "village", 2),
+    ("Château-Lambert", 47.848, 6.673, "village", 2),
     ("Faucogney", 47.848, 6.565, "village", 1),
     ("Lepuix", 47.760, 6.816, "village", 2),
     ("Valdoie", 47.668, 6.845, "village", 1),
@@ -153,8 +153,8 @@ SETTLEMENTS: list[Settlement] = [
 
 # Settlements that the fit puts a hex off, moved where the rules or their neighbours demand.
 HEX_OVERRIDES: dict[str, HexNumber] = {
-    "Belfort": "1110", "Mulhouse": "2506", "Montbeliard": "0915", "Sochaux": "1015",
-    "Chalampe": "3103", "Huningue": "3312", "Sainte-Marie": "0616",
+    "Belfort": "1110", "Mulhouse": "2506", "Montbéliard": "0915", "Sochaux": "1015",
+    "Chalampé": "3103", "Huningue": "3312", "Sainte-Marie": "0616",
 }
 
 # Cities that cover more than one hex (19.1, 19.2): the extra hexes.
@@ -242,18 +242,18 @@ ROADS: list[Road] = [
     ("Mulhouse - Ensisheim - Colmar", ["Mulhouse", "Wittenheim", "Ensisheim", "2601"]),
     ("Mulhouse - Basel", ["Mulhouse", "Rixheim", "Habsheim", "Sierentz", "Bartenheim", "Saint-Louis",
                           "Huningue"]),
-    ("Mulhouse - Chalampe", ["Mulhouse", "Rixheim", "Ottmarsheim", "Chalampe"]),
-    ("Chalampe - Neuf-Brisach", ["Chalampe", "Bantzenheim", "3102", "3101"]),
-    ("Ensisheim - Chalampe", ["Ensisheim", "Battenheim", "Bantzenheim"]),
+    ("Mulhouse - Chalampé", ["Mulhouse", "Rixheim", "Ottmarsheim", "Chalampé"]),
+    ("Chalampé - Neuf-Brisach", ["Chalampé", "Bantzenheim", "3102", "3101"]),
+    ("Ensisheim - Chalampé", ["Ensisheim", "Battenheim", "Bantzenheim"]),
     ("Mulhouse - Altkirch", ["Mulhouse", "Brunstatt", "Zillisheim", "Illfurth", "Altkirch"]),
     ("Altkirch - Ferrette", ["Altkirch", "Hirsingue", "Waldighofen", "Ferrette"]),
     ("Dannemarie - Seppois - Delle", ["Dannemarie", "Hindlingen", "Seppois", "Suarce", "Grandvillars"]),
     ("Belfort - Delle", ["Belfort", "Danjoutin", "Bourogne", "Grandvillars", "Delle"]),
-    ("Belfort - Montbeliard", ["Belfort", "Danjoutin", "Chatenois-les-Forges", "Sochaux", "Montbeliard"]),
-    ("Montbeliard - Hericourt - Lure", ["Montbeliard", "Bethoncourt", "Hericourt", "Saulnot", "0111"]),
+    ("Belfort - Montbéliard", ["Belfort", "Danjoutin", "Chatenois-les-Forges", "Sochaux", "Montbéliard"]),
+    ("Montbéliard - Hericourt - Lure", ["Montbéliard", "Bethoncourt", "Hericourt", "Saulnot", "0111"]),
     ("Hericourt - Chenebier - Frahier", ["Hericourt", "Chenebier", "Frahier"]),
     ("Hericourt - Belfort", ["Hericourt", (47.612, 6.800), "Belfort"]),
-    ("Montbeliard - Audincourt - Pont-de-Roide", ["Montbeliard", "Audincourt", "Valentigney", "Mandeure",
+    ("Montbéliard - Audincourt - Pont-de-Roide", ["Montbéliard", "Audincourt", "Valentigney", "Mandeure",
                                                  "Pont-de-Roide", "0822"]),
     # The roads over the Lomont serve the 9e DIC's set-up (19.2): Dambelin, on the Pont-de-Roide - Belvoir
     # road, falls on 0520, the division HQ's hex; the L'Isle - Sancey road climbs past 0220, the RICM's.
@@ -261,13 +261,13 @@ ROADS: list[Road] = [
     ("L'Isle-sur-le-Doubs - Glainans - Sancey", ["L'Isle-sur-le-Doubs", (47.380, 6.560), "0222"]),
     ("Audincourt - Delle", ["Audincourt", "Etupes", "Badevel", "Delle"]),
     ("Audincourt - Blamont", ["Audincourt", "Herimoncourt", "Blamont", "1022"]),
-    ("Montbeliard - Besancon", ["Montbeliard", "Bavans", "Colombier-Fontaine", "L'Isle-sur-le-Doubs",
+    ("Montbéliard - Besancon", ["Montbéliard", "Bavans", "Colombier-Fontaine", "L'Isle-sur-le-Doubs",
                                 "Clerval", "0120"]),
-    ("Montbeliard - Arcey - Villersexel", ["Montbeliard", "Sainte-Marie", "Arcey", "0115"]),
+    ("Montbéliard - Arcey - Villersexel", ["Montbéliard", "Sainte-Marie", "Arcey", "0115"]),
     ("Belfort - Giromagny - Ballon d'Alsace", ["Belfort", "Valdoie", "Giromagny", "Lepuix", "1001"]),
     ("Giromagny - Plancher - Champagney", ["Giromagny", "Plancher-Bas", "Champagney"]),
     ("Ronchamp - Melisey - Servance", ["Ronchamp", "Fresse", "Melisey", "0106"]),
-    ("Melisey - Servance - Le Thillot", ["Melisey", "Servance", "Chateau-Lambert", "0601"]),
+    ("Melisey - Servance - Le Thillot", ["Melisey", "Servance", "Château-Lambert", "0601"]),
     ("Belfort - Rougemont - Masevaux", ["Belfort", "Etueffont", "Rougemont-le-Chateau", "Masevaux"]),
     ("Masevaux - Burnhaupt - Mulhouse", ["Masevaux", "Guewenheim", "Burnhaupt", "Heimsbrunn", "Mulhouse"]),
     ("Masevaux - Sewen", ["Masevaux", "Sewen"]),
