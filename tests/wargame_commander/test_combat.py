@@ -294,6 +294,18 @@ def test_2_45_a_corps_retreats_toward_its_army_hq_an_hq_or_a_corps_without_one_t
     assert combat.retreat_distance(state, board, "us-7", 1007) == 9
 
 
+def test_2_45_and_2_46_no_retreat_or_breakthrough_into_the_sea(fresh: SeriesState, board: Board) -> None:
+    # us-7 on the coast at 0303, its HQ at 0105: the sea hex 0203 is no farther from the HQ, yet closed.
+    state = position(fresh, "retreat", us_1=105, us_7=303)
+    assert board.is_sea(203) and sorted(combat.retreat_options(state, board, "us-7", [303])) == [204, 304, 404]
+    state.breakthroughs = [
+        {"side": "allied", "battle": "D1", "units": ["us-7"], "left": 1, "vacated": [203], "used": False}
+    ]
+    with pytest.raises(IllegalActionError) as error:
+        combat.check_advance(state, board, "allied", "us-7", 203)
+    assert error.value.rule == "2.46" and error.value.reason == "0203 is not a land hex next to VII US Corps"
+
+
 def test_2_45_a_unit_with_no_retreat_hex_surrenders(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "designate", us_1=707, us_7=1007, de_15=1807)
     others = ["de-81", "de-74", "de-67", "de-66", "de-85", "de-80"]
