@@ -29,7 +29,7 @@ from bot.store.records import NewAction
 from bot.store.sqlite import SqliteStore
 from bot.systems import systems
 from engine.contract import Action
-from engine.dice import commitment, recording
+from engine.dice import commitment, linked, recording
 
 SEED = 2026
 REPEAT = 3
@@ -52,7 +52,7 @@ async def stored_game(store: SqliteStore, game_id: str, actions: int) -> int:
         game, _ = await store.record_action(
             game,
             NewAction(action.seat, 1, action.verb, dict(action.args), [e.to_json() for e in events],
-                      adapter.rules_version, [d.to_json() for d in drawn]),
+                      adapter.rules_version, [d.to_json() for d in linked(drawn, events)]),
             status="finished" if last else None,
         )  # fmt: skip
     return game.id

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from engine.dice import announced
+
 Seat = str
 """A seat at the table: a side such as ``"german"`` or ``"allied"``."""
 
@@ -115,6 +117,9 @@ class Event:
     """The structured details (hexes, units, dice and modifiers) a renderer or report may use."""
     secret_to: tuple[Seat, ...] = ()
     """Seats who may see it while it is sealed; empty for a public event."""
+
+    def __post_init__(self) -> None:
+        announced(self.kind, self.text)  # while dice are recorded, a roll is tied to the event that follows it
 
     def to_json(self) -> dict[str, Any]:
         """The event as stored and sent to the bot."""

@@ -11,6 +11,9 @@ draws the same way with its own seed, ``HMAC-SHA256(seed, label)``, its label na
 
 While :func:`recording` is open, every roll made is noted as a :class:`Draw` (stream, number, sides, value), so
 the bot can keep with each action the dice it used and check them later from the seed alone, without the rules.
+:func:`linked` then ties each roll to the event it decided: the first event the rules announced after rolling
+it (every :class:`engine.contract.Event` made while the recording is open is noted by :func:`announced`), by
+its place among the action's events, so a roll that fails its check is reported with the event it decided.
 
 >>> seed = bytes.fromhex("00" * 32)
 >>> [roll(seed, n) for n in range(5)]
@@ -24,10 +27,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 
 def new_seed() -> bytes:
@@ -55,24 +59,64 @@ class Draw:
     number: int
     sides: int
     value: int
+    event: int | None = None
+    """The event the roll decided, by its place (from 1) among its action's events (:func:`linked`); ``None``
+    when no event followed it, or for a roll kept before rolls were linked."""
 
     def to_json(self) -> dict[str, object]:
-        """The roll as the bot stores it with its action."""
-        return {"stream": self.stream, "number": self.number, "sides": self.sides, "die": self.value}
+        """The roll as the bot stores it with its action (its event, when linked)."""
+        kept: dict[str, object] = {"stream": self.stream, "number": self.number, "sides": self.sides, "die": self.value}
+        if self.event is not None:
+            kept["event"] = self.event
+        return kept
 
 
-_drawn: ContextVar[list[Draw] | None] = ContextVar("umpire_drawn", default=None)
+class Recording(list[Draw]):
+    """The rolls made while :func:`recording` is open, and the events announced meanwhile (kind and text), with
+    how many had been announced before each roll."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.announced: list[tuple[str, str]] = []
+        self.before: list[int] = []
+
+
+_drawn: ContextVar[Recording | None] = ContextVar("umpire_drawn", default=None)
 
 
 @contextmanager
-def recording() -> Iterator[list[Draw]]:
+def recording() -> Iterator[Recording]:
     """Note every roll made inside the block (in this context) in the list it yields."""
-    drawn: list[Draw] = []
+    drawn = Recording()
     token = _drawn.set(drawn)
     try:
         yield drawn
     finally:
         _drawn.reset(token)
+
+
+def announced(kind: str, text: str) -> None:
+    """Note an event made while a recording is open (called by every :class:`engine.contract.Event`)."""
+    drawn = _drawn.get()
+    if drawn is not None:
+        drawn.announced.append((kind, text))
+
+
+def linked(drawn: Sequence[Draw], events: Sequence[Any]) -> list[Draw]:
+    """The rolls of a recording, each tied to the event it decided among the action's ``events`` (objects with a
+    ``kind`` and a ``text``): the first event announced after the roll that the action reports, found by its
+    kind and text (a system may hand back a copy of an event, marked for fog of war, in place of the one it
+    made). Rolls no reported event followed stay unlinked; a plain list (no recording) is returned as it is."""
+    if not isinstance(drawn, Recording):
+        return list(drawn)
+    places: dict[tuple[str, str], int] = {}
+    for place, event in enumerate(events, 1):
+        places.setdefault((event.kind, event.text), place)
+    out = []
+    for draw, before in zip(drawn, drawn.before, strict=True):
+        decided = next((places[e] for e in drawn.announced[before:] if e in places), None)
+        out.append(replace(draw, event=decided))
+    return out
 
 
 def stream_seed(seed: bytes, stream: str) -> bytes:
@@ -103,6 +147,7 @@ class Dice:
         drawn = _drawn.get()
         if drawn is not None:
             drawn.append(Draw(self.stream, self.rolls_made, sides, value))
+            drawn.before.append(len(drawn.announced))
         self.rolls_made += 1
         return value
 

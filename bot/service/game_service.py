@@ -55,7 +55,7 @@ from bot.store.records import (
 )
 from engine.contract import Action, Choice, Prompt, Result
 from engine.contract import RulesError as RulesError
-from engine.dice import commitment, new_seed, recording
+from engine.dice import commitment, linked, new_seed, recording
 from engine.sealing import sealed_answer
 
 RECENT_PAGE = 60
@@ -761,7 +761,8 @@ def _apply(system: SystemAdapter, state: Any, action: Action, snapshot: bool, wr
     result = system.result(new)
     prompts = {} if result else system.prompts(new)
     state_json = system.state_to_json(new) if snapshot else None
-    return _Applied(new, [e.to_json() for e in events], result, prompts, state_json, [d.to_json() for d in drawn])
+    draws = [d.to_json() for d in linked(drawn, events)]  # each roll with the event it decided
+    return _Applied(new, [e.to_json() for e in events], result, prompts, state_json, draws)
 
 
 def _allows(prompt: Prompt, verb: str) -> bool:

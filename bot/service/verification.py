@@ -4,7 +4,7 @@
    (:mod:`bot.store.chain`), with any head posted in the channel, which must be a point of that chain;
 2. **the dice**: every roll an action kept (:class:`engine.dice.Draw`) and every roll its events number,
    recomputed from the seed and the roll's number alone, without the rules, so they stay checkable whatever
-   the rules become;
+   the rules become; a kept roll names the event it decided, and a roll that fails is reported with it;
 3. **the sealed decisions**: every receipt recomputed from what was revealed, through :mod:`engine.sealing`:
    the answers to secret prompts the service sealed (the store's secrets), and the decisions a system sealed in
    its own events (:meth:`~bot.service.game_types.SystemAdapter.sealed_decisions`);
@@ -139,7 +139,8 @@ def _dice_layer(seed: bytes, rows: Sequence[ActionRow]) -> tuple[Layer, int]:
             if expected != die:
                 which = f"secret stream {stream!r}" if stream else "the public dice"
                 problems.append(
-                    f"{head}: roll #{number} of {which} (d{sides}) was kept as {die} but the seed gives {expected}"
+                    f"{head}: roll #{number} of {which} (d{sides}){_decided(draw, row.events)} was kept as {die} "
+                    f"but the seed gives {expected}"
                 )
         for number, sides, die in _numbered_rolls(row.events):
             checked.add(("", number, sides))
@@ -155,6 +156,19 @@ def _dice_layer(seed: bytes, rows: Sequence[ActionRow]) -> tuple[Layer, int]:
         else ""
     )
     return Layer("dice", words, tuple(dict.fromkeys(problems))), len(checked)
+
+
+def _decided(draw: Mapping[str, Any], events: Any) -> str:
+    """Words naming the event a kept roll decided (:func:`engine.dice.linked`), or nothing for a roll kept without
+    its event (before rolls were linked, or followed by none)."""
+    place = draw.get("event")
+    if not isinstance(place, int) or isinstance(place, bool):
+        return ""
+    event = events[place - 1] if isinstance(events, list) and 0 < place <= len(events) else None
+    if not isinstance(event, Mapping):
+        return f", which decided event {place} (not among the action's events)"
+    text = str(event.get("text", ""))
+    return f", which decided event {place} ({event.get('kind')}: {text[:60]!r})"
 
 
 def _numbered_rolls(events: Any) -> list[tuple[int, int, Any]]:
@@ -233,8 +247,10 @@ def _replay_layer(system: SystemAdapter, game: GameRow, seed: bytes, rows: Seque
             reason = getattr(error, "reason", str(error))
             problem = f"{head} is refused by the rules it was played under (version {current}): {reason}"
             return Layer("rules replay", _replayed(replayed, current), (f"{problem}; the replay stops there",))
-        again = comparable(json.loads(json.dumps([e.to_json() for e in events])))
-        if again != comparable(row.events):
+        told, again = comparable(row.events), comparable([e.to_json() for e in events])
+        if again != told:  # a tuple is not equal to the list the log read back: compare as stored
+            again = comparable(json.loads(json.dumps([e.to_json() for e in events])))
+        if again != told:
             problem = _difference(row, again)
             return Layer("rules replay", _replayed(replayed, current), (f"{problem}; the replay stops there",))
         replayed += 1

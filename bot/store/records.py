@@ -134,8 +134,8 @@ class ActionRow:
     """The rules version of its system the action was applied under (``None``: stored before versions were
     recorded)."""
     draws: list[dict[str, Any]] | None = None
-    """Every die the action rolled (:meth:`engine.dice.Draw.to_json`: stream, number, sides, die), so that the
-    dice can be checked from the seed without the rules (``None`` before version 7)."""
+    """Every die the action rolled (:meth:`engine.dice.Draw.to_json`: stream, number, sides, die, and the event it
+    decided), so that the dice can be checked from the seed without the rules (``None`` before version 7)."""
 
 
 @dataclass(frozen=True)

@@ -928,6 +928,14 @@ def _top_record(state: GameState) -> Record:
     raise _refuse("no combat is waiting for a decision", "7.5")
 
 
+def pending_seat(state: GameState) -> Side:
+    """The seat the top pending combat waits for: :func:`pending_prompt`'s seat, without its choices.
+
+    :raises IllegalActionError: if no combat is pending.
+    """
+    return _seat(_top_record(state))
+
+
 def _seat(record: Record) -> Side:
     stage = record["stage"]
     attacker = cast(Side, record["side"])

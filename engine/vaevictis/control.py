@@ -25,8 +25,13 @@ CONTROL_EFFECTS = ("blocks-hex-in-town",)
 
 
 def tracked(data: GameData) -> bool:
-    """Whether the game's data asks for hex control."""
-    return any(r.controlled for r in data.reinforcements) or bool(data.events_with_effect(*CONTROL_EFFECTS))
+    """Whether the game's data asks for hex control (read once per game's data: every action asks)."""
+    found = data.derived.get(PASSED)
+    if found is None:
+        found = data.derived[PASSED] = any(r.controlled for r in data.reinforcements) or bool(
+            data.events_with_effect(*CONTROL_EFFECTS)
+        )
+    return bool(found)
 
 
 def start(data: GameData, state: GameState) -> None:
@@ -59,9 +64,10 @@ def note_positions(data: GameData, state: GameState) -> None:
     if not tracked(data):
         return
     by_side: dict[Side, set[Hex]] = {side: set() for side in SIDES}
-    for unit in state.on_map():
-        if unit.hex:
-            by_side[data.side_of(unit.id)].add(unit.hex)
+    side_of = data.side_of
+    for unit in state.units.values():
+        if unit.hex and not unit.eliminated:  # on the map
+            by_side[side_of(unit.id)].add(unit.hex)
     for side, hexes in by_side.items():
         note_passage(data, state, side, hexes)
 

@@ -494,7 +494,21 @@ class GameData:
 
     def side_of(self, unit_id: str) -> Side:
         """The side a unit fights for."""
-        return self.armies[self.formations[self.units[unit_id].formation].army].side
+        try:
+            return self._sides[unit_id]
+        except KeyError:  # an unknown id raises the KeyError it always raised
+            return self.armies[self.formations[self.units[unit_id].formation].army].side
+
+    @cached_property
+    def _sides(self) -> dict[str, Side]:
+        """Each unit's side, read once: the rules ask it hundreds of thousands of times a game."""
+        return {u: self.armies[self.formations[d.formation].army].side for u, d in self.units.items()}
+
+    @cached_property
+    def derived(self) -> dict[str, Any]:
+        """Facts a rules module derives from this data and keeps, by the module's own key (a cache, never part
+        of a game's state: see :mod:`engine.vaevictis.zoc`)."""
+        return {}
 
     def nationality_of(self, unit_id: str) -> Nationality:
         """The nationality of a unit's army."""

@@ -160,6 +160,7 @@ class VaeVictisGame:
     def __init__(self, data: GameData) -> None:
         self.data = data
         self.options = game_options(data)
+        self._hq_ids = tuple(unit_id for unit_id, unit in data.units.items() if unit.is_hq)
 
     # --- New game ---------------------------------------------------------------------------------------
 
@@ -253,7 +254,7 @@ class VaeVictisGame:
                     return events
                 state.phase = "support"
             elif state.phase == "support":
-                if any(self._support_prompt(state, side) for side in SIDES):
+                if any(self._support_due(state, side) for side in SIDES):
                     return events
                 state.phase = "initiative"
             elif state.phase == "initiative":
@@ -304,6 +305,31 @@ class VaeVictisGame:
             *event_rules.removal_choices(self.data, state, side),
             *mines.retreat_choices(self.data, state, side),  # 14: mining the village a retreat left
         ]
+
+    def _required_seats(self, state: GameState) -> tuple[Side, ...]:
+        """The seats :meth:`_required_prompts` gives prompts to, in its order, without making their choices:
+        what ``apply`` checks an action's seat against (the choices are made when the prompts are read)."""
+        if state.pending:
+            record = state.pending[-1]
+            if record["kind"] == stratagems.REACTION:
+                return (other_side(record["side"]),)
+            if record["kind"] == "stacking":
+                return (record["side"],)
+            return (combat.pending_seat(state),)
+        if state.phase == "air":
+            return tuple(side for side in SIDES if christmas.choices(self.data, state, side))
+        if state.phase == "supply":
+            returning = tuple(dict.fromkeys(self.data.side_of(h) for h in turn.returning_hqs(self.data, state)))
+            return returning or tuple(self._air_supply_prompts(state))
+        if state.phase == "support":
+            return tuple(side for side in SIDES if self._support_due(state, side))
+        if state.phase == "initiative":
+            return tuple(initiative.initiative_prompts(self.data, state))
+        if state.phase == "setup":
+            side = setup_phase.setup_side(self.data, state)
+            return (side,) if side is not None else tuple(variant.prompts(self.data, state))
+        assert state.active is not None
+        return (state.active,)
 
     def _required_prompts(self, state: GameState) -> dict[Side, Prompt]:
         if state.pending:
@@ -412,7 +438,7 @@ class VaeVictisGame:
             return self._set_standing_orders(state, action)
         if action.verb == "preview":
             raise InvalidActionError("an odds preview changes nothing: ask for it with VaeVictisGame.preview")
-        required = self._required_prompts(state)
+        required = self._required_seats(state)
         seat = action.seat
         if action.verb not in EVENT_VERBS and seat not in required:
             if state.phase in ("operations", "supply") and self._event_choices(state, seat):
@@ -472,11 +498,12 @@ class VaeVictisGame:
         for _ in range(100):
             if state.result is not None or not state.pending:
                 break
-            prompts = self._required_prompts(state)
-            if len(prompts) != 1:
-                break
-            side, prompt = next(iter(prompts.items()))
-            choice = self._standing_choice(state, side, state.standing_orders.get(side, []), prompt.choices)
+            seats = self._required_seats(state)
+            if len(seats) != 1 or not state.standing_orders.get(seats[0]):
+                break  # the prompt's choices are made only for a seat with orders to answer it
+            side = seats[0]
+            prompt = self._required_prompts(state)[side]
+            choice = self._standing_choice(state, side, state.standing_orders[side], prompt.choices)
             if choice is None:
                 break
             events.append(
@@ -584,8 +611,9 @@ class VaeVictisGame:
         control.note_positions(self.data, state)  # 18, 15.2: hexes a side's units have passed through
         if not state.meuse_crossed and turn.german_crossed_objective_river(self.data, state):
             state.meuse_crossed = True
-        for unit_id, unit in state.units.items():
-            if unit.eliminated and self.data.units[unit_id].is_hq and unit_id not in state.hq_destroyed:
+        for unit_id in self._hq_ids:  # in the order of state.units, which is the data's (detachments are no HQs)
+            unit = state.units.get(unit_id)
+            if unit is not None and unit.eliminated and unit_id not in state.hq_destroyed:
                 state.hq_destroyed[unit_id] = state.turn
         return tidied
 
@@ -657,6 +685,17 @@ class VaeVictisGame:
                 rule="1.3",
             )
         return prompts
+
+    def _support_due(self, state: GameState, side: Side) -> bool:
+        """Whether ``side`` has a support prompt (:meth:`_support_prompt` is not ``None``), asking the cheap
+        questions first and stopping at the first choice found."""
+        if side in state.flags.get("support_done", []):
+            return False
+        return bool(
+            turn.support_choices(self.data, state, side)
+            or cc_support.choices(self.data, state, side)
+            or doctrine.attachment_choices(self.data, state, side)
+        )
 
     def _support_prompt(self, state: GameState, side: Side) -> Prompt | None:
         if side in state.flags.get("support_done", []):

@@ -37,6 +37,7 @@ import heapq
 import math
 import weakref
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +48,7 @@ from engine.vaevictis.data import SIDES, GameData, Side, UnitDef, other_side
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.trucks import allowance as truck_allowance
 from engine.vaevictis.trucks import motorized_units
-from engine.vaevictis.zoc import enemy_zoc
+from engine.vaevictis.zoc import enemy_zones
 
 MobilityClass = str
 """``"infantry"`` or ``"mechanized"``: the columns of the Terrain Effects Chart (6.2)."""
@@ -411,7 +412,7 @@ class _Mover:
         # [17] A trucked battalion moves as a mechanised unit, and pays the Bottleneck like one.
         mechanised = any(d.is_mechanized or u in motorized for u, d in members)
         self.tolls = stratagems.toll_hexes(data, state, self.side) if mechanised else {}
-        self.zoc: dict[Hex, set[str]] = {} if ignore_zoc else enemy_zoc(pos, self.side)
+        self.zoc: Mapping[Hex, frozenset[str]] = {} if ignore_zoc else enemy_zones(pos, self.side)
         self.mined = mines.mined_hexes(data, state, self.side)
         """[14] Hexes the group may enter but not leave until it clears the enemy's mines."""
         self.near_enemy: set[Hex] = set()
@@ -902,7 +903,7 @@ def check_move(
     return mover.route(hexes, ap, mp, mp_spent)
 
 
-def _unit_names(data: GameData, unit_ids: set[str]) -> str:
+def _unit_names(data: GameData, unit_ids: AbstractSet[str]) -> str:
     return " and ".join(sorted(data.units[u].name for u in unit_ids))
 
 

@@ -197,8 +197,9 @@ def retreat_options(
             if nearer and len(nearer) < len(choice):
                 choice, priority = [h for h in choice if h in nearer], label
         elif name == "farthest-from-enemy":
-            far = max(enemy_distance(pos, side, h) for h in choice)
-            farthest = [h for h in choice if enemy_distance(pos, side, h) == far]
+            distance = {h: enemy_distance(pos, side, h) for h in choice}
+            far = max(distance.values())
+            farthest = [h for h in choice if distance[h] == far]
             if len(farthest) < len(choice):
                 choice, priority = farthest, "furthest from the enemy"
         elif name == "least-costly-terrain":

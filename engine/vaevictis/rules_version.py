@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "8ffaf3519c3e30adc5213c2592423178cbd406b7d532447baf564251b257128f"
+RULES_FINGERPRINT = "67f84bf44fedf6f65d2ce64ae5e47f1665a77ae42af98abc1c2adf3957bf86d0"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -67,8 +67,9 @@ class UnitState:
     def clone(self) -> UnitState:
         """An independent copy (the only mutable field is the list of supports)."""
         twin = object.__new__(UnitState)
-        twin.__dict__.update(self.__dict__)
-        twin.supports = list(self.supports)
+        fields_ = self.__dict__.copy()
+        fields_["supports"] = self.supports.copy()
+        twin.__dict__ = fields_
         return twin
 
 
@@ -98,6 +99,7 @@ class Activation:
 
 
 _ATOMS = (str, int, float, bool, type(None))
+_ATOM_SET = frozenset(_ATOMS)
 
 
 def plain_copy(value: Any) -> Any:
@@ -109,7 +111,7 @@ def plain_copy(value: Any) -> Any:
     if kind is dict:
         return {k: plain_copy(v) for k, v in value.items()}
     if kind is list:
-        if all(type(v) in _ATOMS for v in value):
+        if _ATOM_SET.issuperset(map(type, value)):  # the types read in C: the flags hold long lists of hexes
             return value.copy()
         return [plain_copy(v) for v in value]
     if kind is tuple:
@@ -192,7 +194,14 @@ class GameState:
         """
         twin = copy.copy(self)
         twin.options = dict(self.options)
-        twin.units = {unit_id: unit.clone() for unit_id, unit in self.units.items()}
+        twin.units = units = {}
+        new = object.__new__
+        for unit_id, unit in self.units.items():  # UnitState.clone, inlined: a state holds hundreds of units
+            clone = new(UnitState)
+            fields_ = unit.__dict__.copy()
+            fields_["supports"] = unit.supports.copy()
+            clone.__dict__ = fields_
+            units[unit_id] = clone
         twin.pools = {army: dict(pool) for army, pool in self.pools.items()}
         twin.returning = {army: dict(pool) for army, pool in self.returning.items()}
         twin.air_missions = dict(self.air_missions)
@@ -249,9 +258,9 @@ class Position:
         """Units per occupied hex (computed once per Position)."""
         if self._occupant is None:
             table: dict[Hex, list[UnitState]] = {}
-            for unit in self.state.on_map():
-                assert unit.hex is not None
-                table.setdefault(unit.hex, []).append(unit)
+            for unit in self.state.units.values():  # GameState.on_map, inlined: every Position asks
+                if unit.hex is not None and not unit.eliminated:
+                    table.setdefault(unit.hex, []).append(unit)
             self._occupant = table
         return self._occupant
 

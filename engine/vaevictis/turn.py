@@ -379,6 +379,8 @@ def german_crossed_objective_river(data: GameData, state: GameState) -> bool:
     """Whether any German combat unit (not an HQ, as for victory, 17.1) stands beyond the Meuse: it lifts the
     British restriction of 16.2."""
     area = beyond_meuse(data)
+    if not area:  # a game without the Meuse (Alsace 1944)
+        return False
     return any(
         u.hex in area and not u.eliminated and data.side_of(u.id) == "german" and not data.units[u.id].is_hq
         for u in state.units.values()

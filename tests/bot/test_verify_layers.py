@@ -8,18 +8,20 @@ import hashlib
 import json
 import shutil
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.service.game_service import GameService
 from bot.service.sealed import sealed_in_events
-from bot.service.verification import Verification, comparable, verify_game
+from bot.service.verification import Verification, _dice_layer, comparable, verify_game
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import ActionRow
 from bot.store.sqlite import SqliteStore
 from bot.transports.cli import main
-from engine.dice import Dice, recording, roll, stream_seed
+from engine.contract import Event
+from engine.dice import Dice, Draw, linked, recording, roll, stream_seed
 from engine.sealing import receipt_for, salt_for, secret_dice
 from tests.bot.conftest import BLUE, CHANNEL, RED, started
 from tests.bot.doubles import Duel, duel_systems
@@ -143,10 +145,45 @@ async def test_verify_tampering_kept_roll_changed(db_path: Path) -> None:
     with sqlite3.connect(db_path) as db:
         seq, draws = db.execute("SELECT seq, draws FROM actions WHERE verb = 'roll' ORDER BY seq LIMIT 1").fetchone()
     kept = json.loads(draws)
+    assert kept[0]["event"] == 1  # the roll is kept with the event it decided: the action's first, its report
     kept[0]["die"] = kept[0]["die"] % 6 + 1
     tamper(db_path, f"UPDATE actions SET draws = '{json.dumps(kept)}' WHERE seq = {seq}")
     problems = layer(await verified(db_path), "dice")
     assert any(f"action #{seq}" in p and "the seed gives" in p for p in problems)
+    assert any("which decided event 1 (roll: 'rolled " in p for p in problems), problems
+
+
+def test_verify_dice_a_kept_roll_names_the_event_it_decided() -> None:
+    """Each roll is tied to the first event announced after it that the action reports (issue 37), found by kind
+    and text, so a copy of the event (marked for fog of war) still counts; a roll no event followed is not tied."""
+    seed = bytes(32)
+    with recording() as drawn:
+        Event("note", "before any roll")
+        first = Dice(seed).d6()
+        Event("scratch", "a trial the action does not report")
+        told = Event("roll", f"rolled {first}")
+        second, third = Dice(seed, 1).two_d6()
+        both = Event("roll", f"rolled {second} and {third}")
+        Dice(seed, 3).d6()
+    reported = [Event("note", "before any roll"), Event(told.kind, told.text, {"hidden_from": ["red"]}), both]
+    assert [d.event for d in linked(drawn, reported)] == [2, 3, 3, None]
+    assert [d.to_json().get("event") for d in linked(drawn, reported)] == [2, 3, 3, None]
+    assert linked([Draw("", 0, 6, 1)], reported) == [Draw("", 0, 6, 1)]  # not a recording: nothing to tie
+
+
+def test_verify_dice_a_roll_kept_without_its_event_is_still_checked() -> None:
+    """A roll kept before rolls were tied to events (no ``event``) is checked as before, its problem without an
+    event named; a tie to an event the action does not hold is said so."""
+    seed = bytes(32)
+    wrong = roll(seed, 0) % 6 + 1
+    events = [{"kind": "roll", "text": "rolled", "data": {}, "secret_to": []}]
+    plain = ActionRow(game=1, seq=1, seat="red", user_id=None, verb="roll", args={}, events=events, time=0.0,
+                      undone=False, draws=[{"stream": "", "number": 0, "sides": 6, "die": wrong}])  # fmt: skip
+    layer_, _ = _dice_layer(seed, [plain])
+    assert layer_.problems and "decided" not in layer_.problems[0]
+    astray = replace(plain, draws=[{"stream": "", "number": 0, "sides": 6, "die": wrong, "event": 4}])
+    layer_, _ = _dice_layer(seed, [astray])
+    assert "which decided event 4 (not among the action's events)" in layer_.problems[0]
 
 
 async def test_verify_tampering_head_rewound_against_a_posted_head(db_path: Path) -> None:

@@ -36,7 +36,7 @@ from bot.commands.replies import Button, Context, Handler, Reply, Select, custom
 from bot.service.game_service import Caller, Outcome, Refusal, Table
 from bot.store.records import ActionRow, NewAction, RevisionError
 from engine.contract import Action, Prompt
-from engine.dice import recording
+from engine.dice import linked, recording
 
 if TYPE_CHECKING:
     from bot.systems.asl.adapter import AslAdapter, BasketItem
@@ -425,7 +425,7 @@ class Campaign:
             def apply() -> tuple[Any, list[Any], list[dict[str, Any]]]:
                 with recording() as drawn:  # its dice are kept with it, as the service keeps a player's
                     new, events = system.apply(state, Action(ORGANISER, verb, args))
-                return new, events, [d.to_json() for d in drawn]
+                return new, events, [d.to_json() for d in linked(drawn, events)]
 
             new, events, draws = await asyncio.to_thread(apply)
             event_json = [e.to_json() for e in events]
