@@ -6,8 +6,9 @@ import pytest
 from conftest import bundled
 
 from engine.asl.module import Drm
-from engine.asl.tables import look_up, parse_drm_spec, resolve
+from engine.asl.tables import look_up, parse_drm_spec, resolve, roll_table
 from engine.contract import InvalidActionError
+from engine.dice import Dice
 
 
 def test_drm_rounding_fru_and_frd() -> None:
@@ -85,3 +86,117 @@ def test_9_6101_wounded_leader_british_drm() -> None:
     table = bundled().tables["wounded_leader"]
     assert look_up(table, (2,), resolve(table, {"british": 1}, "allied"), None).result == "Retained unwounded"
     assert look_up(table, (5,), (), None).result == "Eliminated"
+
+
+def test_drm_requests_read_spaces_empty_parts_flags_counts_and_signed_numbers() -> None:
+    table = bundled().tables["escape"]
+    spec = " encircled , , hexes = 3,leader=-1, lone_smc=yes, captured_vehicle=true, ct_afv=1, night="
+    assert parse_drm_spec(table, spec) == {
+        "encircled": 1,
+        "hexes": 3,
+        "leader": -1,
+        "lone_smc": 1,
+        "captured_vehicle": 1,
+        "ct_afv": 1,
+        "night": 1,
+    }
+    assert parse_drm_spec(table, "hexes=0") == {"hexes": 0}
+    assert parse_drm_spec(table, "") == {}
+    refusals = {
+        "flying": "the Escape Table has no DRM 'flying'; its DRMs are: lone_smc, non_ct_vehicle, night, ct_afv,",
+        "encircled=2": "DRM 'encircled' is a yes/no modifier; name it without '='",
+        "hexes=many": "DRM 'hexes' needs a number, written hexes=n (e.g. hexes=2)",
+        "hexes=-1": "DRM 'hexes' counts occurrences and cannot be negative",
+    }
+    for spec, reason in refusals.items():
+        with pytest.raises(InvalidActionError) as error:
+            parse_drm_spec(table, spec)
+        assert error.value.rule == "9.6054" and error.value.reason.startswith(reason)
+
+
+def test_drms_apply_in_the_tables_order_with_their_quantities_whatever_the_side_or_column_unnamed() -> None:
+    table = bundled().tables["escape"]
+    applied = resolve(table, {"hexes": 3, "encircled": 1, "leader": -2})
+    assert [(d.id, d.quantity, d.modifier) for d in applied] == [
+        ("leader", -2, -2),
+        ("hexes", 3, 2),
+        ("encircled", 1, 2),
+    ]
+    assert applied[0].to_json() == {"id": "leader", "text": table.drm("leader").text, "quantity": -2, "modifier": -2}
+    assert resolve(table, {}, "allied", "infantry") == ()
+    with pytest.raises(InvalidActionError) as error:
+        resolve(table, {"encircled": 1}, column="vehicle")
+    assert error.value.rule == "9.6054"
+    assert error.value.reason == "DRM 'encircled' (Encircled) applies only to the infantry column"
+    elr = bundled().tables["elr_loss"]
+    with pytest.raises(InvalidActionError) as error:
+        resolve(elr, {"ammo_shortage": 2}, side="german")
+    assert error.value.reason.endswith("applies only to the allied side")
+
+
+def test_a_roll_reads_its_row_and_column_and_tells_everything_it_used() -> None:
+    table = bundled().tables["escape"]
+    drms = resolve(table, {"encircled": 1, "leader": -1}, column="infantry")
+    rolled = look_up(table, (4, 5), drms, "infantry")
+    assert (rolled.table, rolled.rule, rolled.dice, rolled.final, rolled.column) == (
+        "escape",
+        "9.6054",
+        (4, 5),
+        10,
+        "infantry",
+    )
+    assert rolled.row == "10" and rolled.original == 9 and rolled.total_drm == 1
+    assert rolled.result == table.row_for(10).results["infantry"] and rolled.effect == table.row_for(10).effect
+    assert rolled.to_json() == {
+        "table": "escape",
+        "rule": "9.6054",
+        "dice": [4, 5],
+        "drms": [d.to_json() for d in drms],
+        "final": 10,
+        "column": "infantry",
+        "result": rolled.result,
+        "effect": rolled.effect,
+        "row": "10",
+    }
+    assert rolled.describe("Escape") == (
+        f"Escape (9.6054): rolled 4+5, -1 {table.drm('leader').text}, +2 Encircled; final 10 → {rolled.result}"
+    )
+    assert look_up(table, (1, 1), (), None).column == "infantry"  # the first column when none is named
+    unknown = "the Escape Table has no column 'boat'; its columns are infantry, vehicle"
+    with pytest.raises(InvalidActionError) as error:
+        look_up(table, (3, 3), (), "boat")
+    assert error.value.rule == "9.6054" and error.value.reason == unknown
+    dice = Dice(b"\x01" * 32)
+    with pytest.raises(InvalidActionError) as error:
+        roll_table(table, dice, column="boat")
+    assert error.value.rule == "9.6054" and error.value.reason == unknown and dice.rolls_made == 0
+
+
+def test_a_dr_table_rolls_two_dice_a_dr_table_one() -> None:
+    tables = bundled().tables
+    dice = Dice(b"\x02" * 32)
+    two = roll_table(tables["escape"], dice, {"encircled": 1}, column="infantry")
+    assert len(two.dice) == 2 and dice.rolls_made == 2 and two.final == sum(two.dice) + 2
+    one = roll_table(tables["wounded_leader"], dice)
+    assert len(one.dice) == 1 and dice.rolls_made == 3 and one.column == "result"
+
+
+def test_a_roll_on_a_table_checks_its_drms_against_the_side_and_column_named() -> None:
+    tables = bundled().tables
+    with pytest.raises(InvalidActionError) as error:
+        roll_table(tables["wounded_leader"], Dice(b"\x03" * 32), {"british": 1}, side="german")
+    british = tables["wounded_leader"].drm("british").text
+    assert error.value.reason == f"DRM 'british' ({british}) applies only to the allied side"
+    with pytest.raises(InvalidActionError) as error:
+        roll_table(tables["escape"], Dice(b"\x03" * 32), {"encircled": 1}, side="allied", column="vehicle")
+    assert error.value.reason == "DRM 'encircled' (Encircled) applies only to the infantry column"
+    assert roll_table(tables["escape"], Dice(b"\x03" * 32), column="vehicle").column == "vehicle"
+
+
+def test_a_roll_gives_its_rows_effect_and_a_table_without_drms_says_so() -> None:
+    tables = bundled().tables
+    assert look_up(tables["first_move"], (4,), (), None).effect == "german"
+    assert look_up(tables["first_move"], (5,), (), None).effect == "allied"
+    with pytest.raises(InvalidActionError) as error:
+        parse_drm_spec(tables["first_move"], "night")
+    assert error.value.reason.endswith("its DRMs are: none")

@@ -10,6 +10,7 @@ import pytest
 from engine.contract import NotYourTurnError
 from tests.vaevictis.gameplay import FRONT, Table
 from tests.vaevictis.pinned_dice import seed_rolling
+from tests.vaevictis.test_combat_fixtures import mini_game
 
 
 def test_3_2_formation_activation_activates_the_hq_for_free() -> None:
@@ -24,6 +25,13 @@ def test_3_2_only_units_of_the_activated_formation_act() -> None:
     table = Table(placements=FRONT)
     table.act("german", "activate_formation", formation="de-1ss")
     table.refused("german", "enter_ip", None, "not one of your units", unit="us-2-id")
+
+
+def test_3_2_a_unit_of_another_formation_of_the_side_is_refused() -> None:
+    placements = {"hq-us-v": 101, "us-2-id": 203, "hq-de-1ss": 803, "de-peiper": 703, "hq-de-67": 806, "de-326": 605}
+    table = Table(mini_game(), placements)  # LXVII Korps beside I SS
+    table.act("german", "activate_formation", formation="de-1ss")
+    table.refused("german", "move", "3.2", "the formation activated", units="de-326", to="0505")
 
 
 def test_8_2_out_of_command_units_act_only_in_a_general_activation() -> None:

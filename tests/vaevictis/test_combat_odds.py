@@ -76,6 +76,13 @@ def test_7_5_final_column_is_clamped_after_the_shifts() -> None:
     assert low.column_name == "1:4"
 
 
+def test_7_5_shifts_beyond_the_right_end_of_the_table_read_its_last_column() -> None:
+    data = mini_game()
+    state = new_state(data, {"de-big": 403, "us-c": 303})  # 30 against 3 in clear: 8:1+, then 2 right
+    assessment = assess(data, state, germans_attack(303, "de-big", kind="prepared"))
+    assert assessment.base_column_name == "8:1" and assessment.column_name == "8:1"
+
+
 # --- 0.3, 3.5.1, 10.3, 7.7.1, TEC: strengths --------------------------------------------------------------
 
 
@@ -324,6 +331,14 @@ def test_7_4_divisional_integrity_is_plus_or_minus_one_at_most() -> None:
     state = new_state(data, {"de-peiper": 403, "de-hansen": 403, "us-cca": 303, "us-ccb": 303})
     reasons = {m.reason: m.amount for m in assess(data, state, germans_attack(303, "de-peiper", "de-hansen")).drm}
     assert reasons["attacker's divisional integrity"] == 1 and reasons["defender's divisional integrity"] == -1
+
+
+def test_7_4_divisional_integrity_needs_two_units_of_one_division_in_one_stack() -> None:
+    data = mini_game()
+    # Peiper attacks alone, CCA defends alone: one unit of a division is no integrity on either side.
+    state = new_state(data, {"de-peiper": 403, "us-cca": 303})
+    reasons = [m.reason for m in assess(data, state, germans_attack(303, "de-peiper")).drm]
+    assert not [r for r in reasons if "divisional integrity" in r]
 
 
 def test_15_3_nuts_adds_one_quality_around_the_marker() -> None:

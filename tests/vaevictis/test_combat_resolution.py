@@ -295,6 +295,14 @@ def test_7_7_2_advance_stops_on_entering_an_enemy_zoc_except_the_vacated_hex() -
     assert "enemy zone of control" in events[0].text and not state.pending
 
 
+def test_1_2_a_unit_that_loses_its_last_step_is_eliminated() -> None:
+    state = new_state(DATA, {"de-big": 403, "us-c": 303})
+    attack(DATA, state, plan(303, "de-big"), [4])  # 8:1+, row 4: -/3 against a 1-step unit
+    act(DATA, state, "take_loss", unit="us-c")
+    unit = state.units["us-c"]
+    assert unit.eliminated and unit.hex is None and unit.steps == 0
+
+
 def test_7_7_2_an_unfulfilled_result_becomes_hexes_of_advance() -> None:
     state = new_state(DATA, {"de-big": 403, "us-c": 303})
     attack(DATA, state, plan(303, "de-big"), [4])  # 8:1+, row 4: -/3 against a 1-step unit

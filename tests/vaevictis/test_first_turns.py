@@ -278,6 +278,17 @@ def test_17_1_a_supplied_combat_unit_across_the_meuse_wins(game: VaeVictisGame) 
     assert state.result is not None and state.result["winner"] == "german"
 
 
+def test_17_1_an_isolated_unit_across_the_meuse_does_not_win(game: VaeVictisGame) -> None:
+    state = finish_support(game, game.new_game("initial-assault", {}, b"\x05" * 32))
+    near, far = meuse_bridge(game, state)
+    state.units["de-1-ss-peiper"].hex = near
+    state.units["de-1-ss-peiper"].isolated = True  # 10.3: not in supply this turn
+    state, _ = apply(game, state, "german", "activate_general")
+    state, _ = apply(game, state, "german", "move", units="de-1-ss-peiper", to=hex_name(far))
+    assert state.units["de-1-ss-peiper"].hex == far
+    assert state.result is None
+
+
 def test_17_2_a_lone_hq_in_a_city_does_not_hold_it_for_the_defensive_victory(game: VaeVictisGame) -> None:
     state = finish_support(game, game.new_game("entire-battle", {}, b"\x06" * 32))
     state.turn = 8

@@ -334,6 +334,15 @@ def test_4_1_hexes_holding_enemy_units_are_never_entered() -> None:
     assert not routes[304].enters_enemy_zoc and routes[304].ap_spent == 1
 
 
+def test_4_1_no_zone_of_control_across_a_river_bridged_or_not() -> None:
+    # 116/Pz in 0504: a river runs between it and 0404 (unbridged) and 0405 (bridged).
+    data = build(rivers=[("0404", "0504", False), ("0405", "0504", True)])
+    state = position(data, {"us-393": ("0204", 2), "de-116": ("0504", 0)})
+    routes = legal_destinations(data, state, ["us-393"])
+    assert not routes[404].enters_enemy_zoc and not routes[405].enters_enemy_zoc
+    assert routes[503].enters_enemy_zoc  # the same unit's zone on its own bank
+
+
 def test_4_2_entering_an_enemy_zoc_stops_movement_and_obliges_an_attack() -> None:
     data = build()
     state = position(data, {"us-ccb": ("0104", 3), "de-116": ("0504", 0)})

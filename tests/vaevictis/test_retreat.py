@@ -33,6 +33,14 @@ def test_7_7_1_first_priority_out_of_enemy_zoc() -> None:
     assert 302 not in found.hexes and 404 not in found.hexes  # in the ZoC of de-vg
 
 
+def test_7_7_1_out_of_enemy_zoc_comes_before_every_other_priority() -> None:
+    # de-vg at 0202 controls 0203 and 0302; the HQ at 0205 controls only its own hex. Toward the edge, 0203
+    # (the city, next to de-vg) and 0204 (forest, next to the HQ) are as far from the enemy, and the city
+    # costs less: only the first priority sends the retreat into 0204.
+    found = options({"us-b": 303, "de-vg": 202, "hq-de-1ss": 205}, ["us-b"], [303])
+    assert 203 in found.legal and found.hexes == (204,)
+
+
 def test_7_7_1_second_priority_toward_the_friendly_edge() -> None:
     found = options({"us-b": 505}, ["us-b"], [505])  # no enemy: the west edge decides, then cost
     assert all(h // 100 == 4 for h in found.hexes)
@@ -67,6 +75,12 @@ def test_7_7_2_infantry_follows_the_path_armor_may_leave_it() -> None:
     assert rt.advance_options(pos, "german", ["de-vg"], 303, 1, 303, [[303, 203]], 2) == (203,)
     assert len(rt.advance_options(pos, "german", ["de-peiper"], 303, 1, 303, [[303, 203]], 2)) > 1
     assert rt.advance_options(pos, "german", ["de-vg"], 303, 2, 303, [[303, 203]], 2) == ()
+
+
+def test_7_7_2_entering_the_vacated_hex_never_stops_an_advance_for_enemy_zoc() -> None:
+    pos = Position(DATA, new_state(DATA, {"de-vg": 403, "us-b": 203}))  # us-b controls 0303, the vacated hex
+    assert rt.advance_stops(pos, "german", 403, 303, 303) is None
+    assert rt.advance_stops(pos, "german", 403, 303, 304) == "it entered an enemy zone of control"
 
 
 def test_7_7_2_an_advance_stops_after_a_river_or_in_enemy_zoc() -> None:

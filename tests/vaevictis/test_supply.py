@@ -79,6 +79,15 @@ def test_10_2_a_friendly_edge_in_enemy_zoc_supplies_nothing() -> None:
     assert not net(pos).hq_supplied("hq-us-v")
 
 
+def test_10_2_a_road_whose_edge_hex_is_in_enemy_zoc_leads_nowhere() -> None:
+    # The German at 0104 controls 0103, the road's only edge hex, but not the road beyond it (0203, 0303):
+    # the HQ on the road at 0303 is not supplied, the road no longer reaching a free edge.
+    pos = position(DATA, {"hq-us-v": 303, "de-12-vg": 104, "hq-de-1ss": 801})
+    assert not net(pos).hq_supplied("hq-us-v")
+    pos = position(DATA, {"hq-us-v": 303, "de-12-vg": 105, "hq-de-1ss": 801})
+    assert net(pos).hq_supplied("hq-us-v")  # one hex further south the edge is free again
+
+
 def test_10_3_isolated_then_unsupplied_then_supplied_again() -> None:
     pos = position(DATA, {"hq-us-v": 105, "us-2-id": 206, "hq-de-1ss": 806})
     unit = pos.state.units["us-2-id"]

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.contract import Action
+from engine.contract import Action, IllegalActionError
 from engine.vaevictis import turn
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.state import GameState, UnitState
@@ -53,6 +53,17 @@ def test_1_6_support_markers_go_from_the_pool_to_hqs_up_to_their_rating() -> Non
         game.apply(state, Action("allied", "allot", {"hq": "hq-us-v", "marker": "tank"}))
     except Exception as error:
         assert "support rating" in str(error) or "not your decision" in str(error)
+
+
+def test_1_6_an_hq_holding_as_many_markers_as_its_rating_is_refused_one_more() -> None:
+    game = VaeVictisGame(DATA)
+    state = game.new_game("test", {}, b"\x01" * 32)
+    turn.allot(DATA, state, "allied", "hq-us-v", "artillery")
+    turn.allot(DATA, state, "allied", "hq-us-v", "tank")  # rating 2 reached
+    with pytest.raises(IllegalActionError) as refused:
+        turn.allot(DATA, state, "allied", "hq-us-v", "tank")
+    assert refused.value.rule == "1.6" and "support rating" in refused.value.reason
+    assert state.units["hq-us-v"].supports == ["artillery", "tank"]
 
 
 def test_10_3_an_unsupplied_hq_receives_no_support_markers() -> None:
@@ -153,6 +164,7 @@ def test_1_3_a_destroyed_hq_returns_next_turn_out_of_enemy_zoc_where_supplied() 
     prompt = table.game.prompts(table.state)["german"]
     hexes = {c.args["hex"] for c in prompt.choices}
     assert "0803" in hexes and "0204" not in hexes
+    assert "0303" not in hexes  # next to a road that supplies it, but in the zone of us-2-id
     table.refused("german", "place_hq", "1.3", "out of enemy zones of control", hq="hq-de-1ss", hex="0304")
     table.act("german", "place_hq", hq="hq-de-1ss", hex="0803")
     assert table.state.units["hq-de-1ss"].hex == 803 and table.state.phase != "supply"

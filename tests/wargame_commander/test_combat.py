@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.contract import IllegalActionError
+from engine.contract import IllegalActionError, InvalidActionError
 from engine.sealing import verify_receipt
 from engine.wargame_commander import combat, ground
 from engine.wargame_commander.board import Board
@@ -20,6 +20,50 @@ def test_2_42_crt_cells_as_read() -> None:
     assert combat.COLUMNS[combat.column_of(4, 4)] == "1:1"
     assert combat.COLUMNS[combat.column_of(11, 2)] == "6:1"  # 5.5 to 1 rounds down to 5:1, printed with 6:1
     assert combat.COLUMNS[combat.column_of(2, 5)] == "1:4"  # 1 to 2.5 rounds to 1:3, printed with 1:4
+
+
+PRINTED_CRT = """
+1:6 1:4 1:2 1:1 2:1 3:1 4:1 6:1 7+
+A3  A3  A2  A2  A1  AE  AE  ADE DE
+A3  A2  A2  A1  A1  AE  C   DE  D1
+A3  A2  A1  A1  AE  C   ADE DE  D1
+A2  A2  A1  A1  AE  C   DE  D1  D1
+A2  A1  A1  AE  C   ADE DE  D1  D2
+A2  A1  AE  AE  C   DE  D1  D1  D2
+A1  A1  AE  C   ADE DE  D1  D2  D2
+A1  AE  AE  C   ADE D1  D1  D2  D3
+A1  AE  C   ADE DE  D1  D1  D2  D3
+AE  AE  C   ADE DE  D1  D2  D3  DS
+AE  C   ADE DE  D1  D1  D2  D3  DS
+C   ADE ADE DE  D1  D2  D3  DS  DS
+ADE ADE DE  D1  D1  D2  DS  DS  DS
+"""
+"""2.42 as printed, rows 1- to 13+ (a blank cell written C, Contact), kept apart from the engine's table so
+that a changed cell shows."""
+
+
+def test_2_42_every_crt_cell_as_printed() -> None:
+    header, *rows = (line.split() for line in PRINTED_CRT.strip().splitlines())
+    assert tuple(header) == combat.COLUMNS
+    assert {row: tuple(cells) for row, cells in enumerate(rows, start=1)} == combat.CRT
+
+
+def test_2_42_the_odds_read_their_column_rounded_in_the_defenders_favour() -> None:
+    read = {
+        (1, 1): "1:1", (3, 2): "1:1", (2, 1): "2:1", (5, 2): "2:1", (3, 1): "3:1", (4, 1): "4:1",
+        (5, 1): "6:1", (6, 1): "6:1", (13, 2): "6:1", (7, 1): "7+", (20, 1): "7+",
+        (4, 5): "1:2", (1, 2): "1:2", (1, 3): "1:4", (1, 4): "1:4", (2, 7): "1:4", (1, 5): "1:6", (1, 9): "1:6",
+    }  # fmt: skip
+    assert {odds: combat.COLUMNS[combat.column_of(*odds)] for odds in read} == read
+
+
+def test_2_43_each_result_says_who_retreats_how_far_and_who_is_engaged() -> None:
+    effects = {
+        "A1": ("attacker", 1, False, False), "A2": ("attacker", 2, False, False), "A3": ("attacker", 3, False, False),
+        "D1": ("defender", 1, False, False), "D2": ("defender", 2, False, False), "D3": ("defender", 3, False, False),
+        "AE": ("", 0, True, False), "DE": ("", 0, False, True), "ADE": ("", 0, True, True), "C": ("", 0, False, False),
+    }  # fmt: skip
+    assert {result: combat.result_effects(result) for result in effects} == effects
 
 
 def test_2_41_strength_less_tac_air_damage_and_out_of_army_control(fresh: SeriesState, board: Board) -> None:
@@ -57,6 +101,40 @@ def test_2_44_a_defender_surrounded_by_four_corps(fresh: SeriesState, board: Boa
     assert drms["defender surrounded by 4 corps"] == 2
 
 
+def test_2_44_only_corps_of_the_attacking_side_surround_the_defender(fresh: SeriesState, board: Board) -> None:
+    # de-81 at 1007 (plain): three Allied corps around it, a German corps and the Allied HQ on two more sides.
+    state = position(fresh, "designate", us_1=1106, us_7=906, us_5=907, us_8=1006, de_74=1008, de_81=1007)
+    attackers = ("us-7", "us-5", "us-8")
+    reasons = [reason for reason, _ in combat.modifiers(state, board, "de-81", attackers)]
+    assert not [r for r in reasons if "surrounded" in r or "river" in r]  # all on plain hexes
+    state.units["de-74"].hex, state.units["us-18"].hex = None, 1008
+    assert ("defender surrounded by 4 corps", 2) in combat.modifiers(state, board, "de-81", attackers)
+
+
+def test_2_4e_the_possible_battles_with_every_adjacent_corps_and_both_strengths(
+    fresh: SeriesState, board: Board
+) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=906, us_5=907, de_81=1007, de_15=1208)
+    assert combat.possible_battles(state, board, "allied") == [
+        combat.PossibleBattle("allied", "de-81", ("us-5", "us-7"), 8, 3)
+    ]
+    assert [
+        (b.side, b.defender, b.attackers, b.attack, b.defence) for b in combat.possible_battles(state, board, "german")
+    ] == [
+        ("german", "us-5", ("de-81",), 3, 4),
+        ("german", "us-7", ("de-81",), 3, 4),
+    ]
+    # 2.4f: at equal CS the side that attacks is the attacker, so the battle is offered.
+    state.units["us-7"].damage = 1
+    assert combat.designation_options(state, board, "german") == [("us-7", ("de-81",))]
+
+
+def test_3_4d_losses_lower_the_corps_cs(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907)
+    state.units["us-7"].lost = 1
+    assert combat.strength(state, board, "us-7") == 3
+
+
 def test_2_4a_at_most_four_battles_and_4_2i_one_attack_per_unit(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "designate", us_1=807, us_7=907, us_5=1008, de_81=1007, de_15=1809)
     with pytest.raises(IllegalActionError, match=r"2.4c"):
@@ -65,6 +143,84 @@ def test_2_4a_at_most_four_battles_and_4_2i_one_attack_per_unit(fresh: SeriesSta
         combat.check_designation(state, board, "allied", [("de-81", ("us-7",))] * 5)
     with pytest.raises(IllegalActionError, match=r"4.2i"):
         combat.check_designation(state, board, "allied", [("de-81", ("us-7",)), ("de-81", ("us-5",))])
+
+
+def test_4_2i_a_designation_is_read_battle_by_battle() -> None:
+    read = combat.parse_designation(" de-66 : us-8 + us-5 ; ; ss-1:us-18, ")
+    assert read == [("de-66", ("us-8", "us-5")), ("ss-1", ("us-18",))]
+    for bad in ("de-66", "de-66:", ":us-8", "de-66:+"):
+        with pytest.raises(InvalidActionError) as error:
+            combat.parse_designation(bad)
+        assert error.value.rule == "4.2i" and f"defender:attacker+attacker, not {bad.strip()!r}" in error.value.reason
+
+
+def test_2_4_each_refused_designation_names_its_rule(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907, us_5=1008, de_81=1007, de_15=1809)
+
+    def refused(side: str, battles: list[tuple[str, tuple[str, ...]]], rule: str, words: str) -> None:
+        with pytest.raises(IllegalActionError) as error:
+            combat.check_designation(state, board, side, battles)
+        assert error.value.rule == rule and words in error.value.reason
+
+    refused("allied", [("de-81", ("us-7",))] * 5, "2.4a", "5 battles designated")
+    refused("allied", [("de-81", ("us-7",))] * 4, "4.2i", "is attacked twice")  # four pass the count
+    refused("allied", [("us-5", ("us-7",))], "2.4a", "is not an enemy unit on the board")
+    refused("allied", [("de-81", ("de-15",))], "2.4b", "is not one of your units on the board")
+    refused("allied", [("de-81", ("us-1",))], "2.4b", "HQs only defend")
+    refused("allied", [("de-81", ("us-7", "us-7"))], "2.4c", "attacks twice")
+    refused("allied", [("de-15", ("us-7",))], "2.4e", "is not next to")
+    refused("german", [("us-7", ("de-81",))], "2.4f", "is the attacker")
+    combat.check_designation(state, board, "allied", [("de-81", ("us-7", "us-5"))])
+
+
+def test_3_4c_a_blitzing_corps_next_to_an_enemy_must_attack_at_any_odds(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", de_15=1208, de_81=1007, us_7=907, us_1=807)
+    state.units["de-81"].blitz_active = True
+    with pytest.raises(IllegalActionError) as error:
+        combat.check_designation(state, board, "german", [])
+    assert error.value.rule == "3.4c"
+    assert error.value.reason == "LXXXI. Armeekorps is Blitzing and must attack this combat phase"
+    combat.check_designation(state, board, "german", [("us-7", ("de-81",))])  # 3 against 4: allowed
+    state.units["de-81"].hex = 1208 + 100  # next to no enemy unit: no battle is owed
+    combat.check_designation(state, board, "german", [])
+
+
+def test_2_4a_2_4b_unknown_units_in_a_designation_are_refused(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "designate", us_1=807, us_7=907, de_81=1007, de_15=1809)
+    with pytest.raises(IllegalActionError) as error:
+        combat.check_designation(state, board, "allied", [("xx-1", ("us-7",))])
+    assert error.value.rule == "2.4a" and error.value.reason == "'xx-1' is not an enemy unit on the board"
+    with pytest.raises(IllegalActionError) as error:
+        combat.check_designation(state, board, "allied", [("de-81", ("xx-1",))])
+    assert error.value.rule == "2.4b" and error.value.reason == "'xx-1' is not one of your units on the board"
+    with pytest.raises(IllegalActionError) as error:  # de-81, out of Army Control, has 2
+        combat.check_designation(state, board, "german", [("us-7", ("de-81",))])
+    assert error.value.reason == (
+        "against VII US Corps your CS is 2 to 4: the side with the higher CS is the attacker, so this battle is "
+        "not yours to fight (only a Blitz corps attacks regardless of odds)"
+    )
+
+
+def test_2_4g_the_battle_line_of_the_log_names_the_attackers_the_odds_the_dice_and_every_modifier(
+    board: Board,
+) -> None:
+    battle = {
+        "attackers": ["us-7", "us-5"],
+        "defender": "de-81",
+        "attack": 8,
+        "defence": 3,
+        "column": "2:1",
+        "dice": [2, 5],
+        "drms": [["defender in woods hex", -1], ["attacking from river hex", -1]],
+        "total": 5,
+        "result": "C",
+    }
+    assert combat.describe_battle(board, battle) == (
+        "VII US Corps + V US Corps (8) against LXXXI. Armeekorps (3) at 2:1: dice 2+5, defender in woods hex -1, "
+        "attacking from river hex -1, total 5: C"
+    )
+    battle["drms"] = []
+    assert ", no modifier, total 5" in combat.describe_battle(board, battle)
 
 
 def test_2_4b_army_hqs_only_defend(fresh: SeriesState) -> None:
@@ -112,6 +268,44 @@ def test_2_45_retreat_goes_toward_the_army_hq_never_into_enemy_zoc_unless_closer
     assert 1107 not in options
 
 
+def test_2_45_the_hexes_a_retreat_may_enter_exactly(fresh: SeriesState, board: Board) -> None:
+    # us-7 at 1007 is 3 hexes from its HQ at 0707; de-81 at 1107 controls 1008 and 1106.
+    state = position(fresh, "retreat", us_1=707, us_7=1007, de_81=1107)
+    # 0906, 0907 closer to the HQ; 1006 as far and free; 1008 as far but in enemy ZOC; 1106, 1107 farther.
+    assert sorted(combat.retreat_options(state, board, "us-7", [1007])) == [906, 907, 1006]
+    assert sorted(combat.retreat_options(state, board, "us-7", [1007, 906])) == [907, 1006]  # not back
+    # A step into enemy ZOC that brings the unit closer is allowed: de-81 at 0806 controls 0906 and 0907.
+    state = position(fresh, "retreat", us_1=707, us_7=1007, de_81=806)
+    assert {906, 907} <= set(combat.retreat_options(state, board, "us-7", [1007]))
+
+
+def test_2_45_a_corps_retreats_toward_its_army_hq_an_hq_or_a_corps_without_one_toward_its_home_edge(
+    fresh: SeriesState, board: Board
+) -> None:
+    state = position(fresh, "retreat", us_1=707, us_7=1007, pz_6=1207)
+    assert combat.retreat_target(state, board, "us-7") == ("hq", 707)
+    assert combat.retreat_distance(state, board, "us-7", 1007) == 3
+    assert combat.retreat_target(state, board, "us-1") == ("edge", None)
+    # The Allied home edge is the west (column 1), the German the east (column 20).
+    assert combat.retreat_distance(state, board, "us-1", 1007) == 9
+    assert combat.retreat_distance(state, board, "pz-6", 1207) == 8
+    state.units["us-1"].hex = None
+    assert combat.retreat_target(state, board, "us-7") == ("edge", None)
+    assert combat.retreat_distance(state, board, "us-7", 1007) == 9
+
+
+def test_2_45_and_2_46_no_retreat_or_breakthrough_into_the_sea(fresh: SeriesState, board: Board) -> None:
+    # us-7 on the coast at 0303, its HQ at 0105: the sea hex 0203 is no farther from the HQ, yet closed.
+    state = position(fresh, "retreat", us_1=105, us_7=303)
+    assert board.is_sea(203) and sorted(combat.retreat_options(state, board, "us-7", [303])) == [204, 304, 404]
+    state.breakthroughs = [
+        {"side": "allied", "battle": "D1", "units": ["us-7"], "left": 1, "vacated": [203], "used": False}
+    ]
+    with pytest.raises(IllegalActionError) as error:
+        combat.check_advance(state, board, "allied", "us-7", 203)
+    assert error.value.rule == "2.46" and error.value.reason == "0203 is not a land hex next to VII US Corps"
+
+
 def test_2_45_a_unit_with_no_retreat_hex_surrenders(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "designate", us_1=707, us_7=1007, de_15=1807)
     others = ["de-81", "de-74", "de-67", "de-66", "de-85", "de-80"]
@@ -145,6 +339,31 @@ def test_2_46_breakthrough_first_into_the_vacated_hex(fresh: SeriesState, board:
         act(state, "allied", "advance", unit="us-7", to="1207")
 
 
+def test_2_46_each_breakthrough_step_is_checked_against_the_allowance_of_its_battle(
+    fresh: SeriesState, board: Board
+) -> None:
+    state = position(fresh, "breakthrough_allied", us_1=807, us_7=907, de_81=1107)
+    mine = {"side": "allied", "battle": "A1", "units": ["us-7"], "left": 2, "vacated": [1007], "used": False}
+    theirs = {"side": "german", "battle": "D1", "units": ["us-7"], "left": 2, "vacated": [906], "used": True}
+    state.breakthroughs = [theirs, mine]
+
+    def refused(unit_id: str, to: int, rule: str, words: str) -> None:
+        with pytest.raises(IllegalActionError) as error:
+            combat.check_advance(state, board, "allied", unit_id, to)
+        assert error.value.rule == rule and words in error.value.reason
+
+    refused("de-81", 1007, "2.46", "not one of your units")
+    refused("us-7", 1107, "2.46", "is not a land hex next to")
+    refused("us-7", 807, "2.3g", "is occupied")
+    refused("us-7", 906, "2.46", "first into the hex the enemy vacated")
+    assert combat.check_advance(state, board, "allied", "us-7", 1007) is mine
+    mine["used"] = True
+    assert combat.check_advance(state, board, "allied", "us-7", 906) is mine
+    mine["left"] = 0
+    refused("us-7", 1007, "2.46", "no breakthrough movement into 1007: only corps of a won battle, first into the hex ")
+    refused("xx-1", 1007, "2.46", "'xx-1' is not one of your units on the board")
+
+
 def test_2_2c_no_breakthrough_while_the_frontline_is_broken(fresh: SeriesState) -> None:
     state = position(fresh, "breakthrough_allied", us_1=807, us_7=907, de_15=1809)
     state.breakthroughs = [
@@ -157,8 +376,9 @@ def test_2_2c_no_breakthrough_while_the_frontline_is_broken(fresh: SeriesState) 
 def test_2_47_engaged_corps_make_no_breakthrough(fresh: SeriesState, board: Board) -> None:
     state = position(fresh, "breakthrough_allied", us_1=807, us_7=907)
     state.units["us-7"].engaged = True
-    with pytest.raises(IllegalActionError, match=r"2.47"):
+    with pytest.raises(IllegalActionError) as error:
         combat.check_advance(state, board, "allied", "us-7", 1007)
+    assert error.value.rule == "2.47" and error.value.reason == "VII US Corps is Engaged: no breakthrough movement"
 
 
 def test_2_43_results_and_5_1_battle_points() -> None:
