@@ -1,6 +1,7 @@
 """Does the computer's thinking slow the other games? Their answers while it plays, and its decision times.
 
-``python bench/bench_computer.py [LEVEL]`` (a few minutes; LEVEL ``normal`` by default). One game of Ardennes 1944
+``python bench/bench_computer.py [LEVEL] [--smoke]`` (a few minutes; LEVEL ``normal`` by default; ``--smoke``: 20
+answers a run). One game of Ardennes 1944
 (The Initial Assault) is played by the computer against itself, decision after decision, while five other games
 of two people each answer their prompts (the first choice offered, through :meth:`GameService.choose`, as a
 button does) one after another on the same event loop; each answer's time is measured, from the call to the
@@ -147,7 +148,11 @@ async def bench(folder: Path, level: str) -> list[tuple[str, str]]:
 
 
 def main() -> None:
-    level = sys.argv[1] if len(sys.argv) > 1 else "normal"
+    global ANSWERS
+    arguments = [a for a in sys.argv[1:] if a != "--smoke"]
+    if "--smoke" in sys.argv:  # the bench still runs: a few answers, the figures mean nothing
+        ANSWERS = 20
+    level = arguments[0] if arguments else "normal"
     print_load()
     with tempfile.TemporaryDirectory() as folder:
         print_figures(asyncio.run(bench(Path(folder), level)))

@@ -8,13 +8,15 @@ test suite's Duel (its rules cost next to nothing, so the figures are the bot's 
 games of its own, as processes each serving their shards' servers would. Actions arrive on a fixed schedule
 (open loop, as players' clicks do, whether or not the bot kept up), at 5, 10, 20 ... actions a second in all,
 two seconds at each rate, shared evenly by the processes; each action's time runs from its scheduled arrival
-to its answer. A rate "holds" while 95 % of its answers come within a second.
+to its answer. A rate "holds" while 95 % of its answers come within a second. ``--smoke``: one low rate, half a
+second, two games per process (the figures mean nothing; it shows the bench still runs).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -24,11 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-RATES = (5, 10, 20, 40, 80, 160, 320)
+SMOKE = "--smoke" in sys.argv or os.environ.get("UMPIRE_BENCH_SMOKE") == "1"
+if SMOKE:
+    os.environ["UMPIRE_BENCH_SMOKE"] = "1"  # the worker processes read it too
+
+RATES = (5,) if SMOKE else (5, 10, 20, 40, 80, 160, 320)
 """Actions a second, in all, tried in turn (a process stops after the first rate it cannot keep)."""
-SECONDS = 2.0
+SECONDS = 0.5 if SMOKE else 2.0
 """How long each rate is kept up."""
-GAMES = 10
+GAMES = 2 if SMOKE else 10
 """Games each process plays at once."""
 WITHIN = 1.0
 """The answer time a rate must keep for 95 % of its actions."""
@@ -78,7 +84,7 @@ async def worker(target: str, share: float, start: float, index: int) -> list[li
 
 def run(target: str, processes: int) -> list[tuple[int, float, float]]:
     """(rate, 95th percentile, median) of the answer times, per rate, with ``processes`` processes."""
-    start = time.time() + 20.0  # every process has made its games by then
+    start = time.time() + (5.0 if SMOKE else 20.0)  # every process has made its games by then
     code = (
         f"import asyncio, json, sys; sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r}); "
         "from bench.bench_scale_out import worker; "
@@ -107,8 +113,6 @@ def held(figures: list[tuple[int, float, float]]) -> int:
 
 
 def main() -> None:
-    import os
-
     from tests.postgres_server import Cluster, binaries, database_url, psql
 
     cluster = None
