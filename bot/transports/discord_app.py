@@ -18,6 +18,7 @@ import io
 import logging
 import re
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -345,14 +346,8 @@ class UmpireBot(commands.AutoShardedBot):
                 later.append(reply)
                 continue
             await self._deliver_away(channel, reply)
-        for reply in later:
-            try:
-                drawn = await draw_picture(reply)
-            except Exception:
-                log.exception("a picture could not be drawn")
-                continue
-            if drawn is not None:  # None: a newer picture of the game took its place
-                await self._deliver_away(channel, drawn)
+        async for drawn in _drawn(later):
+            await self._deliver_away(channel, drawn)
         if turn.explanation is not None:
             await self._deliver_away(channel, turn.explanation)
         await self._retire_superseded()
@@ -459,14 +454,8 @@ class UmpireBot(commands.AutoShardedBot):
 
     async def deliver_pictures(self, interaction: discord.Interaction[Any], replies: list[Reply]) -> None:
         """Draw the pictures of replies held back by :meth:`deliver` and post them, each its own message."""
-        for reply in replies:
-            try:
-                drawn = await draw_picture(reply)
-            except Exception:
-                log.exception("a picture could not be drawn")
-                continue
-            if drawn is not None:  # None: a newer picture of the game took its place
-                await self.deliver(interaction, [drawn], answer=False)
+        async for drawn in _drawn(replies):
+            await self.deliver(interaction, [drawn], answer=False)
 
     async def _send_dm(self, channel_id: int, reply: Reply) -> None:
         """Send a DM; when the addressee's DMs are closed, tell the game's channel (``reply.channel``, else
@@ -589,3 +578,16 @@ async def _run(settings: Settings) -> int:
     finally:
         await store.close()
     return 0
+
+
+async def _drawn(replies: list[Reply]) -> AsyncIterator[Reply]:
+    """Each reply with its picture drawn, one at a time; a picture a newer one of the same game replaced is left
+    out, and one whose drawing failed is logged and left out (the game's change stands either way)."""
+    for reply in replies:
+        try:
+            drawn = await draw_picture(reply)
+        except Exception:
+            log.exception("a picture could not be drawn")
+            continue
+        if drawn is not None:
+            yield drawn
