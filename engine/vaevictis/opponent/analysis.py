@@ -16,7 +16,7 @@ kept once per game data and scenario.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.hexgrid import Hex
@@ -147,73 +147,58 @@ def open_reach(pos: Position, side: Side, goals: Objectives, cap: int) -> list[i
     :data:`OPEN_MOVE` hexes that may enter a hex in an enemy zone of control but never leave it, and never
     enters an enemy unit's hex (at most ``cap``); a path stopped by a zone of control counts
     :data:`ZOC_PENALTY` hexes more, the fight it would take to go on. A plugged gap makes them larger."""
-    data = pos.data
-    grid = data.map.grid
     zone = enemy_zoc(pos, side)
-    closed = no_entry_hexes(data)
-    enemies = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
-    steps: dict[Hex, int] = {}
-    queue: deque[Hex] = deque()
-    for hex_, units in sorted(pos.occupants.items()):
-        if pos.side_of(units[0].id) == side and any(not data.units[u.id].is_hq for u in units):
-            steps[hex_] = 0
-            queue.append(hex_)
     maps = goals.goal_maps or (goals.distance[side],)
     best = [cap] * len(maps)
-    while queue:
-        hex_ = queue.popleft()
-        walked = steps[hex_]
+    for hex_, walked in _open_walk(pos, side, zone).items():
         stopped = walked > 0 and hex_ in zone
         for index, distance in enumerate(maps):
             left = distance.get(hex_, FAR)
             best[index] = min(best[index], left + (ZOC_PENALTY if stopped and left else 0))
-        if walked >= OPEN_MOVE or stopped:
-            continue
-        for n in grid.neighbours(hex_):
-            if n not in steps and n not in closed and n not in enemies:
-                steps[n] = walked + 1
-                queue.append(n)
     return best
 
 
 def open_ground(pos: Position, side: Side) -> set[Hex]:
     """[4] The hexes ``side``'s combat units could cross in one activation without being stopped by an enemy
     zone of control (:data:`OPEN_MOVE` hexes, as :func:`open_reach` walks): where the enemy's front is open."""
-    data = pos.data
-    grid = data.map.grid
     zone = enemy_zoc(pos, side)
-    closed = no_entry_hexes(data) | {h for h, us in pos.occupants.items() if pos.side_of(us[0].id) != side}
-    steps: dict[Hex, int] = {}
-    queue: deque[Hex] = deque()
-    for hex_, units in sorted(pos.occupants.items()):
-        if pos.side_of(units[0].id) == side and any(not data.units[u.id].is_hq for u in units):
-            steps[hex_] = 0
-            queue.append(hex_)
-    free: set[Hex] = set()
+    return {h for h, walked in _open_walk(pos, side, zone).items() if walked > 0 and h not in zone}
+
+
+def _open_walk(pos: Position, side: Side, zone: Mapping[Hex, object]) -> dict[Hex, int]:
+    """[4] Every hex ``side``'s combat units reach in a walk of at most :data:`OPEN_MOVE` hexes that may enter a
+    hex of the enemy's zone of control ``zone`` but never leave it, and never enters an enemy unit's hex: each
+    with the hexes walked to it (0 for the units' own hexes)."""
+    grid = pos.data.map.grid
+    closed = no_entry_hexes(pos.data) | {h for h, us in pos.occupants.items() if pos.side_of(us[0].id) != side}
+    steps = dict.fromkeys(_combat_hexes(pos, side), 0)
+    queue: deque[Hex] = deque(steps)
     while queue:
         hex_ = queue.popleft()
-        if steps[hex_] > 0 and hex_ in zone:
-            continue
-        free.add(hex_)
-        if steps[hex_] >= OPEN_MOVE:
+        walked = steps[hex_]
+        if walked >= OPEN_MOVE or (walked > 0 and hex_ in zone):
             continue
         for n in grid.neighbours(hex_):
             if n not in steps and n not in closed:
-                steps[n] = steps[hex_] + 1
+                steps[n] = walked + 1
                 queue.append(n)
-    return {h for h in free if steps[h] > 0}
+    return steps
+
+
+def _combat_hexes(pos: Position, side: Side) -> list[Hex]:
+    """The hexes holding a combat unit (not only HQs) of ``side``, in hex order."""
+    return [
+        h
+        for h, us in sorted(pos.occupants.items())
+        if pos.side_of(us[0].id) == side and any(not pos.unit_def(u.id).is_hq for u in us)
+    ]
 
 
 def supply_roads(pos: Position, side: Side, near: int = 4) -> frozenset[Hex]:
     """[10.2] The roads ``side``'s units trace supply along (road hexes linked to its friendly edge through
     open hexes) within ``near`` hexes of its combat units: where an enemy zone of control would cut lines."""
     net = SupplyNet(pos, side)
-    units = [
-        h
-        for h, us in pos.occupants.items()
-        if pos.side_of(us[0].id) == side and any(not pos.unit_def(u.id).is_hq for u in us)
-    ]
-    around = distance_map(pos.data, units)
+    around = distance_map(pos.data, _combat_hexes(pos, side))
     return frozenset(h for h in net.road_to_edge if around.get(h, FAR) <= near)
 
 
