@@ -116,6 +116,18 @@ def _legal(game: VaeVictisGame, state: GameState, action: Action) -> bool:
     return True
 
 
+def stored_rows(game: VaeVictisGame, log: list[Action], seed: int = SEED) -> list[tuple[list[dict[str, Any]], Any]]:
+    """Each action of ``log`` replayed from an Entire Battle set-up with ``seed``: its events as stored, and the
+    last state as the games' snapshot (what :func:`seed_games` writes)."""
+    replay = game.new_game("entire-battle", {}, seed.to_bytes(32, "big"))
+    rows: list[tuple[list[dict[str, Any]], Any]] = []
+    for action in log:
+        replay, events = game.apply(replay, action)
+        rows.append(([e.to_json() for e in events], None))
+    rows[-1] = (rows[-1][0], replay.to_json())
+    return rows
+
+
 async def seed_games(
     store: SqliteStore, log: list[Action], rows: list[tuple[list[dict[str, Any]], Any]], count: int, seed: int = SEED
 ) -> None:
@@ -283,12 +295,7 @@ async def bench(folder: Path) -> list[tuple[str, float, float, float]]:
         return None if found is None else (state, log, found)
 
     seed, (state, log, (activate, moves, attack)) = first_seed(position, start=SEED)
-    replay = game.new_game("entire-battle", {}, seed.to_bytes(32, "big"))
-    rows = []
-    for action in log:
-        replay, events = game.apply(replay, action)
-        rows.append(([e.to_json() for e in events], None))
-    rows[-1] = (rows[-1][0], replay.to_json())  # the games are stored with the last state as their snapshot
+    rows = stored_rows(game, log, seed)
     print(f"position: seed {seed}, {len(log)} actions, turn {state.turn}; "
           f"{activate.seat} {activate.verb} {dict(activate.args)}, "
           f"move {dict(moves.args)}, attack {dict(attack.args)} ({time.perf_counter() - began:.1f} s)")  # fmt: skip

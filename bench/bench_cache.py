@@ -36,6 +36,7 @@ from bench.bench_bot import (
     feed_at_once,
     plan,
     seed_games,
+    stored_rows,
     take_back,
 )
 from bench.midgame import random_game
@@ -56,12 +57,7 @@ TARGET = 1.0
 async def bench(folder: Path, games: int, actions: int, compare: int) -> list[tuple[str, str]]:
     game = VaeVictisGame(load_game("ardennes44"))
     state, log = random_game(game, SEED, actions, rest=True)
-    replay = game.new_game("entire-battle", {}, SEED.to_bytes(32, "big"))
-    rows: list[tuple[list[dict[str, Any]], Any]] = []
-    for action in log:
-        replay, events = game.apply(replay, action)
-        rows.append(([e.to_json() for e in events], None))
-    rows[-1] = (rows[-1][0], replay.to_json())
+    rows = stored_rows(game, log, SEED)
     activate, _, attack = plan(game, state)
     store = await SqliteStore.open(folder / "cache.sqlite3")
     figures: list[tuple[str, str]] = []

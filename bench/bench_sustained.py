@@ -36,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_bot import ALLIED, FIRST_CHANNEL, GERMAN, NO_LIMITS, SEED, TimedDiscord, seed_games
+from bench.bench_bot import ALLIED, FIRST_CHANNEL, GERMAN, NO_LIMITS, SEED, TimedDiscord, seed_games, stored_rows
 from bench.midgame import random_game
 from bench.timing import print_figures, print_load
 from bot.service.config import Settings, default_picture_workers
@@ -213,12 +213,7 @@ async def run(folder: Path, arguments: argparse.Namespace) -> list[tuple[str, st
     game = VaeVictisGame(load_game("ardennes44"))
     began = time.perf_counter()
     state, log = random_game(game, SEED, 60 if arguments.smoke else ACTIONS, rest=True)
-    replay = game.new_game("entire-battle", {}, SEED.to_bytes(32, "big"))
-    rows: list[tuple[list[dict[str, Any]], Any]] = []
-    for action in log:
-        replay, events = game.apply(replay, action)
-        rows.append(([e.to_json() for e in events], None))
-    rows[-1] = (rows[-1][0], replay.to_json())
+    rows = stored_rows(game, log, SEED)
     per_game = int(arguments.rate * arguments.seconds / arguments.games * 1.5) + 10
     channels = [FIRST_CHANNEL + i for i in range(arguments.games)]
     # Every game starts at the same position with the same dice: a continuation fits any of them.
@@ -228,7 +223,7 @@ async def run(folder: Path, arguments: argparse.Namespace) -> list[tuple[str, st
     store = await SqliteStore.open(folder / "sustained.sqlite3")
     try:
         await seed_games(store, log, rows, arguments.games)
-        del game, state, log, rows, replay  # what the bench alone holds is not the bot's memory
+        del game, state, log, rows  # what the bench alone holds is not the bot's memory
         settings = Settings(token=None, limits=NO_LIMITS, picture_workers=arguments.workers)
         umpire = UmpireBot(settings, store, systems(), sync_commands=False, run_background_tasks=False)
         fake = TimedDiscord(umpire)
