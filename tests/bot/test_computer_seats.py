@@ -331,7 +331,7 @@ async def test_discord_game_against_the_computer(fake: FakeDiscord) -> None:
     assert any("**blue** (the computer, normal)" in p.content for p in channel)  # it played its turn
     pictures = [i for i, p in enumerate(channel) if p.files == ["map.png"]]
     explained = [i for i, p in enumerate(channel) if p.content.startswith("**blue** (the computer, normal): ")]
-    assert explained == [pictures[-1] + 1]  # right after the picture of its activation
+    assert explained == [pictures[-1] + 1], [(p.content[:70], p.files) for p in channel]  # right after its picture
     assert all(s.pings <= {ANN.id} for s in fake.sent)
     assert not any(b for p in channel if "**blue** (the computer, normal) decides." in p.content for b in p.buttons)
     back = next(p for p in channel if "<@11> (**red**): Your turn" in p.content)
