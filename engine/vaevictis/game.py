@@ -819,13 +819,18 @@ class VaeVictisGame:
     def _pass(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         self._no_activation(state)
         state.flags["turn1_run_over"] = True
+        events = [Event("pass", f"The {self.data.side_name(side)} player passes.", {"side": side})]
+        return events + self._count_pass(state, side)
+
+    def _count_pass(self, state: GameState, side: Side) -> list[Event]:
+        """[2.2] Count a pass of ``side``: a second pass in succession (or a pass once the other side has
+        activated everything) ends the operations, else the other side is to play."""
         initiative.run_over(state)
         state.consecutive_passes += 1
-        events = [Event("pass", f"The {self.data.side_name(side)} player passes.", {"side": side})]
         if state.consecutive_passes >= 2 or self._has_activated_everything(state, other_side(side)):
-            return events + self._end_operations(state)
+            return self._end_operations(state)
         state.active = other_side(side)
-        return events
+        return []
 
     def _activated_unit(
         self, state: GameState, side: Side, unit_id: str, action_points: int | None = None
@@ -1192,6 +1197,14 @@ class VaeVictisGame:
             unit.movement_points = 0.0
             unit.must_attack = False
         ended = event_rules.end_of_activation(self.data, state)
+        if not state.activation.units:
+            # [2.1, 2.2] A sequence that activated no unit is a pass ("pass and not activate any units"):
+            # counted as one, or two players could alternate empty general activations for ever.
+            state.activation = None
+            state.sequences_this_turn += 1
+            state.flags.pop("entered_at", None)
+            text = f"The {self.data.side_name(side)} player activated no unit: the sequence counts as a pass."
+            return ended + [Event("pass", text, {"side": side, "rule": "2.2"})] + self._count_pass(state, side)
         keeps = initiative.keeps_the_hand(state, side, state.activation.kind)
         state.activation = None
         state.consecutive_passes = 0

@@ -7,10 +7,10 @@ keeps :data:`RULES_FINGERPRINT`, a hash of that code (comments and docstrings le
 it is updated: the moment to decide whether the change needs a bump.
 """
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The current rules version (1: the first recorded, with the rules fixes of issues 26, 27 and 28; games stored
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
-issue 33)."""
+issue 33; 3: an activation sequence that activated no unit counts as a pass, 2.2, issue 30)."""
 
-RULES_FINGERPRINT = "40079af5c953dadf85239e9436f3140e2a0c701eb6f5783728213d070283a4e7"
+RULES_FINGERPRINT = "6d1034a72aec1f217e8b7099c7216ff8f549084d1e9f58713779d5019e140514"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

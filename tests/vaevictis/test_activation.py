@@ -157,6 +157,40 @@ def test_2_2_the_turn_ends_when_both_sides_pass_in_succession() -> None:
     assert any(e.kind == "turn" for e in events)
 
 
+def test_2_2_a_general_activation_that_activates_no_unit_counts_as_a_pass() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    events = table.act("german", "end_activation")
+    assert [e.data.get("rule") for e in events if e.kind == "pass"] == ["2.2"]
+    assert table.state.active == "allied" and table.state.consecutive_passes == 1
+    events = table.act("allied", "pass")
+    assert table.state.turn == 2
+    assert any(e.kind == "turn" for e in events)
+
+
+def test_2_2_two_empty_activations_in_succession_end_the_turn() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    table.act("german", "end_activation")
+    table.act("allied", "activate_general")
+    table.act("allied", "end_activation")
+    assert table.state.turn == 2
+
+
+def test_2_2_a_sequence_that_activated_a_unit_is_not_a_pass() -> None:
+    table = Table(placements=FRONT)
+    table.act("german", "pass")
+    table.act("allied", "activate_general")
+    table.act("allied", "move", units="us-cca", to="0103")
+    table.act("allied", "end_activation")
+    assert table.state.consecutive_passes == 0
+    table.act("german", "pass")
+    assert table.state.turn == 1 and table.state.active == "allied"
+    table.act("allied", "activate_formation", formation="us-v")
+    table.act("allied", "end_activation")  # the HQ was activated (3.2): a sequence, not a pass
+    assert table.state.consecutive_passes == 0 and table.state.turn == 1
+
+
 def test_2_1_sides_alternate_activation_sequences() -> None:
     table = Table(placements=FRONT)
     table.act("german", "activate_general")

@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from engine.contract import ComputerPlayer
+from engine.contract import Action, ComputerPlayer
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.known import known_state
 from engine.vaevictis.opponent import COMPUTER_PLAYER
@@ -61,7 +61,34 @@ def test_the_opponent_answers_every_prompt_legally(
         decision = COMPUTER_PLAYER.decide(game.view(state, side), prompts[side], "easy", number.to_bytes(2, "big"))
         assert decision.action.seat == side
         assert "\n" not in decision.explanation and len(decision.explanation) <= 160  # one short line
-        state, _ = game.apply(state, decision.action)
+        state, events = game.apply(state, decision.action)
+        assert not [e for e in events if e.kind == "pass" and e.data.get("rule") == "2.2"]  # no empty activation
+
+
+def test_2_2_the_opponent_never_ends_an_activation_before_a_unit_acted() -> None:
+    """[2.2] An activation that activates no unit is a pass: once in a general activation, the opponent acts,
+    whatever the noise of its level and seed."""
+    from tests.vaevictis.opponent_puzzles import ardennes, board, decide
+
+    state = board({"us-99-393": "2507", "hq-us-v-corps": "2501", "de-1-ss-peiper": "3207", "hq-de-i-ss-pzk": "3308"})
+    state.active = state.initiative = "allied"
+    state.units["us-99-393"].improved_position = True
+    state, _ = ardennes().apply(state, Action("allied", "activate_general", {}))
+    for level in ("easy", "normal"):
+        for seed in range(6):
+            assert decide(state, "allied", level, bytes([seed])).action.verb != "end_activation"
+
+
+def test_2_2_the_opponent_passes_rather_than_start_an_activation_with_nothing_to_do() -> None:
+    """[2.2] With nothing worth doing (its only unit dug in far from the enemy, on a quiet turn), the opponent
+    passes at every seed of its noisiest level: the noise never picks an activation it did not try."""
+    from tests.vaevictis.opponent_puzzles import board, decide
+
+    state = board({"us-99-393": "2507", "hq-us-v-corps": "2501", "de-1-ss-peiper": "3207", "hq-de-i-ss-pzk": "3308"})
+    state.active = state.initiative = "allied"
+    state.units["us-99-393"].improved_position = True
+    verbs = {decide(state, "allied", level, bytes([seed])).action.verb for level in ("easy", "normal") for seed in range(8)}
+    assert verbs == {"pass"}
 
 
 def fog_twin(game: VaeVictisGame, state: GameState, seat: str) -> GameState:

@@ -159,9 +159,11 @@ def _sequence(
         if action.verb == "activate_general":
             worth *= 0.8  # [9.4] units out of command may fail their check
         scored.append(Scored(action, worth, why, tried.after))
-    # The most promising activations are tried: one whose first decision would be to end it at once, or gains
-    # little, is worth nothing (else the sequence could go on, activation after empty activation, for ever).
+    # The most promising activations are tried, and only those whose first decision gains enough may be
+    # chosen: an activation that would do nothing is a pass in all but name (2.2), and the noise must not pick
+    # one that was never tried over passing.
     ranked = sorted((s for s in scored if s.after is not None), key=lambda s: (-s.score, action_key(s.action)))
+    worth_it: list[Scored] = []
     for candidate in ranked[:CHECKED_ACTIVATIONS]:
         if candidate.score <= ACTIVATION_WORTH or candidate.after is None:
             break
@@ -169,9 +171,12 @@ def _sequence(
         trial = Budget(max(10, level.budget // 3))
         first = None if inner is None else _activation(game, candidate.after, inner, side, goals, level, seed, trial)
         budget.spend(trial.used)
-        if first is None or first.action.verb == "end_activation" or first.score < ACTIVATION_WORTH:
-            scored[scored.index(candidate)] = Scored(candidate.action, 0.0, candidate.why)
-    return _pick(scored, level, seed)
+        if first is not None and first.action.verb != "end_activation" and first.score >= ACTIVATION_WORTH:
+            worth_it.append(candidate)
+    passing = [s for s in scored if s.action.verb == "pass"]
+    if worth_it or passing:
+        return _pick(worth_it + passing, level, seed)
+    return _pick(scored, level, seed)  # no pass offered (17.1, the German opening run): the most promising
 
 
 def _promise(game: Referee, state: GameState, side: Side, goals: Objectives) -> tuple[float, str]:
@@ -308,10 +313,22 @@ def _activation(
             scored.append(Scored(action, after.total - before.total, _move_words(game, state, action, before, after)))
         else:
             scored.append(Scored(action, gain, _move_words(game, state, action, plain, plain)))
-    duty = [s for s in scored if s.action.verb != "end_activation"]
-    if ending is None and duty:
-        scored = duty  # [4.2] a unit owing an attack: the activation may not end yet
+    acting = [s for s in scored if s.action.verb != "end_activation"]
+    if acting and (ending is None or not _has_activated_a_unit(game, state)):
+        # [4.2] a unit owing an attack: the activation may not end yet. [2.2] An activation ended before any
+        # unit acted is a pass: the sequence was chosen to act (the choice of the sequence weighs passing).
+        scored = acting
     return _pick(scored, level, seed)
+
+
+def _has_activated_a_unit(game: Referee, state: GameState) -> bool:
+    """Whether the activation in progress has activated a unit other than the HQ a formation activation
+    activates for free (3.1, 3.2)."""
+    activation = state.activation
+    if activation is None:
+        return False
+    free = game.data.formations[activation.formation].hq if activation.formation is not None else None
+    return any(u != free for u in activation.units)
 
 
 def _line_cutters(
