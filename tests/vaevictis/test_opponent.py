@@ -70,7 +70,7 @@ def test_2_2_the_opponent_never_ends_an_activation_before_a_unit_acted() -> None
     whatever the noise of its level and seed."""
     from tests.vaevictis.opponent_puzzles import ardennes, board, decide
 
-    state = board({"us-99-393": "2507", "hq-us-v-corps": "2501", "de-1-ss-peiper": "3207", "hq-de-i-ss-pzk": "3308"})
+    state = board({"us-99-393": "1817", "hq-us-v-corps": "1716", "de-1-ss-peiper": "3207", "hq-de-i-ss-pzk": "3308"})
     state.active = state.initiative = "allied"
     state.units["us-99-393"].improved_position = True
     state, _ = ardennes().apply(state, Action("allied", "activate_general", {}))
@@ -80,14 +80,16 @@ def test_2_2_the_opponent_never_ends_an_activation_before_a_unit_acted() -> None
 
 
 def test_2_2_the_opponent_passes_rather_than_start_an_activation_with_nothing_to_do() -> None:
-    """[2.2] With nothing worth doing (its only unit dug in far from the enemy, on a quiet turn), the opponent
-    passes at every seed of its noisiest level: the noise never picks an activation it did not try."""
+    """[2.2] With nothing worth doing (its only unit dug in at Bastogne, its HQ gone, the enemy far away), the opponent
+    passes whatever the seed: the noise never picks an activation it did not try and find acting."""
     from tests.vaevictis.opponent_puzzles import board, decide
 
-    state = board({"us-99-393": "2507", "hq-us-v-corps": "2501", "de-1-ss-peiper": "3207", "hq-de-i-ss-pzk": "3308"})
+    state = board({"us-99-393": "1817", "de-1-ss-peiper": "3207", "hq-de-i-ss-pzk": "3308"})
     state.active = state.initiative = "allied"
     state.units["us-99-393"].improved_position = True
-    verbs = {decide(state, "allied", level, bytes([seed])).action.verb for level in ("easy", "normal") for seed in range(8)}
+    verbs = {
+        decide(state, "allied", level, bytes([seed])).action.verb for level in ("normal", "hard") for seed in range(8)
+    }
     assert verbs == {"pass"}
 
 

@@ -39,9 +39,9 @@ from engine.vaevictis.state import GameState, Position
 
 MIN_GAIN = 0.15
 """What an action must gain over ending the activation to be worth its action points."""
-ACTIVATION_WORTH = 0.6
-"""What a formation's activation must promise to be preferred to passing."""
-CHECKED_ACTIVATIONS = 2
+ROUGH_ODDS_FLOOR = 0.5
+"""Below these rough odds (1:2) an attack is not worth estimating unless a unit owes one (4.2)."""
+CHECKED_ACTIVATIONS = 3
 """How many of the most promising activations are tried before one is chosen."""
 
 
@@ -105,6 +105,8 @@ def _listed(
             break
         budget.spend()
         tried = try_action(game, state, action)
+        if tried is None and action.verb in prompt.free_verbs:
+            continue  # a free verb's action (an advance, a retreat) is returned only once the engine accepts it
         # A listed choice is legal (the prompt says so) even when its conditions lie in what the seat may not
         # see (an enemy stack's APs, 15.2 Greif): it is then weighed as if it changed nothing.
         after = tried.after if tried is not None else state
@@ -145,11 +147,16 @@ def _sequence(
     seed: bytes,
     budget: Budget,
 ) -> Scored | None:
-    """[2.1, 3.2, 3.3] Activate the formation whose units promise most now, or pass."""
+    """[2.1, 3.2, 3.3] Activate the formation whose units promise most now, or pass.
+
+    The most promising activations are tried: one may be chosen only if its first decision acts and gains at
+    least :data:`MIN_GAIN` (an activation that would do nothing is a pass in all but name, 2.2). It passes only
+    when none does: a sequence not taken is a tempo lost, and two passes in succession end the turn."""
     scored: list[Scored] = []
+    passing: list[Scored] = []
     for action in sorted(listed(prompt), key=action_key):
         if action.verb == "pass":
-            scored.append(Scored(action, ACTIVATION_WORTH, "passes: no formation has anything worth doing"))
+            passing.append(Scored(action, 0.0, "passes: no formation has anything worth doing"))
             continue
         budget.spend()
         tried = try_action(game, state, action)
@@ -159,23 +166,18 @@ def _sequence(
         if action.verb == "activate_general":
             worth *= 0.8  # [9.4] units out of command may fail their check
         scored.append(Scored(action, worth, why, tried.after))
-    # The most promising activations are tried, and only those whose first decision gains enough may be
-    # chosen: an activation that would do nothing is a pass in all but name (2.2), and the noise must not pick
-    # one that was never tried over passing.
-    ranked = sorted((s for s in scored if s.after is not None), key=lambda s: (-s.score, action_key(s.action)))
+    ranked = sorted(scored, key=lambda s: (-s.score, action_key(s.action)))
     worth_it: list[Scored] = []
     for candidate in ranked[:CHECKED_ACTIVATIONS]:
-        if candidate.score <= ACTIVATION_WORTH or candidate.after is None:
-            break
+        assert candidate.after is not None
         inner = game.prompts(candidate.after).get(side)
-        trial = Budget(max(10, level.budget // 3))
+        trial = Budget(level.budget)
         first = None if inner is None else _activation(game, candidate.after, inner, side, goals, level, seed, trial)
         budget.spend(trial.used)
-        if first is not None and first.action.verb != "end_activation" and first.score >= ACTIVATION_WORTH:
-            worth_it.append(candidate)
-    passing = [s for s in scored if s.action.verb == "pass"]
+        if first is not None and first.action.verb != "end_activation" and first.score >= MIN_GAIN:
+            worth_it.append(Scored(candidate.action, candidate.score + first.score, candidate.why))
     if worth_it or passing:
-        return _pick(worth_it + passing, level, seed)
+        return _pick(worth_it or passing, level, seed)
     return _pick(scored, level, seed)  # no pass offered (17.1, the German opening run): the most promising
 
 
@@ -278,9 +280,17 @@ def _activation(
     ending = next((a for a in actions if a.verb == "end_activation"), None)
     if ending is not None:
         scored.append(Scored(ending, MIN_GAIN, "ends the activation: nothing more worth its action points"))
-    attacks = [a for a in actions if a.verb == "attack"]
+    # The attacks at the best rough odds are estimated first, and they may take half of what is left of the
+    # budget (all of it for a unit owing an attack, 4.2): the moves must be looked at too.
+    pos = Position(data, state)
+    attacks = sorted(
+        (a for a in actions if a.verb == "attack"), key=lambda a: (-_rough_odds(game, pos, a), action_key(a))
+    )
+    if ending is not None:
+        attacks = [a for a in attacks if _rough_odds(game, pos, a) >= ROUGH_ODDS_FLOOR]
+    attack_steps = budget.used + (budget.left // 2 if ending is not None else budget.left)
     for action in attacks:
-        if budget.exhausted() and scored:
+        if (budget.exhausted() or budget.used >= attack_steps) and scored:
             break
         budget.spend(2)
         found = estimate(game, state, side, action, goals)
@@ -329,6 +339,18 @@ def _has_activated_a_unit(game: Referee, state: GameState) -> bool:
         return False
     free = game.data.formations[activation.formation].hq if activation.formation is not None else None
     return any(u != free for u in activation.units)
+
+
+def _rough_odds(game: Referee, pos: Position, action: Action) -> float:
+    """An attack's odds before any shift: the attackers' strength over the defenders' (7.4, 7.5)."""
+    data = game.data
+    attackers = [pos.state.units[u] for u in str(action.args.get("attackers", "")).split(",") if u in pos.state.units]
+    target = action.args.get("target")
+    if not attackers or not isinstance(target, str):
+        return 0.0
+    attack = sum(pos.strength(u) for u in attackers)
+    bonus = 1.3 if action.args.get("kind") == "prepared" else 1.0  # [7.3] its column shift, roughly
+    return bonus * attack / stack_defence(data, pos, pos.units_at(parse_hex(target)))
 
 
 def _line_cutters(

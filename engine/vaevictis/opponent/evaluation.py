@@ -17,7 +17,9 @@ A linear sum of terms, each in "steps" (one step of a full-strength unit is wort
   average loss in the column of their ratio, :func:`expected_loss`); and the same, at 0.4 weight, against
   the enemy's stacks;
 - ``threat`` also counts an HQ next to an enemy unit (half that two hexes away) against its side;
-- ``supports``: support markers held by the side's HQs (1.6), worth more near the front.
+- ``supports``: support markers held by the side's HQs (1.6), worth more near the front;
+- ``fatigue``: fatigued combat units (3.5: halved, an AP less until they spend two to recover), one's own
+  against the enemy's, so that reactivating a unit is weighed against what it gains.
 
 The weights are set by hand (docs/ai.md tells how they were chosen).
 """
@@ -44,6 +46,8 @@ THREAT_WEIGHT = 1.0
 OPPORTUNITY_WEIGHT = 0.4
 SUPPORT_VALUE = 0.4
 REACH_CAP = 25
+FATIGUE_WEIGHT = 0.3
+"""What a fatigued step costs, as a share of its worth."""
 HQ_EXPOSED = 1.5
 """An HQ next to the enemy: it is no line unit, and its loss costs the whole formation (1.3)."""
 
@@ -100,6 +104,7 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
         "supply": 0.0,
         "threat": 0.0,
         "supports": 0.0,
+        "fatigue": 0.0,
     }
     nearest = {side: FAR, enemy: FAR}
     for unit in state.units.values():
@@ -111,6 +116,8 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
             terms["supports"] += sign[owner] * SUPPORT_VALUE * len(unit.supports)
             terms["threat"] -= sign[owner] * HQ_EXPOSED * _exposure(data, pos, unit.hex, owner)
             continue
+        if unit.fatigued:
+            terms["fatigue"] -= sign[owner] * FATIGUE_WEIGHT * unit.steps * step_value(data, unit)
         distance = goals.distance[owner].get(unit.hex, FAR)
         nearest[owner] = min(nearest[owner], distance)
         terms["reach"] -= sign[owner] * REACH_WEIGHT * min(distance, REACH_CAP)
