@@ -18,6 +18,9 @@ A linear sum of terms, each in "steps" (one step of a full-strength unit is wort
   the enemy's stacks;
 - ``threat`` also counts an HQ next to an enemy unit (half that two hexes away) against its side;
 - ``supports``: support markers held by the side's HQs (1.6), worth more near the front;
+- ``duty``: a unit of the side that entered an enemy zone of control and owes an attack (4.2) loses what its
+  best such attack would lose in the trade, when every one of them is a losing trade (attacker's steps lost
+  against the defender's, by the combat table's averages in the column of the rough odds);
 - ``fatigue``: fatigued combat units (3.5: halved, an AP less until they spend two to recover), one's own
   against the enemy's, so that reactivating a unit is weighed against what it gains.
 
@@ -90,6 +93,35 @@ def expected_loss(data: GameData, attack: float, defence: float, steps: int) -> 
 _COLUMN_LOSSES: dict[tuple[int, int, int], float] = {}
 
 
+def attacker_loss(data: GameData, attack: float, defence: float, steps: int) -> float:
+    """The steps an attacker of ``steps`` steps may expect to lose attacking at ``attack`` against ``defence``:
+    the average of the Combat Results Table's attacker results over the six faces of the die (7.6)."""
+    column = ratio_column(data, round_ratio(int(attack), max(1, int(defence)), ratio_halves_up(data)))
+    total = 0.0
+    for face in range(1, 7):
+        _, cell = crt_cell(data, column, face)
+        total += steps if cell.attacker == "E" else min(steps, int(cell.attacker))
+    return total / 6
+
+
+def _duty_cost(data: GameData, pos: Position, unit: UnitState) -> float:
+    """[4.2] What the best attack a unit owing one may make would lose in the trade, if it loses (else 0)."""
+    assert unit.hex is not None
+    strength = float(pos.strength(unit))
+    best: float | None = None
+    for n in data.map.grid.neighbours(unit.hex):
+        around = pos.units_at(n)
+        if not around or pos.side_of(around[0].id) == pos.side_of(unit.id):
+            continue
+        defence = stack_defence(data, pos, around)
+        gained = expected_loss(data, strength, defence, sum(u.steps for u in around)) * max(
+            step_value(data, u) for u in around
+        )
+        lost = attacker_loss(data, strength, defence, unit.steps) * step_value(data, unit)
+        best = gained - lost if best is None else max(best, gained - lost)
+    return min(0.0, best) if best is not None else 0.0
+
+
 def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, supply: bool = True) -> Evaluation:
     """The score of the known position for ``side`` (see the module docstring); ``supply=False`` leaves out
     the supply term, the dearest to compute, for a first sorting of many positions."""
@@ -105,6 +137,7 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
         "threat": 0.0,
         "supports": 0.0,
         "fatigue": 0.0,
+        "duty": 0.0,
     }
     nearest = {side: FAR, enemy: FAR}
     for unit in state.units.values():
@@ -116,6 +149,8 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
             terms["supports"] += sign[owner] * SUPPORT_VALUE * len(unit.supports)
             terms["threat"] -= sign[owner] * HQ_EXPOSED * _exposure(data, pos, unit.hex, owner)
             continue
+        if unit.must_attack and owner == side:
+            terms["duty"] += _duty_cost(data, pos, unit)
         if unit.fatigued:
             terms["fatigue"] -= sign[owner] * FATIGUE_WEIGHT * unit.steps * step_value(data, unit)
         distance = goals.distance[owner].get(unit.hex, FAR)
