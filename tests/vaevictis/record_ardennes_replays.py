@@ -7,7 +7,10 @@ options, seed, every action taken and the SHA-256 of the state's JSON after ever
 The recordings in the repository were made with the engine of main, never with a branch's: first at
 1a350ee, before the engine was made general for Alsace 1944 (issue 14), and again at 819a333, which brought
 the Ardennes rules and fog-of-war fixes of issue 10. The test replays them through today's engine and
-demands the same hashes. Re-record only on purpose, when a rules fix is meant to change Ardennes play, and
+demands the same hashes. They were re-recorded for rules version 3 (2.2: an activation that activates no
+unit is a pass), on the branch that brought it: the previous recordings replayed through that engine to the
+recorded states at every checkpoint up to their first empty activation (actions 293 and 333), where play
+was meant to change. Re-record only on purpose, when a rules fix is meant to change Ardennes play, and
 then with the engine of main (not of a branch under test):
 
     git archive main | tar -x -C /tmp/base && cp tests/vaevictis/record_ardennes_replays.py /tmp/base/tests/vaevictis/

@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from engine.contract import Action, IllegalActionError
+from engine.contract import Action, IllegalActionError, RulesError
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
 from engine.vaevictis import control, doctrine, mines, opening, trucks, turn
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.legal import candidate_actions
 from engine.vaevictis.loader import build_game
 from engine.vaevictis.movement import _Mover, _tables, check_move, is_shelter, legal_destinations
 from engine.vaevictis.odds import AttackPlan, assess
@@ -95,6 +96,22 @@ def refusal(call: Any) -> IllegalActionError:
 # --- 2.2 Turn end ---------------------------------------------------------------------------------------------
 
 
+def general_sequence(game: VaeVictisGame, state: GameState, side: str) -> GameState:
+    """A general activation in which one unit acts (a move or a dig-in, the first the engine accepts): a
+    sequence that activated no unit would be a pass (2.2)."""
+    state, _ = game.apply(state, Action(side, "activate_general", {}))
+    for action in candidate_actions(game, state, side):  # type: ignore[arg-type]
+        if action.verb not in ("move", "enter_ip"):
+            continue
+        try:
+            after, _ = game.apply(state, action)
+        except RulesError:
+            continue
+        if after.activation is not None and after.activation.units and not after.pending:
+            return after
+    raise AssertionError(f"no unit of {side} could act")
+
+
 def test_2_2_a_side_has_activated_everything_only_once_every_unit_has_been_activated_twice(alsace: GameData) -> None:
     game = VaeVictisGame(alsace)
     state = alone(alsace, {"fr-i-4-rtm": 315, "fr-ii-4-rtm": 315, "de-stp-1": 514})
@@ -115,7 +132,7 @@ def test_2_2_the_turn_ends_when_neither_side_has_a_unit_left_to_activate(core: G
     assert state.turn == 1
     side = state.active
     assert side is not None
-    state, _ = game.apply(state, Action(side, "activate_general", {}))
+    state = general_sequence(game, state, side)
     for unit in state.units.values():
         unit.activations = 2
         unit.eliminated = unit.eliminated or not unit.on_map  # no reinforcement left to enter
@@ -139,7 +156,7 @@ def test_2_2_the_series_roll_ends_the_turn_on_the_totals_the_data_gives() -> Non
                 unit.activations = 2
                 unit.eliminated = unit.eliminated or not unit.on_map  # no reinforcement left to enter
         state.flags["series"] = 1  # the second sequence of the series rolls (2.2)
-        state, _ = game.apply(state, Action(side, "activate_general", {}))
+        state = general_sequence(game, state, side)
         state, events = game.apply(state, Action(side, "end_activation", {}))
         assert any(e.data.get("rule") == "2.2" for e in events)
         return state.turn
@@ -161,7 +178,7 @@ def test_2_2_the_series_rolls_only_from_its_second_sequence(core: GameData) -> N
             unit.eliminated = unit.eliminated or not unit.on_map
     rolls = []
     for _ in range(2):
-        state, _ = game.apply(state, Action(side, "activate_general", {}))
+        state = general_sequence(game, state, side)
         state, events = game.apply(state, Action(side, "end_activation", {}))
         rolls.append([e for e in events if e.data.get("rule") == "2.2"])
         if state.turn != 1:

@@ -176,3 +176,29 @@ def test_opponent_refuses_an_unknown_level_or_a_channel_view() -> None:
         game.computer_player.decide(game.view(state, side), prompt, "grandmaster", b"s")
     with pytest.raises(InvalidActionError, match="seat's view"):
         game.computer_player.decide(game.view(state, None), prompt, "easy", b"s")
+
+
+def test_7_4_the_scripted_baseline_and_the_opponent_do_not_keep_changing_the_quality_unit() -> None:
+    """[7.4] The defender's choice of the unit whose quality counts is offered again after each choice: the
+    scripted baseline keeps the default and goes on, and the opponent does not change it for nothing (a
+    ladder game once went on for thousands of actions, the baseline choosing one unit then the other)."""
+    from engine.vaevictis.opponent.scripted import ScriptedBaseline
+    from tests.vaevictis.opponent_puzzles import ardennes, puzzle
+
+    game = ardennes()
+    placements = {
+        "de-1-ss-peiper": "2913",
+        "hq-de-i-ss-pzk": "3113",
+        "us-9-ad-ccr": "2813",
+        "us-7-ad-ccb": "2813",
+        "hq-us-viii-corps": "2514",
+    }
+    state = puzzle(placements, "german", "de-i-ss-pzk")
+    attack = {"kind": "normal", "attackers": "de-1-ss-peiper", "target": "2813"}
+    state, _ = game.apply(state, Action("german", "attack", attack))
+    prompt = game.prompts(state)["allied"]
+    assert "choose_quality" in {c.verb for c in prompt.choices}
+    view = game.view(state, "allied")
+    assert ScriptedBaseline(game).decide(view, prompt, "scripted", b"s").action.verb == "supports_done"
+    verbs = {game.computer_player.decide(view, prompt, "normal", bytes([seed])).action.verb for seed in range(6)}
+    assert "choose_quality" not in verbs

@@ -117,11 +117,14 @@ def _listed(
 
 def _choice_bonus(action: Action) -> float:
     """What the evaluation cannot see in a listed choice: supports added to a combat about to be rolled (7.5),
-    an initiative stratagem played (2.1 step 3), a reactivation stopped (15.3)."""
+    an initiative stratagem played (2.1 step 3), a reactivation stopped (15.3); a change of the defender's
+    quality unit (7.4), which the evaluation cannot tell apart, is not made for nothing."""
     if action.verb in ("support_defence", "air_defence"):
         return 1.0
     if action.verb in ("initiative_stratagem", "react") and action.args.get("play"):
         return 0.5
+    if action.verb == "choose_quality":
+        return -0.3  # [7.4] the default unit stands unless a choice is clearly better: it is offered again
     return 0.0
 
 

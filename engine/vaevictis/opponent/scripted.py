@@ -5,7 +5,8 @@ enemy holds the line (it digs in if it may, 12.2, or stays); else the move that 
 side's nearest objective; else it ends the activation. At the start of a sequence it activates the first
 formation it may, in the data's order, that has a unit not yet activated this turn, and passes when none has
 (never a general activation, which could go on empty for ever). Every other prompt gets its first listed
-choice (the set-up as the scenario suggests it).
+choice (the set-up as the scenario suggests it), except the defender's choice of the unit whose quality counts
+(7.4): it keeps the default one, since choosing another is offered again and again until supports are done.
 
 It plays from its seat's view like the computer opponent (:mod:`engine.vaevictis.opponent.player`), with the
 same known position, so it never cheats either; it has no level and no noise.
@@ -66,7 +67,7 @@ class ScriptedBaseline:
             choices = listed(prompt)
             fresh = [a for a in choices if a.verb == "activate_formation" and self._has_fresh_units(state, a)]
             return fresh[0] if fresh else next((a for a in choices if a.verb == "pass"), None)
-        choices = listed(prompt)
+        choices = [a for a in listed(prompt) if a.verb != "choose_quality"]
         return choices[0] if choices else None
 
     def _has_fresh_units(self, state: GameState, action: Action) -> bool:
