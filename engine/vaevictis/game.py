@@ -1204,7 +1204,7 @@ class VaeVictisGame:
             state.sequences_this_turn += 1
             state.flags.pop("entered_at", None)
             text = f"The {self.data.side_name(side)} player activated no unit: the sequence counts as a pass."
-            return ended + [Event("pass", text, {"side": side, "rule": "2.2"})] + self._count_pass(state, side)
+            return [*ended, Event("pass", text, {"side": side, "rule": "2.2"}), *self._count_pass(state, side)]
         keeps = initiative.keeps_the_hand(state, side, state.activation.kind)
         state.activation = None
         state.consecutive_passes = 0
