@@ -8,9 +8,9 @@ sample of legal actions (passing and ending less often), the scripted baseline i
 :mod:`engine.vaevictis.opponent.scripted`. Win rates are given per side of the computer with a 95% Wilson
 interval, and the decision times of the computer (median, worst).
 
-Run: ``nice -n 19 python bench/ai_ladder.py --game ardennes44 --scenario initial-assault --opponent random
---level normal --seeds 4``; ``--smoke`` plays one short game per opponent with the easiest level (a check that
-the ladder runs, not a measure). ``--decisions N`` times N decisions of the computer on a game in progress.
+Run: ``nice -n 19 python bench/ai_ladder.py --game ardennes44 --scenario initial-assault --opponent random --level
+normal --seeds 4`` (``--skip 2`` starts at the third seed of the list); ``--smoke`` plays one short game per
+opponent with the easiest level (a check that the ladder runs, not a measure).
 """
 
 from __future__ import annotations
@@ -127,13 +127,14 @@ def main() -> None:
     parser.add_argument("--opponent", choices=("random", "scripted"), default="random")
     parser.add_argument("--level", default="normal")
     parser.add_argument("--seeds", type=int, default=2)
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first SKIP seeds of the list")
     parser.add_argument("--max-actions", type=int, default=4000)
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     print_load()
     game = VaeVictisGame(load_game(args.game))
     computer = game.computer_player
-    seeds = SEEDS[: args.seeds]
+    seeds = SEEDS[args.skip : args.skip + args.seeds]
     level = args.level
     max_actions = args.max_actions
     if args.smoke:
