@@ -55,10 +55,10 @@ from engine.vaevictis.disorganization import is_disorganized
 from engine.vaevictis.doctrine import attached_formation
 from engine.vaevictis.events import nuts_quality_bonus
 from engine.vaevictis.geography import is_british_west_of_meuse
+from engine.vaevictis.pending_records import AttackKind, PlanRecord
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.stratagems import bridge_halving_cancelled
 
-AttackKind = Literal["normal", "prepared"]
 SupportUse = tuple[str, str]
 """An HQ support marker committed to a combat: ``(hq id, marker kind)``, e.g. ``("hq-de-1ss", "tiger")``."""
 
@@ -124,12 +124,13 @@ class AttackPlan:
         """The first hex attacked (the only one of a one-hex attack)."""
         return self.targets[0]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlanRecord:
         """The plan as plain JSON data (kept in the pending combat record).
 
-        ``target`` (the first hex) is kept beside ``targets`` for readers of one-hex plans.
+        ``target`` (the first hex) is kept beside ``targets`` for readers of one-hex plans; the VV60 SNAFU's
+        fields only once set, so that plans of games without it keep their old form.
         """
-        return {
+        record: PlanRecord = {
             "side": self.side,
             "kind": self.kind,
             "attackers": list(self.attackers),
@@ -143,16 +144,12 @@ class AttackPlan:
             "defender_quality": self.defender_quality,
             "snafu": self.snafu,
             "snafu_unit": self.snafu_unit,
-        } | self._vv60_json()
-
-    def _vv60_json(self) -> dict[str, Any]:
-        """The VV60 SNAFU's fields, only once set: plans of games without it keep their old form."""
-        out: dict[str, Any] = {}
+        }
         if self.snafu_die:
-            out["snafu_die"] = self.snafu_die
+            record["snafu_die"] = self.snafu_die
         if self.surprise_support is not None:
-            out["surprise_support"] = list(self.surprise_support)
-        return out
+            record["surprise_support"] = list(self.surprise_support)
+        return record
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AttackPlan:
