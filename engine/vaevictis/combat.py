@@ -154,28 +154,8 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
     plan = AttackPlan.from_json({**plan.to_json(), "snafu": None, "snafu_unit": None})
     assessment = assess(data, state, plan)
     cost = action_cost(data, plan.kind)
-    for unit_id in plan.attackers:
-        unit = state.units[unit_id]
-        if unit.action_points < cost:
-            raise _refuse(
-                f"{_name(data, unit_id)} has {unit.action_points} AP left; a {plan.kind} attack costs {cost}", "3.4.1"
-            )
-    pos = Position(data, state)
-    target_zone = _zone_of(pos, plan.targets)
-    for unit_id in plan.attackers:
-        unit = state.units[unit_id]
-        if (
-            owes_an_attack(pos, unit)
-            and unit.hex not in target_zone
-            and unit.action_points - cost < action_cost(data, "normal")
-        ):
-            # [4.2] Its last AP on a hex that exerts no zone on it would leave its duty to attack unmet for good.
-            duty = ", ".join(hex_name(h) for h, _ in duty_attacks(data, state, unit))
-            raise _refuse(
-                f"{_name(data, unit_id)} entered an enemy zone of control: with its last AP it must attack a unit "
-                "exerting that zone on it" + (f" ({duty})" if duty else ""),
-                "4.2",
-            )
+    target_zone = _zone_of(Position(data, state), plan.targets)
+    _check_attackers_action_points(data, state, plan, cost, target_zone)
     # The attack is legal: from here on the state changes.
     events: list[Event] = []
     for unit_id in plan.attackers:
@@ -220,6 +200,37 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
         record["stage"] = "defender_supports"
     events += _continue(data, state, record)
     return events
+
+
+def _check_attackers_action_points(
+    data: GameData, state: GameState, plan: AttackPlan, cost: int, target_zone: set[Hex]
+) -> None:
+    """[3.4.1, 4.2] Every attacker has the APs the attack costs, and none that owes an attack spends its last
+    ones attacking a hex that exerts no zone of control on it.
+
+    :raises IllegalActionError: naming the unit, and the attacks that would meet its duty.
+    """
+    for unit_id in plan.attackers:
+        unit = state.units[unit_id]
+        if unit.action_points < cost:
+            raise _refuse(
+                f"{_name(data, unit_id)} has {unit.action_points} AP left; a {plan.kind} attack costs {cost}", "3.4.1"
+            )
+    pos = Position(data, state)
+    for unit_id in plan.attackers:
+        unit = state.units[unit_id]
+        if (
+            owes_an_attack(pos, unit)
+            and unit.hex not in target_zone
+            and unit.action_points - cost < action_cost(data, "normal")
+        ):
+            # [4.2] Its last AP on a hex that exerts no zone on it would leave its duty to attack unmet for good.
+            duty = ", ".join(hex_name(h) for h, _ in duty_attacks(data, state, unit))
+            raise _refuse(
+                f"{_name(data, unit_id)} entered an enemy zone of control: with its last AP it must attack a unit "
+                "exerting that zone on it" + (f" ({duty})" if duty else ""),
+                "4.2",
+            )
 
 
 def _zone_of(pos: Position, targets: Sequence[Hex]) -> set[Hex]:
