@@ -1056,10 +1056,10 @@ def _improved_position_shifts(data: GameData, defenders: Sequence[UnitState]) ->
     share the Improved Position of the units stacked with them, and have none alone."""
     static = data.tables.raw.get("static", {}).get("kinds", {})
     dug_in = [u for u in defenders if data.units[u.id].kind not in static]
-    if not (dug_in and all(u.improved_position for u in dug_in)):
-        return []
-    shift = int(data.tables.raw["status"]["improved_position"]["column_shift_if_all_in_ip"])
-    return [Modifier(shift, "every defender in Improved Positions", data.rule("12.2"))]
+    if dug_in and all(u.improved_position for u in dug_in):
+        shift = int(data.tables.raw["status"]["improved_position"]["column_shift_if_all_in_ip"])
+        return [Modifier(shift, "every defender in Improved Positions", data.rule("12.2"))]
+    return []
 
 
 def _attack_type_shifts(

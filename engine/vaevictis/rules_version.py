@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "7576665d7005be0d6908d91ff6322fa0d51728ba488034455a3d295695fc4392"
+RULES_FINGERPRINT = "c73e775a768c53e6f9cedfb87cc4beeb6ba986db1ac85dcbbbaeb7b316cd9a82"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
