@@ -35,7 +35,8 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations, pairwise
 from typing import Any
 
-from engine.contract import Choice, Event, IllegalActionError, InvalidActionError, Prompt
+from engine import arguments
+from engine.contract import Choice, Event, IllegalActionError, Prompt
 from engine.hexgrid import Hex, hex_name, hexside, parse_hex
 from engine.vaevictis.data import GameData, Reinforcement, Side, other_side
 from engine.vaevictis.state import GameState, Position
@@ -314,13 +315,7 @@ def announce_effort(data: GameData, state: GameState, side: Side, heavy: int, di
 
 
 def effort_args(args: Mapping[str, Any]) -> tuple[int, list[str]]:
-    heavy = args.get("heavy_artillery")
-    try:
-        count = int(heavy)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InvalidActionError("argument 'heavy_artillery' must be a whole number") from None
-    divisions = [d.strip() for d in str(args.get("divisions", "")).split(",") if d.strip()]
-    return count, divisions
+    return arguments.whole(args, "heavy_artillery"), arguments.names(args, "divisions", required=False)
 
 
 # --- Activation limits ----------------------------------------------------------------------------------------
