@@ -30,6 +30,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from engine import arguments
 from engine.contract import (
     Action,
     Choice,
@@ -42,7 +43,7 @@ from engine.contract import (
     Seat,
 )
 from engine.dice import Dice
-from engine.hexgrid import hex_name, parse_hex
+from engine.hexgrid import hex_name
 from engine.sealing import receipt_for, salt_for, sealed_text
 from engine.wargame_commander import air, combat, ground, scoring, special, window
 from engine.wargame_commander.board import Board, parse_board
@@ -434,28 +435,11 @@ def apply(state: SeriesState, action: Action) -> tuple[SeriesState, list[Event]]
     return run.state, run.events
 
 
-def _arg(action: Action, key: str) -> str:
-    value = action.args.get(key)
-    if value is None or value == "":
-        raise InvalidActionError(f"{action.verb} needs {key}")
-    return str(value)
-
-
-def _hex_arg(run: _Run, action: Action, key: str = "to") -> int:
-    try:
-        hex_ = parse_hex(_arg(action, key))
-    except ValueError as error:
-        raise InvalidActionError(str(error)) from None
-    if not run.board.grid.contains(hex_):
-        raise InvalidActionError(f"hex {hex_name(hex_)} is not on the map")
-    return hex_
-
-
 def _basing(run: _Run, action: Action) -> None:
     if run.state.phase == "operation_basing":
         _operation_basing(run, action)
         return
-    plan = air.parse_basing(_arg(action, "plan"))
+    plan = air.parse_basing(arguments.text(action.args, "plan"))
     air.check_basing(run.state, run.board, action.seat, plan)
     run.seal(action.seat, "basing plan", plan, "1.3")
     sealed = run.sealed("basing plan")
@@ -469,7 +453,7 @@ def _basing(run: _Run, action: Action) -> None:
 def _move(run: _Run, action: Action) -> None:
     side, hqs = MOVEMENT_PHASES[run.state.phase]
     # The bot's shared `move` command names its option `units` (one unit here).
-    unit_id = str(action.args.get("unit") or action.args.get("units") or "").strip()
+    unit_id = arguments.optional_text(action.args, "unit") or arguments.optional_text(action.args, "units") or ""
     if not unit_id or "," in unit_id:
         raise InvalidActionError("move one unit at a time: `/move units:us-8 to:1412`", "2.3")
     spec = run.board.units.get(unit_id)
@@ -478,7 +462,7 @@ def _move(run: _Run, action: Action) -> None:
     if (spec.type == "hq") != hqs:
         rule = "2.3m" if hqs else "2.3l"
         raise IllegalActionError(f"{spec.name} moves in the {'HQ' if spec.type == 'hq' else 'corps'} phase", rule)
-    to = _hex_arg(run, action)
+    to = arguments.hex_number(action.args, "to", run.board.grid)
     cost = ground.check_move(run.state, run.board, unit_id, to)
     origin = run.state.units[unit_id].hex
     run.place(unit_id, to)
@@ -520,9 +504,10 @@ def _done(run: _Run, action: Action) -> None:
 
 
 def _redeploy(run: _Run, action: Action) -> None:
-    type_ = _arg(action, "type")
-    count = int(_arg(action, "count"))
-    source, to = str(action.args.get("from") or action.args.get("source") or "pool"), _arg(action, "to")
+    type_ = arguments.text(action.args, "type")
+    count = arguments.whole(action.args, "count")
+    source = arguments.optional_text(action.args, "from") or arguments.optional_text(action.args, "source") or "pool"
+    to = arguments.text(action.args, "to")
     air.check_redeploy(run.state, run.board, action.seat, type_, count, source, to)
     if source == "pool":
         run.state.pool[action.seat][type_] -= count
@@ -534,9 +519,9 @@ def _redeploy(run: _Run, action: Action) -> None:
 
 
 def _rebase(run: _Run, action: Action) -> None:
-    squad_id, to = _arg(action, "squad"), _arg(action, "to")
-    source = str(action.args.get("from") or action.args.get("source") or "unbased")
-    steps = int(_arg(action, "steps"))
+    squad_id, to = arguments.text(action.args, "squad"), arguments.text(action.args, "to")
+    source = arguments.optional_text(action.args, "from") or arguments.optional_text(action.args, "source") or "unbased"
+    steps = arguments.whole(action.args, "steps")
     if squad_id not in run.board.squads or run.board.squads[squad_id].side != action.seat:
         raise IllegalActionError(f"no {action.seat} squad {squad_id!r}", "1.5d")
     if to not in run.board.airfields:
@@ -558,7 +543,7 @@ def _rebase(run: _Run, action: Action) -> None:
 
 
 def _report(run: _Run, action: Action) -> None:
-    run.state.report = parse_report(_arg(action, "text"), run.board)
+    run.state.report = parse_report(arguments.text(action.args, "text"), run.board)
     special.check_report(run.state, run.board, run.state.report)
     _open_window(run, action)
     run.say(
@@ -583,7 +568,7 @@ def _until(state: SeriesState) -> str:
 
 
 def _window(run: _Run, action: Action) -> None:
-    run.state.dispute_hours = window.check_hours(_arg(action, "hours"))
+    run.state.dispute_hours = window.check_hours(arguments.text(action.args, "hours"))
     length = f"{run.state.dispute_hours:g} hours" if run.state.dispute_hours else "open until the CM closes it"
     run.say(
         "window",
@@ -620,13 +605,13 @@ def _accept(run: _Run, action: Action) -> None:
 
 def _dispute(run: _Run, action: Action) -> None:
     window.check_answer_in_time(run.state, window.reading(action.args))
-    reason = _arg(action, "reason")
+    reason = arguments.text(action.args, "reason")
     run.state.report_answers[action.seat] = reason
     run.say("dispute", f"The {action.seat.title()} Frame CO disputes the frame {run.state.frame} report: {reason}.")
 
 
 def _correct(run: _Run, action: Action) -> None:
-    run.state.report = parse_report(_arg(action, "text"), run.board)
+    run.state.report = parse_report(arguments.text(action.args, "text"), run.board)
     special.check_report(run.state, run.board, run.state.report)
     _open_window(run, action)
     run.say(
@@ -738,7 +723,7 @@ def _apply_report(run: _Run) -> None:
 
 
 def _designate(run: _Run, action: Action) -> None:
-    battles = combat.parse_designation((action.args.get("battles") and str(action.args["battles"])) or "")
+    battles = combat.parse_designation(arguments.optional_text(action.args, "battles") or "")
     combat.check_designation(run.state, run.board, action.seat, battles)
     run.seal(action.seat, "attack designation", [[d, list(a)] for d, a in battles], "4.2i")
     sealed = run.sealed("attack designation")
@@ -848,9 +833,9 @@ def _next_retreat(run: _Run) -> None:
 
 def _retreat(run: _Run, action: Action) -> None:
     entry = run.state.retreats[0]
-    if _arg(action, "unit") != entry["unit"]:
+    if arguments.text(action.args, "unit") != entry["unit"]:
         raise IllegalActionError(f"{run.name(entry['unit'])} retreats now", "2.45")
-    to = _hex_arg(run, action)
+    to = arguments.hex_number(action.args, "to", run.board.grid)
     if to not in combat.retreat_options(run.state, run.board, entry["unit"], entry["path"]):
         raise IllegalActionError(f"{hex_name(to)} is not a legal retreat hex", "2.45")
     run.place(entry["unit"], to)
@@ -885,8 +870,8 @@ def _start_breakthrough(run: _Run, side: str) -> None:
 
 
 def _advance(run: _Run, action: Action) -> None:
-    unit_id = _arg(action, "unit")
-    to = _hex_arg(run, action)
+    unit_id = arguments.text(action.args, "unit")
+    to = arguments.hex_number(action.args, "to", run.board.grid)
     breaks, _ = ground.frontline_breaks(run.state, run.board, action.seat)
     if breaks:
         raise IllegalActionError("your frontline is broken: no breakthrough movement until it is restored", "2.2c")
@@ -910,7 +895,7 @@ def _after_breakthroughs(run: _Run) -> None:
 
 
 def _blitz(run: _Run, action: Action) -> None:
-    names = [u.strip() for u in str(action.args.get("units") or "").split(",") if u.strip()]
+    names = arguments.names(action.args, "units", required=False)
     special.check_blitz(run.state, run.board, names)
     for unit_id in names:
         unit = run.state.units[unit_id]
@@ -930,7 +915,7 @@ def _end_board_phase(run: _Run) -> None:
 
 
 def _declare(run: _Run, action: Action) -> None:
-    operation = _arg(action, "operation")
+    operation = arguments.text(action.args, "operation")
     if operation != "none":
         special.check_declaration(run.state, run.board, operation)
         run.state.declaration = {"operation": operation, "frame": run.state.frame}
@@ -956,7 +941,7 @@ def _operation_basing(run: _Run, action: Action) -> None:
     operation = str((run.state.declaration or {}).get("operation", ""))
     home = run.state.basing.get("allied", {})
     plan = copy.deepcopy(home)
-    plan.update(air.parse_basing(_arg(action, "plan")))
+    plan.update(air.parse_basing(arguments.text(action.args, "plan")))
     air.check_basing(run.state, run.board, "allied", plan, operation)
     run.state.home_basing = copy.deepcopy(home)
     run.state.basing["allied"] = plan
