@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -59,15 +59,6 @@ class Prompting:
     def room_of(self, system_id: str) -> Room:
         """The command half of a game system (an empty :class:`Room` for a system not registered)."""
         return self._system_rooms.get(system_id) or NO_ROOM
-
-    # The names these methods had before the rooms (docs/architecture.md), for code written against them.
-    @property
-    def _outcome_replies(self) -> Callable[..., Awaitable[list[Reply]]]:
-        return self.outcome_replies
-
-    @property
-    def _prompt_replies(self) -> Callable[..., Awaitable[list[Reply]]]:
-        return self.prompt_replies
 
     async def outcome_replies(self, ctx: Context, outcome: Outcome, note: str = "Done.") -> list[Reply]:
         table = outcome.table

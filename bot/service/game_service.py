@@ -12,7 +12,7 @@ players acting at once are applied one after the other, and the second sees the 
 The service is a few modules, one idea each: its vocabulary (:mod:`bot.service.game_types`), systems, locks and
 states (:mod:`bot.service.core`), what a seat may read (:mod:`bot.service.reading`), correspondence play
 (:mod:`bot.service.correspondence`), the after-game check (:mod:`bot.service.verification`); this module keeps the
-seats and the actions (about 680 lines: creating, seating, acting, previews, undo and corrections share the lock, the
+seats and the actions (together, since creating, seating, acting, previews, undo and corrections share the lock, the
 prompt checks and the one-transaction write, and the tests replace :func:`new_seed` here).
 """
 

@@ -23,7 +23,7 @@ A write that cannot get the lock within :data:`WRITE_WAIT_MS` is refused (:class
 changed. Each action also carries the hash chain of :mod:`bot.store.chain`.
 
 How rows are packed is :mod:`bot.store.packing`; the schema's versions are :mod:`bot.store.migrations`; the
-rows it returns are :mod:`bot.store.records`. :class:`SqliteStore` stays one class of about 650 lines on purpose:
+rows it returns are :mod:`bot.store.records`. :class:`SqliteStore` stays one class on purpose:
 every method is a query or one transaction over the same two connections, write lock and caches, and an
 action's transaction touches the game row, the log, the snapshots and the reminders together; split by table,
 one transaction would span modules.
@@ -908,11 +908,6 @@ class SqliteStore:
             "INSERT INTO reminders (game, seat, due) VALUES (?, ?, ?)", [(game_id, s, t) for s, t in due.items()]
         )
 
-    async def set_reminders(self, game_id: int, due: Mapping[str, float]) -> None:
-        """Replace a game's reminders: seat to due time."""
-        async with self.transaction() as db:
-            await self._replace_reminders(db, game_id, due)
-
     async def reminders(self, game_id: int) -> dict[str, float]:
         """The reminders of a game: seat to due time."""
         rows = await self._all("SELECT seat, due FROM reminders WHERE game = ?", (game_id,))
@@ -969,11 +964,6 @@ class SqliteStore:
             )
             for r in rows
         ]
-
-    async def reveal_secrets(self, game_id: int) -> None:
-        """Mark every sealed decision of a game revealed."""
-        async with self.transaction() as db:
-            await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game_id,))
 
     # --- Pending confirmations ------------------------------------------------------------------------
 

@@ -363,10 +363,6 @@ class Module:
                 return date
         raise KeyError(date_id)
 
-    def date_index(self, date_id: str) -> int:
-        """The position of a CG Date in the module's order of dates."""
-        return [date.id for date in self.dates].index(date_id)
-
     def rg(self, side: Side, key: str) -> RgEntry | None:
         """The RG chart entry a side buys as ``key`` (``I1`` or ``I1(K)``), if any."""
         for entry in self.rg_chart:
@@ -587,7 +583,7 @@ def _parse_table(reader: _Reader, table_id: str, sides: tuple[str, ...]) -> Tabl
     )
 
 
-def _parse_rg(reader: _Reader, sides: tuple[str, ...], module_cgs: Iterable[str]) -> RgEntry:
+def _parse_rg(reader: _Reader, sides: tuple[str, ...]) -> RgEntry:
     reader.no_unknown_keys(
         (
             "id",
@@ -789,7 +785,7 @@ def parse_module(data: Mapping[str, Any], file: str = "module.toml") -> Module:
     rg_block = _Reader(problems, file, "rg_chart", data.get("rg_chart", {}))
     rg_block.no_unknown_keys(("status", "entry"))
     rg_chart = tuple(
-        _parse_rg(_Reader(problems, file, f"rg_chart.entry[{index}]", raw), sides, cgs)
+        _parse_rg(_Reader(problems, file, f"rg_chart.entry[{index}]", raw), sides)
         for index, raw in enumerate(rg_block.list_("entry"), start=1)
     )
     keys = [(entry.side, entry.key.lower()) for entry in rg_chart]

@@ -518,13 +518,6 @@ def removable_kinds(data: GameData, side: Side) -> frozenset[EventId]:
     )
 
 
-def blocking_kinds(data: GameData, side: Side) -> frozenset[EventId]:
-    """The markers that close a hex to ``side``'s movement and supply: the enemy's Stosser or Roadblock."""
-    return frozenset(
-        e for e in data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX) if data.events[e].side == other_side(side)
-    )
-
-
 def remove_marker(data: GameData, state: GameState, side: Side, unit_id: str, hex_: Hex) -> list[Event]:
     """[15.2, 15.3] A unit adjacent to an enemy Stosser (Allied) or Roadblock (German) marker spends 1 AP to
     remove it, during an activation of its side. Removing it is one of the unit's actions (3.4.1): a unit not

@@ -198,16 +198,6 @@ def uncovered_front_line(data: GameData, state: GameState, side: Side) -> list[H
     return [h for h in sorted(data.map.regions.get("front line", ())) if h not in covered]
 
 
-def division_of(data: GameData, unit_id: str) -> str | None:
-    """[19.4.1] The division a unit counts for in "units from two different divisions may not stack"."""
-    return _division(data, unit_id)
-
-
-def has_line_of_command(data: GameData, state: GameState, unit_id: str) -> bool:
-    """[8.1, 19.4.1] Whether the unit traces a line of command to its formation HQ (see the set-up rule)."""
-    return _has_line_of_command(data, state, unit_id)
-
-
 def _division(data: GameData, unit_id: str) -> str | None:
     definition = data.units[unit_id]
     if data.formations[definition.formation].independent:

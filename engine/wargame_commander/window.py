@@ -16,8 +16,6 @@ from engine.contract import IllegalActionError, InvalidActionError
 from engine.wargame_commander.state import SeriesState
 
 HOUR = 3600.0
-DEFAULT_HOURS = 24.0
-"""A day: long enough for Frame COs in other time zones to read the summary."""
 
 
 def reading(args: Mapping[str, Any]) -> float | None:

@@ -31,7 +31,7 @@ from bot.transports.discord_app import UmpireBot
 from engine.contract import Action, Choice, ComputerDecision, Prompt
 from tests.bot.conftest import BLUE, MOD, RED, ctx
 from tests.bot.doubles import DuelComputer, duel_computer_systems, duel_systems, require_ardennes
-from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, bot_behind_fake_discord, posts
+from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, bot_behind_fake_discord, posts
 
 CHANNEL = 810
 ANN = FakeUser(11, "ann")
@@ -309,10 +309,6 @@ async def fake(db_path: Path) -> AsyncIterator[FakeDiscord]:
     yield opened
     await opened.stop()
     await store.close()
-
-
-def index_of(sent: list[Sent], text: str) -> int:
-    return next(i for i, s in enumerate(sent) if text in s.content)
 
 
 async def test_discord_game_against_the_computer(fake: FakeDiscord) -> None:

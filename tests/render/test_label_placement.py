@@ -18,7 +18,7 @@ from render.counters import value_boxes
 from render.picture import AttackMark, Happenings, MapMark, MapPicture, Reachable
 from render.placement import Placer, overlap, ring
 from render.snapshot import frame, render_map, render_placed
-from tests.render.crowded import GAMES, SEATS, Crowded, positions
+from tests.render.crowded import GAMES, SEATS, positions
 
 
 def loaded(picture: MapPicture) -> MapPicture:
@@ -41,10 +41,6 @@ def loaded(picture: MapPicture) -> MapPicture:
     return dataclasses.replace(
         picture, happened=happened, map_marks=tuple(marks), overlays=(*picture.overlays, Reachable(costs))
     )
-
-
-def crowded_pictures() -> list[tuple[str, Crowded]]:
-    return [(pos.name, pos) for which in GAMES for pos in positions(which)]
 
 
 CASES = [pytest.param(which, index, id=f"{which}-{index}") for which in GAMES for index in range(3)]

@@ -33,10 +33,6 @@ def view(engine: VaeVictisGame) -> dict[str, Any]:
     return engine.view(state, "german")
 
 
-def stack_at(view: dict[str, Any], hex_: int) -> dict[str, Any]:
-    return next(s for s in view["stacks"] if s["hex"] == hex_)
-
-
 def offset_box(box: tuple[int, int, int, int], dy: int) -> tuple[int, int, int, int]:
     return box[0], box[1] + dy, box[2], box[3] + dy
 

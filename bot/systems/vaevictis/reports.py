@@ -9,7 +9,7 @@ unit may move, ``io`` one formation of the order of battle, ``ip`` one past acti
 A past position is rebuilt by replaying the log from the game's seed (:func:`replay_activations`); the
 pictures are drawn from the asking seat's view of that position.
 
-About 630 lines, one idea: the wording of every answer (one function per topic, each short); split by topic,
+One idea: the wording of every answer (one function per topic, each short); split by topic,
 the shared helpers (names, hexes, the seat's view) would have to move to a third module.
 """
 

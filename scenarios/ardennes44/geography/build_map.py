@@ -490,11 +490,6 @@ def draw(out: MapData, path: str) -> None:
         c, r = column(h), row(h)
         return (S + (c - 1) * S * 0.87, S + (r - 1) * S + (S / 2 if c % 2 else 0))
 
-    def pxll(p: LatLon) -> tuple[float, float]:
-        gx = 21 + (p[1] - 5.86) / 0.057
-        gy = 1 + (50.63 - p[0]) / 0.041
-        return (S + (gx - 1) * S * 0.87, S + (gy - 1) * S)
-
     col: dict[str, tuple[int, int, int]] = {".": (235, 230, 200), "r": (190, 160, 120), "f": (90, 150, 80)}
     ww = set(out.westwall)
     for h in HEXES:
