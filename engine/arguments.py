@@ -28,6 +28,7 @@ TEXT = "text"
 NAMES = "a comma-separated list"
 FLAG = "true or false"
 WHOLE = "a whole number"
+NUMBER = "a number"
 HEX = "a hex such as 1817"
 
 _TRUE = ("true", "yes", "1")
@@ -122,6 +123,22 @@ def whole(args: Mapping[str, Any], key: str, default: int | None = None) -> int:
         return int(value)
     except (TypeError, ValueError):
         raise malformed(key, WHOLE, value) from None
+
+
+def optional_number(args: Mapping[str, Any], key: str) -> float | None:
+    """An argument read as a number (``2.5``, ``"2.5"``, ``3``) when it is given and not empty, else ``None``.
+
+    :raises InvalidActionError: if it is given but not a number.
+    """
+    value = _given(args, key)
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise malformed(key, NUMBER, value)
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise malformed(key, NUMBER, value) from None
 
 
 def hex_number(args: Mapping[str, Any], key: str, grid: Grid) -> Hex:

@@ -111,3 +111,11 @@ def test_arguments_read_wholesale_are_all_read() -> None:
     assert dict(args) == {"a": 1, "b": 2}
     arguments.refuse_unread("any", args)
     assert arguments.ReadArguments({}).unread() == []
+
+
+def test_optional_number_reads_a_number_or_nothing() -> None:
+    assert arguments.optional_number({"at": "1700000000.5"}, "at") == 1700000000.5
+    assert arguments.optional_number({"at": 12}, "at") == 12.0
+    assert arguments.optional_number({}, "at") is None and arguments.optional_number({"at": ""}, "at") is None
+    assert str(refusal(arguments.optional_number, {"at": "noon"}, "at")) == "argument 'at' must be a number, not 'noon'"
+    assert str(refusal(arguments.optional_number, {"at": True}, "at")) == "argument 'at' must be a number, not True"
