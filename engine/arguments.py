@@ -53,14 +53,15 @@ def _given(args: Mapping[str, Any], key: str, default: Any = None) -> Any:
 
 
 def text(args: Mapping[str, Any], key: str, default: str | None = None) -> str:
-    """A needed argument read as text, without surrounding spaces (a number is read as its digits).
+    """A needed argument read as text, without surrounding spaces (a number, as a slash command's number option
+    gives it, is read as Python writes it: ``12.0`` -> ``"12.0"``).
 
-    :raises InvalidActionError: if it is missing, empty or neither text nor a whole number.
+    :raises InvalidActionError: if it is missing, empty or neither text nor a number.
     """
     value = _given(args, key, default)
     if value is None:
         raise missing(key, TEXT)
-    if isinstance(value, bool) or not isinstance(value, str | int):
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise malformed(key, TEXT, value)
     return str(value).strip()
 
@@ -68,7 +69,7 @@ def text(args: Mapping[str, Any], key: str, default: str | None = None) -> str:
 def optional_text(args: Mapping[str, Any], key: str) -> str | None:
     """An argument read as text when it is given and not empty, else ``None``.
 
-    :raises InvalidActionError: if it is given but neither text nor a whole number.
+    :raises InvalidActionError: if it is given but neither text nor a number.
     """
     return text(args, key) if _given(args, key) is not None else None
 
@@ -110,13 +111,15 @@ def flag(args: Mapping[str, Any], key: str, default: bool | None = None) -> bool
 
 
 def whole(args: Mapping[str, Any], key: str, default: int | None = None) -> int:
-    """An argument read as a whole number (``3`` or ``"3"``).
+    """An argument read as a whole number (``3``, ``"3"``, or ``3.0`` as a slash command's number option gives it).
 
     :raises InvalidActionError: if it is missing without a default, or not a whole number.
     """
     value = _given(args, key, default)
     if value is None:
         raise missing(key, WHOLE)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
     if isinstance(value, bool | float):
         raise malformed(key, WHOLE, value)
     try:
