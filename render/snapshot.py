@@ -222,17 +222,29 @@ def _paste_base(canvas: Image.Image, base: Image.Image, where: Frame) -> None:
         canvas.paste(band, (x0 - left + where.origin[0], y - top + where.origin[1]))
 
 
+PALETTE_SAMPLE = 2
+"""The palette of a PNG is chosen from every second pixel of every second row (a quarter of the picture)."""
+
+
 def to_png(image: Image.Image, colours: int = PNG_COLOURS, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
     """Encode a snapshot as a PNG with a palette of at most ``colours`` colours.
 
-    Snapshots are mostly flat colours, so a 256-colour palette (octree, no dithering) changes only the
-    anti-aliased edges and makes the file about a quarter of full colour's size; one byte a pixel also
-    makes it four times faster to compress than full colour. ``colours=0`` keeps full colour. The result
-    is deterministic: the same image gives the same bytes.
+    Snapshots are mostly flat colours, so a 256-colour palette (no dithering) changes only the anti-aliased
+    edges and makes the file about a quarter of full colour's size; one byte a pixel also makes it four times
+    faster to compress than full colour. ``colours=0`` keeps full colour. The result is deterministic: the same
+    image gives the same bytes.
+
+    The palette is the octree's choice on a quarter of the pixels (every second one of every second row), and
+    every pixel then takes the nearest colour of that palette: half the work of the octree on the whole
+    picture, and closer to it (the octree's own mapping gives a pixel its cell's colour, not the nearest one;
+    ``bench/bench_render.py`` measures both, issue 32).
     """
     encoded = image if image.mode == "RGB" else image.convert("RGB")
     if colours:
-        encoded = encoded.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        step = PALETTE_SAMPLE
+        sample = encoded.resize((-(-encoded.width // step), -(-encoded.height // step)), Image.Resampling.NEAREST)
+        chosen = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        encoded = encoded.quantize(palette=chosen, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     encoded.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()
