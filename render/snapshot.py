@@ -234,8 +234,8 @@ def _paste_base(canvas: Image.Image, base: Image.Image, where: Frame) -> None:
         canvas.paste(band, (x0 - left + where.origin[0], y - top + where.origin[1]))
 
 
-PALETTE_SAMPLE = 2
-"""The palette of a PNG is chosen from every second pixel of every second row (a quarter of the picture)."""
+PALETTE_SAMPLE = 3
+"""The palette of a PNG is chosen from every third pixel of every third row (a ninth of the picture)."""
 
 
 def to_png(image: Image.Image, colours: int = PNG_COLOURS, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
@@ -246,8 +246,8 @@ def to_png(image: Image.Image, colours: int = PNG_COLOURS, compress_level: int =
     faster to compress than full colour. ``colours=0`` keeps full colour. The result is deterministic: the same
     image gives the same bytes.
 
-    The palette is the octree's choice on a quarter of the pixels (every second one of every second row), and
-    every pixel then takes the nearest colour of that palette: half the work of the octree on the whole
+    The palette is the octree's choice on a ninth of the pixels (every third one of every third row), and
+    every pixel then takes the nearest colour of that palette: a third of the work of the octree on the whole
     picture, and closer to it (the octree's own mapping gives a pixel its cell's colour, not the nearest one;
     ``bench/bench_render.py`` measures both, issue 32).
     """
