@@ -140,13 +140,36 @@ def render_placed(
     canvas = _canvas((width, title + map_height + key.height), base_layer(picture.game_map, zoom), where)
     offset = (left, top - title)
     """Subtracted from a map pixel to find its place on the canvas."""
-
-    def shift(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-        return box[0] - offset[0], box[1] - offset[1], box[2] - offset[0], box[3] - offset[1]
-
     if picture.overlays:
         overlays.draw_under(canvas, layout, picture.overlays, offset, shown)
     draw = ImageDraw.Draw(canvas)
+    _draw_highlights(draw, picture, layout, offset, shown)
+    occupied = sorted(set(picture.counters) | set(picture.hidden), key=lambda h: (layout.center(h)[1], h))
+    boxes = {hex_: _shifted(layout.counter_box(hex_), offset) for hex_ in occupied if shown(hex_)}
+    happened.draw_arrows(draw, layout, picture.happened, offset, shown, boxes)  # under the counters: no value hidden
+    placer = _draw_stacks(canvas, picture, boxes)
+    map_area = (0, title, map_width, title + map_height)
+    _draw_labels(ImageDraw.Draw(canvas), picture, layout, offset, shown, boxes, placer, map_area)
+    if panel is not None:
+        canvas.paste(panel, (map_width, title))
+    canvas.paste(key, (0, title + map_height))
+    draw_title(canvas, _caption(picture, region), zoom)
+    return canvas, placer
+
+
+Box = tuple[int, int, int, int]
+
+
+def _shifted(box: Box, offset: Point) -> Box:
+    """A box of map pixels at its place on the canvas (``offset`` subtracted)."""
+    dx, dy = int(offset[0]), int(offset[1])
+    return box[0] - dx, box[1] - dy, box[2] - dx, box[3] - dy
+
+
+def _draw_highlights(
+    draw: ImageDraw.ImageDraw, picture: MapPicture, layout: Layout, offset: Point, shown: Callable[[Hex], bool]
+) -> None:
+    """The highlighted hexes' outlines."""
     for highlight in picture.highlights:
         if picture.game_map.grid.contains(highlight.hex) and shown(highlight.hex):
             corners = [(x - offset[0], y - offset[1]) for x, y in layout.corners(highlight.hex, 0.94)]
@@ -156,9 +179,10 @@ def render_placed(
                 width=max(2, round(layout.size / 12)),
                 joint="curve",
             )
-    occupied = sorted(set(picture.counters) | set(picture.hidden), key=lambda h: (layout.center(h)[1], h))
-    boxes = {hex_: shift(layout.counter_box(hex_)) for hex_ in occupied if shown(hex_)}
-    happened.draw_arrows(draw, layout, picture.happened, offset, shown, boxes)  # under the counters: no value hidden
+
+
+def _draw_stacks(canvas: Image.Image, picture: MapPicture, boxes: dict[Hex, Box]) -> Placer:
+    """The stacks in their boxes (north first); a :class:`Placer` holding their values and bodies."""
     placer = Placer()
     for hex_, box in boxes.items():
         if hex_ in picture.counters:
@@ -168,30 +192,43 @@ def render_placed(
             draw_hidden(canvas, box, picture.hidden[hex_])
             placer.add_values(stack_value_boxes(box, (), picture.hidden[hex_]))
         placer.bodies.append(box)
-    draw = ImageDraw.Draw(canvas)
+    return placer
+
+
+def _draw_labels(
+    draw: ImageDraw.ImageDraw,
+    picture: MapPicture,
+    layout: Layout,
+    offset: Point,
+    shown: Callable[[Hex], bool],
+    boxes: dict[Hex, Box],
+    placer: Placer,
+    map_area: Box,
+) -> None:
+    """The labels over the stacks, each where ``placer`` finds room: map markers, the place names of occupied
+    hexes, crosses, overlays' labels, then the combat results (last: no ring or line hides them)."""
     marks_at: dict[Hex, int] = {}
     for mark in picture.map_marks:
         if picture.game_map.grid.contains(mark.hex) and shown(mark.hex):
             draw_map_mark(draw, layout, mark, offset, marks_at.get(mark.hex, 0), placer)
             marks_at[mark.hex] = marks_at.get(mark.hex, 0) + 1
-    map_area = (0, title, map_width, title + map_height)
     for place in picture.game_map.places:  # over the stacks' edges and the markers, never over a value
         if place.hex in picture.counters or place.hex in picture.hidden or place.hex in marks_at:
             draw_place_name(draw, layout, place, offset=offset, within=map_area, placer=placer)
     happened.draw_crosses(draw, layout, picture.happened, offset, shown, boxes, placer)
     if picture.overlays:
         overlays.draw_over(draw, layout, picture.overlays, offset, shown, boxes, placer)
-    happened.draw_results(draw, layout, picture.happened, offset, shown, placer)  # last: no ring or line hides them
+    happened.draw_results(draw, layout, picture.happened, offset, shown, placer)
+
+
+def _caption(picture: MapPicture, region: Region | None) -> str:
+    """The title bar's caption: a close-up names its centre hex and, when the picture has one, the status."""
     caption = picture.caption
     if region is not None:
         caption = f"{caption} (around {hex_name(region[0])})"
         if picture.status is not None:
             caption = f"{caption}: {status_line(picture.status)}"
-    if panel is not None:
-        canvas.paste(panel, (map_width, title))
-    canvas.paste(key, (0, title + map_height))
-    draw_title(canvas, caption, zoom)
-    return canvas, placer
+    return caption
 
 
 def showing(where: Frame) -> Callable[[Hex], bool]:
