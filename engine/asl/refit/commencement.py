@@ -18,7 +18,7 @@ def commencement_continue(run: Run, step: Step) -> bool:
     state, module = run.state, run.module
     data = state.step_data
     if data.get("sub") == "chits":
-        chits: dict[str, str] = data["chits"]
+        chits = data["chits"]
         record = state.record()
         for secret_id in data["secrets"].values():
             secret = next(s for s in state.secrets if s.id == secret_id)

@@ -8,7 +8,7 @@ from engine.asl.module import (
     module_from_raw,
 )
 from engine.asl.refit.vocabulary import CHITS
-from engine.asl.state import CampaignState
+from engine.asl.state import CampaignState, Chit, chit_limits
 from engine.contract import (
     Choice,
     Prompt,
@@ -59,12 +59,13 @@ def prompts(state: CampaignState) -> dict[Seat, Prompt]:
             )
         return found
     if state.phase == "confirm_end":
-        report = state.report or {}
-        other = report.get("confirm_by", "")
+        report = state.report
+        assert report is not None, "the confirm_end phase holds the reported end"
+        other = report["confirm_by"]
         found[other] = Prompt(
             other,
-            f"The {module.side_name(report.get('by', ''))} player reports the end of the {state.date} CG Scenario: "
-            f"{report.get('summary', '')}. Confirm it or reject it.",
+            f"The {module.side_name(report['by'])} player reports the end of the {state.date} CG Scenario: "
+            f"{report['summary']}. Confirm it or reject it.",
             choices=(Choice("confirm_end", {}, "Confirm"), Choice("reject_end", {}, "Reject")),
             rule="9.6211",
         )
@@ -177,8 +178,8 @@ def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -
     raise AssertionError(f"no prompt for step kind {step.kind}")  # pragma: no cover
 
 
-def chits_left(state: CampaignState, side: Seat, chit: str) -> int | None:
-    limits = state.cg.get(f"{chit}_chits")
+def chits_left(state: CampaignState, side: Seat, chit: Chit) -> int | None:
+    limits = chit_limits(state.cg, chit)
     if not limits or side not in limits:
         return None
     return max(0, int(limits[side]) - state.rosters[side].chits[chit])

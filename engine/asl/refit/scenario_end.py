@@ -127,23 +127,26 @@ def _initial_conditions(run: Run, action: Action) -> dict[str, str]:
 
 def confirm_end(run: Run, action: Action) -> None:
     state, module = run.state, run.module
-    report = state.report or {}
+    report = state.report
+    assert report is not None, "the confirm_end phase holds the reported end"
     record = state.record()
-    for key, value in report.get("conditions", {}).items():
+    for key, value in report["conditions"].items():
         setattr(record, key, value)
-    record.notes = report.get("notes", "")
+    record.notes = report["notes"]
     if record.kind == "scenario":
         record.cvp = dict(report["cvp"])
         for side in module.sides:
             state.rosters[side].line(state.date).cvp = record.cvp[side]
     state.report = None
-    what = "the CG result" if report.get("back_to") == "victory" else f"the end of the {state.date} scenario"
+    what = "the CG result" if report["back_to"] == "victory" else f"the end of the {state.date} scenario"
     run.public("confirmed", f"The {run.name(action.seat)} player confirms {what}.")
-    if report.get("sudden_death"):
-        end_campaign(run, report["winner"], f"Sudden Death victory for the {run.name(report['winner'])} (9.6212).")
+    if report["sudden_death"]:
+        sudden_winner = report["winner"]
+        named = run.name(sudden_winner) if sudden_winner is not None else None
+        end_campaign(run, sudden_winner, f"Sudden Death victory for the {named} (9.6212).")
         return
     if state.date == state.cg["end"]:
-        winner = str(report.get("winner"))
+        winner = str(report["winner"])
         text = "The CG ends in a draw." if winner == "draw" else f"The CG ends: {run.name(winner)} victory."
         end_campaign(run, None if winner == "draw" else winner, text)
         return
@@ -156,7 +159,7 @@ def confirm_end(run: Run, action: Action) -> None:
 
 
 def reject_end(run: Run, action: Action) -> None:
-    back = (run.state.report or {}).get("back_to", "scenario")
+    back = run.state.report["back_to"] if run.state.report else "scenario"
     run.state.report = None
     run.state.phase = back
     run.public("rejected", f"The {run.name(action.seat)} player rejects the reported end; report it again.")

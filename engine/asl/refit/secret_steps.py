@@ -14,6 +14,7 @@ from engine.asl.refit.roster_actions import new_units
 from engine.asl.refit.run import Run
 from engine.asl.refit.vocabulary import CHITS
 from engine.asl.roster import RgLine
+from engine.asl.state import chit_limits
 from engine.asl.tables import AppliedDrm, look_up, roll_dice
 from engine.asl.units import (
     Unit,
@@ -286,12 +287,15 @@ def fortify(run: Run, action: Action) -> None:
 def choose_chit(run: Run, action: Action) -> None:
     """[9.6213] A secret Initiative chit, within the CG's chit limits (9.62131)."""
     side, state = action.seat, run.state
-    chit = arg_str(action, "chit").lower()
-    if chit not in CHITS:
-        raise InvalidActionError(f"the chit must be 'attack' or 'idle', not {chit!r}", rule="9.6213")
+    word = arg_str(action, "chit").lower()
+    chit = next((c for c in CHITS if c == word), None)
+    if chit is None:
+        raise InvalidActionError(f"the chit must be 'attack' or 'idle', not {word!r}", rule="9.6213")
     left = chits_left(state, side, chit)
     if left == 0:
-        limit = state.cg[f"{chit}_chits"][side]
+        limits = chit_limits(state.cg, chit)
+        assert limits is not None, "a side has no chit left only under a limit"
+        limit = limits[side]
         raise IllegalActionError(
             f"the {run.name(side)} player has used all {limit} {chit.title()} chits this CG allows", rule="9.62131"
         )

@@ -3,15 +3,13 @@ what a step that needs input waits for."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.asl.module import (
     Step,
 )
 from engine.asl.refit.automatic import ammo_elr, new_date, reinforcements
 from engine.asl.refit.commencement import commencement_continue
 from engine.asl.refit.run import Run
-from engine.asl.state import CampaignState
+from engine.asl.state import CampaignState, StepData
 from engine.contract import (
     Seat,
 )
@@ -74,7 +72,7 @@ def _start_step(run: Run, step: Step) -> None:
     state = run.state
     sides = list(run.module.sides)
     waiting = list(sides) if step.actor in ("both", "auto") else [step.actor]
-    data: dict[str, Any] = {"waiting": waiting}
+    data: StepData = {"waiting": waiting}
     run.public("step", f"{step.rule} {step.title}: {step.text}", rule=step.rule, title=step.title)
     if step.kind == "cpp":
         date = run.module.date(state.date)

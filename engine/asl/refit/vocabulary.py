@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.asl.state import Chit
 from engine.contract import (
     Seat,
 )
@@ -22,4 +23,4 @@ CONDITIONS = {
     "wind": ("no_wind", "mild_breeze", "heavy_wind"),
 }
 """What the Initial Scenario's card may give for weather, EC and wind (the effect words of the 9.6216 tables)."""
-CHITS = ("attack", "idle")
+CHITS: tuple[Chit, ...] = ("attack", "idle")
