@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from engine.contract import (
     Action,
@@ -46,13 +46,14 @@ from engine.hexgrid import hex_name, parse_hex
 from engine.sealing import receipt_for, salt_for, sealed_text
 from engine.wargame_commander import air, combat, ground, scoring, special, window
 from engine.wargame_commander.board import Board, parse_board
+from engine.wargame_commander.records import Battle, Phase, SealedDecision
 from engine.wargame_commander.report import parse_report
 from engine.wargame_commander.state import DepotState, FieldState, SeriesState, UnitState, board_of
 
 CM: Seat = "cm"
 """The campaign manager: a moderator who enters the frame reports (4.2d)."""
 
-MOVEMENT_PHASES = {
+MOVEMENT_PHASES: dict[Phase, tuple[str, bool]] = {
     "offensive_corps": ("german", False),
     "offensive_hq": ("german", True),
     "move_allied_corps": ("allied", False),
@@ -62,7 +63,10 @@ MOVEMENT_PHASES = {
 }
 """2.3l-m, 2.31: who moves in each movement phase, and whether it is the HQs (else the corps)."""
 
-NEXT_PHASE = {
+BREAKTHROUGH_PHASES: dict[str, Phase] = {"allied": "breakthrough_allied", "german": "breakthrough_german"}
+"""2.46, 4.2j: each side's breakthrough movement phase."""
+
+NEXT_PHASE: dict[Phase, Phase] = {
     "offensive_corps": "offensive_hq",
     "offensive_hq": "redeploy",
     "move_allied_corps": "blitz",
@@ -72,7 +76,7 @@ NEXT_PHASE = {
     "move_german_hq": "redeploy",
 }
 
-PHASE_NAMES = {
+PHASE_NAMES: dict[Phase, str] = {
     "basing": "basing plans (1.3)",
     "offensive_corps": "German Ardennes Offensive: German corps (4.1a)",
     "offensive_hq": "German Ardennes Offensive: German Army HQs (4.1b)",
@@ -126,7 +130,7 @@ class _Run:
     def name(self, unit_id: str) -> str:
         return self.board.units[unit_id].name
 
-    def goto(self, phase: str) -> None:
+    def goto(self, phase: Phase) -> None:
         self.state.phase = phase
         self.state.moved = []
         self.state.done = []
@@ -171,14 +175,14 @@ class _Run:
             content=content,
         )
 
-    def sealed(self, kind: str) -> dict[str, dict[str, Any]]:
+    def sealed(self, kind: str) -> dict[str, SealedDecision]:
         return {
             s["owner"]: s
             for s in self.state.secrets
             if s["kind"] == kind and s["frame"] == self.state.frame and not s["revealed"]
         }
 
-    def reveal(self, secret: dict[str, Any]) -> None:
+    def reveal(self, secret: SealedDecision) -> None:
         secret["revealed"] = True
         salt = salt_for(bytes.fromhex(self.state.seed), salt_id(secret["id"]), int(secret.get("epoch", 0)))
         self.say(
@@ -379,7 +383,7 @@ def prompts(state: SeriesState) -> dict[Seat, Prompt]:
             rule="3.4a",
         )
     elif phase == "operation_basing":
-        operation = (state.declaration or {}).get("operation", "")
+        operation = state.declaration["operation"] if state.declaration else ""
         rule = "1.4" if operation == "bigblow" else "3.3b"
         must = (
             "every strike and bomber squad at the heavy bomber fields in England"
@@ -646,7 +650,8 @@ def _close(run: _Run, action: Action) -> None:
 def _apply_report(run: _Run) -> None:
     """4.2e-h: steps shot down, airfield and depot damage, corps damage; Army Control; all scored."""
     state, board = run.state, run.board
-    report = state.report or {}
+    report = state.report
+    assert report is not None, "a report is applied only once entered"
     state.reports.append({"frame": state.frame, "report": report, "answers": dict(state.report_answers)})
     source = f"frame {state.frame} report"
     for line in report.get("shot_down", []):
@@ -668,12 +673,12 @@ def _apply_report(run: _Run) -> None:
             source,
             f"{steps} {side.title()} {type_} step(s) shot down",
         )
-    for line in report.get("airfields", []):
-        field = board.airfields[line["airfield"]]
-        lost = air.damage_losses(state, board, field.id, line["damage"])
+    for hit in report.get("airfields", []):
+        field = board.airfields[hit["airfield"]]
+        lost = air.damage_losses(state, board, field.id, hit["damage"])
         run.say(
             "airfield",
-            f"{field.name}: {line['damage']} damage, {sum(lost.values())} step(s) lost (1.5b).",
+            f"{field.name}: {hit['damage']} damage, {sum(lost.values())} step(s) lost (1.5b).",
             airfield=field.id,
             lost=lost,
         )
@@ -702,12 +707,12 @@ def _apply_report(run: _Run) -> None:
         )
     for unit in state.units.values():
         unit.damage = 0
-    for line in report.get("corps", []):
-        state.units[line["unit"]].damage = 1 if line["damage"] == "damage" else 2
+    for corps_hit in report.get("corps", []):
+        state.units[corps_hit["unit"]].damage = 1 if corps_hit["damage"] == "damage" else 2
         run.say(
             "corps_damage",
-            f"{run.name(line['unit'])}: {special.DAMAGE_WORDS[line['damage']]} from tac air, "
-            f"-{state.units[line['unit']].damage} CS this combat (2.41).",
+            f"{run.name(corps_hit['unit'])}: {special.DAMAGE_WORDS[corps_hit['damage']]} from tac air, "
+            f"-{state.units[corps_hit['unit']].damage} CS this combat (2.41).",
         )
     state.radar_lost = list(report.get("radar", []))
     for pilot in report.get("pilots", []):
@@ -751,11 +756,13 @@ def _designate(run: _Run, action: Action) -> None:
 def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None:
     """2.4g-h: odds fixed and every die rolled first, then the results applied together."""
     state, board = run.state, run.board
-    battles = []
+    battles: list[Battle] = []
     for side in board.sides:
         for number, (defender, attackers) in enumerate(designations.get(side, []), start=1):
             odds = combat.battle_odds(state, board, defender, tuple(attackers))
-            battles.append(
+            # Its dice, total and result come once every battle's odds are fixed (2.4h).
+            battle = cast(
+                Battle,
                 {
                     "id": f"{side[0].upper()}{number}",
                     "side": side,
@@ -764,8 +771,9 @@ def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None
                     "defender_hex": state.units[defender].hex,
                     "attacker_hexes": [state.units[a].hex for a in attackers],
                     **odds,
-                }
+                },
             )
+            battles.append(battle)
     for battle in battles:
         battle["dice"] = list(run.two_d6())
         battle["total"] = sum(battle["dice"]) + battle["drm"]
@@ -814,9 +822,9 @@ def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None
     for unit_id in sorted(surrendered):
         run.surrender(unit_id, "DS result, 2.43")
     for unit_id in sorted(retreat_hexes, key=lambda u: (board.sides.index(board.units[u].side), u)):
-        if unit_id in surrendered or state.units[unit_id].hex is None:
-            continue
         unit = state.units[unit_id]
+        if unit_id in surrendered or unit.hex is None:
+            continue
         if unit.blitz_active:
             unit.lost += 1
             unit.blitz_check = False
@@ -874,7 +882,7 @@ def _start_breakthrough(run: _Run, side: str) -> None:
                 side=side,
             )
         elif any(not state.units[u].engaged and state.units[u].hex is not None for b in mine for u in b["units"]):
-            run.goto(f"breakthrough_{side}")
+            run.goto(BREAKTHROUGH_PHASES[side])
             return
         else:
             state.breakthroughs = [b for b in state.breakthroughs if b["side"] != side]
@@ -953,7 +961,7 @@ def _declare(run: _Run, action: Action) -> None:
 
 def _operation_basing(run: _Run, action: Action) -> None:
     """1.4, 3.3b: the Allied squads named are based anew for the operation's frame; the others stay."""
-    operation = str((run.state.declaration or {}).get("operation", ""))
+    operation = run.state.declaration["operation"] if run.state.declaration else ""
     home = run.state.basing.get("allied", {})
     plan = copy.deepcopy(home)
     plan.update(air.parse_basing(_arg(action, "plan")))
