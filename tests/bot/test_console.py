@@ -139,7 +139,7 @@ async def test_a_misspelt_option_is_refused_with_the_options_the_command_takes(t
 
 def test_a_misspelt_name_is_matched_to_the_name_written_inside_it() -> None:
     """`attacker_quality=` meant `quality=` (the name written inside it), not `attackers`."""
-    from bot.service.arguments import closest
+    from engine.arguments import closest
 
     assert closest("attacker_quality", ["attackers", "target", "kind", "quality"]) == "quality"
     assert closest("atackers", ["attackers", "target"]) == "attackers"
