@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "40079af5c953dadf85239e9436f3140e2a0c701eb6f5783728213d070283a4e7"
+RULES_FINGERPRINT = "663a1f50078e0e9c52a0bc2300dacd19662a1d4c93e1f60f01f7dfa3d7f7afaa"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
+from engine import arguments
 from engine.asl.module import (
     ModuleError,
     load_table_override,
@@ -11,7 +12,6 @@ from engine.asl.module import (
     overridden_keys,
     rg_chart_changes,
 )
-from engine.asl.refit.arguments import arg_int, arg_str
 from engine.asl.refit.prompts import prompts
 from engine.asl.refit.rolls import roll
 from engine.asl.refit.roster_actions import add_units, areas, recombine, update_units
@@ -115,7 +115,7 @@ def _done(run: Run, action: Action) -> None:
 
 
 def _reveal(run: Run, action: Action) -> None:
-    secret_id = arg_str(action, "secret")
+    secret_id = arguments.text(action.args, "secret")
     secret = next((s for s in run.state.secrets if s.id == secret_id), None)
     if secret is None:
         raise InvalidActionError(f"no sealed secret {secret_id!r}")
@@ -131,9 +131,10 @@ def _reveal(run: Run, action: Action) -> None:
 
 
 def _load_table(run: Run, action: Action) -> None:
-    text = arg_str(action, "text")
-    file = str(action.args.get("file") or "override.toml")
-    side = action.args.get("side")
+    arguments.text(action.args, "text")  # refuses a missing or empty text
+    text = str(action.args["text"])  # as given: the digest posted is the one of the file loaded
+    file = arguments.optional_text(action.args, "file") or "override.toml"
+    side = arguments.optional_text(action.args, "side")
     try:
         module = load_table_override(run.module, text, file, str(side) if side else None)
     except ModuleError as error:
@@ -167,7 +168,7 @@ def _corrected(run: Run, action: Action) -> None:
     even when a later correction takes back this very action.
     """
     state = run.state
-    epoch = arg_int(action, "epoch")
+    epoch = arguments.whole(action.args, "epoch")
     if epoch <= state.epoch:
         raise InvalidActionError(f"the correction epoch must grow: it is {state.epoch}, not {epoch}")
     state.epoch = epoch

@@ -1,39 +1,28 @@
-"""Reading an action's arguments: ids, words, whole numbers and free notes."""
+"""What the RePh reads from an action's arguments beyond :mod:`engine.arguments` (which reads and refuses
+every argument in one wording for every system): lists of ids, and a free note."""
 
 from __future__ import annotations
 
-from engine.contract import (
-    Action,
-    InvalidActionError,
-)
+from engine import arguments
+from engine.contract import Action
 
 
 def split_ids(text: str) -> list[str]:
+    """Ids written with commas or semicolons between them (``B3,B4``), blanks dropped."""
     return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
 
 
-def arg_str(action: Action, key: str, default: str | None = None) -> str:
-    value = action.args.get(key, default)
-    if value is None:
-        raise InvalidActionError(f"{action.verb!r} needs the argument {key!r}")
-    return str(value)
-
-
-def arg_int(action: Action, key: str, default: int | None = None) -> int:
-    value = action.args.get(key, default)
-    if value is None:
-        raise InvalidActionError(f"{action.verb!r} needs the argument {key!r} (a whole number)")
-    if isinstance(value, bool):
-        raise InvalidActionError(f"argument {key!r} must be a whole number, not {value!r}")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise InvalidActionError(f"argument {key!r} must be a whole number, not {value!r}") from None
+def optional_ids(action: Action, key: str) -> list[str]:
+    """The ids an optional argument lists (none when it is absent or empty)."""
+    return split_ids(arguments.optional_text(action.args, key) or "")
 
 
 def action_note(action: Action) -> str:
-    return str(action.args.get("note") or action.args.get("label") or "")[:200]
+    """The action's free note (``note``, else ``label``), at most 200 characters."""
+    args = action.args
+    return (arguments.optional_text(args, "note") or arguments.optional_text(args, "label") or "")[:200]
 
 
 def action_note_text(action: Action) -> str:
+    """The note in brackets after a sentence, or nothing."""
     return f" ({action_note(action)})" if action_note(action) else ""

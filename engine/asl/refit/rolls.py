@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from engine import arguments
 from engine.asl.module import (
     Table,
 )
-from engine.asl.refit.arguments import arg_str
 from engine.asl.refit.roster_actions import named_units
 from engine.asl.refit.run import Run
 from engine.asl.tables import TableRoll, parse_drm_spec
@@ -26,7 +26,7 @@ from engine.contract import (
 
 def roll(run: Run, action: Action) -> None:
     step = run.current_step()
-    table_id = arg_str(action, "table")
+    table_id = arguments.text(action.args, "table")
     if table_id not in step.tables:
         allowed = ", ".join(step.tables) or "none"
         raise IllegalActionError(
@@ -34,23 +34,23 @@ def roll(run: Run, action: Action) -> None:
             rule=step.rule,
         )
     table = run.module.tables[table_id]
-    quantities = parse_drm_spec(table, str(action.args.get("drms") or ""))
+    quantities = parse_drm_spec(table, arguments.optional_text(action.args, "drms") or "")
     for drm_id in quantities:
         if table.drm(drm_id).auto is not None:
             raise InvalidActionError(
                 f"DRM {drm_id!r} ({table.drm(drm_id).text}) comes from the campaign record; do not give it",
                 rule=table.rule,
             )
-    column = action.args.get("column")
-    named = named_units(run, action.seat, str(action.args.get("units") or ""))
+    column = arguments.optional_text(action.args, "column")
+    named = named_units(run, action.seat, arguments.optional_text(action.args, "units") or "")
     for unit in named:
         _check_unit_for_table(run, table, unit)
-    label = str(action.args.get("label") or "") or ", ".join(u.label() for u in named)
+    label = arguments.optional_text(action.args, "label") or ", ".join(u.label() for u in named)
     outcome = run.public_roll(
         table,
         action.seat,
         quantities,
-        column=str(column) if column is not None else None,
+        column=column,
         label=label,
     )
     if named:
@@ -81,7 +81,7 @@ def _check_unit_for_table(run: Run, table: Table, unit: Unit) -> None:
 
 def _apply_to_units(run: Run, action: Action, table: Table, outcome: TableRoll, named: list[Unit]) -> None:
     """The result of a roll, applied to each unit named with it (see :func:`engine.asl.units.consequences`)."""
-    destination = str(action.args.get("to") or "").strip()
+    destination = arguments.optional_text(action.args, "to") or ""
     done = []
     for unit in named:
         effect = consequences(table.id, outcome.result, unit)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.asl.refit.arguments import arg_int, arg_str, split_ids
+from engine import arguments
+from engine.asl.refit.arguments import optional_ids, split_ids
 from engine.asl.refit.run import Run
 from engine.asl.units import (
     EXPERIENCE,
@@ -64,19 +65,19 @@ def _id_range(units: list[Unit]) -> str:
 def add_units(run: Run, action: Action) -> None:
     """A side adds units to its own roster (the Initial Scenario OB, or anything the bot did not add itself)."""
     side = action.seat
-    kind = arg_str(action, "kind").strip().lower()
+    kind = arguments.text(action.args, "kind").strip().lower()
     if kind not in KINDS:
         raise InvalidActionError(f"a unit is one of {', '.join(KINDS)}, not {kind!r}")
-    name = arg_str(action, "name").strip()[:40]
+    name = arguments.text(action.args, "name").strip()[:40]
     if not name:
         raise InvalidActionError("give the unit's name as on its counter, e.g. 6-5-8 or 8-1")
-    count = arg_int(action, "count", 1)
+    count = arguments.whole(action.args, "count", 1)
     if not 1 <= count <= 60:
         raise InvalidActionError(f"add from 1 to 60 units at a time, not {count}")
-    experience = str(action.args.get("experience") or "").strip().lower()
+    experience = (arguments.optional_text(action.args, "experience") or "").lower()
     if experience and experience not in EXPERIENCE:
         raise InvalidActionError(f"experience is one of {', '.join(EXPERIENCE)}, not {experience!r}")
-    area = str(action.args.get("area") or "").strip()[:40]
+    area = (arguments.optional_text(action.args, "area") or "")[:40]
     source = "Initial OB" if run.state.initial else "added by its player"
     made = new_units(run, side, kind, name, count, source, experience=experience, area=area)
     where = f" in {area}" if area else ""
@@ -95,10 +96,11 @@ UNIT_CHANGES = ("status", "area", "experience", "name", "harden", *FLAGS)
 def update_units(run: Run, action: Action) -> None:
     """A side records what happened to its units (Melee, Encirclement, Recombining, Battle Hardening ...)."""
     side = action.seat
-    named = named_units(run, side, arg_str(action, "units"))
+    named = named_units(run, side, arguments.text(action.args, "units"))
     if not named:
         raise InvalidActionError("name the units to change by id, e.g. units=B3,B4")
-    changes = {key: str(value).strip() for key, value in action.args.items() if key in UNIT_CHANGES}
+    # An empty value is a change too (area= clears the unit's area).
+    changes = {key: arguments.optional_text(action.args, key) or "" for key in action.args if key in UNIT_CHANGES}
     unknown = sorted(set(action.args) - set(UNIT_CHANGES) - {"units", "note"})
     if unknown or not changes:
         raise InvalidActionError(
@@ -108,7 +110,7 @@ def update_units(run: Run, action: Action) -> None:
         raise InvalidActionError(f"status is one of {', '.join(STATUSES)}, not {changes['status']!r}")
     if "experience" in changes and changes["experience"].lower() not in EXPERIENCE:
         raise InvalidActionError(f"experience is one of {', '.join(EXPERIENCE)}, not {changes['experience']!r}")
-    note = str(action.args.get("note") or "")[:100]
+    note = (arguments.optional_text(action.args, "note") or "")[:100]
     done = []
     for unit in named:
         what = []
@@ -139,7 +141,7 @@ def recombine(run: Run, action: Action) -> None:
     """[9.6111] Two Retained half-squads alike (same counter, class, Walking Wounded state) in the same Setup Area
     recombine into a squad: the first becomes the squad, the second is marked recombined into it."""
     side = action.seat
-    pair = named_units(run, side, arg_str(action, "units"))
+    pair = named_units(run, side, arguments.text(action.args, "units"))
     if len(pair) != 2 or pair[0].id == pair[1].id:
         raise InvalidActionError("name the two half-squads that recombine, e.g. units=B3,B4", rule="9.6111")
     first, second = pair
@@ -168,13 +170,13 @@ def recombine(run: Run, action: Action) -> None:
 def areas(run: Run, action: Action) -> None:
     """[9.605] A side enters its Setup Areas, the Strategic Locations it Controls and its Perimeter."""
     side, state = action.seat, run.state
-    setup = split_ids(str(action.args.get("setup") or ""))
+    setup = optional_ids(action, "setup")
     if not setup:
         raise InvalidActionError("name at least one Setup Area (a Block), e.g. setup=A,C", rule="9.605")
     roster = state.rosters[side]
     roster.setup_areas = [a[:20] for a in setup][:40]
-    roster.strategic = [a[:20] for a in split_ids(str(action.args.get("strategic") or ""))][:80]
-    roster.perimeter = str(action.args.get("perimeter") or "")[:300]
+    roster.strategic = [a[:20] for a in optional_ids(action, "strategic")][:80]
+    roster.perimeter = (arguments.optional_text(action.args, "perimeter") or "")[:300]
     roster.areas_date = state.date
     run.public(
         "areas",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine.asl.refit.arguments import action_note, action_note_text, arg_int, arg_str
+from engine import arguments
+from engine.asl.refit.arguments import action_note, action_note_text
 from engine.asl.refit.auto_drms import last_scenario
 from engine.asl.refit.commencement import end_campaign
 from engine.asl.refit.run import Run
@@ -15,10 +16,10 @@ from engine.contract import (
 
 
 def award_cvp(run: Run, action: Action) -> None:
-    by = arg_str(action, "by", action.seat)
+    by = arguments.text(action.args, "by", action.seat)
     if by not in run.module.sides:
         raise InvalidActionError(f"'by' must be a side ({', '.join(run.module.sides)}), not {by!r}")
-    amount = arg_int(action, "amount")
+    amount = arguments.whole(action.args, "amount")
     if amount <= 0:
         raise InvalidActionError(f"CVP awarded must be a positive number, not {amount}")
     last = last_scenario(run.state)
@@ -67,12 +68,12 @@ def reject_cvp(run: Run, action: Action) -> None:
 def report_end(run: Run, action: Action) -> None:
     """[9.6211-9.6212] A side reports the end of the CG Scenario; the other side confirms it."""
     state, module = run.state, run.module
-    cvp = {side: arg_int(action, f"cvp_{side}", 0) for side in module.sides}
+    cvp = {side: arguments.whole(action.args, f"cvp_{side}", 0) for side in module.sides}
     for side, amount in cvp.items():
         if amount < 0:
             raise InvalidActionError(f"cvp_{side} cannot be negative")
-    sudden = bool(action.args.get("sudden_death", False))
-    winner = action.args.get("winner")
+    sudden = arguments.flag(action.args, "sudden_death", False)
+    winner = arguments.optional_text(action.args, "winner")
     last_date = state.date == state.cg["end"]
     if state.phase == "victory" and sudden:
         raise IllegalActionError("no CG Scenario was played on an Idle CG Date: no Sudden Death", rule="9.6212")
@@ -91,7 +92,7 @@ def report_end(run: Run, action: Action) -> None:
         summary += f"; Sudden Death victory for the {run.name(sudden_winner or '')} (9.6212)"
     elif winner is not None:
         summary += f"; CG result: {winner}"
-    notes = str(action.args.get("notes") or "")
+    notes = arguments.optional_text(action.args, "notes") or ""
     if notes:
         summary += f"; notes: {notes}"
     if conditions:
@@ -113,7 +114,7 @@ def report_end(run: Run, action: Action) -> None:
 
 def _initial_conditions(run: Run, action: Action) -> dict[str, str]:
     """[9.6216] The Initial Scenario's weather, EC and wind as its card gives them, for the next date's DRMs."""
-    given = {key: str(action.args[key]).lower() for key in CONDITIONS if action.args.get(key)}
+    given = {key: value.lower() for key in CONDITIONS if (value := arguments.optional_text(action.args, key))}
     if given and not (run.state.record().initial and run.state.phase == "scenario"):
         raise IllegalActionError(
             "weather, EC and wind are given only for the CG Initial Scenario; the bot rolls them for the others",

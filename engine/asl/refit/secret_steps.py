@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import arguments
 from engine.asl.module import (
     RgEntry,
 )
-from engine.asl.refit.arguments import arg_str, split_ids
+from engine.asl.refit.arguments import optional_ids
 from engine.asl.refit.prompts import chits_left
 from engine.asl.refit.roster_actions import new_units
 from engine.asl.refit.run import Run
@@ -61,7 +62,7 @@ def purchase(run: Run, action: Action) -> None:
     """[9.617] A secret RG purchase, checked against CPP, CG Date and CG maximums."""
     side, state, module = action.seat, run.state, run.module
     roster = state.rosters[side]
-    keys = split_ids(str(action.args.get("rgs") or ""))
+    keys = optional_ids(action, "rgs")
     available = roster.cpp_available
     entries: list[RgEntry] = []
     for key in keys:
@@ -251,7 +252,7 @@ def fortify(run: Run, action: Action) -> None:
     fpp = roster.fpp_given + roster.fpp_bought
     items: list[str] = []
     spent = 0
-    for part in split_ids(str(action.args.get("items") or "")):
+    for part in optional_ids(action, "items"):
         fort_id, _, amount = part.partition("=")
         fort = module.fortification(fort_id.strip())
         if fort is None:
@@ -287,7 +288,7 @@ def fortify(run: Run, action: Action) -> None:
 def choose_chit(run: Run, action: Action) -> None:
     """[9.6213] A secret Initiative chit, within the CG's chit limits (9.62131)."""
     side, state = action.seat, run.state
-    word = arg_str(action, "chit").lower()
+    word = arguments.text(action.args, "chit").lower()
     chit = next((c for c in CHITS if c == word), None)
     if chit is None:
         raise InvalidActionError(f"the chit must be 'attack' or 'idle', not {word!r}", rule="9.6213")
