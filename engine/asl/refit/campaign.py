@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from engine.asl.module import (
-    ModuleError,
-    parse_module_text,
-)
+from engine.asl.module import CgDef, Module, ModuleError, parse_module_text
 from engine.asl.refit.arguments import split_ids
 from engine.asl.roster import RgLine, Roster
 from engine.asl.state import CampaignState, DateRecord
@@ -50,23 +48,65 @@ def new_game(
 
     :raises InvalidActionError: naming the option that is missing or wrong.
     """
+    module = _module_for(module_id, options, modules)
+    cg_id = str(options.get("cg", "custom"))
+    cg_def = module.cgs.get(cg_id)
+    start, end = _cg_dates(module, options, cg_id, cg_def)
+    figures = _side_figures(module, options, cg_def)
+    rosters = {
+        side: Roster(
+            side,
+            elr=figures.elr[side],
+            san=figures.san[side],
+            ammo_level=int(options.get("ammo_level", 0)) if side == module.ammo_side else 0,
+            cpp_left=figures.cpp.get(side, 0),
+            cpp_available=figures.cpp.get(side, 0),
+            fpp_given=figures.fpp.get(side, 0),
+        )
+        for side in module.sides
+    }
+    state = CampaignState(
+        module=dict(module.raw),
+        cg={
+            "id": cg_id,
+            "title": cg_def.title if cg_def else cg_id,
+            "start": start,
+            "end": end,
+            "attack_chits": figures.attack_chits,
+            "idle_chits": figures.idle_chits,
+        },
+        seed=seed.hex(),
+        rosters=rosters,
+        date=start,
+        secret_rolls={side: 0 for side in module.sides},
+        history=[DateRecord(start, initial=True)],
+        phase="created",
+    )
+    for side in module.sides:
+        rosters[side].line(start)
+    _record_initial_rgs(module, options, rosters, start)
+    return state
+
+
+def _module_for(module_id: str, options: Mapping[str, Any], modules: ModuleSource | None) -> Module:
+    """The module played: the TOML text the options give, else the one ``modules`` gives for its id."""
     text = options.get("module_text")
     try:
         if isinstance(text, str):
-            module = parse_module_text(text, f"{module_id}.toml")
-        elif modules is not None:
+            return parse_module_text(text, f"{module_id}.toml")
+        if modules is not None:
             file, text = modules(module_id)
-            module = parse_module_text(text, file)
-        else:
-            raise InvalidActionError(f"no data for the module {module_id!r}: give its TOML text (module_text)")
+            return parse_module_text(text, file)
+        raise InvalidActionError(f"no data for the module {module_id!r}: give its TOML text (module_text)")
     except KeyError as error:
         raise InvalidActionError(str(error.args[0])) from None
     except ModuleError as error:
         raise InvalidActionError(str(error)) from None
-    sides = module.sides
+
+
+def _cg_dates(module: Module, options: Mapping[str, Any], cg_id: str, cg_def: CgDef | None) -> tuple[str, str]:
+    """The CG's first and last CG Dates: the options', else the CG's own (the last: the module's last date)."""
     date_ids = [d.id for d in module.dates]
-    cg_id = str(options.get("cg", "custom"))
-    cg_def = module.cgs.get(cg_id)
     start = options.get("start") or (cg_def.start if cg_def else None)
     end = options.get("end") or (cg_def.end if cg_def else None) or date_ids[-1]
     if start is None:
@@ -79,6 +119,24 @@ def new_game(
             raise InvalidActionError(f"option {key!r} is {value!r}; CG Dates are {', '.join(date_ids)}")
     if date_ids.index(end) < date_ids.index(start):
         raise InvalidActionError(f"the CG cannot end ({end}) before it starts ({start})")
+    return str(start), str(end)
+
+
+@dataclass(frozen=True)
+class _SideFigures:
+    """Each side's starting figures: ELR and SAN, chit limits (9.62131), CPP and FPP for the first purchase."""
+
+    elr: dict[str, int]
+    san: dict[str, int]
+    attack_chits: dict[str, int] | None
+    idle_chits: dict[str, int] | None
+    cpp: dict[str, int]
+    fpp: dict[str, int]
+
+
+def _side_figures(module: Module, options: Mapping[str, Any], cg_def: CgDef | None) -> _SideFigures:
+    """The options' figures for each side, else the CG's own; ELR and SAN are needed for both."""
+    sides = module.sides
     elr = _side_ints(options, "elr", sides) or (dict(cg_def.elr) if cg_def and cg_def.elr else None)
     san = _side_ints(options, "san", sides) or (dict(cg_def.san) if cg_def and cg_def.san else None)
     for key, value in (("elr", elr), ("san", san)):
@@ -95,46 +153,20 @@ def new_game(
     cpp = _side_ints(options, "cpp", sides) or {}
     fpp = _side_ints(options, "fpp", sides) or {}
     assert elr is not None and san is not None
-    rosters = {
-        side: Roster(
-            side,
-            elr=elr[side],
-            san=san[side],
-            ammo_level=int(options.get("ammo_level", 0)) if side == module.ammo_side else 0,
-            cpp_left=cpp.get(side, 0),
-            cpp_available=cpp.get(side, 0),
-            fpp_given=fpp.get(side, 0),
-        )
-        for side in sides
-    }
-    state = CampaignState(
-        module=dict(module.raw),
-        cg={
-            "id": cg_id,
-            "title": cg_def.title if cg_def else cg_id,
-            "start": start,
-            "end": end,
-            "attack_chits": attack,
-            "idle_chits": idle,
-        },
-        seed=seed.hex(),
-        rosters=rosters,
-        date=start,
-        secret_rolls={side: 0 for side in sides},
-        history=[DateRecord(start, initial=True)],
-        phase="created",
-    )
-    for side in sides:
-        rosters[side].line(start)
+    return _SideFigures(elr, san, attack, idle, cpp, fpp)
+
+
+def _record_initial_rgs(module: Module, options: Mapping[str, Any], rosters: dict[str, Roster], start: str) -> None:
+    """[9.6178] The RGs of the Initial Scenario OB go on each side's RG Purchase Record (never counted against
+    the purchase limits)."""
     initial_rgs = options.get("initial_rgs") or {}
     if not isinstance(initial_rgs, Mapping):
         raise InvalidActionError("option 'initial_rgs' must map each side to a list of RG IDs such as \"I1,I2\"")
     for side, ids in initial_rgs.items():
-        if side not in sides:
+        if side not in module.sides:
             raise InvalidActionError(f"option 'initial_rgs' names unknown side {side!r}")
         for key in split_ids(str(ids)):
             entry = module.rg(side, key)
             rosters[side].rg_record.append(
                 RgLine(start, entry.key if entry else key, entry.type if entry else "(not in the RG chart)", False)
             )
-    return state

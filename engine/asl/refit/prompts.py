@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.asl.module import (
     Module,
     Step,
@@ -89,93 +91,122 @@ def prompts(state: CampaignState) -> dict[Seat, Prompt]:
 
 
 def _step_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -> Prompt:
-    if step.kind == "manual":
-        tables = ", ".join(f"{module.tables[t].title} ({t})" for t in step.tables)
-        extra = f" Tables you may roll on: {tables}." if tables else ""
-        # [9.605] Done is offered once the Setup Areas are entered: offered before, it could only be refused.
-        areas_due = step.areas and state.rosters[side].areas_date != state.date
-        if areas_due:
-            extra += " Enter your Setup Areas, Strategic Locations and Perimeter (areas) before saying done."
-        return Prompt(
-            side,
-            f"{step.rule} {step.title}: {step.text}{extra} Say done when your side has finished this step.",
-            choices=() if areas_due else (Choice("done", {}, "Done"),),
-            free_verbs=(*(("roll",) if step.tables else ()), "cvp", *(("areas",) if step.areas else ()), "done"),
-            rule=step.rule,
+    """The prompt of a RePh step for one side waiting in it."""
+    return _STEP_PROMPTS[step.kind](state, module, step, side)
+
+
+def _manual_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -> Prompt:
+    """A manual step: the players act on their map, roll on the step's tables and say done."""
+    tables = ", ".join(f"{module.tables[t].title} ({t})" for t in step.tables)
+    extra = f" Tables you may roll on: {tables}." if tables else ""
+    # [9.605] Done is offered once the Setup Areas are entered: offered before, it could only be refused.
+    areas_due = step.areas and state.rosters[side].areas_date != state.date
+    if areas_due:
+        extra += " Enter your Setup Areas, Strategic Locations and Perimeter (areas) before saying done."
+    return Prompt(
+        side,
+        f"{step.rule} {step.title}: {step.text}{extra} Say done when your side has finished this step.",
+        choices=() if areas_due else (Choice("done", {}, "Done"),),
+        free_verbs=(*(("roll",) if step.tables else ()), "cvp", *(("areas",) if step.areas else ()), "done"),
+        rule=step.rule,
+    )
+
+
+def _cpp_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -> Prompt:
+    """[9.6162] The secret CPP Variable Arrival DR."""
+    base = module.date(state.date).cpp[side]
+    return Prompt(
+        side,
+        f"9.6162: make your secret CPP Variable Arrival DR (added to your Base # of {base} for {state.date}).",
+        choices=(Choice("roll_cpp", {}, "Roll CPP DR"),),
+        secret=True,
+        rule="9.6162",
+    )
+
+
+def _rg_purchase_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -> Prompt:
+    """[9.617] The secret RG purchase."""
+    # A secret prompt's text says nothing secret (CPP available, CG maximums left): the channel may list
+    # every prompt's text; the owner sees the figures in its private roster.
+    options = [
+        f"{entry.key} {entry.type} ({entry.cost} CPP, {entry.date_max} per date)"
+        for entry in module.rg_chart
+        if entry.side == side
+    ]
+    return Prompt(
+        side,
+        f"9.617: buy RGs for {state.date} in secret (e.g. I1,I1) with the CPP your private roster shows;"
+        f" CPP not spent are halved (FRU). RG chart: {'; '.join(options)}.",
+        choices=(Choice("purchase", {"rgs": ""}, "Buy nothing"),),
+        free_verbs=("purchase",),
+        secret=True,
+        rule="9.617",
+    )
+
+
+def _rg_rolls_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -> Prompt:
+    """[9.618] The secret RG rolls."""
+    return Prompt(
+        side,
+        "9.618: make your secret RG rolls (strength, SW, leaders, composition) for every RG of your record not"
+        " yet rolled for.",
+        choices=(Choice("roll_rgs", {}, "Roll for my RGs"),),
+        secret=True,
+        rule="9.618",
+    )
+
+
+def _fortifications_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -> Prompt:
+    """[9.619] The secret Fortification purchase."""
+    costs = "; ".join(
+        f"{fort.id} {fort.name} {fort.cost[side]} FPP" for fort in module.fortifications if side in fort.cost
+    )
+    return Prompt(
+        side,
+        f"9.619: buy Fortifications in secret with the FPP your private roster shows (e.g."
+        f" trench,ap-mine=6); FPP left unspent are forfeit. Costs: {costs}.",
+        choices=(Choice("fortify", {"items": ""}, "Buy nothing"),),
+        free_verbs=("fortify",),
+        secret=True,
+        rule="9.619",
+    )
+
+
+def _commencement_prompt(state: CampaignState, module: Module, step: Step, side: Seat) -> Prompt:
+    """[9.6213] The secret Initiative chit, or [9.6214] the setup."""
+    if state.step_data.get("sub") == "chits":
+        choices = tuple(
+            Choice("choose_chit", {"chit": chit}, f"{chit.title()} chit")
+            for chit in CHITS
+            if chits_left(state, side, chit) != 0
         )
-    if step.kind == "cpp":
-        base = module.date(state.date).cpp[side]
+        limits = ", ".join(
+            f"{chit} {'unlimited' if (n := chits_left(state, side, chit)) is None else f'{n} left'}" for chit in CHITS
+        )
         return Prompt(
             side,
-            f"9.6162: make your secret CPP Variable Arrival DR (added to your Base # of {base} for {state.date}).",
-            choices=(Choice("roll_cpp", {}, "Roll CPP DR"),),
+            f"9.6213: choose your Initiative chit for {state.date} in secret ({limits}).",
+            choices=choices,
             secret=True,
-            rule="9.6162",
+            rule="9.6213",
         )
-    if step.kind == "rg_purchase":
-        # A secret prompt's text says nothing secret (CPP available, CG maximums left): the channel may list
-        # every prompt's text; the owner sees the figures in its private roster.
-        options = [
-            f"{entry.key} {entry.type} ({entry.cost} CPP, {entry.date_max} per date)"
-            for entry in module.rg_chart
-            if entry.side == side
-        ]
-        return Prompt(
-            side,
-            f"9.617: buy RGs for {state.date} in secret (e.g. I1,I1) with the CPP your private roster shows;"
-            f" CPP not spent are halved (FRU). RG chart: {'; '.join(options)}.",
-            choices=(Choice("purchase", {"rgs": ""}, "Buy nothing"),),
-            free_verbs=("purchase",),
-            secret=True,
-            rule="9.617",
-        )
-    if step.kind == "rg_rolls":
-        return Prompt(
-            side,
-            "9.618: make your secret RG rolls (strength, SW, leaders, composition) for every RG of your record not"
-            " yet rolled for.",
-            choices=(Choice("roll_rgs", {}, "Roll for my RGs"),),
-            secret=True,
-            rule="9.618",
-        )
-    if step.kind == "fortifications":
-        costs = "; ".join(
-            f"{fort.id} {fort.name} {fort.cost[side]} FPP" for fort in module.fortifications if side in fort.cost
-        )
-        return Prompt(
-            side,
-            f"9.619: buy Fortifications in secret with the FPP your private roster shows (e.g."
-            f" trench,ap-mine=6); FPP left unspent are forfeit. Costs: {costs}.",
-            choices=(Choice("fortify", {"items": ""}, "Buy nothing"),),
-            free_verbs=("fortify",),
-            secret=True,
-            rule="9.619",
-        )
-    if step.kind == "commencement":
-        if state.step_data.get("sub") == "chits":
-            choices = tuple(
-                Choice("choose_chit", {"chit": chit}, f"{chit.title()} chit")
-                for chit in CHITS
-                if chits_left(state, side, chit) != 0
-            )
-            limits = ", ".join(
-                f"{chit} {'unlimited' if (n := chits_left(state, side, chit)) is None else f'{n} left'}"
-                for chit in CHITS
-            )
-            return Prompt(
-                side,
-                f"9.6213: choose your Initiative chit for {state.date} in secret ({limits}).",
-                choices=choices,
-                secret=True,
-                rule="9.6213",
-            )
-        return Prompt(
-            side,
-            "9.6214: set up your Retained units, Equipment and new Fortifications, then say done.",
-            choices=(Choice("done", {}, "Setup done"),),
-            rule="9.6214",
-        )
-    raise AssertionError(f"no prompt for step kind {step.kind}")  # pragma: no cover
+    return Prompt(
+        side,
+        "9.6214: set up your Retained units, Equipment and new Fortifications, then say done.",
+        choices=(Choice("done", {}, "Setup done"),),
+        rule="9.6214",
+    )
+
+
+_STEP_PROMPTS: dict[str, Callable[[CampaignState, Module, Step, Seat], Prompt]] = {
+    "manual": _manual_prompt,
+    "cpp": _cpp_prompt,
+    "rg_purchase": _rg_purchase_prompt,
+    "rg_rolls": _rg_rolls_prompt,
+    "fortifications": _fortifications_prompt,
+    "commencement": _commencement_prompt,
+}
+"""The prompt of each kind of step that waits for the sides."""
 
 
 def chits_left(state: CampaignState, side: Seat, chit: Chit) -> int | None:

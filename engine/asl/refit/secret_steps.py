@@ -132,78 +132,13 @@ def purchase(run: Run, action: Action) -> None:
 
 def roll_rgs(run: Run, action: Action) -> None:
     """[9.618] Secret strength, SW, leader and composition rolls for every RG not yet rolled for."""
-    side, state, module = action.seat, run.state, run.module
+    side, state = action.seat, run.state
     roster = state.rosters[side]
     results: list[dict[str, Any]] = []
     lines = [rg for rg in roster.rg_record if not rg.rolled]
     secret_id = f"S{len(state.secrets) + 1}"
     for rg in lines:
-        entry = module.rg(side, rg.key)
-        rg.rolled = True
-        rg.rolls_secret = secret_id
-        if entry is None:
-            summary = f"{rg.key}: not in the RG chart; roll for it by hand once the chart is loaded"
-            results.append({"rg": rg.key, "summary": summary})
-            continue
-        result: dict[str, Any] = {"rg": rg.key}
-        extra = {"rg_class": entry.leader_class}
-        full = True
-        if entry.depletion:
-            outcome = run.secret_roll(module.tables["rg_strength"], side, extra=extra)
-            full = outcome.effect != "depleted"
-            result["strength_roll"] = outcome.to_json()
-        rg.strength = "F" if full else "D"
-        count = entry.units_full if full else entry.units_depleted
-        rg.units = f"{count} {entry.unit_type}".strip()
-        sw_received: list[str] = []
-        sw_rolls: list[dict[str, Any]] = []
-        for item in module.sw_charts.get(side, {}).get(entry.id, ()):
-            weapon = item.weapon
-            if item.choice:
-                pick = run.secret_d6(side)
-                weapon = next(w for low, high, w in item.choice if low <= pick <= high)
-                sw_rolls.append({"choice": item.weapon, "dr": pick, "weapon": weapon})
-            for _ in range(item.count):
-                if full:
-                    sw_received.append(weapon)
-                    continue
-                dr = run.secret_d6(side)
-                sw_rolls.append({"weapon": weapon, "dr": dr, "needed": item.depleted_max})
-                if dr <= item.depleted_max:
-                    sw_received.append(weapon)
-        rg.sw = sw_received
-        result["sw"] = sw_received
-        result["sw_rolls"] = sw_rolls
-        if entry.leader:
-            table = module.tables["leader"]
-            column = "armor" if entry.leader == "armor" else side
-            bonus = module.leader_drms.get(f"{side}:{entry.leader_class}", 0)
-            dice = run.secret_dice(side)
-            rolled = roll_dice(table, dice)
-            state.secret_rolls[side] = dice.rolls_made
-            drms = (AppliedDrm(entry.leader_class, f"{entry.leader_class} RG", 1, bonus),) if bonus else ()
-            outcome = look_up(table, rolled, drms, column)
-            leader = outcome.result
-            if "(†)" in leader and entry.leader_class == "hvy_tank":
-                leader = "9-1 AL"
-            leader = leader.replace(" (†)", "")
-            rg.leaders = [leader]
-            result["leader_roll"] = outcome.to_json()
-            result["leader"] = leader
-        if entry.composition:
-            outcome = run.secret_roll(module.tables[entry.composition], side)
-            rg.vehicles = outcome.result
-            result["composition_roll"] = outcome.to_json()
-        parts = [f"{rg.key} {entry.type}: {'Full' if full else 'Depleted'}, {rg.units}"]
-        if rg.sw:
-            parts.append("SW " + ", ".join(rg.sw))
-        if rg.leaders:
-            parts.append("leader " + ", ".join(rg.leaders))
-        if rg.vehicles:
-            parts.append(rg.vehicles)
-        result["summary"] = "; ".join(parts)
-        result["units"] = _rg_units(run, side, rg, entry, count, secret_id)
-        results.append(result)
+        results.append(_roll_one_rg(run, side, rg, secret_id))
     content = {"side": side, "date": state.date, "results": results}
     secret = run.seal(side, "rg_rolls", "9.618", content, "its secret RG rolls")
     assert secret.id == secret_id
@@ -215,6 +150,91 @@ def roll_rgs(run: Run, action: Action) -> None:
         content=content,
     )
     _done_quietly(run, side)
+
+
+def _roll_one_rg(run: Run, side: Seat, rg: RgLine, secret_id: str) -> dict[str, Any]:
+    """[9.618] One RG's secret rolls, recorded on its line and in the roster; what the sealed secret says of it."""
+    module = run.module
+    entry = module.rg(side, rg.key)
+    rg.rolled = True
+    rg.rolls_secret = secret_id
+    if entry is None:
+        summary = f"{rg.key}: not in the RG chart; roll for it by hand once the chart is loaded"
+        return {"rg": rg.key, "summary": summary}
+    result: dict[str, Any] = {"rg": rg.key}
+    full = _rg_strength(run, side, entry, result)
+    rg.strength = "F" if full else "D"
+    count = entry.units_full if full else entry.units_depleted
+    rg.units = f"{count} {entry.unit_type}".strip()
+    rg.sw = _rg_support_weapons(run, side, entry, full, result)
+    if entry.leader:
+        rg.leaders = [_rg_leader(run, side, entry, result)]
+    if entry.composition:
+        outcome = run.secret_roll(module.tables[entry.composition], side)
+        rg.vehicles = outcome.result
+        result["composition_roll"] = outcome.to_json()
+    parts = [f"{rg.key} {entry.type}: {'Full' if full else 'Depleted'}, {rg.units}"]
+    if rg.sw:
+        parts.append("SW " + ", ".join(rg.sw))
+    if rg.leaders:
+        parts.append("leader " + ", ".join(rg.leaders))
+    if rg.vehicles:
+        parts.append(rg.vehicles)
+    result["summary"] = "; ".join(parts)
+    result["units"] = _rg_units(run, side, rg, entry, count, secret_id)
+    return result
+
+
+def _rg_strength(run: Run, side: Seat, entry: RgEntry, result: dict[str, Any]) -> bool:
+    """[9.6181] Whether the RG arrives Full: an RG eligible for Depletion rolls for it."""
+    if not entry.depletion:
+        return True
+    outcome = run.secret_roll(run.module.tables["rg_strength"], side, extra={"rg_class": entry.leader_class})
+    result["strength_roll"] = outcome.to_json()
+    return outcome.effect != "depleted"
+
+
+def _rg_support_weapons(run: Run, side: Seat, entry: RgEntry, full: bool, result: dict[str, Any]) -> list[str]:
+    """[9.6182] The SW the RG receives: a Full RG all of its chart's, a Depleted one each on its dr."""
+    sw_received: list[str] = []
+    sw_rolls: list[dict[str, Any]] = []
+    for item in run.module.sw_charts.get(side, {}).get(entry.id, ()):
+        weapon = item.weapon
+        if item.choice:
+            pick = run.secret_d6(side)
+            weapon = next(w for low, high, w in item.choice if low <= pick <= high)
+            sw_rolls.append({"choice": item.weapon, "dr": pick, "weapon": weapon})
+        for _ in range(item.count):
+            if full:
+                sw_received.append(weapon)
+                continue
+            dr = run.secret_d6(side)
+            sw_rolls.append({"weapon": weapon, "dr": dr, "needed": item.depleted_max})
+            if dr <= item.depleted_max:
+                sw_received.append(weapon)
+    result["sw"] = sw_received
+    result["sw_rolls"] = sw_rolls
+    return sw_received
+
+
+def _rg_leader(run: Run, side: Seat, entry: RgEntry, result: dict[str, Any]) -> str:
+    """[9.6183] The RG's leader, on the Leader Table with its class's DRM."""
+    state, module = run.state, run.module
+    table = module.tables["leader"]
+    column = "armor" if entry.leader == "armor" else side
+    bonus = module.leader_drms.get(f"{side}:{entry.leader_class}", 0)
+    dice = run.secret_dice(side)
+    rolled = roll_dice(table, dice)
+    state.secret_rolls[side] = dice.rolls_made
+    drms = (AppliedDrm(entry.leader_class, f"{entry.leader_class} RG", 1, bonus),) if bonus else ()
+    outcome = look_up(table, rolled, drms, column)
+    leader = outcome.result
+    if "(†)" in leader and entry.leader_class == "hvy_tank":
+        leader = "9-1 AL"
+    leader = leader.replace(" (†)", "")
+    result["leader_roll"] = outcome.to_json()
+    result["leader"] = leader
+    return leader
 
 
 def _rg_units(run: Run, side: Seat, rg: RgLine, entry: RgEntry, count: int, secret_id: str) -> list[str]:
