@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 from conftest import SEED, Table, bundled, new_table
-from test_refit import advance, end_scenario, to_first_reph
 
 from engine.asl import load_table_override, salt_for, verify_receipt
 from engine.asl.refit import WINDY
 from engine.contract import IllegalActionError, InvalidActionError
 from engine.sealing import secret_dice
 from tests.asl.campaign_system import SYSTEM
+from tests.asl.refit_play import advance, end_scenario, to_first_reph
 
 FULL_INFANTRY = """
 [rg_chart]
