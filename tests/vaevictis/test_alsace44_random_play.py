@@ -1,6 +1,6 @@
 """Random legal play of Alsace 1944, each scenario to its result, the invariants checked after every action.
 
-The general invariants of random play (tests/vaevictis/test_random_play.py) and Alsace's own
+The general invariants of random play (tests/vaevictis/random_play.py) and Alsace's own
 (tests/vaevictis/alsace.py) are checked after each action. ``ALSACE44_RANDOM_SEEDS`` (default 1) sets how
 many games of each scenario; a failure reproduces from its seed.
 """
@@ -14,7 +14,7 @@ import pytest
 from engine.contract import InvalidActionError
 from engine.vaevictis.game import VaeVictisGame
 from tests.vaevictis.alsace import alsace_game, check_alsace_invariants
-from tests.vaevictis.test_random_play import play
+from tests.vaevictis.random_play import play
 
 SEEDS = int(os.environ.get("ALSACE44_RANDOM_SEEDS", "1"))
 MAX_ACTIONS = 8000

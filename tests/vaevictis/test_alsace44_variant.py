@@ -19,7 +19,7 @@ from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
 from engine.vaevictis.state import GameState
 from engine.vaevictis.supply import command_range
-from tests.vaevictis.test_alsace44_engine import core_documents
+from tests.vaevictis.alsace_documents import core_documents
 
 SEED = bytes(range(32))
 LONG = "entire-battle-variant"
@@ -274,7 +274,7 @@ def test_19_4_random_play_of_the_variant_keeps_the_invariants(game: VaeVictisGam
     200); the groups enter as French moves trigger them."""
     import os
 
-    from tests.vaevictis.test_random_play import play
+    from tests.vaevictis.random_play import play
 
     actions = int(os.environ.get("ALSACE44_VARIANT_ACTIONS", "200"))
     start = effort(game, both_set_up(game), 2, "fr-2-dim,fr-9-dic")
