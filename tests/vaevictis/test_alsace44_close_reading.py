@@ -130,7 +130,7 @@ def test_15_3_lack_of_ss_elan_waits_for_a_reactivation_of_the_30th_ss_and_nothin
     unit, or a reactivation of another formation's unit, goes ahead without asking the French."""
     from engine.vaevictis.loader import build_game
     from tests.vaevictis.alsace_documents import core_documents
-    from tests.vaevictis.test_alsace44_stratagems import ss_reactivation
+    from tests.vaevictis.stratagem_play import ss_reactivation
 
     game = VaeVictisGame(build_game(core_documents()))
     state, ss, move = ss_reactivation(game)
@@ -159,7 +159,7 @@ def test_2_1_15_both_initiative_stratagems_played_are_sealed_then_revealed_toget
     from engine.vaevictis import initiative_stratagems as initiative
     from engine.vaevictis.loader import build_game
     from tests.vaevictis.alsace_documents import core_documents
-    from tests.vaevictis.test_alsace44_stratagems import FIRST_CA, LXIII, initiative_of_turn_2
+    from tests.vaevictis.stratagem_play import FIRST_CA, LXIII, initiative_of_turn_2
 
     game = VaeVictisGame(build_game(core_documents()))
     state = initiative_of_turn_2(game)
@@ -188,7 +188,7 @@ def test_19_4_2_only_a_french_move_or_advance_into_column_16_brings_the_mulhouse
     from engine.vaevictis import variant
     from engine.vaevictis.loader import build_game
     from tests.vaevictis.alsace_documents import core_documents
-    from tests.vaevictis.test_alsace44_variant import started
+    from tests.vaevictis.variant_play import started
 
     game = VaeVictisGame(build_game(core_documents()))
     data = game.data

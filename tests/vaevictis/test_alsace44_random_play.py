@@ -34,7 +34,7 @@ def test_19_every_scenario_plays_to_a_result(game: VaeVictisGame, scenario: str,
     """[19.1, 19.2, 19.4] Each scenario, played at random, ends with a winner on its last turn."""
     start = None
     if game.data.scenarios[scenario].variant:  # [19.4.1] a checked free set-up and an offensive effort first
-        from tests.vaevictis.test_alsace44_variant import both_set_up, effort
+        from tests.vaevictis.variant_play import both_set_up, effort
 
         start = effort(game, both_set_up(game, scenario), 2, "fr-2-dim,fr-9-dic")
     state, log = play(game, 100 + seed, scenario, MAX_ACTIONS, also_check=check_alsace_invariants, start=start)
