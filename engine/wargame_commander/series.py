@@ -858,8 +858,8 @@ def _designate(run: _Run, action: Action) -> None:
         _resolve_combat(run, {side: copy.deepcopy(s["content"]) for side, s in sealed.items()})
 
 
-def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None:
-    """2.4g-h: odds fixed and every die rolled first, then the results applied together."""
+def _designated_battles(run: _Run, designations: dict[str, list[list[Any]]]) -> list[Battle]:
+    """2.4g: each side's designated battles in order, with their odds fixed before any die is rolled."""
     state, board = run.state, run.board
     battles: list[Battle] = []
     for side in board.sides:
@@ -879,6 +879,13 @@ def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None
                 },
             )
             battles.append(battle)
+    return battles
+
+
+def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None:
+    """2.4g-h: odds fixed and every die rolled first, then the results applied together."""
+    state, board = run.state, run.board
+    battles = _designated_battles(run, designations)
     for battle in battles:
         battle["dice"] = list(run.two_d6())
         battle["total"] = sum(battle["dice"]) + battle["drm"]
