@@ -5,13 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from engine import arguments
-from engine.asl.module import (
-    ModuleError,
-    load_table_override,
-    module_from_raw,
-    overridden_keys,
-    rg_chart_changes,
-)
+from engine.asl.module import ModuleError, load_table_override, module_from_raw, overridden_keys, rg_chart_changes
 from engine.asl.refit.prompts import prompts
 from engine.asl.refit.rolls import roll
 from engine.asl.refit.roster_actions import add_units, areas, recombine, update_units
@@ -21,13 +15,7 @@ from engine.asl.refit.secret_steps import choose_chit, fortify, purchase, roll_c
 from engine.asl.refit.steps import settle
 from engine.asl.refit.vocabulary import ORGANISER, ORGANISER_VERBS, ROSTER_VERBS
 from engine.asl.state import CampaignState
-from engine.contract import (
-    Action,
-    Event,
-    IllegalActionError,
-    InvalidActionError,
-    NotYourTurnError,
-)
+from engine.contract import Action, Event, IllegalActionError, InvalidActionError, NotYourTurnError
 
 
 def apply(state: CampaignState, action: Action) -> tuple[CampaignState, list[Event]]:

@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-from engine.asl.module import (
-    Table,
-)
+from engine.asl.module import Module, Table
 from engine.asl.state import CampaignState, DateRecord
-from engine.contract import (
-    Seat,
-)
-
-if TYPE_CHECKING:
-    from engine.asl.refit.run import Run
+from engine.contract import Seat
 
 
 def last_scenario(state: CampaignState) -> DateRecord | None:
@@ -38,9 +30,10 @@ def previous_date_idle(state: CampaignState) -> bool:
     return bool(finished) and finished[-1].kind == "idle"
 
 
-def auto_quantity(run: Run, auto: str, side: Seat | None, extra: Mapping[str, str]) -> int | None:
+def auto_quantity(
+    state: CampaignState, module: Module, auto: str, side: Seat | None, extra: Mapping[str, str]
+) -> int | None:
     """The quantity of an auto DRM for a side, or ``None`` when it does not apply."""
-    state, module = run.state, run.module
     name, _, arg = auto.partition(":")
     last = last_scenario(state)
     if name == "side":
@@ -80,13 +73,15 @@ def auto_quantity(run: Run, auto: str, side: Seat | None, extra: Mapping[str, st
     return None
 
 
-def auto_quantities(run: Run, table: Table, side: Seat | None, extra: Mapping[str, str]) -> dict[str, int]:
+def auto_quantities(
+    state: CampaignState, module: Module, table: Table, side: Seat | None, extra: Mapping[str, str]
+) -> dict[str, int]:
     """The auto DRMs of a table that apply to a side, by DRM id."""
     found: dict[str, int] = {}
     for drm in table.drms:
         if drm.auto is None or (drm.side is not None and drm.side != side):
             continue
-        quantity = auto_quantity(run, drm.auto, side, extra)
+        quantity = auto_quantity(state, module, drm.auto, side, extra)
         if quantity is not None and drm.modifier(quantity) != 0:
             found[drm.id] = quantity
     return found

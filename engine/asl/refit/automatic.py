@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-from engine.asl.module import (
-    Step,
-)
+from engine.asl.module import Step
 from engine.asl.refit.auto_drms import previous_date_idle
 from engine.asl.refit.run import Run
 from engine.asl.roster import RgLine

@@ -10,9 +10,7 @@ from engine.asl.module import CgDef, Module, ModuleError, parse_module_text
 from engine.asl.refit.arguments import split_ids
 from engine.asl.roster import RgLine, Roster
 from engine.asl.state import CampaignState, DateRecord
-from engine.contract import (
-    InvalidActionError,
-)
+from engine.contract import InvalidActionError
 
 
 def _side_ints(options: Mapping[str, Any], key: str, sides: tuple[str, ...]) -> dict[str, int] | None:

@@ -3,14 +3,10 @@ the start of the CG Scenario and the end of the CG."""
 
 from __future__ import annotations
 
-from engine.asl.module import (
-    Step,
-)
+from engine.asl.module import Step
 from engine.asl.refit.run import Run
 from engine.asl.refit.vocabulary import WINDY
-from engine.contract import (
-    Seat,
-)
+from engine.contract import Seat
 
 
 def commencement_continue(run: Run, step: Step) -> bool:

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.asl.module import (
-    Module,
-    Step,
-    module_from_raw,
-)
+from engine.asl.module import Module, Step, module_from_raw
 from engine.asl.refit.vocabulary import CHITS
 from engine.asl.state import CampaignState, Chit, chit_limits
-from engine.contract import (
-    Choice,
-    Prompt,
-    Seat,
-)
+from engine.contract import Choice, Prompt, Seat
 
 
 def prompts(state: CampaignState) -> dict[Seat, Prompt]:

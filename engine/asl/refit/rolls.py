@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 from engine import arguments
-from engine.asl.module import (
-    Table,
-)
+from engine.asl.module import Table
 from engine.asl.refit.roster_actions import named_units
 from engine.asl.refit.run import Run
 from engine.asl.tables import TableRoll, parse_drm_spec
-from engine.asl.units import (
-    PERSONNEL,
-    SMC,
-    Unit,
-    casualty_reduce,
-    consequences,
-    replace,
-)
-from engine.contract import (
-    Action,
-    IllegalActionError,
-    InvalidActionError,
-)
+from engine.asl.units import PERSONNEL, SMC, Unit, casualty_reduce, consequences, replace
+from engine.contract import Action, IllegalActionError, InvalidActionError
 
 
 def roll(run: Run, action: Action) -> None:

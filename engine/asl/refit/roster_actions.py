@@ -7,20 +7,8 @@ from typing import Any
 from engine import arguments
 from engine.asl.refit.arguments import optional_ids, split_ids
 from engine.asl.refit.run import Run
-from engine.asl.units import (
-    EXPERIENCE,
-    FLAGS,
-    KINDS,
-    STATUSES,
-    Unit,
-    harden,
-)
-from engine.contract import (
-    Action,
-    IllegalActionError,
-    InvalidActionError,
-    Seat,
-)
+from engine.asl.units import EXPERIENCE, FLAGS, KINDS, STATUSES, Unit, harden
+from engine.contract import Action, IllegalActionError, InvalidActionError, Seat
 
 
 def named_units(run: Run, side: Seat, text: str) -> list[Unit]:

@@ -6,18 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.asl.module import (
-    Module,
-    Step,
-    Table,
-)
+from engine.asl.module import Module, Step, Table
 from engine.asl.refit.auto_drms import auto_quantities
 from engine.asl.state import CampaignState, Secret
 from engine.asl.tables import TableRoll, look_up, resolve, roll_dice
-from engine.contract import (
-    Event,
-    Seat,
-)
+from engine.contract import Event, Seat
 from engine.dice import Dice
 from engine.sealing import receipt_for, salt_for, sealed_text, secret_dice
 
@@ -58,7 +51,7 @@ class Run:
         label: str = "",
     ) -> TableRoll:
         """Roll a public table with the engine's auto DRMs plus any asked for; log it in the channel."""
-        amounts = dict(auto_quantities(self, table, side, extra or {}))
+        amounts = dict(auto_quantities(self.state, self.module, table, side, extra or {}))
         amounts.update(quantities or {})
         drms = resolve(table, amounts, side, column)
         dice = Dice(self.seed, self.state.rolls_made)
@@ -82,7 +75,7 @@ class Run:
         self, table: Table, side: Seat, column: str | None = None, extra: Mapping[str, str] | None = None
     ) -> TableRoll:
         """Roll a secret table on the side's own dice stream, with the auto DRMs; nothing is logged."""
-        drms = resolve(table, auto_quantities(self, table, side, extra or {}), side, column)
+        drms = resolve(table, auto_quantities(self.state, self.module, table, side, extra or {}), side, column)
         dice = self.secret_dice(side)
         rolled = roll_dice(table, dice)
         self.state.secret_rolls[side] = dice.rolls_made

@@ -8,11 +8,7 @@ from engine.asl.refit.auto_drms import last_scenario
 from engine.asl.refit.commencement import end_campaign
 from engine.asl.refit.run import Run
 from engine.asl.refit.vocabulary import CONDITIONS
-from engine.contract import (
-    Action,
-    IllegalActionError,
-    InvalidActionError,
-)
+from engine.contract import Action, IllegalActionError, InvalidActionError
 
 
 def award_cvp(run: Run, action: Action) -> None:

@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import arguments
-from engine.asl.module import (
-    RgEntry,
-)
+from engine.asl.module import RgEntry
 from engine.asl.refit.arguments import optional_ids
 from engine.asl.refit.prompts import chits_left
 from engine.asl.refit.roster_actions import new_units
@@ -17,15 +15,8 @@ from engine.asl.refit.vocabulary import CHITS
 from engine.asl.roster import RgLine
 from engine.asl.state import chit_limits
 from engine.asl.tables import AppliedDrm, look_up, roll_dice
-from engine.asl.units import (
-    Unit,
-)
-from engine.contract import (
-    Action,
-    IllegalActionError,
-    InvalidActionError,
-    Seat,
-)
+from engine.asl.units import Unit
+from engine.contract import Action, IllegalActionError, InvalidActionError, Seat
 
 
 def roll_cpp(run: Run, action: Action) -> None:

@@ -3,16 +3,12 @@ what a step that needs input waits for."""
 
 from __future__ import annotations
 
-from engine.asl.module import (
-    Step,
-)
+from engine.asl.module import Step
 from engine.asl.refit.automatic import ammo_elr, new_date, reinforcements
 from engine.asl.refit.commencement import commencement_continue
 from engine.asl.refit.run import Run
 from engine.asl.state import CampaignState, StepData
-from engine.contract import (
-    Seat,
-)
+from engine.contract import Seat
 
 
 def _step_runs(state: CampaignState, step: Step) -> bool:

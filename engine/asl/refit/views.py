@@ -5,15 +5,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from engine.asl.module import (
-    module_from_raw,
-)
+from engine.asl.module import module_from_raw
 from engine.asl.refit.prompts import prompts
 from engine.asl.state import CampaignState
-from engine.contract import (
-    Result,
-    Seat,
-)
+from engine.contract import Result, Seat
 from engine.sealing import salt_for
 
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from engine.asl.state import Chit
-from engine.contract import (
-    Seat,
-)
+from engine.contract import Seat
 
 ORGANISER: Seat = "organiser"
 """The pseudo-seat of the campaign's organiser (the bot checks the moderator role)."""
