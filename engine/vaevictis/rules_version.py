@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "663a1f50078e0e9c52a0bc2300dacd19662a1d4c93e1f60f01f7dfa3d7f7afaa"
+RULES_FINGERPRINT = "21c890b7c2a01683cfde48286fc53c69e2fc535eae93fabb1e303aae962c44ed"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
