@@ -13,29 +13,12 @@ from render.counters import chip_boxes
 from render.legend import KEYS_KEPT, key_band, key_for
 from render.picture import CounterFace, HiddenStack, MapMark, MapPicture, counter_face, setup_picture
 from render.snapshot import CLOSE_UP_ZOOM, frame, render_map, showing, to_png
-
-RGB = tuple[int, int, int]
-
-
-def near(a: RGB, b: RGB, tolerance: int = 8) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
-
-
-def count_colour(image: Image.Image, box: tuple[float, float, float, float], colour: RGB, tolerance: int = 8) -> int:
-    """How many pixels in ``box`` are (nearly) ``colour``."""
-    left, top, right, bottom = (round(v) for v in box)
-    data = image.convert("RGB").crop((left, top, right, bottom)).tobytes()
-    pixels = ((data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3))
-    return sum(1 for rgb in pixels if near(rgb, colour, tolerance))
+from tests.render.snapshot_tools import RGB, around, count_colour, near
 
 
 def pixel(image: Image.Image, xy: tuple[float, float]) -> RGB:
     red, green, blue = image.convert("RGB").getpixel((round(xy[0]), round(xy[1])))[:3]  # type: ignore[index]
     return red, green, blue
-
-
-def around(xy: tuple[float, float], half: float) -> tuple[float, float, float, float]:
-    return xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half
 
 
 def with_counters(game: GameData, counters: dict[int, tuple[CounterFace, ...]]) -> MapPicture:
