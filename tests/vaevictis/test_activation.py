@@ -10,7 +10,7 @@ import pytest
 from engine.contract import NotYourTurnError
 from tests.vaevictis.gameplay import FRONT, Table
 from tests.vaevictis.pinned_dice import seed_rolling
-from tests.vaevictis.test_combat_fixtures import mini_game
+from tests.vaevictis.test_combat_fixtures import mini_game, mini_game_with_independents
 
 
 def test_3_2_formation_activation_activates_the_hq_for_free() -> None:
@@ -147,6 +147,17 @@ def test_12_1_no_improved_position_in_an_enemy_zone_of_control() -> None:
 def test_16_3_independents_never_activate_by_formation() -> None:
     table = Table(placements=FRONT)
     table.refused("german", "activate_formation", "3.2", "not one of your formations", formation="us-v")
+
+
+def test_16_3_an_independent_formation_is_refused_a_formation_activation_and_acts_in_a_general_one() -> None:
+    placements = {"hq-us-v": 101, "us-2-id": 203, "hq-de-1ss": 803, "de-peiper": 703, "de-ind-4": 605}
+    table = Table(mini_game_with_independents(), placements)
+    table.refused(
+        "german", "activate_formation", "16.3", "act only in general activations", formation="de-independent"
+    )
+    table.act("german", "activate_general")
+    table.act("german", "move", units="de-ind-4", to="0606")
+    assert table.unit("de-ind-4").hex == 606
 
 
 def test_2_2_the_turn_ends_when_both_sides_pass_in_succession() -> None:

@@ -11,6 +11,7 @@ from engine.vaevictis.data import GameData
 from engine.vaevictis.state import Position
 from engine.vaevictis.supply import SupplyNet, update_statuses
 from tests.vaevictis.positions import mini_data, position
+from tests.vaevictis.test_combat_fixtures import add_independents
 
 DATA: GameData = mini_data()
 
@@ -134,6 +135,16 @@ def test_8_2_units_out_of_command_get_the_status_and_lose_it_back_in_range() -> 
     pos.invalidate()
     update_statuses(pos, "german")
     assert not unit.out_of_command
+
+
+def test_16_3_an_independent_is_in_command_however_far_from_every_hq() -> None:
+    """[16.3] An independent has no HQ and is always in command; a unit of a formation as far from its HQ is
+    out of command (8.2)."""
+    data = mini_data(add_independents)
+    pos = position(data, {"hq-de-1ss": 803, "de-ind-4": 203, "de-12-vg": 204, "hq-us-v": 206})
+    update_statuses(pos, "german")
+    assert not pos.state.units["de-ind-4"].out_of_command
+    assert pos.state.units["de-12-vg"].out_of_command
 
 
 def test_17_1_all_us_units_in_command_on_turn_one() -> None:
