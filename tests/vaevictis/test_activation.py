@@ -152,9 +152,7 @@ def test_16_3_independents_never_activate_by_formation() -> None:
 def test_16_3_an_independent_formation_is_refused_a_formation_activation_and_acts_in_a_general_one() -> None:
     placements = {"hq-us-v": 101, "us-2-id": 203, "hq-de-1ss": 803, "de-peiper": 703, "de-ind-4": 605}
     table = Table(mini_game_with_independents(), placements)
-    table.refused(
-        "german", "activate_formation", "16.3", "act only in general activations", formation="de-independent"
-    )
+    table.refused("german", "activate_formation", "16.3", "act only in general activations", formation="de-independent")
     table.act("german", "activate_general")
     table.act("german", "move", units="de-ind-4", to="0606")
     assert table.unit("de-ind-4").hex == 606

@@ -101,7 +101,13 @@ INDEPENDENTS = [
 def add_independents(docs: dict[str, dict[str, Any]]) -> None:
     """Add the German independents (pink bar, no HQ) of :data:`INDEPENDENTS` to a mini game's documents."""
     docs["counters.toml"]["formation"].append(
-        {"id": "de-independent", "name": "Independent (German)", "army": "de-6pz", "color": "#f2a7c3", "independent": True}
+        {
+            "id": "de-independent",
+            "name": "Independent (German)",
+            "army": "de-6pz",
+            "color": "#f2a7c3",
+            "independent": True,
+        }
     )
     docs["counters.toml"]["unit"].extend(INDEPENDENTS)
     docs["setup.toml"]["reinforcement"].append(
