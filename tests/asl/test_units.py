@@ -207,9 +207,8 @@ def test_9_6142_a_vehicles_failed_repair_leaves_it_on_the_roster() -> None:
 def test_9_6054_an_escape_eliminated_and_the_crews_fate_after_the_semicolon() -> None:
     tank = Unit("G1", "vehicle", "PzKpfw IIIL")
     assert consequences("escape", "Eliminated (12)", tank) == Consequence(status="eliminated")
-    escapes = consequences(
-        "escape", "Escapes; crew (if any) Casualty Reduced", tank
-    )  # the crew's fate is not the vehicle's
+    # the crew's fate, after the semicolon, is not the vehicle's
+    escapes = consequences("escape", "Escapes; crew (if any) Casualty Reduced", tank)
     assert escapes == Consequence(move=True)
 
 
