@@ -138,3 +138,26 @@ def test_7_7_2_armor_leaving_the_path_may_take_every_open_hex_after_a_closed_one
     pos = Position(DATA, new_state(DATA, {"de-peiper": 303, "us-b": 203, "de-vg": 204, "de-hansen": 204}))
     pos.state.units["de-vg"].steps = 3  # 0204 holds 5 steps: 2 more would be 7
     assert rt.advance_options(pos, "german", ["de-peiper"], 303, 1, 303, [[303, 402]], 3) == (302, 304, 403, 404)
+
+
+def test_7_7_2_infantry_follows_each_hex_of_the_path_then_any_hex_beyond_its_end() -> None:
+    pos = Position(DATA, new_state(DATA, {"de-vg": 203}))
+    path = [[303, 203, 202]]
+    assert rt.advance_options(pos, "german", ["de-vg"], 203, 2, 303, path, 4) == (202,)
+    pos.state.units["de-vg"].hex = 202
+    beyond = rt.advance_options(pos, "german", ["de-vg"], 202, 3, 303, path, 4)
+    assert set(beyond) == set(DATA.map.grid.neighbours(202))
+
+
+def test_7_7_1_the_retreat_says_which_priority_chose_its_hexes() -> None:
+    only = options({"us-b": 101, "de-vg": 102, "de-326": 201}, ["us-b"], [101])
+    assert only.hexes == (202,) and only.priority == "any open hex"
+    assert options({"us-b": 303, "de-vg": 403}, ["us-b"], [303]).priority == "least costly terrain"
+    named = {
+        101: ((204,), "furthest from the enemy"),
+        102: ((204,), "toward the friendly board edge"),
+        204: ((302, 403, 404), "out of enemy ZoC"),
+    }
+    for enemy, (hexes, priority) in named.items():
+        found = options({"us-b": 303, "de-vg": enemy}, ["us-b"], [303])
+        assert (found.hexes, found.priority) == (hexes, priority)
