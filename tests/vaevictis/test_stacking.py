@@ -105,7 +105,7 @@ def test_5_the_words_of_a_refused_elimination_name_every_unit_chosen() -> None:
         caught.value.reason
         == "eliminating V and 14 Cav leaves 8 steps in 0304, more than the 6 allowed: choose more units"
     )
-    with pytest.raises(InvalidActionError, match="^a unit is named twice$"):
+    with pytest.raises(InvalidActionError, match=r"^a unit is named twice$"):
         eliminate_excess(state, data, 304, ["us-cav", "us-cav"])
     with pytest.raises(InvalidActionError, match="there is no unit 'ghost'"):
         eliminate_excess(state, data, 304, ["ghost"])
