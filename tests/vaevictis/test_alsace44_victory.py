@@ -244,3 +244,16 @@ def test_19_1_the_rhine_is_reached_only_by_a_unit_standing_on_its_bank(game: Vae
     victory.after_action(data, state)
     victory.after_action(data, state)
     assert state.flags[victory.REACHED_FLAG] == ["allied:rhine bank"]
+
+
+def test_19_the_result_is_told_with_the_french_sides_name_and_its_winner(game: VaeVictisGame) -> None:
+    data = game.data
+    state = game.new_game("entire-battle", {}, SEED)
+    occupy(data, state, [*place_hexes(data, "Belfort"), *place_hexes(data, "Mulhouse"), *forts(data)])
+    events = victory.end_of_game(data, state)
+    assert [e.text for e in events] == ["French tactical: holds Belfort, Mulhouse; holds every fort (19)."]
+    assert state.result is not None and state.result["winner"] == "allied"
+    state = game.new_game("initial-assault", {}, SEED)
+    events = victory.end_of_game(data, state)
+    assert [e.text for e in events] == ["German: the French objectives were not met (19)."]
+    assert state.result == {"winner": "german", "result": "german", "reason": "the French objectives were not met"}

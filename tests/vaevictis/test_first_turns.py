@@ -347,7 +347,10 @@ def test_17_2_three_of_the_five_cities_held_by_supplied_units_is_a_defensive_vic
     state = finish_support(game, game.new_game("entire-battle", {}, b"\x06" * 32))
     _hold(game, state, holders)
     events = victory.end_of_game(game.data, state)
-    assert state.result is not None and state.result["result"] == "german-defensive"
+    assert state.result is not None and (state.result["winner"], state.result["result"]) == (
+        "german",
+        "german-defensive",
+    )
     assert [e.text for e in events] == ["German defensive: holds Bastogne, St. Vith, Marche (17)."]
     state = finish_support(game, game.new_game("entire-battle", {}, b"\x06" * 32))
     _hold(game, state, holders)
