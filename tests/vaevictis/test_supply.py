@@ -159,3 +159,25 @@ def test_8_1_command_area_is_the_hexes_a_line_of_command_reaches() -> None:
     assert 403 not in area and 402 not in area  # enemy-held hexes stop a line of command
     assert 503 in area and 404 in area  # 0404 is reached round the enemy, within 4
     assert all(DATA.map.grid.distance(803, h) <= 4 for h in area)
+
+
+def test_10_3_the_supply_phase_reports_each_change_of_status_once() -> None:
+    """[8.2, 10.3] The supply phase lists each unit whose status changed, with its new status, and nothing for a
+    unit whose status stands."""
+    pos = position(DATA, {"hq-us-v": 105, "us-2-id": 206, "hq-de-1ss": 806})
+
+    def division() -> list[tuple[str, str]]:
+        return [change for change in update_statuses(pos, "allied") if change[0] == "us-2-id"]
+
+    assert division() == [("us-2-id", "isolated")]
+    assert division() == [("us-2-id", "unsupplied")]
+    assert division() == []
+    pos.state.units["us-2-id"].hex = 203
+    pos.invalidate()
+    assert division() == [("us-2-id", "supplied")]
+    assert division() == []
+    pos = position(DATA, {"hq-de-1ss": 803, "de-12-vg": 203, "hq-us-v": 206})
+    assert ("de-12-vg", "out-of-command") in update_statuses(pos, "german")
+    pos.state.units["de-12-vg"].hex = 603
+    pos.invalidate()
+    assert ("de-12-vg", "in-command") in update_statuses(pos, "german")
