@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "c73e775a768c53e6f9cedfb87cc4beeb6ba986db1ac85dcbbbaeb7b316cd9a82"
+RULES_FINGERPRINT = "21c890b7c2a01683cfde48286fc53c69e2fc535eae93fabb1e303aae962c44ed"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

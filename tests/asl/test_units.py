@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from conftest import Table, new_table
-from test_refit import advance, end_scenario
 
 from engine.asl.units import Consequence, Unit, casualty_reduce, consequences, harden, replace
 from engine.contract import IllegalActionError, InvalidActionError
 from tests.asl.campaign_system import SYSTEM
+from tests.asl.refit_play import advance, end_scenario
 
 
 def initial_ob(table: Table) -> None:

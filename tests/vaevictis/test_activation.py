@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from engine.contract import NotYourTurnError
+from tests.vaevictis.combat_setups import mini_game, mini_game_with_independents
 from tests.vaevictis.gameplay import FRONT, Table
 from tests.vaevictis.pinned_dice import seed_rolling
 from tests.vaevictis.positions import mini_data, position
-from tests.vaevictis.test_combat_fixtures import mini_game, mini_game_with_independents
 
 
 def test_3_2_formation_activation_activates_the_hq_for_free() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from tests.vaevictis.combat_setups import seed_for
 from tests.vaevictis.gameplay import FRONT, Table
-from tests.vaevictis.test_combat_fixtures import seed_for
 
 CONTACT = {"hq-us-v": 101, "us-2-id": 203, "hq-de-1ss": 803, "de-peiper": 303, "de-hansen": 303}
 

@@ -19,7 +19,7 @@ from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
 from engine.vaevictis.state import GameState
 from engine.vaevictis.turn import start_turn
-from tests.vaevictis.test_alsace44_engine import core_documents
+from tests.vaevictis.alsace_documents import core_documents
 
 SEED = bytes(range(32))
 

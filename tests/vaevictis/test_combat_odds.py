@@ -11,7 +11,7 @@ from engine.vaevictis.data import GameData
 from engine.vaevictis.loader import build_game
 from engine.vaevictis.odds import AttackPlan, Contribution, assess, c3i_rating, preview, round_ratio, sum_strengths
 from engine.vaevictis.state import GameState, MapMarker
-from tests.vaevictis.test_combat_fixtures import mini_documents, mini_game, mini_game_with_independents, new_state
+from tests.vaevictis.combat_setups import mini_documents, mini_game, mini_game_with_independents, new_state
 
 
 def germans_attack(target: int, *attackers: str, **kw: object) -> AttackPlan:

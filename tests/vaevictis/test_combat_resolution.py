@@ -1,6 +1,6 @@
 """Resolving an attack (combat.py): the die, losses, retreats, advances, breakthroughs, supports after use.
 
-Dice are pinned by choosing the seed (see ``attack`` in test_combat_fixtures). Column reminders, mini game:
+Dice are pinned by choosing the seed (see ``attack`` in combat_setups). Column reminders, mini game:
 de-vg (9, q3) against us-b (6, q3) is 2:1; de-big (30, q3) against us-b is 5:1, against us-c (3) 8:1+.
 """
 
@@ -12,7 +12,7 @@ from engine.contract import Action, IllegalActionError, NotYourTurnError
 from engine.vaevictis import combat, zoc
 from engine.vaevictis.odds import AttackPlan
 from engine.vaevictis.state import GameState, Position
-from tests.vaevictis.test_combat_fixtures import act, attack, mini_game, new_state, verbs
+from tests.vaevictis.combat_setups import act, attack, mini_game, new_state, verbs
 
 DATA = mini_game()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.vaevictis import retreat as rt
 from engine.vaevictis.state import MapMarker, Position
-from tests.vaevictis.test_combat_fixtures import mini_game, new_state
+from tests.vaevictis.combat_setups import mini_game, new_state
 
 DATA = mini_game()
 

@@ -7,7 +7,7 @@ import pytest
 from engine.contract import IllegalActionError, InvalidActionError
 from engine.vaevictis.stacking import eliminate_excess, overstacked_hexes, stacking_limit
 from engine.vaevictis.state import Position
-from tests.vaevictis.test_movement import build, position
+from tests.vaevictis.movement_setups import build, position
 
 
 def test_5_the_limit_is_6_steps() -> None:

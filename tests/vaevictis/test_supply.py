@@ -10,8 +10,8 @@ from __future__ import annotations
 from engine.vaevictis.data import GameData
 from engine.vaevictis.state import Position
 from engine.vaevictis.supply import SupplyNet, update_statuses
+from tests.vaevictis.combat_setups import add_independents
 from tests.vaevictis.positions import mini_data, position
-from tests.vaevictis.test_combat_fixtures import add_independents
 
 DATA: GameData = mini_data()
 
