@@ -91,6 +91,38 @@ def mini_game() -> GameData:
     return build_game(mini_documents())
 
 
+INDEPENDENTS = [
+    _unit("de-ind-5", "de-independent", "armored", 2, 8, 5, None),
+    _unit("de-ind-4", "de-independent", "infantry", 2, 6, 4, None),
+]
+"""Two German independents (16.3) of the two qualities an independent may have (9.5: A at 5, B at 4)."""
+
+
+def add_independents(docs: dict[str, dict[str, Any]]) -> None:
+    """Add the German independents (pink bar, no HQ) of :data:`INDEPENDENTS` to a mini game's documents."""
+    docs["counters.toml"]["formation"].append(
+        {
+            "id": "de-independent",
+            "name": "Independent (German)",
+            "army": "de-6pz",
+            "color": "#f2a7c3",
+            "independent": True,
+        }
+    )
+    docs["counters.toml"]["unit"].extend(INDEPENDENTS)
+    docs["setup.toml"]["reinforcement"].append(
+        {"turn": 2, "units": [u["id"] for u in INDEPENDENTS], "hexes": ["0803"], "trucks": False}
+    )
+
+
+@cache
+def mini_game_with_independents() -> GameData:
+    """The mini game with the combat test units and two German independents (16.3)."""
+    docs = mini_documents()
+    add_independents(docs)
+    return build_game(docs)
+
+
 def new_state(data: GameData, placed: Mapping[str, int], seed: str = "00" * 32, **options: bool) -> GameState:
     """A state with only the named units on the map, each with 3 APs (and the HQs' markers empty)."""
     state = GameState(game=data.id, scenario="test", options=dict(options), seed=seed)

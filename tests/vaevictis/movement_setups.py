@@ -30,6 +30,7 @@ UNITS: list[dict[str, Any]] = [
     {"id": "de-hansen", "name": "Hansen/1", "formation": "de-1ss", "kind": "mechanized", "steps": 2, "strength": 6},
     {"id": "de-116", "name": "116/Pz", "formation": "de-1ss", "kind": "armored", "steps": 2, "strength": 8},
     {"id": "de-weak", "name": "KG Weak", "formation": "de-1ss", "kind": "infantry", "steps": 1, "strength": 1},
+    {"id": "de-two", "name": "KG Two", "formation": "de-1ss", "kind": "infantry", "steps": 1, "strength": 2},
 ]
 
 

@@ -391,6 +391,19 @@ def test_9_5_traffic_jam_the_defender_picks_the_attacker_reduced_to_zero() -> No
     assert fight.data["ratio"] == "2:1"  # only de-vg's 9 against 6
 
 
+def test_9_5_an_attack_by_several_formations_rolls_on_the_worst_c3i_rating() -> None:
+    """[9.5] 12 VG's HQ (I SS) is rated B, 326 VG's (LXVII) C: together they roll on column C, where a 1
+    calls for the SNAFU table (on column B a 1 is no SNAFU)."""
+    state = new_state(DATA, {"de-vg": 403, "de-326": 403, "us-b": 303}, c3i_snafu=True)
+    events = attack(DATA, state, plan(303, "de-vg", "de-326"), [1, 3, 4, 4])  # C3I 1, SNAFU 3 + 4 = 7
+    check = next(e for e in events if e.kind == "roll" and e.data["purpose"].startswith("C3I check"))
+    assert check.data["purpose"] == "C3I check, rating C"
+    assert [e.data["roll"] for e in events if e.kind == "snafu"] == [7]
+    state = new_state(DATA, {"de-vg": 403, "us-b": 303}, c3i_snafu=True)
+    events = attack(DATA, state, plan(303, "de-vg"), [1, 3])  # alone on column B: the 1 calls for nothing
+    assert not [e for e in events if e.kind == "snafu"] and state.rolls_made == 2
+
+
 def test_15_4_christmas_reroll_the_second_roll_stands() -> None:
     state = new_state(DATA, {"de-vg": 403, "us-b": 303}, christmas_presents=True)
     state.flags["christmas_reroll"] = ["german"]

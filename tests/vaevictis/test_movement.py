@@ -13,9 +13,10 @@ import pytest
 
 from engine.contract import IllegalActionError
 from engine.hexgrid import Hex
+from engine.vaevictis import zoc
 from engine.vaevictis.data import GameData
 from engine.vaevictis.movement import Route, apply_move, check_move, legal_destinations
-from engine.vaevictis.state import GameState, MapMarker
+from engine.vaevictis.state import GameState, MapMarker, Position
 from tests.vaevictis.movement_setups import build, position
 
 
@@ -242,6 +243,57 @@ def test_4_1_no_zone_of_control_across_a_river_bridged_or_not() -> None:
     routes = legal_destinations(data, state, ["us-393"])
     assert not routes[404].enters_enemy_zoc and not routes[405].enters_enemy_zoc
     assert routes[503].enters_enemy_zoc  # the same unit's zone on its own bank
+
+
+def around(data: GameData, hex_: Hex) -> set[Hex]:
+    """A hex and the six around it."""
+    return {hex_, *data.map.grid.neighbours(hex_)}
+
+
+def test_4_1_a_unit_of_strength_2_controls_the_hexes_around_it() -> None:
+    data = build()
+    state = position(data, {"us-393": ("0104", 2), "de-two": ("0504", 0), "de-weak": ("0508", 0)})
+    assert set(zoc.enemy_zoc(Position(data, state), "allied")) == around(data, 504) | {508}
+
+
+def test_4_1_each_side_meets_the_zones_of_the_other_sides_units() -> None:
+    data = build()
+    state = position(data, {"us-393": ("0104", 2), "de-326": ("0804", 0)})
+    pos = Position(data, state)
+    assert zoc.enemy_zoc(pos, "allied") == {h: {"de-326"} for h in around(data, 804)}
+    assert zoc.enemy_zoc(pos, "german") == {h: {"us-393"} for h in around(data, 104)}
+
+
+def test_4_1_the_zones_follow_a_unit_over_many_positions_in_a_row() -> None:
+    """[4.1] The zones of a position are kept for the positions that follow (a bounded number of them): every
+    position's zones are its own, however many came before, read once or twice."""
+    data = build()
+    state = position(data, {"us-393": ("0101", 2), "de-326": ("0102", 0)})
+    for column in range(1, 13):
+        for row in (2, 6):
+            state.units["de-326"].hex = column * 100 + row
+            for _ in range(2):
+                assert set(zoc.enemy_zoc(Position(data, state), "allied")) == around(data, column * 100 + row)
+
+
+def test_7_8_a_breakthrough_marker_cancels_the_zone_as_soon_as_it_is_placed() -> None:
+    data = build()
+    state = position(data, {"us-ccb": ("0104", 2), "de-116": ("0504", 0)})
+    assert 404 in zoc.enemy_zoc(Position(data, state), "allied")
+    state.markers.append(MapMarker(kind="breakthrough", hex=404, side="allied", turn_placed=1))
+    assert set(zoc.enemy_zoc(Position(data, state), "allied")) == around(data, 504) - around(data, 404) | {504}
+
+
+def test_7_8_only_a_breakthrough_marker_cancels_and_only_around_itself() -> None:
+    """[7.8] The marker cancels the zone in its hex and the six around it; the rest of the unit's zone
+    stands, and another marker of the side (a Roadblock, 15.3) cancels nothing."""
+    data = build()
+    state = position(data, {"us-ccb": ("0104", 2), "de-116": ("0504", 0)})
+    state.markers.append(MapMarker(kind="roadblock", hex=404, side="allied", turn_placed=1))
+    assert set(zoc.enemy_zoc(Position(data, state), "allied")) == around(data, 504)
+    state.markers.append(MapMarker(kind="breakthrough", hex=303, side="allied", turn_placed=1))
+    kept = set(zoc.enemy_zoc(Position(data, state), "allied"))
+    assert kept == around(data, 504) - around(data, 303) and 404 not in kept and 605 in kept
 
 
 def test_4_2_entering_an_enemy_zoc_stops_movement_and_obliges_an_attack() -> None:
