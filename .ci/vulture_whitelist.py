@@ -46,6 +46,12 @@ units.Unit.hardened, units.Unit.malfunctioned
 units.Unit.immobilized, units.Unit.stunned
 odds.Assessment.base_column
 
+# Keys of the engines' pending records (TypedDicts), read and written by subscription (record["min_losses"]).
+_.then, _.pending_cvp, _.back_to, _.confirm_by, _.sudden_death  # engine/asl/state.py
+_.drm_detail, _.zoc_owed, _.min_losses, _.unfulfilled, _.held_by_defender  # engine/vaevictis/pending_records.py
+_.defender_lost, _.armor_on_both_sides, _.snafu_choices
+_.defender_hex, _.airfield, _.shot_down  # engine/wargame_commander/records.py
+
 # pytest's hooks, markers and autouse fixtures, found by name.
 _.pytest_generate_tests, _.pytestmark
 _._ardennes  # an autouse fixture (tests/bot/test_channel_messages.py)

@@ -7,8 +7,10 @@ keeps :data:`RULES_FINGERPRINT`, a hash of that code (comments and docstrings le
 it is updated: the moment to decide whether the change needs a bump.
 """
 
-RULES_VERSION = 1
-"""The current rules version (1: the first recorded; games stored before versions were recorded count as 0)."""
+RULES_VERSION = 2
+"""The current rules version (1: the first recorded; games stored before versions were recorded count as 0; 2: an
+action's arguments read by the shared reader, ``engine/arguments.py``: a yes/no argument typed as ``false`` or
+``no`` is no, and a fraction or an empty value where a whole number is needed is refused)."""
 
-RULES_FINGERPRINT = "ccf7167bc0b61e70131064c910755e77c26d767758742b50b88593bbd95b735a"
+RULES_FINGERPRINT = "c734b9c96e6bf229995ec317942466def353acdfce6489bb11c78271c0d38c82"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

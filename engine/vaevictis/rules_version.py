@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "89ea8cce88677f1e8678764c66f6b22277813485a8c0e39d3b46e77ffa020531"
+RULES_FINGERPRINT = "cc53f51d9ebb239f5fd1e919c044b721f898aadb7e0456c231567260259d0605"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -8,22 +8,8 @@ from pathlib import Path
 
 from bot.transports.cli import main
 from bot.transports.console import play
+from tests.bot.console_script import SCRIPT
 from tests.bot.doubles import duel_systems, require_ardennes
-
-SCRIPT = """
-# both players bid; red moves first
-choose 2
-choose 1
-act advance steps=3
-act advance steps=1
-act advance steps=2
-game undo
-attack line x
-ok
-choose 2
-act advance steps=2
-log
-""".splitlines()
 
 
 async def test_a_script_plays_a_game_hot_seat(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.vaevictis.data import GameData
 from engine.vaevictis.state import Position
 from engine.vaevictis.supply import SupplyNet, update_statuses
+from tests.vaevictis.combat_setups import add_independents
 from tests.vaevictis.positions import mini_data, position
 
 DATA: GameData = mini_data()
@@ -136,6 +137,16 @@ def test_8_2_units_out_of_command_get_the_status_and_lose_it_back_in_range() -> 
     assert not unit.out_of_command
 
 
+def test_16_3_an_independent_is_in_command_however_far_from_every_hq() -> None:
+    """[16.3] An independent has no HQ and is always in command; a unit of a formation as far from its HQ is
+    out of command (8.2)."""
+    data = mini_data(add_independents)
+    pos = position(data, {"hq-de-1ss": 803, "de-ind-4": 203, "de-12-vg": 204, "hq-us-v": 206})
+    update_statuses(pos, "german")
+    assert not pos.state.units["de-ind-4"].out_of_command
+    assert pos.state.units["de-12-vg"].out_of_command
+
+
 def test_17_1_all_us_units_in_command_on_turn_one() -> None:
     pos = position(DATA, {"hq-us-v": 101, "us-2-id": 806, "hq-de-1ss": 801})
     update_statuses(pos, "allied", all_in_command=True)
@@ -148,3 +159,25 @@ def test_8_1_command_area_is_the_hexes_a_line_of_command_reaches() -> None:
     assert 403 not in area and 402 not in area  # enemy-held hexes stop a line of command
     assert 503 in area and 404 in area  # 0404 is reached round the enemy, within 4
     assert all(DATA.map.grid.distance(803, h) <= 4 for h in area)
+
+
+def test_10_3_the_supply_phase_reports_each_change_of_status_once() -> None:
+    """[8.2, 10.3] The supply phase lists each unit whose status changed, with its new status, and nothing for a
+    unit whose status stands."""
+    pos = position(DATA, {"hq-us-v": 105, "us-2-id": 206, "hq-de-1ss": 806})
+
+    def division() -> list[tuple[str, str]]:
+        return [change for change in update_statuses(pos, "allied") if change[0] == "us-2-id"]
+
+    assert division() == [("us-2-id", "isolated")]
+    assert division() == [("us-2-id", "unsupplied")]
+    assert division() == []
+    pos.state.units["us-2-id"].hex = 203
+    pos.invalidate()
+    assert division() == [("us-2-id", "supplied")]
+    assert division() == []
+    pos = position(DATA, {"hq-de-1ss": 803, "de-12-vg": 203, "hq-us-v": 206})
+    assert ("de-12-vg", "out-of-command") in update_statuses(pos, "german")
+    pos.state.units["de-12-vg"].hex = 603
+    pos.invalidate()
+    assert ("de-12-vg", "in-command") in update_statuses(pos, "german")
