@@ -102,8 +102,8 @@ def _chain_layer(
         )
         for r in rows
     ]  # fmt: skip
-    problems += chain.check(game.seed_hash, links, game.chain_head)
-    points = chain.points(game.seed_hash, links)
+    broken, points = chain.walk(game.seed_hash, links, game.chain_head)
+    problems += broken
     head = next(reversed(points)) if points else game.seed_hash
     for posted_head in posted:
         wanted = posted_head.lower()

@@ -248,6 +248,14 @@ def _build_tables(data: GameData) -> _MapTables:
     )
 
 
+def _terrain_classes(data: GameData) -> Mapping[str, MobilityClass]:
+    """:func:`terrain_class` of every unit of the game, read once per game's data (every move asks)."""
+    found: Mapping[str, MobilityClass] | None = data.derived.get("terrain_classes")
+    if found is None:
+        found = data.derived["terrain_classes"] = {u: terrain_class(d) for u, d in data.units.items()}
+    return found
+
+
 def terrain_class(unit: UnitDef) -> MobilityClass:
     """[6.1] The Terrain Effects Chart column a unit pays: infantry, or mechanized for armor, mechanized and HQ.
 
@@ -385,19 +393,21 @@ class _Mover:
         classes the road's ``alone_counts`` names."""
         self.friendly_steps: dict[Hex, int] = {}
         enemy_hexes = []
+        side_of = data.side_of
+        movers_at = {u.hex for u in self.units}
+        classes = _terrain_classes(data) if counted is not None else {}
         for hex_, occupants in pos.occupants.items():
-            side = data.side_of(occupants[0].id)
-            if side == enemy:
+            if side_of(occupants[0].id) == enemy:
                 self.blocked[hex_] = _ENEMY
                 enemy_hexes.append(hex_)
                 continue
-            others = [u for u in occupants if u.id not in movers]
+            others = [u for u in occupants if u.id not in movers] if hex_ in movers_at else occupants
             if others:
                 if counted is None or any(
-                    ("mechanized" if u.id in motorized else terrain_class(data.units[u.id])) in counted for u in others
+                    ("mechanized" if u.id in motorized else classes[u.id]) in counted for u in others
                 ):
                     self.other_units.add(hex_)
-                self.friendly_steps[hex_] = sum(u.steps for u in others)
+                self.friendly_steps[hex_] = sum([u.steps for u in others])
         # [15.2, 15.3] The enemy's hex-blocking event markers (Ardennes: Roadblock, Stosser).
         blocking = data.events_with_effect("blocks-hex", "blocks-hex-on-roll")
         for marker in state.markers:

@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "becf6441c72574c69b592f3545c637d17d093432e5549f59d73cb7f3667f0624"
+RULES_FINGERPRINT = "5c4ac392a8dbaf2e11aa58bc9923c19be9fdc3dddcca6e574c23f2bf7e68042b"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
