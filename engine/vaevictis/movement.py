@@ -480,8 +480,10 @@ class _Mover:
         if why:
             return 0.0, 0, why
         along = self.tables.along_river
-        if along is not None and from_ is not None and any(e in self.zoc for e in along.get((from_, to), ())):
-            return 0.0, 0, _ALONG_RIVER
+        if along is not None and from_ is not None:
+            beyond = along.get((from_, to))  # most steps cross no river hexside: no generator made for them
+            if beyond and any(e in self.zoc for e in beyond):
+                return 0.0, 0, _ALONG_RIVER
         ap_cost = 0
         if river:
             mp_cost, ap_cost = self.crossing.get(river, (PROHIBITED, 0))

@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "5c4ac392a8dbaf2e11aa58bc9923c19be9fdc3dddcca6e574c23f2bf7e68042b"
+RULES_FINGERPRINT = "0a19806e892935887aa8f2102ad7f094400853cfb3dafd9f4a54aab27eea154e"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
