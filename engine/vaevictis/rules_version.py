@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "0a19806e892935887aa8f2102ad7f094400853cfb3dafd9f4a54aab27eea154e"
+RULES_FINGERPRINT = "a6c838e3ca02ccb2d4c449c312c2a71f1bc1662e9a9e0f2407444c6bc5a70c53"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -21,7 +21,7 @@ from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.geography import beyond_meuse, is_british_west_of_meuse
 from engine.vaevictis.state import Position, UnitState
-from engine.vaevictis.zoc import enemy_zoc
+from engine.vaevictis.zoc import enemy_zones
 
 
 def command_range(data: GameData, side: Side) -> int:
@@ -40,15 +40,17 @@ class SupplyNet:
         self.enemy_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
         blocking = blocking_markers(pos.data, side)
         self.blocked_by_markers = {m.hex for m in pos.state.markers if m.kind in blocking}
-        zone = enemy_zoc(pos, side)
+        zone = enemy_zones(pos, side)  # read-only and shared: only its hexes are read
         friendly_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) == side}
-        self.supply_closed = self.enemy_hexes | self.blocked_by_markers | {h for h in zone if h not in friendly_hexes}
+        self.supply_closed = self.enemy_hexes | self.blocked_by_markers | (zone.keys() - friendly_hexes)
         self.supply_closed |= no_entry_hexes(pos.data)
         self.edge = frozenset(h for h in pos.data.map.friendly_edges[side] if h not in self.supply_closed)
         self.road_to_edge = self._roads_reaching_edge()
         self._hq_supplied: dict[str, bool] = {}
         self._command_areas: dict[str, frozenset[Hex]] = {}
         self._supply_areas: dict[tuple[str, bool], dict[Hex, int]] = {}
+        self._side_hqs: list[str] | None = None
+        """The HQs of the side's formations, in the data's order (read once, for 9.3)."""
 
     # --- Lines of command (8.1) ---------------------------------------------------------------------------
 
@@ -75,11 +77,11 @@ class SupplyNet:
     def in_command_elsewhere(self, unit: UnitState) -> bool:
         """[9.3] Whether the unit traces a line of command to an HQ of its side other than its own."""
         own = self.data.formations[self.data.units[unit.id].formation].hq
-        return unit.hex is not None and any(
-            unit.hex in self.command_area(f.hq)
-            for f in self.data.formations.values()
-            if f.hq is not None and f.hq != own and self.data.side_of(f.hq) == self.side
-        )
+        if self._side_hqs is None:
+            self._side_hqs = [
+                f.hq for f in self.data.formations.values() if f.hq is not None and self.data.side_of(f.hq) == self.side
+            ]
+        return unit.hex is not None and any(unit.hex in self.command_area(hq) for hq in self._side_hqs if hq != own)
 
     def command_area(self, hq_id: str) -> frozenset[Hex]:
         """[8.1] The hexes an HQ's lines of command reach: within its range, around enemy-held hexes."""
