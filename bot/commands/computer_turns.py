@@ -5,7 +5,8 @@ turns it into the same channel messages a human's action posts (the account, the
 activation), without the answers a human caller reads privately and with no ping for the computer's seat. The
 computer's plan for an activation, the line it gave with the decision that opened it (an ``activation`` event),
 else its first line since its last picture, is kept until the activation closes and then posted after the picture
-(:attr:`ComputerTurn.explanation`); the reasons of a sealed decision are never posted (they would tell it). The
+(:attr:`ComputerTurn.explanation`), or, when its decision ends the game, after the account and before the result;
+the reasons of a sealed decision are never posted (they would tell it). The
 transports call it until it answers ``None`` after every change of a game (Discord in a task of its own per channel,
 the console in turn).
 """
@@ -52,7 +53,6 @@ class ComputerTurns(Prompting):
             return ComputerTurn(notes)
         game = outcome.table.game
         ctx = Context(COMPUTER, channel, game.guild)
-        replies = [r for r in await self.outcome_replies(ctx, outcome, "") if r.to != "caller" or not r.ephemeral]
         key = (game.id, move.seat)
         opens = any(e.get("kind") == ACTIVATION for e in outcome.events)  # the decision that opened an activation
         if move.explanation and not move.sealed and (opens or key not in plans):  # sealed: its reasons would tell it
@@ -61,4 +61,8 @@ class ComputerTurns(Prompting):
         if (outcome.picture_due or outcome.result is not None) and key in plans:
             text = f"**{move.seat}** (the computer, {move.level}): {plans.pop(key)}"
             explanation = Reply(text, to="channel", ephemeral=False, channel=channel)
+        if outcome.result is not None:  # its reason for the last move comes before the result and the record
+            ending = await self.outcome_replies(ctx, outcome, "", before_result=explanation)
+            return ComputerTurn(notes + [r for r in ending if r.to != "caller" or not r.ephemeral])
+        replies = [r for r in await self.outcome_replies(ctx, outcome, "") if r.to != "caller" or not r.ephemeral]
         return ComputerTurn(notes + replies, explanation)

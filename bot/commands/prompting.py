@@ -69,7 +69,12 @@ class Prompting:
     def _prompt_replies(self) -> Callable[..., Awaitable[list[Reply]]]:
         return self.prompt_replies
 
-    async def outcome_replies(self, ctx: Context, outcome: Outcome, note: str = "Done.") -> list[Reply]:
+    async def outcome_replies(
+        self, ctx: Context, outcome: Outcome, note: str = "Done.", before_result: Reply | None = None
+    ) -> list[Reply]:
+        """The messages of an outcome: the caller's ``note``, the account of what happened, the prompts it leads
+        to and the map; when the game ended, ``before_result`` (the computer's reason for its last move) follows
+        the account and comes before the result, its map and its record."""
         table = outcome.table
         replies = [Reply(note, channel=ctx.channel)]
         lines = []
@@ -101,6 +106,8 @@ class Prompting:
         if outcome.result is not None:
             if account:
                 replies.append(Reply(account, to="channel", ephemeral=False, channel=ctx.channel, files=files))
+            if before_result is not None:
+                replies.append(before_result)
             if outcome.picture_due:
                 replies.append(await self._picture_reply(ctx, outcome.picture_events, "The map at the end."))
             replies.append(self.game_over(ctx, table, outcome.result.text))

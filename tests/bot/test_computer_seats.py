@@ -317,7 +317,8 @@ def index_of(sent: list[Sent], text: str) -> int:
 
 async def test_discord_game_against_the_computer(fake: FakeDiscord) -> None:
     """Created against the computer, which answers in a worker process; a human against it proceeds; the
-    explanation of its activation follows the activation's picture; nobody is pinged for its seat."""
+    explanation of its activation follows the activation's picture (or, when its roll wins, the account of that
+    roll, before the result); nobody is pinged for its seat. The dice decide which: both branches are checked."""
     sent = await fake.command(
         ANN, CHANNEL, "game create", scenario="standard", system="duel", opponent="computer", side="blue"
     )
@@ -331,11 +332,16 @@ async def test_discord_game_against_the_computer(fake: FakeDiscord) -> None:
     assert any("**blue** (the computer, normal)" in p.content for p in channel)  # it played its turn
     pictures = [i for i, p in enumerate(channel) if p.files == ["map.png"]]
     explained = [i for i, p in enumerate(channel) if p.content.startswith("**blue** (the computer, normal): ")]
-    assert explained == [pictures[-1] + 1], [(p.content[:70], p.files) for p in channel]  # right after its picture
+    over = [i for i, p in enumerate(channel) if p.content.startswith("**Game over**")]
+    if over:  # its last roll won: the reason comes after the account of that roll, before the result and its map
+        assert explained == [over[0] - 1] and "- blue wins." in channel[over[0] - 2].content, channel
+        assert pictures[-1] > over[0]
+    else:
+        assert explained == [pictures[-1] + 1], [(p.content[:70], p.files) for p in channel]  # after its picture
+        back = next(p for p in channel if "<@11> (**red**): Your turn" in p.content)
+        assert back.pings == {ANN.id} and "blue ends the turn" in back.content  # back to ann
     assert all(s.pings <= {ANN.id} for s in fake.sent)
     assert not any(b for p in channel if "**blue** (the computer, normal) decides." in p.content for b in p.buttons)
-    back = next(p for p in channel if "<@11> (**red**): Your turn" in p.content)
-    assert back.pings == {ANN.id} and "blue ends the turn" in back.content  # back to ann
     status = await fake.command(EVE, CHANNEL, "game status")
     assert "blue: the computer (normal)" in posts(status)[0].content
 
