@@ -261,7 +261,8 @@ def _replay_layer(system: SystemAdapter, game: GameRow, seed: bytes, rows: Seque
 def from_setup(system: SystemAdapter, game: GameRow, rows: Sequence[ActionRow]) -> Any:
     """The state after ``rows`` (the live actions, in order) replayed from the game's set-up (``umpire replay``).
 
-    :raises RulesError: if an action is refused (a log edited by hand, or played under older rules).
+    :raises RulesError: if an action is refused (a log edited by hand, or played under older rules); a row edited
+        into arguments the rules cannot read may raise ``LookupError``, ``ValueError`` or ``TypeError``.
     """
     apply = replay_apply(system)
     state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
