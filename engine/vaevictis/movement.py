@@ -400,11 +400,9 @@ class _Mover:
     def _read_pace(self, motorized: frozenset[str], trucks: bool) -> None:
         """[6.1] The stack moves at the pace of its slowest member and pays the worst of its classes; [17] a
         motorized battalion (Alsace 1944 trucks) moves and crosses as a mechanized unit."""
-        t = self.tables
+        data, t = self.data, self.tables
         members = list(zip(self.ids, self.defs, strict=True))
-        self.allowance = min(
-            truck_allowance(self.data, u) if u in motorized else t.allowance[d.kind] for u, d in members
-        )
+        self.allowance = min(truck_allowance(data, u) if u in motorized else t.allowance[d.kind] for u, d in members)
         member_classes = ["mechanized" if u in motorized else terrain_class(d) for u, d in members]
         self.classes = sorted(set(member_classes))
         crossing_classes = sorted({"mechanized" if u in motorized else crossing_class(d) for u, d in members})

@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "a6c838e3ca02ccb2d4c449c312c2a71f1bc1662e9a9e0f2407444c6bc5a70c53"
+RULES_FINGERPRINT = "3b6d165e749b79d426a2de208270fafefef3a1a94d209817c0393794efe8a25e"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
