@@ -24,7 +24,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service.arguments import ReadArguments, refuse_unread
 from bot.service.caches import ChannelLocks as ChannelLocks
 from bot.service.caches import StateCache as StateCache
 from bot.service.computer import ComputerSeats
@@ -53,6 +52,7 @@ from bot.store.records import (
     RevisionError,
     snapshot_due,
 )
+from engine.arguments import ReadArguments, refuse_unread
 from engine.contract import Action, Choice, Prompt, Result
 from engine.contract import RulesError as RulesError
 from engine.dice import commitment, linked, new_seed, recording

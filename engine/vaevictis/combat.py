@@ -47,7 +47,7 @@ sequence; ``state.flags["christmas_reroll"]``, the sides still holding the re-ro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from engine.contract import Action, Choice, Event, IllegalActionError, InvalidActionError, NotYourTurnError, Prompt
 from engine.dice import Dice
@@ -60,7 +60,6 @@ from engine.vaevictis.data import CrtCell, GameData, Side, other_side
 from engine.vaevictis.events import attack_reactions
 from engine.vaevictis.odds import (
     Assessment,
-    AttackKind,
     AttackPlan,
     Modifier,
     SupportUse,
@@ -76,11 +75,18 @@ from engine.vaevictis.odds import (
     support_condition_problem,
     support_def,
 )
+from engine.vaevictis.pending_records import (
+    ArmorMarkers,
+    AttackKind,
+    CombatRecord,
+    RetreatGroup,
+    Role,
+    SideResult,
+    advancing_units,
+    pending_records,
+    push,
+)
 from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
-
-Record = dict[str, Any]
-Role = str  # "attacker" | "defender"
-
 
 # --- Dice ---------------------------------------------------------------------------------------------------
 
@@ -121,12 +127,12 @@ def _hex_names(hexes: Sequence[Hex]) -> str:
     return ", ".join(hex_name(h) for h in hexes)
 
 
-def record_targets(record: Record) -> list[Hex]:
+def record_targets(record: CombatRecord) -> list[Hex]:
     """The hexes a pending combat attacks (a record written before attacks on several hexes has one)."""
     return [int(h) for h in record.get("targets") or [record["target"]]]
 
 
-def _vacated(record: Record) -> list[Hex]:
+def _vacated(record: CombatRecord) -> list[Hex]:
     """[7.7.2] The target hexes the defender left, which the advance may enter first."""
     return [int(h) for h in record["advance"].get("vacated") or [record["target"]]]
 
@@ -143,33 +149,13 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
 
     :raises IllegalActionError: if the attack breaks a rule; the state is then unchanged.
     """
-    if any(r.get("kind") == "combat" for r in state.pending):
+    if any(r["kind"] == "combat" for r in pending_records(state)):
         raise _refuse("finish the combat in progress first", "7.5")
     plan = AttackPlan.from_json({**plan.to_json(), "snafu": None, "snafu_unit": None})
     assessment = assess(data, state, plan)
     cost = action_cost(data, plan.kind)
-    for unit_id in plan.attackers:
-        unit = state.units[unit_id]
-        if unit.action_points < cost:
-            raise _refuse(
-                f"{_name(data, unit_id)} has {unit.action_points} AP left; a {plan.kind} attack costs {cost}", "3.4.1"
-            )
-    pos = Position(data, state)
-    target_zone = _zone_of(pos, plan.targets)
-    for unit_id in plan.attackers:
-        unit = state.units[unit_id]
-        if (
-            owes_an_attack(pos, unit)
-            and unit.hex not in target_zone
-            and unit.action_points - cost < action_cost(data, "normal")
-        ):
-            # [4.2] Its last AP on a hex that exerts no zone on it would leave its duty to attack unmet for good.
-            duty = ", ".join(hex_name(h) for h, _ in duty_attacks(data, state, unit))
-            raise _refuse(
-                f"{_name(data, unit_id)} entered an enemy zone of control: with its last AP it must attack a unit "
-                "exerting that zone on it" + (f" ({duty})" if duty else ""),
-                "4.2",
-            )
+    target_zone = _zone_of(Position(data, state), plan.targets)
+    _check_attackers_action_points(data, state, plan, cost, target_zone)
     # The attack is legal: from here on the state changes.
     events: list[Event] = []
     for unit_id in plan.attackers:
@@ -193,7 +179,7 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
             {"plan": plan.to_json(), "ap_spent": cost},
         )
     )
-    record: Record = {
+    record: CombatRecord = {
         "kind": "combat",
         "plan": plan.to_json(),
         "side": plan.side,
@@ -206,7 +192,7 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
         "snafu": None,
         "stage": "c3i",
     }
-    state.pending.append(record)
+    push(state, record)
     # [7.5] "Beginning with the active player, the players add Support": the defender's turn, unless the plan
     # already names the defender's supports. The same window lets him choose his quality unit (7.4) and play
     # Nuts! "just at the start of a German attack" (15.3).
@@ -214,6 +200,37 @@ def begin_attack(data: GameData, state: GameState, plan: AttackPlan) -> list[Eve
         record["stage"] = "defender_supports"
     events += _continue(data, state, record)
     return events
+
+
+def _check_attackers_action_points(
+    data: GameData, state: GameState, plan: AttackPlan, cost: int, target_zone: set[Hex]
+) -> None:
+    """[3.4.1, 4.2] Every attacker has the APs the attack costs, and none that owes an attack spends its last
+    ones attacking a hex that exerts no zone of control on it.
+
+    :raises IllegalActionError: naming the unit, and the attacks that would meet its duty.
+    """
+    for unit_id in plan.attackers:
+        unit = state.units[unit_id]
+        if unit.action_points < cost:
+            raise _refuse(
+                f"{_name(data, unit_id)} has {unit.action_points} AP left; a {plan.kind} attack costs {cost}", "3.4.1"
+            )
+    pos = Position(data, state)
+    for unit_id in plan.attackers:
+        unit = state.units[unit_id]
+        if (
+            owes_an_attack(pos, unit)
+            and unit.hex not in target_zone
+            and unit.action_points - cost < action_cost(data, "normal")
+        ):
+            # [4.2] Its last AP on a hex that exerts no zone on it would leave its duty to attack unmet for good.
+            duty = ", ".join(hex_name(h) for h, _ in duty_attacks(data, state, unit))
+            raise _refuse(
+                f"{_name(data, unit_id)} entered an enemy zone of control: with its last AP it must attack a unit "
+                "exerting that zone on it" + (f" ({duty})" if duty else ""),
+                "4.2",
+            )
 
 
 def _zone_of(pos: Position, targets: Sequence[Hex]) -> set[Hex]:
@@ -252,7 +269,7 @@ def duty_attacks(data: GameData, state: GameState, unit: UnitState) -> list[tupl
     return found
 
 
-def defence_support_options(data: GameData, state: GameState, record: Record) -> tuple[list[SupportUse], bool]:
+def defence_support_options(data: GameData, state: GameState, record: CombatRecord) -> tuple[list[SupportUse], bool]:
     """[7.5, 1.6, 14.3] The HQ markers (``(hq, kind)``) the defender may still add, and whether an air support."""
     plan = current_plan(record)
     defender = other_side(plan.side)
@@ -289,7 +306,7 @@ def defence_support_options(data: GameData, state: GameState, record: Record) ->
     return markers, air
 
 
-def defender_quality_options(data: GameData, state: GameState, record: Record) -> list[str]:
+def defender_quality_options(data: GameData, state: GameState, record: CombatRecord) -> list[str]:
     """[7.4, 1.3] The defending units whose quality the defender may use (an HQ only when alone in its hex),
     when he has a choice to make: none for a single candidate."""
     pos = Position(data, state)
@@ -301,10 +318,10 @@ def defender_quality_options(data: GameData, state: GameState, record: Record) -
     return candidates if len(candidates) > 1 else []
 
 
-def defender_window_needed(data: GameData, state: GameState, record: Record) -> bool:
+def defender_window_needed(data: GameData, state: GameState, record: CombatRecord) -> bool:
     """[7.5, 7.4, 15.3] Whether the defender has something to decide before the die: a support to add, his
     quality unit to choose, or a reaction event (Nuts!) to play at the start of the attack."""
-    defender = other_side(cast(Side, record["side"]))
+    defender = other_side(record["side"])
     quality_open = "defender_quality" not in record and bool(defender_quality_options(data, state, record))
     return (
         any(defence_support_options(data, state, record))
@@ -313,7 +330,7 @@ def defender_window_needed(data: GameData, state: GameState, record: Record) -> 
     )
 
 
-def _c3i_check(data: GameData, state: GameState, record: Record, plan: AttackPlan) -> list[Event]:
+def _c3i_check(data: GameData, state: GameState, record: CombatRecord, plan: AttackPlan) -> list[Event]:
     order = "ABC"
     rating = max((c3i_rating(data, u) for u in plan.attackers), key=order.index)
     face, event = roll_d6(state, f"C3I check, rating {rating}", "9.5")
@@ -352,14 +369,14 @@ def _c3i_check(data: GameData, state: GameState, record: Record, plan: AttackPla
     return events
 
 
-def current_plan(record: Record) -> AttackPlan:
+def current_plan(record: CombatRecord) -> AttackPlan:
     """The plan of a pending combat, with its SNAFU once known."""
     return AttackPlan.from_json(
         {**record["plan"], "snafu": record.get("snafu"), "snafu_unit": record.get("snafu_unit")}
     )
 
 
-def _roll_combat(data: GameData, state: GameState, record: Record) -> list[Event]:
+def _roll_combat(data: GameData, state: GameState, record: CombatRecord) -> list[Event]:
     """[7.5] Roll the combat die with its modifier and read the CRT."""
     plan = current_plan(record)
     assessment = assess(data, state, plan, committed=True)
@@ -385,7 +402,9 @@ def _roll_combat(data: GameData, state: GameState, record: Record) -> list[Event
     return [roll_event, *_read_result(data, state, record, assessment)]
 
 
-def _read_result(data: GameData, state: GameState, record: Record, assessment: Assessment | None = None) -> list[Event]:
+def _read_result(
+    data: GameData, state: GameState, record: CombatRecord, assessment: Assessment | None = None
+) -> list[Event]:
     plan = current_plan(record)
     if assessment is None:
         assessment = assess(data, state, plan, committed=True)
@@ -447,17 +466,18 @@ def _read_result(data: GameData, state: GameState, record: Record, assessment: A
 
 
 def _supports_after_use(
-    data: GameData, state: GameState, record: Record, plan: AttackPlan, assessment: Assessment
+    data: GameData, state: GameState, record: CombatRecord, plan: AttackPlan, assessment: Assessment
 ) -> list[Event]:
     """[1.6.1, 1.6.2, 9.5] Retention rolls for the artillery supports used; cancelled ones go back unrolled."""
     events: list[Event] = []
     cancelled = list(assessment.cancelled)
-    armor: dict[str, list[list[str]]] = {"attacker": [], "defender": []}
+    armor: ArmorMarkers = {"attacker": [], "defender": []}
     defender_side = other_side(plan.side)
-    for role, owner, uses in (
+    sides: tuple[tuple[Role, Side, tuple[SupportUse, ...]], ...] = (
         ("attacker", plan.side, plan.supports),
         ("defender", defender_side, plan.defender_supports),
-    ):
+    )
+    for role, owner, uses in sides:
         for hq_id, kind in uses:
             army = holder_army(data, hq_id).id
             definition = support_def(data, owner, kind)
@@ -517,15 +537,28 @@ def _return_marker(state: GameState, army: str, kind: str) -> None:
 # --- The results ----------------------------------------------------------------------------------------
 
 
-def _side_units(record: Record, role: Role) -> list[str]:
+def _side_units(record: CombatRecord, role: Role) -> list[str]:
     return list(record["attackers"] if role == "attacker" else record["defenders"])
+
+
+def _quality_unit(record: CombatRecord, role: Role) -> str:
+    """[7.4] The unit of the side whose quality was used: it takes the side's first loss."""
+    assessment = record["assessment"]
+    return assessment["attacker_quality"] if role == "attacker" else assessment["defender_quality"]
+
+
+def _armor_markers_held(record: CombatRecord, role: Role) -> list[list[str]]:
+    """[1.6.1] The side's armor markers kept aside until its losses are taken, each ``[hq id, kind]``."""
+    if "armor_markers" not in record:
+        return []
+    return record["armor_markers"][role]
 
 
 def _alive(state: GameState, ids: Sequence[str]) -> list[str]:
     return [u for u in ids if state.units[u].on_map]
 
 
-def _side_record(data: GameData, state: GameState, record: Record, role: Role, cell: CrtCell) -> Record:
+def _side_record(data: GameData, state: GameState, record: CombatRecord, role: Role, cell: CrtCell) -> SideResult:
     value = cell.attacker if role == "attacker" else cell.defender
     red = cell.attacker_red if role == "attacker" else cell.defender_red
     plan = current_plan(record)
@@ -554,7 +587,7 @@ def _side_record(data: GameData, state: GameState, record: Record, role: Role, c
     }
 
 
-def _eliminate_if_e(data: GameData, state: GameState, record: Record, role: Role) -> list[Event]:
+def _eliminate_if_e(data: GameData, state: GameState, record: CombatRecord, role: Role) -> list[Event]:
     side_record = record[role]
     if side_record["owed"] != "E":
         return []
@@ -604,13 +637,13 @@ def _lose_step(data: GameData, state: GameState, unit_id: str, why: str) -> list
     ]
 
 
-def _owed(side_record: Record) -> int:
+def _owed(side_record: SideResult) -> int:
     value = side_record["owed"]
     return 0 if value == "E" else int(value)
 
 
-def _role_side(record: Record, role: Role) -> Side:
-    side = cast(Side, record["side"])
+def _role_side(record: CombatRecord, role: Role) -> Side:
+    side = record["side"]
     return side if role == "attacker" else other_side(side)
 
 
@@ -627,11 +660,11 @@ def _hq_may_fall(data: GameData, state: GameState, unit_id: str, among: Sequence
     )
 
 
-def loss_targets(data: GameData, state: GameState, record: Record, role: Role) -> tuple[list[str], list[str]]:
+def loss_targets(data: GameData, state: GameState, record: CombatRecord, role: Role) -> tuple[list[str], list[str]]:
     """[7.4, 7.6, 1.6.1] The units, and the armor markers (``"hq:kind"``), that may take the next step loss."""
     side_record = record[role]
     units = _alive(state, _side_units(record, role))
-    held = record.get("armor_markers", {}).get(role, [])
+    held = _armor_markers_held(record, role)
     markers = [f"{h}:{k}" for h, k in held]
     owner = _role_side(record, role)
     # [7.6] Only a marker of the armor category stands for an armored unit (Ardennes' "armored HQ Support counter").
@@ -641,7 +674,7 @@ def loss_targets(data: GameData, state: GameState, record: Record, role: Role) -
         members = _alive(state, zoc_group["units"])
         return [u for u in members if _hq_may_fall(data, state, u, members)], markers
     taken = side_record["losses"]
-    quality = record["assessment"]["attacker_quality" if role == "attacker" else "defender_quality"]
+    quality = _quality_unit(record, role)
     if taken == 0 and quality in units:
         return [quality], []
     allowed = [u for u in units if _hq_may_fall(data, state, u, units)]
@@ -657,7 +690,7 @@ def loss_targets(data: GameData, state: GameState, record: Record, role: Role) -
 # --- The machine ----------------------------------------------------------------------------------------
 
 
-def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
+def _continue(data: GameData, state: GameState, record: CombatRecord) -> list[Event]:
     """Run the automatic steps of the combat until a player must decide or the combat is over."""
     events: list[Event] = []
     for _ in range(1000):
@@ -702,7 +735,7 @@ def _continue(data: GameData, state: GameState, record: Record) -> list[Event]:
     raise RuntimeError("combat procedure did not settle")  # pragma: no cover
 
 
-def _settle(data: GameData, state: GameState, record: Record, role: Role) -> list[Event]:
+def _settle(data: GameData, state: GameState, record: CombatRecord, role: Role) -> list[Event]:
     """Automatic consequences: eliminated sides, blocked or impossible retreats absorbed as losses."""
     side_record = record[role]
     events: list[Event] = []
@@ -762,7 +795,7 @@ def _settle(data: GameData, state: GameState, record: Record, role: Role) -> lis
     return events
 
 
-def _mark_retreated_into_stack(data: GameData, state: GameState, record: Record, role: Role) -> list[Event]:
+def _mark_retreated_into_stack(data: GameData, state: GameState, record: CombatRecord, role: Role) -> list[Event]:
     side_record = record[role]
     mine = set(_side_units(record, role))
     pos = Position(data, state)
@@ -786,7 +819,7 @@ def _mark_retreated_into_stack(data: GameData, state: GameState, record: Record,
     return events
 
 
-def _attacker_loss_rules(data: GameData, record: Record) -> list[Event]:
+def _attacker_loss_rules(data: GameData, record: CombatRecord) -> list[Event]:
     """[7.6] What the defender did bounds the attacker's choices (the game's ``[losses]``): a defender who lost
     steps costs the attacker at least one step of an adverse result; a defender who held his ground, taking
     his result as steps, leaves the attacker no retreat."""
@@ -821,17 +854,17 @@ def _attacker_loss_rules(data: GameData, record: Record) -> list[Event]:
     return events
 
 
-def _needs_decision(data: GameData, state: GameState, record: Record, role: Role) -> bool:
+def _needs_decision(data: GameData, state: GameState, record: CombatRecord, role: Role) -> bool:
     return not record[role]["done"]
 
 
-def _start_advance(data: GameData, state: GameState, record: Record) -> list[Event]:
+def _start_advance(data: GameData, state: GameState, record: CombatRecord) -> list[Event]:
     """[7.7.2] Whether the attacker may advance, and how far."""
     record["stage"] = "done"
     target = record["target"]
     attacker = record["attacker"]
     defender = record["defender"]
-    side = cast(Side, record["side"])
+    side = record["side"]
     pos = Position(data, state)
     # [7.7.2, 7.2] Any target hex the defender left may be entered.
     vacated = [h for h in record_targets(record) if not pos.units_at(h)]
@@ -853,7 +886,7 @@ def _start_advance(data: GameData, state: GameState, record: Record) -> list[Eve
         "allowance": allowance,
         "vacated": vacated,
         "paths": [g["path"] for g in defender["groups"]],
-        "units": {u: {"hex": state.units[u].hex, "moved": 0, "stopped": False} for u in units},
+        "units": advancing_units(state, units),
     }
     record["stage"] = "advance"
     return [
@@ -865,7 +898,7 @@ def _start_advance(data: GameData, state: GameState, record: Record) -> list[Eve
     ]
 
 
-def _advance_groups(data: GameData, state: GameState, record: Record) -> dict[tuple[Hex, int], list[str]]:
+def _advance_groups(data: GameData, state: GameState, record: CombatRecord) -> dict[tuple[Hex, int], list[str]]:
     """Advancing units still able to move, grouped by hex and hexes advanced."""
     advance = record["advance"]
     groups: dict[tuple[Hex, int], list[str]] = {}
@@ -874,7 +907,7 @@ def _advance_groups(data: GameData, state: GameState, record: Record) -> dict[tu
             continue
         groups.setdefault((info["hex"], info["moved"]), []).append(u)
     pos = Position(data, state)
-    side = cast(Side, record["side"])
+    side = record["side"]
     return {
         key: units
         for key, units in groups.items()
@@ -885,12 +918,13 @@ def _advance_groups(data: GameData, state: GameState, record: Record) -> dict[tu
     }
 
 
-def _finish(data: GameData, state: GameState, record: Record) -> list[Event]:
+def _finish(data: GameData, state: GameState, record: CombatRecord) -> list[Event]:
     """[1.6.1] Armor supports not given up go back to the pool; the combat leaves the pending stack."""
     events = []
-    for role in ("attacker", "defender"):
+    roles: tuple[Role, ...] = ("attacker", "defender")
+    for role in roles:
         owner = _role_side(record, role)
-        for hq_id, kind in record.get("armor_markers", {}).get(role, []):
+        for hq_id, kind in _armor_markers_held(record, role):
             army = holder_army(data, hq_id).id
             definition = support_def(data, owner, kind) or {}
             if set(definition.get("kept_on", range(1, 7))) < set(range(1, 7)):
@@ -906,7 +940,7 @@ def _finish(data: GameData, state: GameState, record: Record) -> list[Event]:
                     {"hq": hq_id, "kind": kind, "kept": True},
                 )
             )
-    state.pending.remove(record)
+    pending_records(state).remove(record)
     events.append(
         Event(
             "combat_end",
@@ -920,10 +954,9 @@ def _finish(data: GameData, state: GameState, record: Record) -> list[Event]:
 # --- Prompts ----------------------------------------------------------------------------------------------
 
 
-def _top_record(state: GameState) -> Record:
-    records: list[Record] = state.pending
-    for record in reversed(records):
-        if record.get("kind") == "combat":
+def _top_record(state: GameState) -> CombatRecord:
+    for record in pending_records(state)[::-1]:
+        if record["kind"] == "combat":
             return record
     raise _refuse("no combat is waiting for a decision", "7.5")
 
@@ -936,9 +969,9 @@ def pending_seat(state: GameState) -> Side:
     return _seat(_top_record(state))
 
 
-def _seat(record: Record) -> Side:
+def _seat(record: CombatRecord) -> Side:
     stage = record["stage"]
-    attacker = cast(Side, record["side"])
+    attacker = record["side"]
     if stage == snafu_vv60.STAGE:
         return snafu_vv60.seat(record)
     if stage in ("snafu_choice", "defender", "defender_supports"):
@@ -952,31 +985,8 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
     seat = _seat(record)
     stage = record["stage"]
     if stage == "defender_supports":
-        offered, air = defence_support_options(data, state, record)
-        options = [
-            Choice("support_defence", {"hq": h, "kind": k}, f"{k.replace('_', ' ')} of {holder_name(data, h)}")
-            for h, k in offered
-        ]
-        if air:
-            options.append(Choice("air_defence", {}, "An air support"))
-        chosen = record.get("defender_quality")
-        options += [
-            Choice("choose_quality", {"unit": u}, f"Use the quality of {_name(data, u)} (it takes the first loss)")
-            for u in defender_quality_options(data, state, record)
-            if u != chosen
-        ]
-        options.append(Choice("supports_done", {}, "Go on with the combat"))
-        text = f"Attack on {_hex_names(record_targets(record))}: add supports to your defence"
-        if defender_quality_options(data, state, record):
-            best = chosen or default_quality_unit(
-                Position(data, state), [state.units[u] for u in _alive(state, record["defenders"])], alone=False
-            )
-            text += f", choose the unit whose quality you use (now {_name(data, best)}, 7.4)"
-        reactions = attack_reactions(data, state, seat)
-        if reactions:
-            names = sorted({data.events[str(c.args["event"])].name for c in reactions})
-            text += f", or play {' or '.join(names)} (15.3)"
-        return seat, text + "?", options, "7.5"
+        text, options = _defence_support_question(data, state, record, seat)
+        return seat, text, options, "7.5"
     if stage == snafu_vv60.STAGE:
         text, options = snafu_vv60.choices(data, state, record)
         return seat, text, options, "9.5"
@@ -998,39 +1008,73 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
             "15.4",
         )
     if stage == "advance":
-        out = []
-        advance = record["advance"]
-        pos = Position(data, state)
-        for (here, moved), units in sorted(_advance_groups(data, state, record).items()):
-            for h in sorted(
-                {
-                    h
-                    for u in units
-                    for h in rt.advance_options(
-                        pos, seat, [u], here, moved, _vacated(record), advance["paths"], advance["allowance"]
-                    )
-                }
-            ):
-                able = [
-                    u
-                    for u in units
-                    if h
-                    in rt.advance_options(
-                        pos, seat, [u], here, moved, _vacated(record), advance["paths"], advance["allowance"]
-                    )
-                ]
-                out.append(
-                    Choice(
-                        "advance",
-                        {"to": h, "units": ",".join(able)},
-                        f"Advance {', '.join(_name(data, u) for u in able)} to {hex_name(h)}",
-                    )
+        text, options = _advance_question(data, state, record, seat)
+        return seat, text, options, "7.7.2"
+    if stage not in ("defender", "attacker"):  # pragma: no cover - the machine never rests elsewhere
+        raise _refuse("no decision is due", "7.5")
+    text, options = _result_question(data, state, record, stage)
+    return seat, text, options, "7.6" if record[stage]["retreat"] is None else "7.7.1"
+
+
+def _defence_support_question(
+    data: GameData, state: GameState, record: CombatRecord, seat: Side
+) -> tuple[str, list[Choice]]:
+    """[7.5, 7.4, 15.3] The defender's window before the die: his supports, his quality unit, Nuts!."""
+    offered, air = defence_support_options(data, state, record)
+    options = [
+        Choice("support_defence", {"hq": h, "kind": k}, f"{k.replace('_', ' ')} of {holder_name(data, h)}")
+        for h, k in offered
+    ]
+    if air:
+        options.append(Choice("air_defence", {}, "An air support"))
+    chosen = record.get("defender_quality")
+    options += [
+        Choice("choose_quality", {"unit": u}, f"Use the quality of {_name(data, u)} (it takes the first loss)")
+        for u in defender_quality_options(data, state, record)
+        if u != chosen
+    ]
+    options.append(Choice("supports_done", {}, "Go on with the combat"))
+    text = f"Attack on {_hex_names(record_targets(record))}: add supports to your defence"
+    if defender_quality_options(data, state, record):
+        best = chosen or default_quality_unit(
+            Position(data, state), [state.units[u] for u in _alive(state, record["defenders"])], alone=False
+        )
+        text += f", choose the unit whose quality you use (now {_name(data, best)}, 7.4)"
+    reactions = attack_reactions(data, state, seat)
+    if reactions:
+        names = sorted({data.events[str(c.args["event"])].name for c in reactions})
+        text += f", or play {' or '.join(names)} (15.3)"
+    return text + "?", options
+
+
+def _advance_question(data: GameData, state: GameState, record: CombatRecord, seat: Side) -> tuple[str, list[Choice]]:
+    """[7.7.2] Each hex a group of advancing units may enter next, and stopping unless the advance is owed."""
+    out = []
+    advance = record["advance"]
+    pos = Position(data, state)
+    for (here, moved), units in sorted(_advance_groups(data, state, record).items()):
+        reach = {
+            u: rt.advance_options(pos, seat, [u], here, moved, _vacated(record), advance["paths"], advance["allowance"])
+            for u in units
+        }
+        for h in sorted({h for u in units for h in reach[u]}):
+            able = [u for u in units if h in reach[u]]
+            out.append(
+                Choice(
+                    "advance",
+                    {"to": h, "units": ",".join(able)},
+                    f"Advance {', '.join(_name(data, u) for u in able)} to {hex_name(h)}",
                 )
-        if _advance_owed(data, record):
-            return seat, "Advance after combat: a prepared attack must advance at least one unit", out, "7.7.2"
-        out.append(Choice("end_advance", {}, "Stop advancing"))
-        return seat, f"Advance after combat (up to {advance['allowance']} hex(es))?", out, "7.7.2"
-    role = stage
+            )
+    if _advance_owed(data, record):
+        return "Advance after combat: a prepared attack must advance at least one unit", out
+    out.append(Choice("end_advance", {}, "Stop advancing"))
+    return f"Advance after combat (up to {advance['allowance']} hex(es))?", out
+
+
+def _result_question(data: GameData, state: GameState, record: CombatRecord, role: Role) -> tuple[str, list[Choice]]:
+    """[7.6, 7.7.1] A side taking its result: the units (or armor markers) that may lose the next step, and
+    each hex a group may retreat into once the losses owed first are taken."""
     side_record = record[role]
     out = []
     units, markers = loss_targets(data, state, record, role)
@@ -1040,23 +1084,7 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
         out += [Choice("take_loss", {"unit": u}, f"{_name(data, u)} loses a step") for u in units]
         out += [Choice("take_loss", {"marker": m}, f"Give up the {m.split(':')[1]} marker as a step") for m in markers]
     if not zoc_due and side_record["losses"] >= side_record["min_losses"] and side_record["losses"] < owed:
-        pos = Position(data, state)
-        side = _role_side(record, role)
-        for group in side_record["groups"]:
-            members = _alive(state, group["units"])
-            left = owed - side_record["losses"] - (len(group["path"]) - 1)
-            if not members or group["blocked"] or left <= 0:
-                continue
-            for h in rt.retreat_options(pos, side, _movers(data, members), group["path"]).hexes:
-                # [7.7.1] Say what a hex costs before the player chooses it.
-                cost = " (enemy ZoC: costs a step, 7.7.1)" if rt.is_in_enemy_zoc(pos, side, h) else ""
-                out.append(
-                    Choice(
-                        "retreat",
-                        {"to": h, "units": ",".join(members)},
-                        f"Retreat {', '.join(_name(data, u) for u in members)} to {hex_name(h)}{cost}",
-                    )
-                )
+        out += _retreat_choices(data, state, record, role)
     who = "Defender" if role == "defender" else "Attacker"
     lost = int(side_record.get("steps_lost", 0))
     so_far = "no step lost yet" if lost == 0 else f"{lost} step{'s' if lost > 1 else ''} lost so far"
@@ -1065,7 +1093,32 @@ def choices(data: GameData, state: GameState) -> tuple[Side, str, list[Choice], 
         text += f", retreating {side_record['retreat']} hex(es)"
     if zoc_due:
         text += "; lose the step owed for the retreat (7.7.1)"
-    return seat, text, out, "7.6" if side_record["retreat"] is None else "7.7.1"
+    return text, out
+
+
+def _retreat_choices(data: GameData, state: GameState, record: CombatRecord, role: Role) -> list[Choice]:
+    """[7.7.1] Each hex each retreating group may enter next, with what entering it costs."""
+    side_record = record[role]
+    owed = _owed(side_record)
+    pos = Position(data, state)
+    side = _role_side(record, role)
+    out = []
+    for group in side_record["groups"]:
+        members = _alive(state, group["units"])
+        left = owed - side_record["losses"] - (len(group["path"]) - 1)
+        if not members or group["blocked"] or left <= 0:
+            continue
+        for h in rt.retreat_options(pos, side, _movers(data, members), group["path"]).hexes:
+            # [7.7.1] Say what a hex costs before the player chooses it.
+            cost = " (enemy ZoC: costs a step, 7.7.1)" if rt.is_in_enemy_zoc(pos, side, h) else ""
+            out.append(
+                Choice(
+                    "retreat",
+                    {"to": h, "units": ",".join(members)},
+                    f"Retreat {', '.join(_name(data, u) for u in members)} to {hex_name(h)}{cost}",
+                )
+            )
+    return out
 
 
 def pending_prompt(data: GameData, state: GameState) -> Prompt:
@@ -1158,7 +1211,7 @@ def apply_pending(data: GameData, state: GameState, action: Action) -> list[Even
 
 
 def _apply_defence_support(
-    data: GameData, state: GameState, record: Record, verb: str, args: Mapping[str, Any]
+    data: GameData, state: GameState, record: CombatRecord, verb: str, args: Mapping[str, Any]
 ) -> list[Event]:
     """[7.5, 1.6, 14.3, 7.4] The defender adds one support to the combat, chooses his quality unit, or is done."""
     if verb == "supports_done":
@@ -1210,7 +1263,7 @@ def _apply_defence_support(
 
 
 def _apply_result_decision(
-    data: GameData, state: GameState, record: Record, role: Role, verb: str, args: Mapping[str, Any]
+    data: GameData, state: GameState, record: CombatRecord, role: Role, verb: str, args: Mapping[str, Any]
 ) -> list[Event]:
     side_record = record[role]
     owed = _owed(side_record)
@@ -1260,7 +1313,8 @@ def _apply_result_decision(
         if side_record.get("held_by_defender"):
             raise _refuse("the defender held his ground and lost steps: take your whole result as losses", "7.6")
         if side_record["losses"] < side_record["min_losses"]:
-            if record["result"][f"{role}_red"]:
+            result = record["result"]
+            if result["attacker_red"] if role == "attacker" else result["defender_red"]:
                 reason, rule = "the result is red", "7.6"
             elif side_record.get("defender_lost") and current_plan(record).kind != "prepared":
                 reason, rule = "the defender lost steps", "7.6"
@@ -1271,10 +1325,10 @@ def _apply_result_decision(
     raise InvalidActionError("the combat waits for its losses: take a step loss or retreat")
 
 
-def _loss_refusal(data: GameData, state: GameState, record: Record, role: Role, unit: str) -> str:
+def _loss_refusal(data: GameData, state: GameState, record: CombatRecord, role: Role, unit: str) -> str:
     if unit not in _alive(state, _side_units(record, role)):
         return f"{unit!r} is not one of your units in this combat"
-    quality = record["assessment"]["attacker_quality" if role == "attacker" else "defender_quality"]
+    quality = _quality_unit(record, role)
     if record[role]["losses"] == 0 and unit != quality:
         return f"the first step loss is {_name(data, quality)}'s, whose quality was used (7.4)"
     if data.units[unit].is_hq:
@@ -1283,14 +1337,14 @@ def _loss_refusal(data: GameData, state: GameState, record: Record, role: Role, 
 
 
 def _retreat_step(
-    data: GameData, state: GameState, record: Record, role: Role, to: Hex, units: list[str] | None
+    data: GameData, state: GameState, record: CombatRecord, role: Role, to: Hex, units: list[str] | None
 ) -> list[Event]:
     side_record = record[role]
     owed = _owed(side_record)
     side = _role_side(record, role)
-    if side_record["retreat"] is None:
-        side_record["retreat"] = owed - side_record["losses"]
     length = side_record["retreat"]
+    if length is None:
+        length = side_record["retreat"] = owed - side_record["losses"]
     groups = [
         g
         for g in side_record["groups"]
@@ -1358,7 +1412,7 @@ def _retreat_step(
     return events
 
 
-def _staying_units(data: GameData, state: GameState, group: Record) -> list[str]:
+def _staying_units(data: GameData, state: GameState, group: RetreatGroup) -> list[str]:
     """[12.2, 16] The units of a group that never retreat (the game's ``[retreat] destroyed_kinds``)."""
     kinds = combat_rules.retreat_rules(data).destroyed_kinds
     return [u for u in _alive(state, group["units"]) if data.units[u].kind in kinds]
@@ -1390,9 +1444,11 @@ def _leave_hex(data: GameData, state: GameState, hex_: Hex, units: Sequence[str]
     return events
 
 
-def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, args: Mapping[str, Any]) -> list[Event]:
+def _apply_advance(
+    data: GameData, state: GameState, record: CombatRecord, verb: str, args: Mapping[str, Any]
+) -> list[Event]:
     advance = record["advance"]
-    side = cast(Side, record["side"])
+    side = record["side"]
     if verb == "end_advance":
         if _advance_owed(data, record):
             raise _refuse("after a prepared attack at least one unit must advance into the vacated hex", "7.7.2")
@@ -1443,7 +1499,7 @@ def _apply_advance(data: GameData, state: GameState, record: Record, verb: str, 
     return [Event("advance", text, {"units": list(units), "from": here, "to": to, "stopped": stop})]
 
 
-def _advance_owed(data: GameData, record: Record) -> bool:
+def _advance_owed(data: GameData, record: CombatRecord) -> bool:
     """[7.7.2] Whether the attacker still owes the advance of one unit: the attack type makes it mandatory
     and no unit has advanced yet (it is asked only while some unit can)."""
     if not combat_rules.advance_is_mandatory(data, current_plan(record).kind):
@@ -1452,12 +1508,12 @@ def _advance_owed(data: GameData, record: Record) -> bool:
 
 
 def _group_options(
-    data: GameData, state: GameState, record: Record, key: tuple[Hex, int], units: list[str]
+    data: GameData, state: GameState, record: CombatRecord, key: tuple[Hex, int], units: list[str]
 ) -> tuple[Hex, ...]:
     advance = record["advance"]
     return rt.advance_options(
         Position(data, state),
-        cast(Side, record["side"]),
+        record["side"],
         units,
         key[0],
         key[1],

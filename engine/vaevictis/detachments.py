@@ -142,6 +142,51 @@ def detach(data: GameData, state: GameState, side: Side, division_id: str, steps
         activated now, the corps has no marker left, the steps are not between 1 and the template's, or the
         division would be left without a step.
     """
+    division, steps = _check_detachment(data, state, side, division_id, steps)
+    definition = data.units[division_id]
+    formation = data.formations[definition.formation]
+    activation = state.activation
+    assert activation is not None and division.hex is not None
+    number = markers_used(data, state, formation.id) + 1
+    unit_id = detachment_id(division_id, number)
+    if unit_id not in data.units:
+        raise RuntimeError(
+            f"no counter {unit_id!r} in the game data: load it through detachments.with_detachment_counters"
+        )
+    state.units[unit_id] = _detachment_counter(division, unit_id, steps)
+    division.steps -= steps
+    state.detachments_used[formation.id] = state.detachments_used.get(formation.id, 0) + 1
+    activation.units.append(unit_id)
+    if activation.kind == "general":
+        activation.limit += 1  # activated for free: it does not take one of the general activation's places
+    where = hex_name(division.hex)
+    return [
+        Event(
+            "detach",
+            f"{definition.name} detaches {steps} step(s) at {where}: {data.units[unit_id].name} is activated with it "
+            f"({division.steps} step(s) left to the division; {markers_left(data, state, formation.id)} "
+            f"marker(s) left to {formation.name}).",
+            {
+                "division": division_id,
+                "detachment": unit_id,
+                "steps": steps,
+                "division_steps": division.steps,
+                "hex": division.hex,
+                "rule": RULE,
+            },
+        )
+    ]
+
+
+def _check_detachment(
+    data: GameData, state: GameState, side: Side, division_id: str, steps: int | None
+) -> tuple[UnitState, int]:
+    """[18, 3.1] The division and the steps it detaches (by default a full detachment, or as many as it can
+    spare), once the rules allow it: an activated infantry division on the map, outside a combat, whose corps
+    has a marker left, keeping a step.
+
+    :raises IllegalActionError: as :func:`detach`.
+    """
     division = _own_unit(data, state, side, division_id)
     definition = data.units[division_id]
     if not can_detach(data, division_id):
@@ -172,13 +217,12 @@ def detach(data: GameData, state: GameState, side: Side, division_id: str, steps
             f"{definition.name} has {division.steps} step(s) left and must keep at least one: "
             f"it can detach at most {division.steps - 1}"
         )
-    number = markers_used(data, state, formation.id) + 1
-    unit_id = detachment_id(division_id, number)
-    if unit_id not in data.units:
-        raise RuntimeError(
-            f"no counter {unit_id!r} in the game data: load it through detachments.with_detachment_counters"
-        )
-    detachment = UnitState(
+    return division, steps
+
+
+def _detachment_counter(division: UnitState, unit_id: str, steps: int) -> UnitState:
+    """[18] The new detachment in the division's hex, with its APs and statuses."""
+    return UnitState(
         id=unit_id,
         hex=division.hex,
         steps=steps,
@@ -193,31 +237,8 @@ def detach(data: GameData, state: GameState, side: Side, division_id: str, steps
         must_attack=division.must_attack,
         retreated_into_stack=division.retreated_into_stack,
         cannot_move=division.cannot_move,
-        parent=division_id,
+        parent=division.id,
     )
-    state.units[unit_id] = detachment
-    division.steps -= steps
-    state.detachments_used[formation.id] = state.detachments_used.get(formation.id, 0) + 1
-    activation.units.append(unit_id)
-    if activation.kind == "general":
-        activation.limit += 1  # activated for free: it does not take one of the general activation's places
-    where = hex_name(division.hex)
-    return [
-        Event(
-            "detach",
-            f"{definition.name} detaches {steps} step(s) at {where}: {data.units[unit_id].name} is activated with it "
-            f"({division.steps} step(s) left to the division; {markers_left(data, state, formation.id)} "
-            f"marker(s) left to {formation.name}).",
-            {
-                "division": division_id,
-                "detachment": unit_id,
-                "steps": steps,
-                "division_steps": division.steps,
-                "hex": division.hex,
-                "rule": RULE,
-            },
-        )
-    ]
 
 
 # --- Recombine -------------------------------------------------------------------------------------------

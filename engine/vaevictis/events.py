@@ -406,8 +406,6 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
     _check_timing(data, state, event_id)
     pos = Position(data, state)
     _check_target(data, state, pos, event_id, hex_)
-    name = _name(data, event_id)
-    where = hex_name(hex_)
     base = {"event": event_id, "hex": hex_, "side": side, "rule": rule}
     effect = effect_of(data, event_id)
 
@@ -415,63 +413,96 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
         return _play_air_supply(data, state, hex_, base)
     _spend(data, state, event_id)
     if effect in (BLOCKS_HEX_ON_ROLL, BLOCKS_HEX):
-        events = [Event("event", f"{data.side_name(side)} plays {name} at {where}.", base)]
-        if effect == BLOCKS_HEX_ON_ROLL:
-            die, rolled = roll(state, f"{name} at {where} (stays on 4-6)", rule)
-            events.append(rolled)
-            if die not in BLOCK_STAYS_ON:
-                events.append(Event("event-removed", f"{name} fails: the marker is removed.", {**base, "die": die}))
-                return events
-        state.markers.append(MapMarker(event_id, hex_, side, state.turn))
-        events.append(Event("marker", f"{name} marker placed at {where}.", base))
-        return events
+        return _play_block(data, state, side, event_id, hex_, base)
     if effect == ENEMY_LOSES_AP:
-        stack = _active_stack(state, other_side(side), hex_)
-        for unit in stack:
-            unit.action_points = max(0, unit.action_points - 1)
-        names = ", ".join(data.units[u.id].name for u in stack)
-        return [
-            Event(
-                "event",
-                f"German plays {name} on {names} at {where}: each loses 1 AP, and the marker is removed.",
-                {**base, "units": [u.id for u in stack]},
-            )
-        ]
+        return _play_enemy_loses_ap(data, state, side, event_id, hex_, base)
     if effect == ZOC_INFILTRATION:
-        stack = _stack_that_may_act(data, state, side, hex_)
-        state.flags[_BRIGADE_FLAG] = {"units": [u.id for u in stack], "activation": _activation_key(state)}
-        names = ", ".join(data.units[u.id].name for u in stack)
-        return [
-            Event(
-                "event",
-                f"German plays {name} on {names} at {where}: on 5-6 the stack may ignore an enemy zone of control.",
-                {**base, "units": [u.id for u in stack]},
-            )
-        ]
+        return _play_zoc_infiltration(data, state, side, event_id, hex_, base)
     if effect == STACK_GAINS_AP:
-        stack = _active_stack(state, side, hex_)
-        for unit in stack:
-            unit.action_points += 1
-        record = state.flags.get(_FUEL_FLAG)
-        if not isinstance(record, dict) or record.get("activation") != _activation_key(state):
-            record = {"activation": _activation_key(state), "units": []}
-        record["units"] = [*record["units"], *(u.id for u in stack)]
-        state.flags[_FUEL_FLAG] = record
-        names = ", ".join(data.units[u.id].name for u in stack)
-        return [
-            Event(
-                "event",
-                f"German plays {name} on {names} at {where}: each gains 1 AP.",
-                {**base, "units": [u.id for u in stack]},
-            )
-        ]
+        return _play_stack_gains_ap(data, state, side, event_id, hex_, base)
     # Nuts!
     state.markers.append(MapMarker(event_id, hex_, side, state.turn))
     return [
         Event(
             "event",
-            f"Allied plays {name} at {where}: +1 quality to American units there and in the six hexes around.",
+            f"Allied plays {_name(data, event_id)} at {hex_name(hex_)}: +1 quality to American units there and in "
+            "the six hexes around.",
             base,
+        )
+    ]
+
+
+def _play_block(
+    data: GameData, state: GameState, side: Side, event_id: EventId, hex_: Hex, base: dict[str, Any]
+) -> list[Event]:
+    """[15.2, 15.3] A marker that blocks the hex (Stosser, Roadblock); one kept only on a roll may be removed
+    at once."""
+    name, where = _name(data, event_id), hex_name(hex_)
+    events = [Event("event", f"{data.side_name(side)} plays {name} at {where}.", base)]
+    if effect_of(data, event_id) == BLOCKS_HEX_ON_ROLL:
+        die, rolled = roll(state, f"{name} at {where} (stays on 4-6)", str(base["rule"]))
+        events.append(rolled)
+        if die not in BLOCK_STAYS_ON:
+            events.append(Event("event-removed", f"{name} fails: the marker is removed.", {**base, "die": die}))
+            return events
+    state.markers.append(MapMarker(event_id, hex_, side, state.turn))
+    events.append(Event("marker", f"{name} marker placed at {where}.", base))
+    return events
+
+
+def _play_enemy_loses_ap(
+    data: GameData, state: GameState, side: Side, event_id: EventId, hex_: Hex, base: dict[str, Any]
+) -> list[Event]:
+    """[15.2] Each unit of the enemy's active stack in the hex loses 1 AP; the marker goes."""
+    stack = _active_stack(state, other_side(side), hex_)
+    for unit in stack:
+        unit.action_points = max(0, unit.action_points - 1)
+    names = ", ".join(data.units[u.id].name for u in stack)
+    return [
+        Event(
+            "event",
+            f"German plays {_name(data, event_id)} on {names} at {hex_name(hex_)}: each loses 1 AP, and the marker "
+            "is removed.",
+            {**base, "units": [u.id for u in stack]},
+        )
+    ]
+
+
+def _play_zoc_infiltration(
+    data: GameData, state: GameState, side: Side, event_id: EventId, hex_: Hex, base: dict[str, Any]
+) -> list[Event]:
+    """[15.2] The stack in the hex may, on 5-6, ignore an enemy zone of control during this activation."""
+    stack = _stack_that_may_act(data, state, side, hex_)
+    state.flags[_BRIGADE_FLAG] = {"units": [u.id for u in stack], "activation": _activation_key(state)}
+    names = ", ".join(data.units[u.id].name for u in stack)
+    return [
+        Event(
+            "event",
+            f"German plays {_name(data, event_id)} on {names} at {hex_name(hex_)}: on 5-6 the stack may ignore an "
+            "enemy zone of control.",
+            {**base, "units": [u.id for u in stack]},
+        )
+    ]
+
+
+def _play_stack_gains_ap(
+    data: GameData, state: GameState, side: Side, event_id: EventId, hex_: Hex, base: dict[str, Any]
+) -> list[Event]:
+    """[15.2] Each unit of the side's active stack in the hex gains 1 AP, remembered for this activation."""
+    stack = _active_stack(state, side, hex_)
+    for unit in stack:
+        unit.action_points += 1
+    record = state.flags.get(_FUEL_FLAG)
+    if not isinstance(record, dict) or record.get("activation") != _activation_key(state):
+        record = {"activation": _activation_key(state), "units": []}
+    record["units"] = [*record["units"], *(u.id for u in stack)]
+    state.flags[_FUEL_FLAG] = record
+    names = ", ".join(data.units[u.id].name for u in stack)
+    return [
+        Event(
+            "event",
+            f"German plays {_name(data, event_id)} on {names} at {hex_name(hex_)}: each gains 1 AP.",
+            {**base, "units": [u.id for u in stack]},
         )
     ]
 

@@ -58,6 +58,7 @@ from engine.vaevictis.combat_rules import has_snafu_vv60
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.known import known_position
 from engine.vaevictis.odds import AttackPlan, action_cost, assess, defender_terrain_shifts, preview
+from engine.vaevictis.pending_records import pending_records, push
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.unseen_odds import unseen_preview
@@ -322,7 +323,7 @@ class VaeVictisGame:
         """The seats :meth:`_required_prompts` gives prompts to, in its order, without making their choices:
         what ``apply`` checks an action's seat against (the choices are made when the prompts are read)."""
         if state.pending:
-            record = state.pending[-1]
+            record = pending_records(state)[-1]
             if record["kind"] == stratagems.REACTION:
                 return (other_side(record["side"]),)
             if record["kind"] == "stacking":
@@ -409,7 +410,7 @@ class VaeVictisGame:
         return act.formation_activation_problem(state, self.data, formation_id, side) is None
 
     def _pending_prompt(self, state: GameState) -> Prompt:
-        record = state.pending[-1]
+        record = pending_records(state)[-1]
         if record["kind"] == stratagems.REACTION:
             return stratagems.reaction_prompt(self.data, state)
         if record["kind"] == "stacking":
@@ -772,7 +773,7 @@ class VaeVictisGame:
         )
 
     def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
-        record = state.pending[-1]
+        record = pending_records(state)[-1]
         if record["kind"] == stratagems.REACTION:
             if action.verb != "react":
                 raise IllegalActionError("answer first: play the stratagem or let the reactivation happen", "15.3")
@@ -1191,7 +1192,7 @@ class VaeVictisGame:
         ]
         over = stacking.overstacked_hexes(Position(self.data, state), side)
         if over:
-            state.pending.append({"kind": "stacking", "side": side, "hexes": sorted(over)})
+            push(state, {"kind": "stacking", "side": side, "hexes": sorted(over)})
             return events
         return events + self._after_activation(state)
 

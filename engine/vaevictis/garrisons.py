@@ -23,11 +23,12 @@ down) and ``set_aside`` (the counters never placed, face down off the map).
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.contract import Event, IllegalActionError
 from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis.data import GameData, Side
+from engine.vaevictis.pending_records import CombatRecord, PlanRecord, advancing_units, push
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.view import HIDDEN_GARRISON
@@ -55,7 +56,7 @@ class AttackLike(Protocol):
     @property
     def target(self) -> Hex: ...
 
-    def to_json(self) -> dict[str, Any]: ...
+    def to_json(self) -> PlanRecord: ...
 
 
 HIDDEN_NAME = HIDDEN_GARRISON
@@ -218,7 +219,7 @@ def attack_on_emptied_hex(data: GameData, state: GameState, plan: AttackLike, co
             {"plan": plan.to_json(), "ap_spent": cost, "rule": RULE},
         )
     ]
-    record: dict[str, Any] = {
+    record: CombatRecord = {
         "kind": "combat",
         "plan": plan.to_json(),
         "side": plan.side,
@@ -233,10 +234,10 @@ def attack_on_emptied_hex(data: GameData, state: GameState, plan: AttackLike, co
             "allowance": 1,
             "vacated": targets,
             "paths": [[h] for h in targets],
-            "units": {u: {"hex": state.units[u].hex, "moved": 0, "stopped": False} for u in plan.attackers},
+            "units": advancing_units(state, plan.attackers),
         },
     }
-    state.pending.append(record)
+    push(state, record)
     events.append(
         Event(
             "advance",

@@ -15,12 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.hexgrid import Hex, parse_hex
 from engine.vaevictis.data import SIDES, GameData, Side
 
 Events = Sequence[Mapping[str, Any]]
+K = TypeVar("K")
 
 DIE_MEAN = 3.5
 DIE_VARIANCE = 35 / 12
@@ -163,90 +164,126 @@ def statistics(data: GameData, log: Sequence[Events], seat: Side | None, fog: bo
     With ``fog`` (fog of war, a game still being played) a side's losses outside combat are counted only for
     the seat's own side (none for a spectator).
     """
-    sides: dict[Side, SideStats] = {side: SideStats() for side in SIDES}
-    steps_left = {u: d.steps for u, d in data.units.items()}
-    engaged: set[str] = set()
-    every_die: list[int] = []
-    turn = 1
-    turns = {1}
-
-    def known(unit: str) -> bool:
-        return not fog or data.side_of(unit) == seat or unit in engaged
-
-    def lose(unit: str, steps: int) -> None:
-        if unit in data.units and steps > 0 and known(unit):
-            figures = sides[data.side_of(unit)].steps_lost
-            figures[turn] = figures.get(turn, 0) + steps
-
-    def eliminate(unit: str) -> None:
-        lose(unit, steps_left.get(unit, 0))
-        steps_left[unit] = 0
-        if unit in data.units and known(unit):
-            sides[data.side_of(unit)].eliminated.setdefault(turn, []).append(data.units[unit].name)
-
+    tally = _Tally(data, seat, fog, steps_left={u: d.steps for u, d in data.units.items()})
     for events in log:
         for event in events:
-            kind = event.get("kind")
-            info = event.get("data", {})
-            if kind == "turn":
-                turn = int(info.get("turn", turn))
-                turns.add(turn)
-            if kind in ("turn", "activation", "end-activation", "pass"):
-                engaged = set()
-            if kind == "roll":
-                every_die += [int(d) for d in info.get("dice", [info.get("die")]) if isinstance(d, int)]
-            elif kind == "combat":
-                engaged = {str(u) for u in (*info.get("attackers", []), *info.get("defenders", []))}
-                attackers = [str(u) for u in info.get("attackers", []) if str(u) in data.units]
-                if attackers:
-                    figures = sides[data.side_of(attackers[0])]
-                    figures.attacks.setdefault(str(info.get("column", "?")), []).append(str(info.get("result", "")))
-                    figures.combat_dice.append(int(info.get("die", 0)))
-            elif kind == "attack":
-                plan = info.get("plan", {})
-                if plan.get("side") in sides:
-                    spent = sides[plan["side"]].supports_spent
-                    for _hq, support in plan.get("supports", []):
-                        spent[str(support)] = spent.get(str(support), 0) + 1
-                    if plan.get("air"):
-                        spent["air"] = spent.get("air", 0) + int(plan["air"])
-            elif kind == "support" and info.get("side") in sides and "kept" not in info:
-                spent = sides[info["side"]].supports_spent  # the defender adds a support (7.5)
-                spent[str(info.get("kind"))] = spent.get(str(info.get("kind")), 0) + 1
-            elif kind == "support" and info.get("kept") is False and str(info.get("hq")) in data.units:
-                lost = sides[data.side_of(str(info["hq"]))].supports_lost
-                lost[str(info.get("kind"))] = lost.get(str(info.get("kind")), 0) + 1
-            elif kind == "loss" and info.get("given_up") and str(info.get("hq")) in data.units:
-                lost = sides[data.side_of(str(info["hq"]))].supports_lost  # an armor marker taken as a loss
-                lost[str(info.get("marker"))] = lost.get(str(info.get("marker")), 0) + 1
-            elif kind == "loss":
-                unit = str(info.get("unit", ""))
-                if unit in steps_left:
-                    left = int(info.get("steps", 0))
-                    lose(unit, steps_left[unit] - left)
-                    steps_left[unit] = left
-            elif kind == "eliminated":
-                unit = str(info.get("unit", ""))
-                if unit in steps_left and steps_left[unit] > 0:
-                    eliminate(unit)
-                elif unit in data.units and known(unit):
-                    sides[data.side_of(unit)].eliminated.setdefault(turn, []).append(data.units[unit].name)
-            elif kind == "eliminate":
-                for unit in info.get("units", []):
-                    if str(unit) in steps_left:
-                        eliminate(str(unit))
-            elif kind == "detach":
-                division, detachment = str(info.get("division", "")), str(info.get("detachment", ""))
-                steps_left[detachment] = int(info.get("steps", 0))
-                steps_left[division] = int(info.get("division_steps", steps_left.get(division, 0)))
-            elif kind == "recombine":
-                division = str(info.get("division", ""))
-                steps_left[division] = steps_left.get(division, 0) + int(info.get("steps", 0))
-                steps_left[str(info.get("detachment", ""))] = 0
+            tally.read(event)
+    sides = tally.sides
     return Statistics(
-        turns=tuple(sorted(turns)),
+        turns=tuple(sorted(tally.turns)),
         sides=sides,
-        all_dice=luck(every_die),
+        all_dice=luck(tally.every_die),
         combat_dice={side: luck(sides[side].combat_dice) for side in SIDES},
         hidden_losses=fog,
     )
+
+
+@dataclass
+class _Tally:
+    """The figures of :func:`statistics` while the log is read, event by event."""
+
+    data: GameData
+    seat: Side | None
+    fog: bool
+    steps_left: dict[str, int]
+    """Each unit's steps as the events have left them."""
+    sides: dict[Side, SideStats] = field(default_factory=lambda: {side: SideStats() for side in SIDES})
+    engaged: set[str] = field(default_factory=set)
+    """The units of the last combat of the current activation, whose losses every seat knows (11)."""
+    every_die: list[int] = field(default_factory=list)
+    turn: int = 1
+    turns: set[int] = field(default_factory=lambda: {1})
+
+    def read(self, event: Mapping[str, Any]) -> None:
+        """Count one event."""
+        data, sides = self.data, self.sides
+        kind = event.get("kind")
+        info = event.get("data", {})
+        if kind == "turn":
+            self.turn = int(info.get("turn", self.turn))
+            self.turns.add(self.turn)
+        if kind in ("turn", "activation", "end-activation", "pass"):
+            self.engaged = set()
+        if kind == "roll":
+            self.every_die += [int(d) for d in info.get("dice", [info.get("die")]) if isinstance(d, int)]
+        elif kind == "combat":
+            self._combat(info)
+        elif kind == "attack":
+            self._attack(info.get("plan", {}))
+        elif kind == "support" and info.get("side") in sides and "kept" not in info:
+            _add(sides[info["side"]].supports_spent, str(info.get("kind")), 1)  # the defender adds a support (7.5)
+        elif kind == "support" and info.get("kept") is False and str(info.get("hq")) in data.units:
+            _add(sides[data.side_of(str(info["hq"]))].supports_lost, str(info.get("kind")), 1)
+        elif kind == "loss" and info.get("given_up") and str(info.get("hq")) in data.units:
+            # An armor marker taken as a loss (1.6.1).
+            _add(sides[data.side_of(str(info["hq"]))].supports_lost, str(info.get("marker")), 1)
+        elif kind == "loss":
+            unit = str(info.get("unit", ""))
+            if unit in self.steps_left:
+                left = int(info.get("steps", 0))
+                self._lose(unit, self.steps_left[unit] - left)
+                self.steps_left[unit] = left
+        elif kind == "eliminated":
+            self._eliminated(str(info.get("unit", "")))
+        elif kind == "eliminate":
+            for unit in info.get("units", []):
+                if str(unit) in self.steps_left:
+                    self._eliminate(str(unit))
+        elif kind in ("detach", "recombine"):
+            self._detachment(kind, info)
+
+    def _known(self, unit: str) -> bool:
+        return not self.fog or self.data.side_of(unit) == self.seat or unit in self.engaged
+
+    def _lose(self, unit: str, steps: int) -> None:
+        if unit in self.data.units and steps > 0 and self._known(unit):
+            _add(self.sides[self.data.side_of(unit)].steps_lost, self.turn, steps)
+
+    def _eliminate(self, unit: str) -> None:
+        self._lose(unit, self.steps_left.get(unit, 0))
+        self.steps_left[unit] = 0
+        self._record_eliminated(unit)
+
+    def _record_eliminated(self, unit: str) -> None:
+        if unit in self.data.units and self._known(unit):
+            self.sides[self.data.side_of(unit)].eliminated.setdefault(self.turn, []).append(self.data.units[unit].name)
+
+    def _eliminated(self, unit: str) -> None:
+        """A unit eliminated: its steps left are lost, unless the events already took them."""
+        if unit in self.steps_left and self.steps_left[unit] > 0:
+            self._eliminate(unit)
+        else:
+            self._record_eliminated(unit)
+
+    def _combat(self, info: Mapping[str, Any]) -> None:
+        """[7.5] A combat resolved: its units become known to both seats; the attacker's column, result, die."""
+        self.engaged = {str(u) for u in (*info.get("attackers", []), *info.get("defenders", []))}
+        attackers = [str(u) for u in info.get("attackers", []) if str(u) in self.data.units]
+        if attackers:
+            figures = self.sides[self.data.side_of(attackers[0])]
+            figures.attacks.setdefault(str(info.get("column", "?")), []).append(str(info.get("result", "")))
+            figures.combat_dice.append(int(info.get("die", 0)))
+
+    def _attack(self, plan: Mapping[str, Any]) -> None:
+        """[1.6, 14.3] An attack declared: the supports and air supports its plan commits are spent."""
+        if plan.get("side") not in self.sides:
+            return
+        spent = self.sides[plan["side"]].supports_spent
+        for _hq, support in plan.get("supports", []):
+            _add(spent, str(support), 1)
+        if plan.get("air"):
+            _add(spent, "air", int(plan["air"]))
+
+    def _detachment(self, kind: str, info: Mapping[str, Any]) -> None:
+        """[18] A detachment formed or recombined: the steps move between it and its division."""
+        division, detachment = str(info.get("division", "")), str(info.get("detachment", ""))
+        if kind == "detach":
+            self.steps_left[detachment] = int(info.get("steps", 0))
+            self.steps_left[division] = int(info.get("division_steps", self.steps_left.get(division, 0)))
+        else:
+            self.steps_left[division] = self.steps_left.get(division, 0) + int(info.get("steps", 0))
+            self.steps_left[detachment] = 0
+
+
+def _add(figures: dict[K, int], key: K, amount: int) -> None:
+    figures[key] = figures.get(key, 0) + amount

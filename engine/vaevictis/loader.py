@@ -185,46 +185,83 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
     if columns is None or rows is None or lower is None:
         return None
     grid = Grid(columns, rows, lower)
-
-    terrain: dict[Hex, Any] = {}
     terrain_table = Reader(problems, file, "[terrain]", doc.get("terrain", {}))
+    terrain = _map_terrain(terrain_table, grid)
+    westwall = frozenset(
+        h
+        for text in (terrain_table.get("westwall", list, []) or [])
+        if (h := terrain_table.hex("westwall", grid, text)) is not None
+    )
+    overlays = _map_overlays(problems, file, doc, grid, westwall)
+    places = _map_places(problems, file, doc, grid)
+    rivers = _map_rivers(problems, file, doc, grid)
+    roads = _map_roads(problems, file, doc, grid)
+    regions = _map_regions(problems, file, doc, grid)
+    friendly = _map_friendly_edges(problems, file, doc, grid)
+    entry = _map_entry_hexes(problems, file, doc, grid)
+    game_map = GameMap(
+        name=name,
+        grid=grid,
+        terrain=terrain,
+        westwall=westwall,
+        places=tuple(places),
+        rivers=tuple(rivers),
+        roads=tuple(roads),
+        friendly_edges=friendly,
+        entry_hexes=entry,
+        overlays=overlays,
+        regions=regions,
+    )
+    for road in roads:
+        for a, b in road.links:
+            river = game_map.river_between(a, b)
+            if river and not game_map.is_bridged(a, b):
+                problems.add(
+                    file,
+                    f"road '{road.name}'",
+                    f"crosses the {river.kind} between {hex_name(a)} and {hex_name(b)} without a bridge",
+                )
+    return game_map
+
+
+def _map_terrain(terrain_table: Reader, grid: Grid) -> dict[Hex, Any]:
+    """The terrain of every hex, read from the ``[terrain]`` rows of letters (one row of the map each)."""
+    problems, file = terrain_table.problems, terrain_table.file
+    terrain: dict[Hex, Any] = {}
     terrain_table.no_unknown_keys(("rows", "westwall", "letters"))
     letters = terrain_table.get("letters", dict, TERRAIN_LETTERS) or TERRAIN_LETTERS
     for letter, terrain_name in letters.items():
         if len(letter) != 1 or letter == " " or not isinstance(terrain_name, str):
             terrain_table.fail(f"letters maps one character to a terrain name, not {letter!r} = {terrain_name!r}")
     terrain_rows = terrain_table.get("rows", list)
-    if terrain_rows is not None:
-        if len(terrain_rows) != rows:
-            problems.add(file, "[terrain]", f"has {len(terrain_rows)} rows; the map has {rows}")
-        for r, line in enumerate(terrain_rows, start=1):
-            if not isinstance(line, str) or len(line) != columns:
-                problems.add(file, f"[terrain] row {r:02d}", f"must be a string of {columns} characters")
+    if terrain_rows is None:
+        return terrain
+    if len(terrain_rows) != grid.rows:
+        problems.add(file, "[terrain]", f"has {len(terrain_rows)} rows; the map has {grid.rows}")
+    for r, line in enumerate(terrain_rows, start=1):
+        if not isinstance(line, str) or len(line) != grid.columns:
+            problems.add(file, f"[terrain] row {r:02d}", f"must be a string of {grid.columns} characters")
+            continue
+        for c, letter in enumerate(line, start=1):
+            hex_ = c * 100 + r
+            if not grid.contains(hex_):
+                if letter != " ":
+                    problems.add(file, f"[terrain] row {r:02d}", f"hex {hex_name(hex_)} is off the map: use a space")
                 continue
-            for c, letter in enumerate(line, start=1):
-                hex_ = c * 100 + r
-                if not grid.contains(hex_):
-                    if letter != " ":
-                        problems.add(
-                            file,
-                            f"[terrain] row {r:02d}",
-                            f"hex {hex_name(hex_)} is off the map: use a space",
-                        )
-                    continue
-                if letter not in letters:
-                    problems.add(file, f"[terrain] hex {hex_name(hex_)}", f"unknown terrain letter {letter!r}")
-                    continue
-                terrain[hex_] = letters[letter]
-        missing = [h for h in grid.hexes if h not in terrain]
-        if missing and not problems:
-            problems.add(file, "[terrain]", f"no terrain for {len(missing)} hexes, e.g. {hex_name(missing[0])}")
+            if letter not in letters:
+                problems.add(file, f"[terrain] hex {hex_name(hex_)}", f"unknown terrain letter {letter!r}")
+                continue
+            terrain[hex_] = letters[letter]
+    missing = [h for h in grid.hexes if h not in terrain]
+    if missing and not problems:
+        problems.add(file, "[terrain]", f"no terrain for {len(missing)} hexes, e.g. {hex_name(missing[0])}")
+    return terrain
 
-    westwall = frozenset(
-        h
-        for text in (terrain_table.get("westwall", list, []) or [])
-        if (h := terrain_table.hex("westwall", grid, text)) is not None
-    )
 
+def _map_overlays(
+    problems: Problems, file: str, doc: Mapping[str, Any], grid: Grid, westwall: frozenset[Hex]
+) -> dict[str, frozenset[Hex]]:
+    """The terrain printed over hexes (``[[overlay]]``), by kind, the Westwall of ``[terrain]`` among them."""
     overlays: dict[str, frozenset[Hex]] = {"westwall": westwall} if westwall else {}
     for reader in entries(problems, file, doc, "overlay"):
         reader.no_unknown_keys(("kind", "hexes"))
@@ -234,7 +271,12 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
             reader.fail(f"overlay '{kind}' is listed twice")
         if kind:
             overlays[kind] = frozenset(found_hexes)
+    return overlays
 
+
+def _map_places(problems: Problems, file: str, doc: Mapping[str, Any], grid: Grid) -> list[Place]:
+    """The cities, villages and localities (``[[place]]``): a city may cover a chain of hexes; a name is
+    given once, and a hex holds at most one settlement."""
     places = []
     for reader in entries(problems, file, doc, "place"):
         reader.no_unknown_keys(("name", "hex", "hexes", "kind"))
@@ -262,33 +304,43 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
     for h, count in settled.items():
         if count > 1:
             problems.add(file, f"hex {hex_name(h)}", f"holds {count} settlements; a hex holds at most one")
+    return places
 
-    def sides_of(reader: Reader, key: str) -> frozenset[Hexside]:
-        found = set()
-        for pair in reader.get(key, list, []) or []:
-            if not (isinstance(pair, list) and len(pair) == 2):
-                reader.fail(f"'{key}' entries are pairs of hexes, not {pair!r}")
-                continue
-            a, b = (parse_hex_checked(reader, key, text, grid) for text in pair)
-            if a is None or b is None:
-                continue
-            if not grid.are_adjacent(a, b):
-                reader.fail(f"{hex_name(a)} and {hex_name(b)} are not adjacent, so they share no hexside")
-                continue
-            found.add(hexside(a, b))
-        return frozenset(found)
 
+def _hexsides(reader: Reader, key: str, grid: Grid) -> frozenset[Hexside]:
+    """The hexsides listed under ``key`` as pairs of adjacent hexes."""
+    found = set()
+    for pair in reader.get(key, list, []) or []:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            reader.fail(f"'{key}' entries are pairs of hexes, not {pair!r}")
+            continue
+        a, b = (parse_hex_checked(reader, key, text, grid) for text in pair)
+        if a is None or b is None:
+            continue
+        if not grid.are_adjacent(a, b):
+            reader.fail(f"{hex_name(a)} and {hex_name(b)} are not adjacent, so they share no hexside")
+            continue
+        found.add(hexside(a, b))
+    return frozenset(found)
+
+
+def _map_rivers(problems: Problems, file: str, doc: Mapping[str, Any], grid: Grid) -> list[River]:
+    """The rivers (``[[river]]``) with their hexsides and bridges, each bridge on its river."""
     rivers = []
     for reader in entries(problems, file, doc, "river"):
         reader.no_unknown_keys(("name", "kind", "hexsides", "bridges"))
-        sides, bridges = sides_of(reader, "hexsides"), sides_of(reader, "bridges")
+        sides, bridges = _hexsides(reader, "hexsides", grid), _hexsides(reader, "bridges", grid)
         river_kind = reader.choice("kind", RIVER_KINDS, "river")
         for a, b in sorted(bridges - sides):
             reader.fail(f"bridge {hex_name(a)}-{hex_name(b)} is not on this river")
         if river_kind == "uncrossable" and bridges:
             reader.fail("an uncrossable river has no bridges")
         rivers.append(River(reader.get("name", str, reader.entry), sides, bridges, river_kind or "river"))
+    return rivers
 
+
+def _map_roads(problems: Problems, file: str, doc: Mapping[str, Any], grid: Grid) -> list[Road]:
+    """The roads (``[[road]]``), each a chain of at least two adjacent hexes."""
     roads = []
     for reader in entries(problems, file, doc, "road"):
         reader.no_unknown_keys(("name", "hexes"))
@@ -302,7 +354,11 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
             if not grid.are_adjacent(a, b):
                 reader.fail(f"{hex_name(a)} and {hex_name(b)} are consecutive but not adjacent")
         roads.append(Road(reader.get("name", str, reader.entry), hexes))
+    return roads
 
+
+def _map_regions(problems: Problems, file: str, doc: Mapping[str, Any], grid: Grid) -> dict[str, tuple[Hex, ...]]:
+    """The named regions (``[[region]]``), each a set of hexes."""
     regions: dict[str, tuple[Hex, ...]] = {}
     for reader in entries(problems, file, doc, "region"):
         reader.no_unknown_keys(("name", "hexes"))
@@ -314,7 +370,13 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
             reader.fail("a region needs at least one hex")
         if region_name and all(h is not None for h in chain):
             regions[region_name] = tuple(cast(list[Hex], chain))
+    return regions
 
+
+def _map_friendly_edges(
+    problems: Problems, file: str, doc: Mapping[str, Any], grid: Grid
+) -> dict[Side, frozenset[Hex]]:
+    """[10.2] Each side's friendly board edge (``[edges]``): whole edges or parts of them."""
     edges_doc = doc.get("edges", {})
     friendly: dict[Side, frozenset[Hex]] = {}
     for side in SIDES:
@@ -329,7 +391,11 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
         if not edge_hexes:
             reader.fail("a side needs a friendly board edge (10.2)")
         friendly[cast(Side, side)] = frozenset(edge_hexes)
+    return friendly
 
+
+def _map_entry_hexes(problems: Problems, file: str, doc: Mapping[str, Any], grid: Grid) -> dict[Side, frozenset[Hex]]:
+    """[16.1] Each side's entry hexes (``[entry]``): hexes on a map edge, marked ones inside, or edges."""
     entry_doc = doc.get("entry", {})
     entry: dict[Side, frozenset[Hex]] = {}
     for side in SIDES:
@@ -354,30 +420,7 @@ def load_map(documents: Documents, file: str, problems: Problems) -> GameMap | N
                 )
             found_entry.add(h)
         entry[cast(Side, side)] = frozenset(found_entry)
-
-    game_map = GameMap(
-        name=name,
-        grid=grid,
-        terrain=terrain,
-        westwall=westwall,
-        places=tuple(places),
-        rivers=tuple(rivers),
-        roads=tuple(roads),
-        friendly_edges=friendly,
-        entry_hexes=entry,
-        overlays=overlays,
-        regions=regions,
-    )
-    for road in roads:
-        for a, b in road.links:
-            river = game_map.river_between(a, b)
-            if river and not game_map.is_bridged(a, b):
-                problems.add(
-                    file,
-                    f"road '{road.name}'",
-                    f"crosses the {river.kind} between {hex_name(a)} and {hex_name(b)} without a bridge",
-                )
-    return game_map
+    return entry
 
 
 # --- The counters ----------------------------------------------------------------------------------------
@@ -387,6 +430,15 @@ def load_counters(
     documents: Documents, file: str, problems: Problems
 ) -> tuple[dict[str, Army], dict[str, Formation], dict[str, UnitDef], dict[Any, DetachmentTemplate]]:
     doc = document(documents, file, problems)
+    armies = _load_armies(problems, file, doc)
+    formations = _load_formations(problems, file, doc, armies)
+    units = _load_units(problems, file, doc, formations)
+    _check_formation_hqs(problems, file, formations, units)
+    return armies, formations, units, _load_detachment_templates(problems, file, doc)
+
+
+def _load_armies(problems: Problems, file: str, doc: Mapping[str, Any]) -> dict[str, Army]:
+    """The armies (``[[army]]``), each with its side and nationality."""
     armies: dict[str, Army] = {}
     for reader in entries(problems, file, doc, "army"):
         reader.no_unknown_keys(("id", "name", "side", "nationality"))
@@ -399,7 +451,13 @@ def load_counters(
         if army.id in armies:
             reader.fail("duplicate army id")
         armies[army.id] = army
+    return armies
 
+
+def _load_formations(
+    problems: Problems, file: str, doc: Mapping[str, Any], armies: Mapping[str, Army]
+) -> dict[str, Formation]:
+    """The formations (``[[formation]]``), each of an army, with its HQ unless independent (1.5)."""
     formations: dict[str, Formation] = {}
     for reader in entries(problems, file, doc, "formation"):
         reader.no_unknown_keys(("id", "name", "army", "color", "hq", "independent", "detachments"))
@@ -423,7 +481,13 @@ def load_counters(
         if formation.detachments < 0:
             reader.fail("detachments cannot be negative")
         formations[formation.id] = formation
+    return formations
 
+
+def _load_units(
+    problems: Problems, file: str, doc: Mapping[str, Any], formations: Mapping[str, Formation]
+) -> dict[str, UnitDef]:
+    """The counters (``[[unit]]``), each of a formation."""
     units: dict[str, UnitDef] = {}
     for reader in entries(problems, file, doc, "unit"):
         reader.no_unknown_keys(
@@ -468,34 +532,43 @@ def load_counters(
             reader.fail("duplicate unit id")
         if unit.formation not in formations:
             reader.fail(f"formation '{unit.formation}' does not exist")
-        if unit.steps < 1:
-            reader.fail("a unit has at least one step (1.2)")
-        if unit.reduced_strength is not None:
-            # A counter with a printed back (Alsace 1944 1.2): two steps, the back weaker than the front.
-            if unit.steps != 2:
-                reader.fail("only a two-step counter has a reduced strength (1.2)")
-            elif not 0 <= unit.reduced_strength < unit.strength:
-                reader.fail(f"reduced strength {unit.reduced_strength} must be below the full {unit.strength} (1.2)")
-        elif unit.kind == "garrison":
-            if unit.steps != 1 or unit.strength < 0:
-                reader.fail("a garrison has one step and a strength of 0 or more (16)")
-        elif unit.strength - 3 * (unit.steps - 1) < 1:
-            reader.fail(
-                f"strength {unit.strength} leaves nothing on the last of {unit.steps} steps (1.2: 3 points a step)"
-            )
-        if unit.kind in ("strongpoint", "garrison") and unit.steps != 1:
-            reader.fail(f"a {unit.kind} has a single step (1.2)")
-        if not 1 <= unit.quality <= 6:
-            reader.fail(f"quality {unit.quality} is outside 1-6 (9.4 rolls a d6 against it)")
-        if unit.kind == "hq":
-            if unit.steps != 1:
-                reader.fail("an HQ has a single step (1.2)")
-            if unit.c3i is None:
-                reader.fail("an HQ needs a C3I rating (1.3)")
-            if unit.support < 0:
-                reader.fail("support rating cannot be negative")
+        _check_unit_counter(reader, unit)
         units[unit.id] = unit
+    return units
 
+
+def _check_unit_counter(reader: Reader, unit: UnitDef) -> None:
+    """[1.2, 1.3, 16] A counter's steps, strengths, quality and HQ ratings agree with its kind."""
+    if unit.steps < 1:
+        reader.fail("a unit has at least one step (1.2)")
+    if unit.reduced_strength is not None:
+        # A counter with a printed back (Alsace 1944 1.2): two steps, the back weaker than the front.
+        if unit.steps != 2:
+            reader.fail("only a two-step counter has a reduced strength (1.2)")
+        elif not 0 <= unit.reduced_strength < unit.strength:
+            reader.fail(f"reduced strength {unit.reduced_strength} must be below the full {unit.strength} (1.2)")
+    elif unit.kind == "garrison":
+        if unit.steps != 1 or unit.strength < 0:
+            reader.fail("a garrison has one step and a strength of 0 or more (16)")
+    elif unit.strength - 3 * (unit.steps - 1) < 1:
+        reader.fail(f"strength {unit.strength} leaves nothing on the last of {unit.steps} steps (1.2: 3 points a step)")
+    if unit.kind in ("strongpoint", "garrison") and unit.steps != 1:
+        reader.fail(f"a {unit.kind} has a single step (1.2)")
+    if not 1 <= unit.quality <= 6:
+        reader.fail(f"quality {unit.quality} is outside 1-6 (9.4 rolls a d6 against it)")
+    if unit.kind == "hq":
+        if unit.steps != 1:
+            reader.fail("an HQ has a single step (1.2)")
+        if unit.c3i is None:
+            reader.fail("an HQ needs a C3I rating (1.3)")
+        if unit.support < 0:
+            reader.fail("support rating cannot be negative")
+
+
+def _check_formation_hqs(
+    problems: Problems, file: str, formations: Mapping[str, Formation], units: Mapping[str, UnitDef]
+) -> None:
+    """[1.5, 0.4] Each formation's HQ is an HQ counter of that formation; a Combat Command has three counters."""
     for formation in formations.values():
         if formation.hq is not None:
             hq = units.get(formation.hq)
@@ -512,6 +585,9 @@ def load_counters(
                 file, f"combat command '{cc}' of '{formation_id}'", f"has {count} counters; a CC has three (0.4)"
             )
 
+
+def _load_detachment_templates(problems: Problems, file: str, doc: Mapping[str, Any]) -> dict[Any, DetachmentTemplate]:
+    """The detachment counters of each nationality (``[[detachment]]``)."""
     detachments = {}
     for reader in entries(problems, file, doc, "detachment"):
         reader.no_unknown_keys(("nationality", "steps", "strength_per_step"))
@@ -521,7 +597,7 @@ def load_counters(
             reader.get("strength_per_step", int) or 3,
         )
         detachments[template.nationality] = template
-    return armies, formations, units, detachments
+    return detachments
 
 
 # --- Setup and scenarios ---------------------------------------------------------------------------------
@@ -553,7 +629,20 @@ def load_setup(
     dict[str, Any],
 ]:
     doc = document(documents, file, problems)
-    grid = game_map.grid
+    turns = _load_turns(problems, file, doc)
+    placements = _load_placements(problems, file, doc, game_map, units)
+    reinforcements = _load_reinforcements(problems, file, doc, game_map, units, len(turns))
+    support = _load_support_grants(problems, file, doc, armies, tables)
+    events = _load_events(problems, file, doc)
+    extra = {
+        key: value for key, value in doc.items() if key not in ("turn", "setup", "reinforcement", "support", "event")
+    }
+    check_unit_mentions(problems, file, extra, units)
+    return tuple(turns), tuple(placements), tuple(reinforcements), tuple(support), events, extra
+
+
+def _load_turns(problems: Problems, file: str, doc: Mapping[str, Any]) -> list[TurnDef]:
+    """The turns (``[[turn]]``), numbered 1, 2, 3... in order, with a weather for every turn or for none."""
     turns = []
     for reader in entries(problems, file, doc, "turn"):
         reader.no_unknown_keys(("number", "date", "weather"))
@@ -568,27 +657,38 @@ def load_setup(
         problems.add(file, "[[turn]]", "give every turn a weather, or none (a game without weather)")
     if [t.number for t in turns] != list(range(1, len(turns) + 1)):
         problems.add(file, "[[turn]]", "turns must be numbered 1, 2, 3... in order")
+    return turns
 
-    def unit_ref(reader: Reader, unit_id: Any) -> str | None:
-        if not isinstance(unit_id, str) or unit_id not in units:
-            reader.fail(f"unit {unit_id!r} is not in the counters file")
-            return None
-        return unit_id
 
-    def region_hexes(reader: Reader, key: str = "region") -> tuple[Hex, ...]:
-        name = reader.get(key, str)
-        if name not in game_map.regions:
-            reader.fail(f"region {name!r} is not in the map")
-            return ()
-        return game_map.regions[name]
+def _unit_ref(reader: Reader, unit_id: Any, units: Mapping[str, UnitDef]) -> str | None:
+    """The unit id if the counters file has it, else ``None`` (a problem recorded)."""
+    if not isinstance(unit_id, str) or unit_id not in units:
+        reader.fail(f"unit {unit_id!r} is not in the counters file")
+        return None
+    return unit_id
 
+
+def _region_hexes(reader: Reader, game_map: GameMap, key: str = "region") -> tuple[Hex, ...]:
+    """The hexes of the map region named under ``key``; none (a problem recorded) if the map lacks it."""
+    name = reader.get(key, str)
+    if name not in game_map.regions:
+        reader.fail(f"region {name!r} is not in the map")
+        return ()
+    return game_map.regions[name]
+
+
+def _load_placements(
+    problems: Problems, file: str, doc: Mapping[str, Any], game_map: GameMap, units: Mapping[str, UnitDef]
+) -> list[Placement]:
+    """The initial placements (``[[setup]]``): a suggested hex, within the unit's choices if it has some."""
+    grid = game_map.grid
     placements = []
     for reader in entries(problems, file, doc, "setup"):
         reader.no_unknown_keys(("unit", "hex", "improved_position", "region", "choices"))
-        unit_id, h = unit_ref(reader, reader.table.get("unit")), reader.hex("hex", grid)
+        unit_id, h = _unit_ref(reader, reader.table.get("unit"), units), reader.hex("hex", grid)
         choices: set[Hex] = set()
         if "region" in reader.table:
-            choices.update(region_hexes(reader))
+            choices.update(_region_hexes(reader, game_map))
         for text in reader.get("choices", list, []) or []:
             if (choice := reader.hex("choices", grid, text)) is not None:
                 choices.add(choice)
@@ -596,16 +696,28 @@ def load_setup(
             reader.fail("the suggested hex is not one of the hexes the unit may be placed in")
         if unit_id and h is not None:
             placements.append(Placement(unit_id, h, reader.get("improved_position", bool, False), frozenset(choices)))
+    return placements
 
+
+def _load_reinforcements(
+    problems: Problems,
+    file: str,
+    doc: Mapping[str, Any],
+    game_map: GameMap,
+    units: Mapping[str, UnitDef],
+    turn_count: int,
+) -> list[Reinforcement]:
+    """The reinforcements (``[[reinforcement]]``), each on a turn of the game with entry hexes (16.1)."""
+    grid = game_map.grid
     reinforcements = []
     for reader in entries(problems, file, doc, "reinforcement"):
         reader.no_unknown_keys(("turn", "units", "hexes", "region", "trucks", "action_points", "controlled"))
-        ids = [unit_ref(reader, u) for u in reader.get("units", list, []) or []]
+        ids = [_unit_ref(reader, u, units) for u in reader.get("units", list, []) or []]
         hexes: list[Hex | None] = [reader.hex("hexes", grid, text) for text in reader.get("hexes", list, []) or []]
         if "region" in reader.table:
-            hexes.extend(region_hexes(reader))
+            hexes.extend(_region_hexes(reader, game_map))
         turn = reader.get("turn", int) or 0
-        if not 1 <= turn <= max(len(turns), 1):
+        if not 1 <= turn <= max(turn_count, 1):
             reader.fail(f"turn {turn} is not a turn of the game")
         if not hexes:
             reader.fail("a reinforcement needs at least one entry hex (16.1)")
@@ -621,7 +733,13 @@ def load_setup(
                     reader.get("region", str, None) if not reader.get("hexes", list, []) else None,
                 )
             )
+    return reinforcements
 
+
+def _load_support_grants(
+    problems: Problems, file: str, doc: Mapping[str, Any], armies: Mapping[str, Army], tables: Tables
+) -> list[SupportGrant]:
+    """The support markers each army receives (``[[support]]``), of its side's kinds."""
     support = []
     for reader in entries(problems, file, doc, "support"):
         reader.no_unknown_keys(("army", "turn", "markers"))
@@ -638,7 +756,11 @@ def load_setup(
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
                 reader.fail(f"marker count for '{kind}' must be a non-negative integer")
         support.append(SupportGrant(army.id, reader.get("turn", int) or 0, dict(markers)))
+    return support
 
+
+def _load_events(problems: Problems, file: str, doc: Mapping[str, Any]) -> dict[str, EventDef]:
+    """The event and stratagem counters (``[[event]]``)."""
     events = {}
     for reader in entries(problems, file, doc, "event"):
         reader.no_unknown_keys(("id", "side", "name", "count", "rule", "effect", "params"))
@@ -652,12 +774,7 @@ def load_setup(
             dict(reader.get("params", dict, {}) or {}),
         )
         events[event.id] = event
-
-    extra = {
-        key: value for key, value in doc.items() if key not in ("turn", "setup", "reinforcement", "support", "event")
-    }
-    check_unit_mentions(problems, file, extra, units)
-    return tuple(turns), tuple(placements), tuple(reinforcements), tuple(support), events, extra
+    return events
 
 
 UNIT_LIST_KEYS = frozenset(
@@ -851,11 +968,31 @@ def parse_crt_cell(text: Any) -> CrtCell | None:
 def check_cross_references(data: GameData, problems: Problems, files: Mapping[str, str]) -> None:
     """The checks that span files: setup hexes, stacking, entry hexes, victory cities."""
     setup_file, scenario_file = files["setup"], files["scenarios"]
-    placed = Counter(p.unit for p in data.setup)
-    arriving = Counter(u for r in data.reinforcements for u in r.units)
     garrisons = cast(Mapping[str, Any], data.extra.get("garrisons", {}))
+    _check_every_unit_placed_once(data, problems, setup_file, garrisons)
+    _check_setup_stacks(data, problems, setup_file, garrisons)
+    # [Alsace 15, 19.4] The stratagems' figures and the variant's table.
+    for entry, problem in [*stratagem_problems(data), *variant_problems(data)]:
+        problems.add(setup_file, entry, problem)
+    _check_reinforcement_entries(data, problems, setup_file)
+    for scenario in data.scenarios.values():
+        for condition in flat_conditions(scenario.victory):
+            _check_victory_condition(data, problems, scenario_file, f"scenario '{scenario.id}'", condition)
+    for army_id in {g.army for g in data.support}:
+        if army_id not in data.armies:
+            problems.add(setup_file, f"support for '{army_id}'", "army does not exist")
+    _check_independent_c3i(data, problems, files["counters"])
+    check_chart_covers_map(data, problems, files["tables"])
+
+
+def _check_every_unit_placed_once(
+    data: GameData, problems: Problems, setup_file: str, garrisons: Mapping[str, Any]
+) -> None:
+    """Every counter sets up or arrives once, unless it waits in the garrison pool (16) or a variant's groups."""
     pool = set(garrisons.get("pool", []))
     variant_only = mentioned_units(data.extra.get("variant", {}))
+    placed = Counter(p.unit for p in data.setup)
+    arriving = Counter(u for r in data.reinforcements for u in r.units)
     for unit_id in data.units:
         total = placed[unit_id] + arriving[unit_id]
         if total > 1:
@@ -863,6 +1000,11 @@ def check_cross_references(data: GameData, problems: Problems, files: Mapping[st
         if total == 0 and unit_id not in pool and unit_id not in variant_only:
             problems.add(setup_file, f"unit '{unit_id}'", "neither sets up nor arrives")
 
+
+def _check_setup_stacks(data: GameData, problems: Problems, setup_file: str, garrisons: Mapping[str, Any]) -> None:
+    """[5, 16] The set-up within the stacking limit and one side to a hex, the hidden garrisons' slots counted;
+    the garrison pool holds garrison counters, enough for its slots."""
+    pool = set(garrisons.get("pool", []))
     steps_in: Counter[Hex] = Counter()
     sides_in: dict[Hex, set[Side]] = {}
     for placement in data.setup:
@@ -893,10 +1035,9 @@ def check_cross_references(data: GameData, problems: Problems, files: Mapping[st
         if len(sides_in[h]) > 1:
             problems.add(setup_file, f"hex {hex_name(h)}", "holds units of both sides")
 
-    # [Alsace 15, 19.4] The stratagems' figures and the variant's table.
-    for entry, problem in [*stratagem_problems(data), *variant_problems(data)]:
-        problems.add(setup_file, entry, problem)
 
+def _check_reinforcement_entries(data: GameData, problems: Problems, setup_file: str) -> None:
+    """[16.1] Each reinforcement is of one side and enters at that side's entry hexes."""
     for reinforcement in data.reinforcements:
         side = data.side_of(reinforcement.units[0])
         for unit_id in reinforcement.units:
@@ -910,57 +1051,48 @@ def check_cross_references(data: GameData, problems: Problems, files: Mapping[st
                     f"enters at {hex_name(h)}, which is not a {side} entry hex (16.1)",
                 )
 
-    for scenario in data.scenarios.values():
-        for condition in flat_conditions(scenario.victory):
-            entry = f"scenario '{scenario.id}'"
-            for place_name in condition.places:
-                if not any(p.name == place_name for p in data.map.places):
-                    problems.add(scenario_file, entry, f"victory place {place_name!r} is not on the map")
-            if condition.kind == "hold-places" and not 1 <= condition.count <= len(condition.places):
-                problems.add(scenario_file, entry, "hold-places needs a count between 1 and the number of places")
-            if condition.region and condition.region not in data.map.regions:
-                problems.add(scenario_file, entry, f"region {condition.region!r} is not in the map")
-            if condition.kind in ("reached-region", "exit-units") and not condition.region:
-                problems.add(scenario_file, entry, f"{condition.kind} needs a region")
-            if condition.kind == "hold-overlay" and condition.overlay not in data.map.overlays:
-                problems.add(scenario_file, entry, f"overlay {condition.overlay!r} is not on the map")
-            if condition.kind == "cross-meuse" and not any(r.name == condition.river for r in data.map.rivers):
-                # The river to cross is named in the data ("river"), never assumed.
-                problems.add(scenario_file, entry, f"river {condition.river!r} is not on the map")
-            for city in condition.cities:
-                try:
-                    place = data.map.place(city)
-                except KeyError:
-                    problems.add(scenario_file, f"scenario '{scenario.id}'", f"victory city {city!r} is not on the map")
-                    continue
-                if place.kind != "city":
-                    problems.add(
-                        scenario_file,
-                        f"scenario '{scenario.id}'",
-                        f"victory city {city!r} is a {place.kind}, not a city",
-                    )
-            if condition.kind == "hold-cities" and not 1 <= condition.count <= len(condition.cities):
-                problems.add(
-                    scenario_file,
-                    f"scenario '{scenario.id}'",
-                    "hold-cities needs a count between 1 and the number of cities",
-                )
 
-    for army_id in {g.army for g in data.support}:
-        if army_id not in data.armies:
-            problems.add(setup_file, f"support for '{army_id}'", "army does not exist")
+def _check_victory_condition(
+    data: GameData, problems: Problems, scenario_file: str, entry: str, condition: VictoryCondition
+) -> None:
+    """A victory condition names places, cities, regions, overlays and rivers the map has, and counts within
+    its lists."""
+    for place_name in condition.places:
+        if not any(p.name == place_name for p in data.map.places):
+            problems.add(scenario_file, entry, f"victory place {place_name!r} is not on the map")
+    if condition.kind == "hold-places" and not 1 <= condition.count <= len(condition.places):
+        problems.add(scenario_file, entry, "hold-places needs a count between 1 and the number of places")
+    if condition.region and condition.region not in data.map.regions:
+        problems.add(scenario_file, entry, f"region {condition.region!r} is not in the map")
+    if condition.kind in ("reached-region", "exit-units") and not condition.region:
+        problems.add(scenario_file, entry, f"{condition.kind} needs a region")
+    if condition.kind == "hold-overlay" and condition.overlay not in data.map.overlays:
+        problems.add(scenario_file, entry, f"overlay {condition.overlay!r} is not on the map")
+    if condition.kind == "cross-meuse" and not any(r.name == condition.river for r in data.map.rivers):
+        # The river to cross is named in the data ("river"), never assumed.
+        problems.add(scenario_file, entry, f"river {condition.river!r} is not on the map")
+    for city in condition.cities:
+        try:
+            place = data.map.place(city)
+        except KeyError:
+            problems.add(scenario_file, entry, f"victory city {city!r} is not on the map")
+            continue
+        if place.kind != "city":
+            problems.add(scenario_file, entry, f"victory city {city!r} is a {place.kind}, not a city")
+    if condition.kind == "hold-cities" and not 1 <= condition.count <= len(condition.cities):
+        problems.add(scenario_file, entry, "hold-cities needs a count between 1 and the number of cities")
 
-    if data.tables.c3i:
-        # [9.5, Ardennes 1944] An independent's C3I rating comes from its quality: A for 5, B for 4.
-        for unit in data.units.values():
-            owner = data.formations.get(unit.formation)
-            if owner and owner.independent and unit.kind != "hq" and unit.quality not in (4, 5):
-                problems.add(
-                    files["counters"],
-                    f"unit '{unit.id}'",
-                    "an independent needs quality 4 or 5 to have a C3I rating (9.5)",
-                )
-    check_chart_covers_map(data, problems, files["tables"])
+
+def _check_independent_c3i(data: GameData, problems: Problems, counters_file: str) -> None:
+    """[9.5, Ardennes 1944] With the C3I table, an independent's rating comes from its quality: A for 5, B for 4."""
+    if not data.tables.c3i:
+        return
+    for unit in data.units.values():
+        owner = data.formations.get(unit.formation)
+        if owner and owner.independent and unit.kind != "hq" and unit.quality not in (4, 5):
+            problems.add(
+                counters_file, f"unit '{unit.id}'", "an independent needs quality 4 or 5 to have a C3I rating (9.5)"
+            )
 
 
 def flat_conditions(conditions: Iterable[VictoryCondition]) -> list[VictoryCondition]:

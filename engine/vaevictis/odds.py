@@ -55,10 +55,10 @@ from engine.vaevictis.disorganization import is_disorganized
 from engine.vaevictis.doctrine import attached_formation
 from engine.vaevictis.events import nuts_quality_bonus
 from engine.vaevictis.geography import is_british_west_of_meuse
+from engine.vaevictis.pending_records import AttackKind, PlanRecord
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.stratagems import bridge_halving_cancelled
 
-AttackKind = Literal["normal", "prepared"]
 SupportUse = tuple[str, str]
 """An HQ support marker committed to a combat: ``(hq id, marker kind)``, e.g. ``("hq-de-1ss", "tiger")``."""
 
@@ -124,12 +124,13 @@ class AttackPlan:
         """The first hex attacked (the only one of a one-hex attack)."""
         return self.targets[0]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlanRecord:
         """The plan as plain JSON data (kept in the pending combat record).
 
-        ``target`` (the first hex) is kept beside ``targets`` for readers of one-hex plans.
+        ``target`` (the first hex) is kept beside ``targets`` for readers of one-hex plans; the VV60 SNAFU's
+        fields only once set, so that plans of games without it keep their old form.
         """
-        return {
+        record: PlanRecord = {
             "side": self.side,
             "kind": self.kind,
             "attackers": list(self.attackers),
@@ -143,16 +144,12 @@ class AttackPlan:
             "defender_quality": self.defender_quality,
             "snafu": self.snafu,
             "snafu_unit": self.snafu_unit,
-        } | self._vv60_json()
-
-    def _vv60_json(self) -> dict[str, Any]:
-        """The VV60 SNAFU's fields, only once set: plans of games without it keep their old form."""
-        out: dict[str, Any] = {}
+        }
         if self.snafu_die:
-            out["snafu_die"] = self.snafu_die
+            record["snafu_die"] = self.snafu_die
         if self.surprise_support is not None:
-            out["surprise_support"] = list(self.surprise_support)
-        return out
+            record["surprise_support"] = list(self.surprise_support)
+        return record
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AttackPlan:
@@ -750,8 +747,74 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         beyond the attack type's limit, status forbidding a prepared attack, ...), with the rule number.
     """
     pos = Position(data, state)
-    tables = data.tables.raw
-    side, enemy = plan.side, other_side(plan.side)
+    _check_declaration(plan)
+    defenders = _defending_units_of(pos, plan)
+    attackers, attacked = _attacking_units_of(pos, plan)
+    attacker_hexes = tuple(sorted({u.hex for u in attackers if u.hex is not None}))
+    kind_row = attack_type(data, plan.kind)
+    if len(attacker_hexes) > 1 and not kind_row["from_several_hexes"]:
+        raise _refuse(
+            "a normal attack is made from a single hex; attacking from several needs a prepared attack", "7.3.1"
+        )
+    _check_hq_supports(pos, plan, kind_row, attackers, defenders, attacked, committed)
+    _check_air_supports(pos, plan, kind_row, committed)
+    attacker_q, defender_q = _quality_units(pos, plan, attackers, defenders)
+    snafu = plan.snafu if plan.snafu in SNAFU_EFFECTS else None
+    zeroed, halved_by_snafu = _units_struck_by_snafu(data, plan, snafu, attackers)
+
+    attack_details = tuple(
+        _attacker_contribution(pos, plan, unit, attacked[unit.id], halved_by_snafu, zeroed) for unit in attackers
+    )
+    defence_details = tuple(_defender_contribution(pos, unit) for unit in defenders)
+    attack_total = sum_strengths(attack_details, rounding_mode(data))
+    defence_total = sum_strengths(defence_details, rounding_mode(data))
+    ratio = round_ratio(attack_total, defence_total, ratio_halves_up(data))
+    base = ratio_column(data, ratio)
+
+    terrain_hex, terrain_shifts = _defender_terrain(data, plan)
+    support_shifts, support_drm, cancelled = _support_effects(data, plan, snafu)
+    shifts = [
+        *terrain_shifts,
+        *_improved_position_shifts(data, defenders),
+        *_attack_type_shifts(data, plan, kind_row, attackers),
+        *support_shifts,
+    ]
+    if snafu == "column-left":
+        shifts.append(Modifier(-1, "SNAFU 2, poor air-ground coordination", "9.5"))
+    top = len(data.tables.crt_columns) - 1
+    column = max(0, min(top, base + sum(m.amount for m in shifts)))
+    drm = [
+        _quality_modifier(pos, attacker_q, defender_q),
+        *support_drm,
+        *_formation_modifiers(pos, snafu, attackers, defenders),
+        *_snafu_die_modifiers(plan, snafu, attacker_hexes),
+    ]
+
+    return Assessment(
+        plan=plan,
+        defenders=tuple(u.id for u in defenders),
+        attacker_hexes=attacker_hexes,
+        attackers_detail=attack_details,
+        defenders_detail=defence_details,
+        attack_total=attack_total,
+        defence_total=defence_total,
+        ratio=f"{ratio[0]}:{ratio[1]}",
+        base_column=base,
+        base_column_name=data.tables.crt_columns[base],
+        shifts=tuple(shifts),
+        column=column,
+        column_name=data.tables.crt_columns[column],
+        drm=tuple(m for m in drm if m.amount or m.rule == "7.4"),
+        drm_total=sum(m.amount for m in drm),
+        attacker_quality=attacker_q,
+        defender_quality=defender_q,
+        cancelled=tuple(cancelled),
+        terrain_hex=terrain_hex,
+    )
+
+
+def _check_declaration(plan: AttackPlan) -> None:
+    """[7.1, 7.2, 7.3] The plan names an attack type, distinct attackers and at least one target hex."""
     if plan.kind not in ("normal", "prepared"):
         raise _refuse(f"an attack is normal or prepared, not {plan.kind!r}", "7.3")
     if not plan.attackers:
@@ -760,6 +823,13 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         raise _refuse("a unit is named twice among the attackers; its strength cannot be divided", "7.2")
     if not plan.targets:
         raise _refuse("name at least one target hex", "7.1")
+
+
+def _defending_units_of(pos: Position, plan: AttackPlan) -> list[UnitState]:
+    """[7.1, 7.2] Every enemy unit of every target hex, each hex on the map and holding the enemy; several
+    target hexes only where the attack type allows them."""
+    data = pos.data
+    enemy = other_side(plan.side)
     defenders: list[UnitState] = []
     for target in plan.targets:
         if not data.map.grid.contains(target):
@@ -769,60 +839,78 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         if not here or pos.side_of(here[0].id) != enemy:
             raise _refuse(f"{hex_name(target)} holds no enemy unit to attack", "7.1")
         defenders += here
-    several = len(plan.targets) > 1
-    if several and not combat_rules.several_targets(data, plan.kind):
+    if len(plan.targets) > 1 and not combat_rules.several_targets(data, plan.kind):
         raise _refuse("each attack is made on a single target hex and resolved separately", "7.2")
-    targets_text = ", ".join(hex_name(h) for h in plan.targets)
+    return defenders
 
+
+def _attacking_units_of(pos: Position, plan: AttackPlan) -> tuple[list[UnitState], dict[str, tuple[Hex, ...]]]:
+    """[7.1, 7.2, 0.2, 10.3] The attacking units and the target hexes each attacks (every one it is adjacent
+    to, its strength undivided), once each attacker may attack them and every target hex has an attacker."""
     attackers: list[UnitState] = []
-    # [7.2] Each attacker attacks every target hex it is adjacent to, its strength undivided.
     attacked: dict[str, tuple[Hex, ...]] = {}
     for unit_id in plan.attackers:
-        if unit_id not in state.units:
-            raise _refuse(f"no unit {unit_id!r}", "7.1")
-        unit = state.units[unit_id]
-        name = data.units[unit_id].name
-        if not unit.on_map or data.side_of(unit_id) != side:
-            raise _refuse(f"{name} is not a {data.side_name(side)} unit on the map", "7.1")
-        if data.units[unit_id].is_hq:
-            raise _refuse(f"{hq_name(name)} has a combat strength only in defence", "1.3")
-        assert unit.hex is not None
-        reach = tuple(h for h in plan.targets if data.map.grid.are_adjacent(unit.hex, h))
-        if not reach:
-            where = f"any of the target hexes {targets_text}" if several else targets_text
-            raise _refuse(f"{name} at {hex_name(unit.hex)} is not adjacent to {where}", "7.1")
-        for h in reach:
-            water = data.map.river_between(unit.hex, h)
-            if water is not None and tables_no_attack_across(data, water.kind):
-                raise _refuse(f"{name} cannot attack across the {water.name}: no attack is allowed across it", "0.2")
-            if crossing_of(data, unit.hex, h) == "river" and data.units[unit_id].kind != "infantry":
-                into = f" (into {hex_name(h)})" if several else ""
-                raise _refuse(f"{name} cannot attack across an unbridged river{into}: only infantry may", "0.2")
-            if data.units[unit_id].is_mechanized and not tank_link(data, unit.hex, h):
-                raise _refuse(
-                    f"{name} cannot attack between {hex_name(unit.hex)} and {hex_name(h)}: a mechanized unit enters "
-                    "that terrain only by road, and no road joins the two hexes",
-                    "7.1",
-                )
+        unit, reach = _attacker_and_reach(pos, plan, unit_id)
         attacked[unit_id] = reach
-        if plan.kind == "prepared" and (unit.isolated or unit.unsupplied):
-            status = "unsupplied" if unit.unsupplied else "isolated"
-            raise _refuse(f"{name} is {status} and cannot take part in a prepared attack", "10.3")
         attackers.append(unit)
     for h in plan.targets:
         if not any(h in attacked[u.id] for u in attackers):
             raise _refuse(f"no attacking unit is adjacent to {hex_name(h)}", "7.1")
-    attacker_hexes = tuple(sorted({u.hex for u in attackers if u.hex is not None}))
-    kind_row = attack_type(data, plan.kind)
-    if len(attacker_hexes) > 1 and not kind_row["from_several_hexes"]:
-        raise _refuse(
-            "a normal attack is made from a single hex; attacking from several needs a prepared attack", "7.3.1"
-        )
+    return attackers, attacked
 
-    snafu = plan.snafu if plan.snafu in SNAFU_EFFECTS else None
-    confusion = snafu == "command-confusion"
 
-    # Supports: limits, ownership, command range.
+def _attacker_and_reach(pos: Position, plan: AttackPlan, unit_id: str) -> tuple[UnitState, tuple[Hex, ...]]:
+    """[7.1, 7.2, 0.2, 10.3] One attacker and the target hexes it attacks, refused if it may not attack one
+    of them (across water that forbids it, an unbridged river for a unit other than infantry, terrain a
+    mechanized unit enters only by road) or may not join this attack type."""
+    data, state = pos.data, pos.state
+    side = plan.side
+    several = len(plan.targets) > 1
+    if unit_id not in state.units:
+        raise _refuse(f"no unit {unit_id!r}", "7.1")
+    unit = state.units[unit_id]
+    name = data.units[unit_id].name
+    if not unit.on_map or data.side_of(unit_id) != side:
+        raise _refuse(f"{name} is not a {data.side_name(side)} unit on the map", "7.1")
+    if data.units[unit_id].is_hq:
+        raise _refuse(f"{hq_name(name)} has a combat strength only in defence", "1.3")
+    assert unit.hex is not None
+    reach = tuple(h for h in plan.targets if data.map.grid.are_adjacent(unit.hex, h))
+    if not reach:
+        targets_text = ", ".join(hex_name(h) for h in plan.targets)
+        where = f"any of the target hexes {targets_text}" if several else targets_text
+        raise _refuse(f"{name} at {hex_name(unit.hex)} is not adjacent to {where}", "7.1")
+    for h in reach:
+        water = data.map.river_between(unit.hex, h)
+        if water is not None and tables_no_attack_across(data, water.kind):
+            raise _refuse(f"{name} cannot attack across the {water.name}: no attack is allowed across it", "0.2")
+        if crossing_of(data, unit.hex, h) == "river" and data.units[unit_id].kind != "infantry":
+            into = f" (into {hex_name(h)})" if several else ""
+            raise _refuse(f"{name} cannot attack across an unbridged river{into}: only infantry may", "0.2")
+        if data.units[unit_id].is_mechanized and not tank_link(data, unit.hex, h):
+            raise _refuse(
+                f"{name} cannot attack between {hex_name(unit.hex)} and {hex_name(h)}: a mechanized unit enters "
+                "that terrain only by road, and no road joins the two hexes",
+                "7.1",
+            )
+    if plan.kind == "prepared" and (unit.isolated or unit.unsupplied):
+        status = "unsupplied" if unit.unsupplied else "isolated"
+        raise _refuse(f"{name} is {status} and cannot take part in a prepared attack", "10.3")
+    return unit, reach
+
+
+def _check_hq_supports(
+    pos: Position,
+    plan: AttackPlan,
+    kind_row: Mapping[str, Any],
+    attackers: Sequence[UnitState],
+    defenders: Sequence[UnitState],
+    attacked: Mapping[str, tuple[Hex, ...]],
+    committed: bool,
+) -> None:
+    """[1.6, 7.3] Both sides' HQ support markers: within the attack type's limit, each side's own, in range,
+    and allowed by the marker's own conditions in this combat."""
+    side, enemy = plan.side, other_side(plan.side)
     limit = int(kind_row["hq_supports"])
     links = tuple((u.hex, h) for u in attackers if u.hex is not None for h in attacked[u.id])
     _validate_supports(pos, side, plan.supports, attackers, limit, "The attacker", committed)
@@ -833,11 +921,18 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
     )
     for owner, uses, role in roles:
         for _, kind in uses:
-            problem = support_condition_problem(data, owner, kind, role, attackers, links)
+            problem = support_condition_problem(pos.data, owner, kind, role, attackers, links)
             if problem is not None:
                 raise _refuse(problem, "1.6")
+
+
+def _check_air_supports(pos: Position, plan: AttackPlan, kind_row: Mapping[str, Any], committed: bool) -> None:
+    """[7.3, 14.2, 14.3] Both sides' air supports: never negative, only in a game with air power, within the
+    attack type's limit and the side's missions left, and at most two in one combat."""
+    data, state = pos.data, pos.state
     air_limit = int(kind_row["air_supports"])
-    for who, count, owner in (("The attacker", plan.air, side), ("The defender", plan.defender_air, enemy)):
+    sides = (("The attacker", plan.air, plan.side), ("The defender", plan.defender_air, other_side(plan.side)))
+    for who, count, owner in sides:
         if count < 0:
             raise _refuse("a number of air supports cannot be negative", data.rule("14.3"))
         if count > 0 and not data.has_air_power:
@@ -851,7 +946,13 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
     if plan.air + plan.defender_air > 2:
         raise _refuse("there cannot be more than two air supports in a single combat", data.rule("14.3"))
 
-    # Quality units (7.4): one attacking unit, one defending unit from any target hex.
+
+def _quality_units(
+    pos: Position, plan: AttackPlan, attackers: Sequence[UnitState], defenders: Sequence[UnitState]
+) -> tuple[str, str]:
+    """[7.4, 1.3] The attacking and the defending unit whose qualities are compared: the ones the plan names
+    (a defender from any target hex, an HQ only when alone in its hex), else the best of each side."""
+    data = pos.data
     if plan.attacker_quality is None:
         attacker_q = default_quality_unit(pos, attackers, alone=False)
     elif plan.attacker_quality in plan.attackers:
@@ -862,14 +963,20 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
         defender_q = default_quality_unit(pos, defenders, alone=False)
     elif plan.defender_quality in {u.id for u in defenders}:
         defender_q = plan.defender_quality
-        if data.units[defender_q].is_hq and not alone_in_its_hex(pos, state.units[defender_q]):
+        if data.units[defender_q].is_hq and not alone_in_its_hex(pos, pos.state.units[defender_q]):
             raise _refuse("an HQ has a quality of its own only when it is alone in its hex", "1.3")
     else:
         raise _refuse(f"{plan.defender_quality!r} is not one of the defenders", "7.4")
+    return attacker_q, defender_q
 
-    # SNAFU effects that pick a unit (9.5).
+
+def _units_struck_by_snafu(
+    data: GameData, plan: AttackPlan, snafu: str | None, attackers: Sequence[UnitState]
+) -> tuple[str | None, str | None]:
+    """[9.5] The attacker SNAFU 11 brings to strength zero and the armored attacker SNAFU 9 halves, each
+    ``None`` unless that effect was rolled and the unit chosen."""
     zeroed: str | None = None
-    halved_by_snafu: str | None = None
+    halved: str | None = None
     if snafu == "zero-one-attacker" and len(attackers) > 1 and plan.snafu_unit:
         if plan.snafu_unit not in plan.attackers:
             raise _refuse("SNAFU 11 strikes one of the attackers", "9.5")
@@ -877,91 +984,116 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
     if snafu == "halve-one-armored" and plan.snafu_unit:
         if plan.snafu_unit not in plan.attackers or data.units[plan.snafu_unit].kind != "armored":
             raise _refuse("SNAFU 9 strikes one attacking armored unit", "9.5")
-        halved_by_snafu = plan.snafu_unit
+        halved = plan.snafu_unit
+    return zeroed, halved
 
-    # Strengths (1.2, 0.3), with each halving.
-    crossing_table = tables["crossing"]
-    attack_details = []
-    for unit in attackers:
-        halvings = []
-        if unit.fatigued:
-            halvings.append("fatigued (3.5.1)")
-        if unit.unsupplied:
-            halvings.append("unsupplied (10.3)")
-        assert unit.hex is not None
-        # [0.2, 7.2] Across a river or bridge from any hex it attacks: the whole unit is halved, once.
-        crossings = {crossing_of(data, unit.hex, h) for h in attacked[unit.id]}
-        crossing = next(
-            (c for c in ("river", "bridge") if c in crossings and crossing_table[c].get("attack_halved")), None
-        )
-        if crossing == "bridge" and bridge_halving_cancelled(pos.state, plan.side):
-            crossing = None  # [Alsace 15.3] Bridge captured by the FFI
-        if crossing is not None:
-            halvings.append(f"attacking across a {'bridge' if crossing == 'bridge' else 'river'} (0.2)")
-        if unit.id == halved_by_snafu:
-            halvings.append("SNAFU 9, supply problems (9.5)")
-        if is_disorganized(state, unit.id):
-            halvings.append("disorganized (3.6)")
-        attack_details.append(_contribution(pos, unit, halvings, zeroed=unit.id == zeroed))
-    city_halves_armor = bool(tables["terrain"]["city"].get("armor_halved_in_defence"))
-    defence_details = []
-    for unit in defenders:
-        halvings = []
-        if unit.fatigued:
-            halvings.append("fatigued (3.5.1)")
-        if unit.unsupplied:
-            halvings.append("unsupplied (10.3)")
-        if unit.retreated_into_stack:
-            halvings.append("retreated into this stack (7.7.1)")
-        if is_disorganized(state, unit.id):
-            halvings.append("disorganized (3.6)")
-        # [0.2] Armor halved in a city: each defending unit by its own hex.
-        in_city = unit.hex is not None and data.map.is_city(unit.hex)
-        if city_halves_armor and in_city and data.units[unit.id].kind == "armored":
-            halvings.append("armor in a city (0.2)")
-        defence_details.append(_contribution(pos, unit, halvings))
-    attack_total = sum_strengths(attack_details, rounding_mode(data))
-    defence_total = sum_strengths(defence_details, rounding_mode(data))
-    ratio = round_ratio(attack_total, defence_total, ratio_halves_up(data))
-    ratio_text = f"{ratio[0]}:{ratio[1]}"
-    base = ratio_column(data, ratio)
 
-    # Column shifts (7.4). The defender's terrain: of several target hexes, the one whose shifts (terrain,
-    # village or city, Westwall) favour the defender most; the first declared on a tie.
-    terrain_hex, terrain_shifts = min(
+def _attacker_contribution(
+    pos: Position,
+    plan: AttackPlan,
+    unit: UnitState,
+    attacked: tuple[Hex, ...],
+    halved_by_snafu: str | None,
+    zeroed: str | None,
+) -> Contribution:
+    """[1.2, 0.3] An attacker's strength with each halving: fatigue, supply, a river or bridge crossed to
+    any hex it attacks (once), SNAFU 9, disorganisation; nothing under SNAFU 11."""
+    data = pos.data
+    halvings = []
+    if unit.fatigued:
+        halvings.append("fatigued (3.5.1)")
+    if unit.unsupplied:
+        halvings.append("unsupplied (10.3)")
+    assert unit.hex is not None
+    # [0.2, 7.2] Across a river or bridge from any hex it attacks: the whole unit is halved, once.
+    crossing_table = data.tables.raw["crossing"]
+    crossings = {crossing_of(data, unit.hex, h) for h in attacked}
+    crossing = next((c for c in ("river", "bridge") if c in crossings and crossing_table[c].get("attack_halved")), None)
+    if crossing == "bridge" and bridge_halving_cancelled(pos.state, plan.side):
+        crossing = None  # [Alsace 15.3] Bridge captured by the FFI
+    if crossing is not None:
+        halvings.append(f"attacking across a {'bridge' if crossing == 'bridge' else 'river'} (0.2)")
+    if unit.id == halved_by_snafu:
+        halvings.append("SNAFU 9, supply problems (9.5)")
+    if is_disorganized(pos.state, unit.id):
+        halvings.append("disorganized (3.6)")
+    return _contribution(pos, unit, halvings, zeroed=unit.id == zeroed)
+
+
+def _defender_contribution(pos: Position, unit: UnitState) -> Contribution:
+    """[1.2, 0.3] A defender's strength with each halving: fatigue, supply, retreat into the stack (7.7.1),
+    disorganisation, armor in a city (its own hex)."""
+    data = pos.data
+    halvings = []
+    if unit.fatigued:
+        halvings.append("fatigued (3.5.1)")
+    if unit.unsupplied:
+        halvings.append("unsupplied (10.3)")
+    if unit.retreated_into_stack:
+        halvings.append("retreated into this stack (7.7.1)")
+    if is_disorganized(pos.state, unit.id):
+        halvings.append("disorganized (3.6)")
+    # [0.2] Armor halved in a city: each defending unit by its own hex.
+    city_halves_armor = bool(data.tables.raw["terrain"]["city"].get("armor_halved_in_defence"))
+    in_city = unit.hex is not None and data.map.is_city(unit.hex)
+    if city_halves_armor and in_city and data.units[unit.id].kind == "armored":
+        halvings.append("armor in a city (0.2)")
+    return _contribution(pos, unit, halvings)
+
+
+def _defender_terrain(data: GameData, plan: AttackPlan) -> tuple[Hex, list[Modifier]]:
+    """[7.4, 7.2] The target hex whose terrain shifts (terrain, village or city, Westwall) favour the
+    defender most, the first declared on a tie, with those shifts."""
+    enemy = other_side(plan.side)
+    return min(
         ((h, defender_terrain_shifts(data, h, enemy)) for h in plan.targets),
         key=lambda entry: sum(m.amount for m in entry[1]),
     )
-    shifts: list[Modifier] = list(terrain_shifts)
-    # [12.2] Counters that never act (strongpoints) share the Improved Position of the units stacked with them,
-    # and have none alone.
+
+
+def _improved_position_shifts(data: GameData, defenders: Sequence[UnitState]) -> list[Modifier]:
+    """[12.2] The shift for every defender in Improved Positions. Counters that never act (strongpoints)
+    share the Improved Position of the units stacked with them, and have none alone."""
     static = data.tables.raw.get("static", {}).get("kinds", {})
     dug_in = [u for u in defenders if data.units[u.id].kind not in static]
     if dug_in and all(u.improved_position for u in dug_in):
-        shifts.append(
-            Modifier(
-                int(tables["status"]["improved_position"]["column_shift_if_all_in_ip"]),
-                "every defender in Improved Positions",
-                data.rule("12.2"),
-            )
-        )
+        shift = int(data.tables.raw["status"]["improved_position"]["column_shift_if_all_in_ip"])
+        return [Modifier(shift, "every defender in Improved Positions", data.rule("12.2"))]
+    return []
+
+
+def _attack_type_shifts(
+    data: GameData, plan: AttackPlan, kind_row: Mapping[str, Any], attackers: Sequence[UnitState]
+) -> list[Modifier]:
+    """[7.3.2] The attack type's shift, the smallest among the attackers' nationalities."""
     nationalities = {data.nationality_of(u.id) for u in attackers}
     type_shift = min(int(kind_row["column_shift"][n]) for n in nationalities)
-    if type_shift:
-        shifts.append(Modifier(type_shift, f"{data.side_name(side)} prepared attack", "7.3.2"))
+    if not type_shift:
+        return []
+    return [Modifier(type_shift, f"{data.side_name(plan.side)} prepared attack", "7.3.2")]
 
-    cancelled: list[str] = []
 
-    def cancels(category: str) -> bool:
-        if confusion:
-            return True
-        return (
-            (snafu == "cancel-artillery" and category == "artillery")
-            or (snafu == "cancel-armor-support" and category == "armor")
-            or (snafu == "cancel-air" and category == "air")
-        )
+def _cancelled_by_snafu(snafu: str | None, category: str) -> bool:
+    """[9.5] Whether the SNAFU rolled cancels the attacker's supports of this category (12 cancels all)."""
+    if snafu == "command-confusion":
+        return True
+    return (
+        (snafu == "cancel-artillery" and category == "artillery")
+        or (snafu == "cancel-armor-support" and category == "armor")
+        or (snafu == "cancel-air" and category == "air")
+    )
 
+
+def _support_effects(
+    data: GameData, plan: AttackPlan, snafu: str | None
+) -> tuple[list[Modifier], list[Modifier], list[str]]:
+    """[1.6, 14.3, 9.5] The column shifts and die modifiers of both sides' support markers (the VV60
+    surprise support among them) and air supports, and the attacker's supports the SNAFU cancelled (as
+    ``"hq:kind"`` or ``"air"``)."""
+    side, enemy = plan.side, other_side(plan.side)
+    shifts: list[Modifier] = []
     drm: list[Modifier] = []
+    cancelled: list[str] = []
     uses_by_side: list[tuple[Side, Sequence[SupportUse], int]] = [
         (side, plan.supports, 1),
         (enemy, plan.defender_supports, -1),
@@ -977,42 +1109,46 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             assert definition is not None
             holder = "the pool, a surprise (9.5)" if hq_id == "pool" else holder_name(data, hq_id)
             label = f"{kind.replace('_', ' ')} support of {holder}"
-            if sign > 0 and cancels(str(definition.get("category"))):
+            if sign > 0 and _cancelled_by_snafu(snafu, str(definition.get("category"))):
                 cancelled.append(f"{hq_id}:{kind}")
                 continue
             if "column_shift" in definition:
                 shifts.append(Modifier(sign * int(definition["column_shift"]), label, "1.6"))
             if "die_modifier" in definition:
                 drm.append(Modifier(sign * int(definition["die_modifier"]), label, "1.6"))
-    air_def = tables["support"].get("air", {"column_shift": 0})  # a game without air power has no such row
+    air_def = data.tables.raw["support"].get("air", {"column_shift": 0})  # a game without air power has no such row
     for owner_air, sign in ((plan.air, 1), (plan.defender_air, -1)):
         for _ in range(owner_air):
-            if sign > 0 and cancels("air"):
+            if sign > 0 and _cancelled_by_snafu(snafu, "air"):
                 cancelled.append("air")
                 continue
             who = "attacker" if sign > 0 else "defender"
             shifts.append(
                 Modifier(sign * int(air_def["column_shift"]), f"air support for the {who}", data.rule("14.3"))
             )
-    if snafu == "column-left":
-        shifts.append(Modifier(-1, "SNAFU 2, poor air-ground coordination", "9.5"))
+    return shifts, drm, cancelled
 
-    top = len(data.tables.crt_columns) - 1
-    column = max(0, min(top, base + sum(m.amount for m in shifts)))
 
-    # Die modifiers (7.4).
-    aq = quality_of(pos, state.units[attacker_q])
-    dq = quality_of(pos, state.units[defender_q])
-    drm.insert(
-        0,
-        Modifier(
-            aq - dq,
-            f"quality {aq} of {data.units[attacker_q].name} less quality {dq} of {data.units[defender_q].name}",
-            "7.4",
-        ),
+def _quality_modifier(pos: Position, attacker_q: str, defender_q: str) -> Modifier:
+    """[7.4] The attacking quality unit's quality less the defending one's."""
+    data = pos.data
+    aq = quality_of(pos, pos.state.units[attacker_q])
+    dq = quality_of(pos, pos.state.units[defender_q])
+    return Modifier(
+        aq - dq,
+        f"quality {aq} of {data.units[attacker_q].name} less quality {dq} of {data.units[defender_q].name}",
+        "7.4",
     )
-    rules = combat_rules.modifiers(data)
-    if rules.divisional_integrity and divisional_integrity(pos, attackers) and not confusion:
+
+
+def _formation_modifiers(
+    pos: Position, snafu: str | None, attackers: Sequence[UnitState], defenders: Sequence[UnitState]
+) -> list[Modifier]:
+    """[7.4] Divisional integrity of either side (the attacker's lost to SNAFU 12), combined arms and
+    armored superiority, as the game's combat rules have them."""
+    rules = combat_rules.modifiers(pos.data)
+    drm: list[Modifier] = []
+    if rules.divisional_integrity and divisional_integrity(pos, attackers) and snafu != "command-confusion":
         drm.append(Modifier(1, "attacker's divisional integrity", "7.4"))
     if rules.divisional_integrity and divisional_integrity(pos, defenders):
         drm.append(Modifier(-1, "defender's divisional integrity", "7.4"))
@@ -1023,34 +1159,19 @@ def assess(data: GameData, state: GameState, plan: AttackPlan, *, committed: boo
             drm.append(Modifier(rules.armored_superiority, "attacker's armored superiority against tanks", "7.4"))
         if armored_superiority(pos, defenders, attackers):
             drm.append(Modifier(-rules.armored_superiority, "defender's armored superiority against tanks", "7.4"))
+    return drm
+
+
+def _snafu_die_modifiers(plan: AttackPlan, snafu: str | None, attacker_hexes: tuple[Hex, ...]) -> list[Modifier]:
+    """[9.5] The VV60 SNAFU's die shift, and SNAFU 12's -1 per attacking stack."""
+    drm: list[Modifier] = []
     if plan.snafu_die:
         drm.append(Modifier(plan.snafu_die, "SNAFU, lack of enthusiasm", "9.5"))
-    if confusion:
+    if snafu == "command-confusion":
         drm.append(
             Modifier(-len(attacker_hexes), f"SNAFU 12, command confusion ({len(attacker_hexes)} stack(s))", "9.5")
         )
-
-    return Assessment(
-        plan=plan,
-        defenders=tuple(u.id for u in defenders),
-        attacker_hexes=attacker_hexes,
-        attackers_detail=tuple(attack_details),
-        defenders_detail=tuple(defence_details),
-        attack_total=attack_total,
-        defence_total=defence_total,
-        ratio=ratio_text,
-        base_column=base,
-        base_column_name=data.tables.crt_columns[base],
-        shifts=tuple(shifts),
-        column=column,
-        column_name=data.tables.crt_columns[column],
-        drm=tuple(m for m in drm if m.amount or m.rule == "7.4"),
-        drm_total=sum(m.amount for m in drm),
-        attacker_quality=attacker_q,
-        defender_quality=defender_q,
-        cancelled=tuple(cancelled),
-        terrain_hex=terrain_hex,
-    )
+    return drm
 
 
 def preview(data: GameData, state: GameState, plan: AttackPlan) -> Preview:

@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "3b6d165e749b79d426a2de208270fafefef3a1a94d209817c0393794efe8a25e"
+RULES_FINGERPRINT = "a34cf9f4a525a77afd2ba2058c1b3ace822938d1074864da0cabf19eddccfef7"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

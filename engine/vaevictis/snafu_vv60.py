@@ -30,20 +30,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Literal, cast
+from typing import Any, Final, Literal
 
 from engine.contract import Choice, Event, IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex
 from engine.vaevictis.combat_command_support import holder_army, holder_name
 from engine.vaevictis.data import GameData, Side, other_side
 from engine.vaevictis.odds import AttackPlan, alone_in_its_hex, default_quality_unit, support_condition_problem
+from engine.vaevictis.pending_records import CombatRecord, Role
 from engine.vaevictis.rolls import dice_of
 from engine.vaevictis.state import GameState, Position, UnitState
 
-Record = dict[str, Any]
-Role = Literal["attacker", "defender"]
-OPTION = "snafu_vv60"
-STAGE = "snafu_vv60_choice"
+OPTION: Final = "snafu_vv60"
+"""The game option of the VV60 SNAFU, and the key of its roll in the combat record."""
+STAGE: Final = "snafu_vv60_choice"
 
 
 def table(data: GameData) -> Mapping[str, Any]:
@@ -51,7 +51,7 @@ def table(data: GameData) -> Mapping[str, Any]:
     return found
 
 
-def _units(record: Record, role: Role) -> list[str]:
+def _units(record: CombatRecord, role: Role) -> list[str]:
     return list(record["attackers"] if role == "attacker" else record["defenders"])
 
 
@@ -97,7 +97,7 @@ def _draw(state: GameState, sides: int, text: str) -> tuple[int, Event]:
     return value, Event("roll", f"{text}: drew {value} of {sides}.", {"die": value, "sides": sides, "number": number})
 
 
-def roll(data: GameData, state: GameState, record: Record, plan: AttackPlan) -> list[Event]:
+def roll(data: GameData, state: GameState, record: CombatRecord, plan: AttackPlan) -> list[Event]:
     """[9.5] The SNAFU roll before the combat die; applies an odd result, or opens the even result's choice."""
     rules = table(data)
     dice = dice_of(state)
@@ -147,15 +147,15 @@ def roll(data: GameData, state: GameState, record: Record, plan: AttackPlan) -> 
     return events + _lose_a_support(data, state, record, afflicted, total)
 
 
-def _role_side(record: Record, role: Role) -> Side:
-    side = cast(Side, record["side"])
+def _role_side(record: CombatRecord, role: Role) -> Side:
+    side = record["side"]
     return side if role == "attacker" else other_side(side)
 
 
-def _lose_a_support(data: GameData, state: GameState, record: Record, afflicted: Role, total: int) -> list[Event]:
+def _lose_a_support(data: GameData, state: GameState, record: CombatRecord, afflicted: Role, total: int) -> list[Event]:
     """[9.5] Odd total: a committed support of the afflicted side stays away, else the other side's surprise."""
-    key = "supports" if afflicted == "attacker" else "defender_supports"
-    committed: list[list[str]] = record["plan"].get(key, [])
+    plan = record["plan"]
+    committed = plan.get("supports", []) if afflicted == "attacker" else plan.get("defender_supports", [])
     who = "attacker" if afflicted == "attacker" else "defender"
     if committed:
         index, event = _draw(state, len(committed), "SNAFU: the support that does not arrive")
@@ -197,11 +197,13 @@ def _links(pos: Position, attackers: Sequence[UnitState], targets: Sequence[Hex]
     return [(u.hex, t) for u in attackers if u.hex is not None for t in targets if grid.are_adjacent(u.hex, t)]
 
 
-def _quality_options(data: GameData, state: GameState, record: Record) -> list[str]:
-    afflicted: Role = record[OPTION]["afflicted"]
+def _quality_options(data: GameData, state: GameState, record: CombatRecord) -> list[str]:
+    afflicted = _afflicted(record)
     pos = Position(data, state)
     alive = [state.units[u] for u in _units(record, afflicted) if state.units[u].on_map]
-    current = record["plan"].get(f"{afflicted}_quality") or default_quality_unit(pos, alive, alone=False)
+    plan = record["plan"]
+    named = plan.get("attacker_quality") if afflicted == "attacker" else plan.get("defender_quality")
+    current = named or default_quality_unit(pos, alive, alone=False)
     out = []
     for u in _units(record, afflicted):
         unit = state.units[u]
@@ -213,14 +215,21 @@ def _quality_options(data: GameData, state: GameState, record: Record) -> list[s
     return out
 
 
-def seat(record: Record) -> Side:
+def _afflicted(record: CombatRecord) -> Role:
+    """The side that suffered the even SNAFU whose effect is being chosen."""
+    afflicted = record[OPTION]["afflicted"]
+    assert afflicted is not None
+    return afflicted
+
+
+def seat(record: CombatRecord) -> Side:
     """The player who chooses the even result's effect: the one who did not suffer the SNAFU."""
-    return cast(Side, record[OPTION]["chooser"])
+    return record[OPTION]["chooser"]
 
 
-def choices(data: GameData, state: GameState, record: Record) -> tuple[str, list[Choice]]:
+def choices(data: GameData, state: GameState, record: CombatRecord) -> tuple[str, list[Choice]]:
     """[9.5] The even result: the other player's choice of effect."""
-    afflicted: Role = record[OPTION]["afflicted"]
+    afflicted = _afflicted(record)
     who = "attacker" if afflicted == "attacker" else "defender"
     out = [
         Choice(
@@ -234,9 +243,9 @@ def choices(data: GameData, state: GameState, record: Record) -> tuple[str, list
     return f"SNAFU: the {who}'s troops lack enthusiasm. Choose its effect", out
 
 
-def apply(data: GameData, state: GameState, record: Record, verb: str, args: Mapping[str, Any]) -> list[Event]:
+def apply(data: GameData, state: GameState, record: CombatRecord, verb: str, args: Mapping[str, Any]) -> list[Event]:
     """[9.5] Apply the other player's choice for an even SNAFU; the combat then rolls its die."""
-    afflicted: Role = record[OPTION]["afflicted"]
+    afflicted = _afflicted(record)
     who = "attacker" if afflicted == "attacker" else "defender"
     if verb == "snafu_die":
         shift = -1 if afflicted == "attacker" else 1
@@ -248,8 +257,10 @@ def apply(data: GameData, state: GameState, record: Record, verb: str, args: Map
     unit = args.get("unit")
     if not isinstance(unit, str) or unit not in _quality_options(data, state, record):
         raise IllegalActionError(f"{unit!r} is not another {who} unit in this combat whose quality may be used", "9.5")
-    record["plan"][f"{afflicted}_quality"] = unit
-    if afflicted == "defender":
+    if afflicted == "attacker":
+        record["plan"]["attacker_quality"] = unit
+    else:
+        record["plan"]["defender_quality"] = unit
         record["defender_quality"] = unit
     record["stage"] = "roll"
     return [

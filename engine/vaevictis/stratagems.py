@@ -31,12 +31,13 @@ During the operations phase (the other effects):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from engine.contract import Choice, Event, IllegalActionError, Prompt
 from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import control, garrisons
 from engine.vaevictis.data import GameData, Side, other_side
+from engine.vaevictis.pending_records import ReactionRecord, pending_records, push
 from engine.vaevictis.rolls import roll
 from engine.vaevictis.state import GameState, MapMarker, Position
 from engine.vaevictis.supply import no_entry_hexes
@@ -110,7 +111,7 @@ def bridge_halving_cancelled(state: GameState, side: Side) -> bool:
     target = record.get("target")
     if target is None or record.get("declaring"):
         return True
-    return any(r.get("kind") == "combat" and r.get("target") == target for r in state.pending)
+    return any(r["kind"] == "combat" and r["target"] == target for r in pending_records(state))
 
 
 def attack_declared(state: GameState, side: Side, target: Hex) -> None:
@@ -481,7 +482,7 @@ def data_problems(data: GameData) -> list[tuple[str, str]]:
 
 # --- Lack of SS Elan: the window at the moment of a reactivation ------------------------------------------
 
-REACTION = "reaction"
+REACTION: Final = "reaction"
 """The kind of the pending record of a reactivation window (15.3 Lack of SS Elan)."""
 _UNIT_KEYS = ("units", "unit", "attackers")
 
@@ -522,9 +523,7 @@ def open_window(
 ) -> list[Event]:
     """[15.3] Hold the action that reactivates ``units`` and ask the enemy whether it plays its stratagem."""
     event_id = counters_in_hand(data, state, other_side(side), NO_REACTIVATION)[0]
-    state.pending.append(
-        {"kind": REACTION, "event": event_id, "side": side, "verb": verb, "args": dict(args), "units": units}
-    )
+    push(state, {"kind": REACTION, "event": event_id, "side": side, "verb": verb, "args": dict(args), "units": units})
     names = ", ".join(data.units[u].name for u in units)
     return [
         Event(
@@ -537,8 +536,15 @@ def open_window(
     ]
 
 
+def _held_reaction(state: GameState) -> ReactionRecord:
+    """The reactivation window on top of ``state.pending``."""
+    record = pending_records(state)[-1]
+    assert record["kind"] == REACTION
+    return record
+
+
 def reaction_prompt(data: GameData, state: GameState) -> Prompt:
-    record = state.pending[-1]
+    record = _held_reaction(state)
     enemy = other_side(record["side"])
     name = data.events[record["event"]].name
     names = ", ".join(data.units[u].name for u in record["units"])
@@ -556,9 +562,10 @@ def answer_reaction(
     """[15.3] The enemy's answer: played, the reactivation is stopped (the held action is dropped) and no
     unit of those formations may be reactivated this turn; declined, the held action goes ahead (returned
     as ``{"side", "verb", "args"}`` for the caller to apply)."""
-    record = state.pending.pop()
+    record = _held_reaction(state)
+    pending_records(state).pop()
     if side != other_side(record["side"]):  # pragma: no cover - the prompt is the enemy's
-        state.pending.append(record)
+        push(state, record)
         raise IllegalActionError("the other player answers this", "15.3")
     if not play:
         event = Event("reaction", f"The {data.side_name(side)} player lets the reactivation happen.", {"rule": "15.3"})

@@ -23,6 +23,7 @@ from engine.vaevictis.combat_rules import retreat_rules
 from engine.vaevictis.data import GameData, UnitDef, other_side
 from engine.vaevictis.events import nuts_quality_bonus
 from engine.vaevictis.odds import (
+    Assessment,
     AttackPlan,
     Contribution,
     Modifier,
@@ -149,24 +150,7 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     seen = tuple(c for c in exact.defenders_detail if c.unit not in unseen)
     seen_units = [state.units[c.unit] for c in seen]
     printed = [d for d in data.units.values() if data.side_of(d.id) == enemy]
-    weakest = min(
-        [_weakest_face(data, d) for d in printed]
-        + [
-            t.strength_per_step
-            for n, t in data.detachments.items()
-            if n in {data.nationality_of(d.id) for d in printed}
-        ]
-    )
-    strongest = max(d.strength for d in printed)
-    rounding = rounding_mode(data)
-    # 3.6 (Alsace 1944): disorganised may halve too, and a retreat into a stack no longer does.
-    retreats = retreat_rules(data)
-    most_halvings = MAX_HALVINGS + int(retreats.disorganizes) - int(not retreats.into_friendly_stack_halves)
-    low = min(
-        sum_strengths([*seen, *(Contribution("?", "?", weakest, ("?",) * k) for k in halvings)], rounding)
-        for halvings in combinations_with_replacement(range(most_halvings + 1), len(hidden))
-    )
-    high = sum_strengths(seen, rounding) + strongest * len(hidden)
+    low, high = _defence_range(data, seen, len(hidden), printed)
     halves_up = ratio_halves_up(data)
     worst_ratio = round_ratio(exact.attack_total, high, halves_up)
     best_ratio = round_ratio(exact.attack_total, low, halves_up)
@@ -191,16 +175,7 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     # attacker's combined arms (7.4) depends on his own units only and stays.
     drm = tuple(m for m in exact.drm if m.rule != "7.4" or m.reason.startswith("combined arms"))
     attackers = [state.units[u] for u in plan.attackers]
-    attacker = state.units[exact.attacker_quality]
-    own_quality = quality_of(pos, attacker)
-    target = state.units[hidden[0]].hex
-    assert target is not None
-    bonus = nuts_quality_bonus(data, state, target) if enemy == "allied" else 0
-    hidden_best = max(d.quality for d in printed if not d.is_hq) + bonus
-    seen_best = max((quality_of(pos, u) for u in seen_units if not data.units[u.id].is_hq), default=None)
-    defender_low = seen_best if seen_best is not None else min(d.quality for d in printed if not d.is_hq) + bonus
-    defender_high = max(defender_low, hidden_best)
-    quality = (own_quality - defender_high, own_quality - defender_low, data.units[attacker.id].name)
+    quality = _quality_range(pos, exact, hidden, seen_units, printed)
     rules = combat_rules.modifiers(data)
     if rules.divisional_integrity:
         own_integrity = 1 if divisional_integrity(pos, attackers) else 0
@@ -211,23 +186,11 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
     known_drm = sum(m.amount for m in drm) + own_integrity
     worst = _case(data, worst_column, known_drm + quality[0] + integrity[0] + superiority[0])
     best = _case(data, best_column, known_drm + quality[1] + integrity[1] + superiority[1])
-    several = len(plan.targets) > 1
-    heading = [
-        f"{'Prepared' if plan.kind == 'prepared' else 'Normal'} attack on "
-        + ", ".join(hex_name(h) for h in plan.targets)
-    ]
-    if several and exact.terrain_hex is not None:
-        heading.append(f"Terrain of {hex_name(exact.terrain_hex)} used (7.2, 7.4)")
-    parts = "; ".join(
-        f"{c.name} {c.strength}" + (f" halved: {', '.join(c.halvings)}" if c.halvings else "")
-        for c in exact.attackers_detail
-    )
-    heading.append(f"Attack {exact.attack_total}: {parts}")
     if own_integrity:
         drm = (*drm, Modifier(1, "attacker's divisional integrity", "7.4"))
 
     return UnseenPreview(
-        heading=tuple(heading),
+        heading=_heading(plan, exact),
         seen=seen,
         unseen=len(hidden),
         defence=(low, high),
@@ -243,6 +206,67 @@ def unseen_preview(data: GameData, state: GameState, plan: AttackPlan, unseen: s
         worst=worst,
         best=best,
     )
+
+
+def _defence_range(
+    data: GameData, seen: Sequence[Contribution], hidden: int, printed: Sequence[UnitDef]
+) -> tuple[int, int]:
+    """[0.3, 1.2] The least and the greatest defence strength: the seen defenders as they are, each hidden one
+    from the weakest face of any counter of that side (a detachment's among them) halved as often as the rules
+    allow, to the strongest counter at full strength."""
+    weakest = min(
+        [_weakest_face(data, d) for d in printed]
+        + [
+            t.strength_per_step
+            for n, t in data.detachments.items()
+            if n in {data.nationality_of(d.id) for d in printed}
+        ]
+    )
+    strongest = max(d.strength for d in printed)
+    rounding = rounding_mode(data)
+    # 3.6 (Alsace 1944): disorganised may halve too, and a retreat into a stack no longer does.
+    retreats = retreat_rules(data)
+    most_halvings = MAX_HALVINGS + int(retreats.disorganizes) - int(not retreats.into_friendly_stack_halves)
+    low = min(
+        sum_strengths([*seen, *(Contribution("?", "?", weakest, ("?",) * k) for k in halvings)], rounding)
+        for halvings in combinations_with_replacement(range(most_halvings + 1), hidden)
+    )
+    high = sum_strengths(seen, rounding) + strongest * hidden
+    return low, high
+
+
+def _quality_range(
+    pos: Position, exact: Assessment, hidden: Sequence[str], seen_units: Sequence[UnitState], printed: Sequence[UnitDef]
+) -> tuple[int, int, str]:
+    """[7.4, 15.3] The quality modifier at worst and at best for the attacker, and his quality unit's name: the
+    best seen defender's quality, or any printed counter's of that side (Nuts! included) for the hidden ones."""
+    data, state = pos.data, pos.state
+    attacker = state.units[exact.attacker_quality]
+    own_quality = quality_of(pos, attacker)
+    target = state.units[hidden[0]].hex
+    assert target is not None
+    bonus = nuts_quality_bonus(data, state, target) if other_side(exact.plan.side) == "allied" else 0
+    hidden_best = max(d.quality for d in printed if not d.is_hq) + bonus
+    seen_best = max((quality_of(pos, u) for u in seen_units if not data.units[u.id].is_hq), default=None)
+    defender_low = seen_best if seen_best is not None else min(d.quality for d in printed if not d.is_hq) + bonus
+    defender_high = max(defender_low, hidden_best)
+    return (own_quality - defender_high, own_quality - defender_low, data.units[attacker.id].name)
+
+
+def _heading(plan: AttackPlan, exact: Assessment) -> tuple[str, ...]:
+    """The attack, the target hex whose terrain counts when there are several (7.2), and the attack strength."""
+    heading = [
+        f"{'Prepared' if plan.kind == 'prepared' else 'Normal'} attack on "
+        + ", ".join(hex_name(h) for h in plan.targets)
+    ]
+    if len(plan.targets) > 1 and exact.terrain_hex is not None:
+        heading.append(f"Terrain of {hex_name(exact.terrain_hex)} used (7.2, 7.4)")
+    parts = "; ".join(
+        f"{c.name} {c.strength}" + (f" halved: {', '.join(c.halvings)}" if c.halvings else "")
+        for c in exact.attackers_detail
+    )
+    heading.append(f"Attack {exact.attack_total}: {parts}")
+    return tuple(heading)
 
 
 def _weakest_face(data: GameData, definition: UnitDef) -> int:

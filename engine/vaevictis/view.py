@@ -19,6 +19,7 @@ from engine.vaevictis.combat_command_support import FLAG as CC_SUPPORTS
 from engine.vaevictis.combat_command_support import holder_side
 from engine.vaevictis.data import SIDES, GameData, Side, other_side
 from engine.vaevictis.disorganization import is_disorganized
+from engine.vaevictis.pending_records import pending_records
 from engine.vaevictis.state import GameState, Position, UnitState
 
 
@@ -91,8 +92,8 @@ def inspected_hexes(pos: Position) -> dict[Side, set[Hex]]:
 def engaged_hexes(state: GameState) -> set[Hex]:
     """[11.1] The hexes of the combat being resolved: its target and its attackers' hexes."""
     hexes: set[Hex] = set()
-    for record in state.pending:
-        if record.get("kind") == "combat":
+    for record in pending_records(state):
+        if record["kind"] == "combat":
             hexes.add(record["target"])
             hexes.update(h for u in record.get("attackers", []) if (h := state.units[u].hex) is not None)
     return hexes

@@ -395,7 +395,7 @@ def test_umpire_local_refuses_an_unknown_level(tmp_path: Path, capsys: pytest.Ca
 async def test_league_game_never_gets_a_computer_seat(store: SqliteStore) -> None:
     """Games against the computer are never rated: a league game's seat is refused to the computer, for its
     players and for a moderator alike, and the game's seats are left as they were."""
-    from tests.leagues.test_league_service import GUILD, LEAGUE, ORG, PLAYERS, Threads, league
+    from tests.leagues.league_setups import GUILD, LEAGUE, ORG, PLAYERS, Threads, league
 
     games = GameService(store, duel_computer_systems(), computer_processes=0)
     room = LeagueService(games)

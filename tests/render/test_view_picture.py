@@ -19,7 +19,7 @@ from render.overlays import victory_overlay
 from render.picture import Reachable
 from render.snapshot import frame, render_map, to_png
 from render.view_picture import face_from_view, picture_from_view
-from tests.render.test_snapshot import around, count_colour
+from tests.render.snapshot_tools import around, count_colour
 
 
 @pytest.fixture(scope="module")

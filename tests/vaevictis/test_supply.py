@@ -13,6 +13,7 @@ from engine.vaevictis.data import SIDES, GameData
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
 from engine.vaevictis.supply import SupplyNet, command_range, road_only_hexes, update_statuses
+from tests.vaevictis.combat_setups import add_independents
 from tests.vaevictis.positions import mini_data, position
 from tests.vaevictis.record_engine_digests import play
 
@@ -140,6 +141,16 @@ def test_8_2_units_out_of_command_get_the_status_and_lose_it_back_in_range() -> 
     assert not unit.out_of_command
 
 
+def test_16_3_an_independent_is_in_command_however_far_from_every_hq() -> None:
+    """[16.3] An independent has no HQ and is always in command; a unit of a formation as far from its HQ is
+    out of command (8.2)."""
+    data = mini_data(add_independents)
+    pos = position(data, {"hq-de-1ss": 803, "de-ind-4": 203, "de-12-vg": 204, "hq-us-v": 206})
+    update_statuses(pos, "german")
+    assert not pos.state.units["de-ind-4"].out_of_command
+    assert pos.state.units["de-12-vg"].out_of_command
+
+
 def test_17_1_all_us_units_in_command_on_turn_one() -> None:
     pos = position(DATA, {"hq-us-v": 101, "us-2-id": 806, "hq-de-1ss": 801})
     update_statuses(pos, "allied", all_in_command=True)
@@ -222,3 +233,25 @@ def test_8_1_10_2_one_search_per_hq_finds_the_lines_a_search_per_unit_finds(game
 
     play(game_id, "entire-battle", {}, 27, 150, check=check)
     assert checked[0] > 5_000
+
+
+def test_10_3_the_supply_phase_reports_each_change_of_status_once() -> None:
+    """[8.2, 10.3] The supply phase lists each unit whose status changed, with its new status, and nothing for a
+    unit whose status stands."""
+    pos = position(DATA, {"hq-us-v": 105, "us-2-id": 206, "hq-de-1ss": 806})
+
+    def division() -> list[tuple[str, str]]:
+        return [change for change in update_statuses(pos, "allied") if change[0] == "us-2-id"]
+
+    assert division() == [("us-2-id", "isolated")]
+    assert division() == [("us-2-id", "unsupplied")]
+    assert division() == []
+    pos.state.units["us-2-id"].hex = 203
+    pos.invalidate()
+    assert division() == [("us-2-id", "supplied")]
+    assert division() == []
+    pos = position(DATA, {"hq-de-1ss": 803, "de-12-vg": 203, "hq-us-v": 206})
+    assert ("de-12-vg", "out-of-command") in update_statuses(pos, "german")
+    pos.state.units["de-12-vg"].hex = 603
+    pos.invalidate()
+    assert ("de-12-vg", "in-command") in update_statuses(pos, "german")

@@ -149,16 +149,36 @@ class VaeVictisAdapter:
         self, state: GameState, seat: str | None, source: str, typed: str, given: Mapping[str, Any]
     ) -> list[tuple[str, str]]:
         """Suggestions legal now for the seat (see :mod:`engine.vaevictis.legal`)."""
+        for_anyone = self._suggest_for_anyone(state, seat, source, given)
+        if for_anyone is not None:
+            return for_anyone
+        if seat is None or seat not in self.seats:
+            return []
+        side: Any = seat
+        for suggest_from in (
+            self._suggest_activation,
+            self._suggest_markers,
+            self._suggest_detachments,
+            self._suggest_arrivals,
+        ):
+            found = suggest_from(state, side, source, typed, given)
+            if found is not None:
+                return found
+        return self._suggest_for_movers(state, side, source, typed, given)
+
+    def _unit_pairs(self, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """Each unit as ``("name (id)", id)``."""
+        names = self.game.data.units
+        return [(f"{names[u].name} ({u})", u) for u in ids]
+
+    def _suggest_for_anyone(
+        self, state: GameState, seat: str | None, source: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]] | None:
+        """Suggestions that need no seat of the game (the lists of words, what the view shows), or ``None``
+        when ``source`` is not one of them."""
         from engine.hexgrid import hex_name
-        from engine.vaevictis import detachments, legal
-        from engine.vaevictis import events as event_rules
 
         data = self.game.data
-        names = data.units
-
-        def unit_pairs(ids: Sequence[str]) -> list[tuple[str, str]]:
-            return [(f"{names[u].name} ({u})", u) for u in ids]
-
         if source == "attack_kind":
             return [(f"{k}: {v}", k) for k, v in ATTACK_KINDS.items()]
         if source == "overlay":
@@ -183,13 +203,17 @@ class VaeVictisAdapter:
                 return [(f"0: {data.name} has no air support ({data.rule('14.3')})", "0")]
             left = state.air_missions.get(seat, 0) if seat in self.seats else 0
             return [(f"{n} of the {left} air support mission(s) left this turn", str(n)) for n in range(left + 1)]
-        if seat is None or seat not in self.seats:
-            return []
-        side: Any = seat
+        return None
+
+    def _suggest_activation(
+        self, state: GameState, side: Any, source: str, typed: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]] | None:
+        """The side's formations, units, the formations it may activate and the verbs its prompt offers."""
+        data = self.game.data
         if source == "own_formation":
-            return [(f.name, f.id) for f in data.formations.values() if data.armies[f.army].side == seat]
+            return [(f.name, f.id) for f in data.formations.values() if data.armies[f.army].side == side]
         if source == "own_unit":
-            return unit_pairs([u.id for u in state.on_map() if data.side_of(u.id) == seat])
+            return self._unit_pairs([u.id for u in state.on_map() if data.side_of(u.id) == side])
         if source == "formation":
             prompt = self.game.prompts(state).get(side)
             pairs = [
@@ -203,6 +227,15 @@ class VaeVictisAdapter:
             if prompt is None:
                 return []
             return [(v, v) for v in dict.fromkeys([*(c.verb for c in prompt.choices), *prompt.free_verbs])]
+        return None
+
+    def _suggest_markers(
+        self, state: GameState, side: Any, source: str, typed: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]] | None:
+        """[15] The events the side may play and where, and the enemy markers its units may remove."""
+        from engine.vaevictis import events as event_rules
+
+        data = self.game.data
         if source in ("event", "event_hex"):
             playable = event_rules.playable(data, state, side)
             if source == "event":
@@ -213,24 +246,43 @@ class VaeVictisAdapter:
         if source in ("marker_unit", "marker_hex"):
             removals = event_rules.removal_choices(data, state, side)
             if source == "marker_unit":
-                return unit_pairs(list(dict.fromkeys(str(c.args["unit"]) for c in removals)))
+                return self._unit_pairs(list(dict.fromkeys(str(c.args["unit"]) for c in removals)))
             unit = str(given.get("unit", ""))
             return [(c.label, str(c.args["hex"])) for c in removals if c.args.get("unit") == unit]
-        if source in ("division", "detach_steps", "detachment"):
-            options = detachments.choices(data, state, side)
-            if source == "division":
-                divisions = dict.fromkeys(str(c.args["division"]) for c in options if c.verb == "detach")
-                return unit_pairs(list(divisions))
-            if source == "detach_steps":
-                division = str(given.get("division", ""))
-                return [
-                    (c.label, str(c.args["steps"]))
-                    for c in options
-                    if c.verb == "detach" and c.args.get("division") == division
-                ]
-            return [(c.label, str(c.args["detachment"])) for c in options if c.verb == "recombine"]
+        return None
+
+    def _suggest_detachments(
+        self, state: GameState, side: Any, source: str, typed: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]] | None:
+        """[18] The divisions that may detach, the steps they may, and the detachments that may recombine."""
+        from engine.vaevictis import detachments
+
+        if source not in ("division", "detach_steps", "detachment"):
+            return None
+        options = detachments.choices(self.game.data, state, side)
+        if source == "division":
+            divisions = dict.fromkeys(str(c.args["division"]) for c in options if c.verb == "detach")
+            return self._unit_pairs(list(divisions))
+        if source == "detach_steps":
+            division = str(given.get("division", ""))
+            return [
+                (c.label, str(c.args["steps"]))
+                for c in options
+                if c.verb == "detach" and c.args.get("division") == division
+            ]
+        return [(c.label, str(c.args["detachment"])) for c in options if c.verb == "recombine"]
+
+    def _suggest_arrivals(
+        self, state: GameState, side: Any, source: str, typed: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]] | None:
+        """Reinforcements due and their entry hexes, the set-up phase's units and hexes, and the side's units
+        in stacks of several (to put on top)."""
+        from engine.hexgrid import hex_name
+        from engine.vaevictis import legal
+
+        data = self.game.data
         if source == "reinforcement":
-            return unit_pairs([u for u, _ in legal.reinforcements_due(self.game, state, side)])
+            return self._unit_pairs([u for u, _ in legal.reinforcements_due(self.game, state, side)])
         if source == "entry":
             unit = str(given.get("unit", ""))
             return [
@@ -245,53 +297,62 @@ class VaeVictisAdapter:
             if setup_phase.setup_side(data, state) != side:
                 return []
             if source == "setup_unit":
-                return unit_pairs(sorted(setup_phase.placeables(data, state, side)))[:25]
+                return self._unit_pairs(sorted(setup_phase.placeables(data, state, side)))[:25]
             hexes = setup_phase.legal_hexes(data, state, side, str(given.get("unit", "")))
             return [(hex_name(h), hex_name(h)) for h in hexes if hex_name(h).startswith(typed)][:25]
         if source == "top_unit":
-            view = self.game.view(state, seat)  # type: ignore[arg-type]
+            view = self.game.view(state, side)
             return [
                 (f"{u['name']} ({u['id']}) in {hex_name(s['hex'])}", u["id"])
                 for s in view["stacks"]
-                if s["side"] == seat and s["count"] > 1
+                if s["side"] == side and s["count"] > 1
                 for u in s["units"]
             ]
+        return None
+
+    def _suggest_for_movers(
+        self, state: GameState, side: Any, source: str, typed: str, given: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        """The units that may act now, and for one of them its destinations, targets and fellow attackers."""
+        from engine.hexgrid import hex_name
+        from engine.vaevictis import legal
+
+        data = self.game.data
         movers = legal.units_that_may_act(self.game, state, side)
         if source == "ip_unit":
-            return unit_pairs(
-                [u.id for u in state.units.values() if u.improved_position and data.side_of(u.id) == seat]
+            return self._unit_pairs(
+                [u.id for u in state.units.values() if u.improved_position and data.side_of(u.id) == side]
             )
         if source == "fatigued":
-            return unit_pairs([u.id for u in movers if u.fatigued])
+            return self._unit_pairs([u.id for u in movers if u.fatigued])
         if source == "unit":
             chosen = [u for u in str(given.get("units", "")).split(",")[:-1] if u.strip()]
             prefix = ",".join(chosen) + "," if chosen else ""
-            return [(label, prefix + value) for label, value in unit_pairs([u.id for u in movers])]
-        if source in ("destination", "target", "attacker"):
-            first = str(given.get("units") or given.get("unit") or given.get("attackers") or "").split(",")[0].strip()
-            if source == "destination" and first in state.units and data.side_of(first) == seat:
-                # Only the asker's own units: the reach of an enemy unit would tell where it is (11).
-                options_ = legal.unit_options(self.game, state, state.units[first])
-                return [(hex_name(h), hex_name(h)) for h in options_.destinations if hex_name(h).startswith(typed)][:25]
-            if source == "target":
-                # The attacker's own targets once one is given (what the others may attack, it may not).
-                given_mover = [u for u in movers if u.id == first]
-                targets = sorted(
-                    {h for u in given_mover or movers for h in legal.unit_options(self.game, state, u).targets}
-                )
-                return [(hex_name(h), hex_name(h)) for h in targets]
-            if source == "attacker":
-                target = str(given.get("target", ""))
-                chosen = [u for u in str(given.get("attackers", "")).split(",")[:-1] if u.strip()]
-                prefix = ",".join(chosen) + "," if chosen else ""
-                able = [
-                    u.id
-                    for u in movers
-                    if (targets_ := legal.unit_options(self.game, state, u).targets)
-                    and (not target or target in {hex_name(h) for h in targets_})
-                    and u.id not in chosen
-                ]
-                return [(label, prefix + value) for label, value in unit_pairs(able)]
+            return [(label, prefix + value) for label, value in self._unit_pairs([u.id for u in movers])]
+        first = str(given.get("units") or given.get("unit") or given.get("attackers") or "").split(",")[0].strip()
+        if source == "destination" and first in state.units and data.side_of(first) == side:
+            # Only the asker's own units: the reach of an enemy unit would tell where it is (11).
+            options_ = legal.unit_options(self.game, state, state.units[first])
+            return [(hex_name(h), hex_name(h)) for h in options_.destinations if hex_name(h).startswith(typed)][:25]
+        if source == "target":
+            # The attacker's own targets once one is given (what the others may attack, it may not).
+            given_mover = [u for u in movers if u.id == first]
+            targets = sorted(
+                {h for u in given_mover or movers for h in legal.unit_options(self.game, state, u).targets}
+            )
+            return [(hex_name(h), hex_name(h)) for h in targets]
+        if source == "attacker":
+            target = str(given.get("target", ""))
+            chosen = [u for u in str(given.get("attackers", "")).split(",")[:-1] if u.strip()]
+            prefix = ",".join(chosen) + "," if chosen else ""
+            able = [
+                u.id
+                for u in movers
+                if (targets_ := legal.unit_options(self.game, state, u).targets)
+                and (not target or target in {hex_name(h) for h in targets_})
+                and u.id not in chosen
+            ]
+            return [(label, prefix + value) for label, value in self._unit_pairs(able)]
         return []
 
     # --- Odds, information ----------------------------------------------------------------------------
