@@ -346,10 +346,11 @@ async def _open_to_read(path: str) -> SqliteStore | None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from bot.service import verification
     from bot.service.game_service import GameService
     from bot.store.records import StoreError
     from bot.systems import systems
-    from engine.contract import Action, RulesError
+    from engine.contract import RulesError
 
     path = _database(args)
     if path is None:
@@ -375,15 +376,8 @@ def run_replay(args: argparse.Namespace) -> int:
                 print(f"umpire: {error}", file=sys.stderr)
                 return 1
             actions = await store.actions(game.id)
-
-            def from_setup() -> Any:
-                state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
-                for row in actions:
-                    state, _ = system.apply(state, Action(row.seat, row.verb, row.args))
-                return state
-
             try:
-                state = await asyncio.to_thread(from_setup)
+                state = await asyncio.to_thread(verification.from_setup, system, game, actions)
                 status = system.describe(state, None, "status", "")
             except (RulesError, LookupError, ValueError, TypeError) as error:  # a log edited by hand, older rules
                 why = f"umpire: game #{game.id} does not replay: {error}; see `umpire verify {game.id}`"

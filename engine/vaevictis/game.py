@@ -444,6 +444,18 @@ class VaeVictisGame:
         :raises IllegalActionError: if the rules forbid the action, with the rule number.
         :raises InvalidActionError: if the action is malformed.
         """
+        return self._apply(state, action, owned=False)
+
+    def apply_owned(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        """:meth:`apply` for a caller that owns ``state`` and drops it (a replay from the set-up): the action
+        may change ``state`` itself instead of a copy, which saves copying every unit at every action. Once it
+        raises, ``state`` may be half changed: the caller must not use it again.
+
+        :raises NotYourTurnError, IllegalActionError, InvalidActionError: as :meth:`apply`.
+        """
+        return self._apply(state, action, owned=True)
+
+    def _apply(self, state: GameState, action: Action, *, owned: bool) -> tuple[GameState, list[Event]]:
         if action.seat not in self.seats:
             raise InvalidActionError(f"unknown seat {action.seat!r}")
         if state.result is not None:
@@ -459,7 +471,8 @@ class VaeVictisGame:
                 raise NotYourTurnError("the other side is acting; you may only play an event", "2.1")
             waiting = ", ".join(required) or "nobody"
             raise NotYourTurnError(f"it is not your decision now; waiting for: {waiting}")
-        new = state.copy()
+        # Fog of war compares the position before the action with the one after it (11.1, mark_events).
+        new = state if owned and not state.options.get("fog_of_war", False) else state.copy()
         if action.verb in EVENT_VERBS:
             # Events, marker removals and detachments check their own timing (15, 18).
             events = self._apply_event_action(new, seat, action)

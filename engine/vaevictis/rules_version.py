@@ -12,5 +12,5 @@ RULES_VERSION = 2
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33)."""
 
-RULES_FINGERPRINT = "cc53f51d9ebb239f5fd1e919c044b721f898aadb7e0456c231567260259d0605"
+RULES_FINGERPRINT = "ddbfb356e3df0523f6a52d92a50f19a7d82e70ed85ee00b61d754f8080bd1ab8"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -7,11 +7,15 @@ hexside.
 
 from __future__ import annotations
 
-from engine.vaevictis.data import GameData
-from engine.vaevictis.state import Position
-from engine.vaevictis.supply import SupplyNet, update_statuses
+import pytest
+
+from engine.vaevictis.data import SIDES, GameData
+from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
+from engine.vaevictis.supply import SupplyNet, command_range, road_only_hexes, update_statuses
 from tests.vaevictis.combat_setups import add_independents
 from tests.vaevictis.positions import mini_data, position
+from tests.vaevictis.record_engine_digests import play
 
 DATA: GameData = mini_data()
 
@@ -159,6 +163,76 @@ def test_8_1_command_area_is_the_hexes_a_line_of_command_reaches() -> None:
     assert 403 not in area and 402 not in area  # enemy-held hexes stop a line of command
     assert 503 in area and 404 in area  # 0404 is reached round the enemy, within 4
     assert all(DATA.map.grid.distance(803, h) <= 4 for h in area)
+
+
+def _in_command_by_one_search_per_unit(net: SupplyNet, unit: UnitState) -> bool:
+    """[8.1] The line of command searched from the HQ to this unit alone (how it was found before one search
+    from each HQ answered for all its units)."""
+    data, state = net.data, net.pos.state
+    formation = data.formations[data.units[unit.id].formation]
+    if formation.independent or net._british_beyond_the_river(unit):
+        return True
+    if formation.hq is None:
+        return False
+    hq = state.units[formation.hq]
+    if not hq.on_map or unit.hex is None or hq.hex is None:
+        return False
+    return unit.id == hq.id or net._within(hq.hex, unit.hex, command_range(data, net.side), net.enemy_hexes, False)
+
+
+def _supplied_by_one_search_per_unit(net: SupplyNet, unit: UnitState) -> bool:
+    """[10.2] The line of supply searched from each HQ to this unit alone (as it was before)."""
+    data, state = net.data, net.pos.state
+    if unit.hex is None:
+        return False
+    if net._british_beyond_the_river(unit):
+        return True
+    if data.units[unit.id].is_hq:
+        return net.hq_supplied(unit.id)
+    road_only = road_only_hexes(data) if data.units[unit.id].is_mechanized else frozenset()
+    if net._near_supplied_road(unit.hex, road_only):
+        return True
+    for hq_id in net.supplying_hqs(unit.id):
+        hq = state.units[hq_id]
+        if hq.hex is None or not hq.on_map or not net.hq_supplied(hq_id):
+            continue
+        closed = net.supply_closed - {hq.hex, unit.hex}
+        if net._within(hq.hex, unit.hex, command_range(data, net.side), closed, rivers=True, road_only=road_only):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("game_id", ["ardennes44", "alsace44"])
+def test_8_1_10_2_one_search_per_hq_finds_the_lines_a_search_per_unit_finds(game_id: str) -> None:
+    """[8.1, 10.1, 10.2] Lines of command and of supply are found by one search from each HQ (issue 27): over
+    seeded random play of both games, every unit of both sides is in command and supplied exactly when a search
+    from its HQ to it alone finds the line, in every position."""
+    checked = [0]
+
+    def check(game: VaeVictisGame, state: GameState) -> None:
+        compare(game, state)
+        blocking = game.data.events_with_effect("blocks-hex", "blocks-hex-on-roll")
+        if blocking and len(checked) % 3 == 0:  # a unit standing in a hex closed to its lines by a marker
+            marked = state.copy()
+            for unit in list(marked.on_map())[::2]:
+                for kind in blocking:
+                    assert unit.hex is not None
+                    marked.markers.append(MapMarker(kind, unit.hex, game.data.events[kind].side, marked.turn))
+            compare(game, marked)
+        checked.append(0)
+
+    def compare(game: VaeVictisGame, state: GameState) -> None:
+        pos = Position(game.data, state)
+        for side in SIDES:
+            net = SupplyNet(pos, side)
+            for unit in state.on_map():
+                if game.data.side_of(unit.id) == side:
+                    assert net.in_command(unit) == _in_command_by_one_search_per_unit(net, unit), unit.id
+                    assert net.is_supplied(unit) == _supplied_by_one_search_per_unit(net, unit), unit.id
+                    checked[0] += 1
+
+    play(game_id, "entire-battle", {}, 27, 150, check=check)
+    assert checked[0] > 5_000
 
 
 def test_10_3_the_supply_phase_reports_each_change_of_status_once() -> None:
