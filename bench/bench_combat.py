@@ -38,7 +38,7 @@ def game() -> tuple[GameData, str]:
         return load_game("ardennes44"), "ardennes44 set-up"
     except Exception as error:  # the data may be mid-edit by others: fall back, say why
         print(f"ardennes44 does not load ({error.__class__.__name__}); using the mini test game")
-        from tests.vaevictis.test_combat_fixtures import mini_game
+        from tests.vaevictis.combat_setups import mini_game
 
         return mini_game(), "mini game"
 

@@ -32,25 +32,18 @@ import time
 from collections import defaultdict
 from collections.abc import Hashable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if TYPE_CHECKING:
+    from bench.bench_bot import TimedDiscord
+    from engine.contract import Action
+    from engine.vaevictis.game import VaeVictisGame
+    from engine.vaevictis.state import GameState
+    from tests.bot.fakediscord import Sent
 
-from bench.bench_bot import ALLIED, FIRST_CHANNEL, GERMAN, NO_LIMITS, SEED, TimedDiscord, seed_games, stored_rows
-from bench.midgame import random_game
-from bench.timing import print_figures, print_load
-from bot.service.config import Settings, default_picture_workers
-from bot.service.picture_pool import PictureRequest, Superseded
-from bot.store.sqlite import SqliteStore
-from bot.systems import systems
-from bot.systems.vaevictis.adapter import PICTURE_KINDS
-from bot.transports.allocator import tune_allocator
-from bot.transports.discord_app import UmpireBot
-from engine.contract import Action
-from engine.vaevictis.game import VaeVictisGame
-from engine.vaevictis.state import GameState
-from scenarios import load_game
-from tests.bot.fakediscord import Sent
+# Nothing of the bot is imported at the top: the picture workers are started by spawn, which imports this
+# script in each worker as its main module, and a worker should hold what drawing needs, not the bench's fake
+# Discord (the bot's own main module, ``bot.transports.cli``, imports as little; issue 32).
 
 ACTIONS = 540
 ANSWER_TARGET = 1.0
@@ -64,6 +57,8 @@ CONTINUATIONS = 3
 
 def continuation(game: VaeVictisGame, state: GameState, seed: int, count: int) -> list[tuple[Action, bool]]:
     """``count`` random legal actions from ``state`` (seed ``seed``), each with whether it brings the map."""
+    from bot.systems.vaevictis.adapter import PICTURE_KINDS
+
     _, log = random_game_from(game, state, random.Random(seed), count)
     return [(action, any(e.kind in PICTURE_KINDS for e in events)) for action, events in log]
 
@@ -102,6 +97,19 @@ def rss_mb(pid: int) -> float:
         with open(f"/proc/{pid}/status") as status:
             for line in status:
                 if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def pss_mb(pid: int) -> float:
+    """A process's proportional share of memory (``Pss`` of ``/proc/<pid>/smaps_rollup``: a page shared by n
+    processes counts 1/n in each, so the sum over processes counts it once), 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
@@ -152,7 +160,12 @@ class Load:
         self.answered: dict[int, Sent] = {}
         """Each game's latest private answer."""
         self.memory: list[float] = []
+        """The RSS of the bot's process and its children, summed, every second."""
+        self.shared: list[float] = []
+        """The same as PSS: pages shared between them counted once."""
         self.main_memory: list[float] = []
+        self.worker_memory: list[tuple[float, float]] = []
+        """The RSS and PSS of the picture workers, summed, every second."""
 
     def record(self, sent: Sent) -> None:
         sent.file_data = {}  # the fake Discord keeps every message: the pictures' bytes are not the bot's memory
@@ -162,6 +175,8 @@ class Load:
 
     async def player(self, channel: int) -> None:
         """One game's actions, one after another, each as it arrives."""
+        from bench.bench_bot import ALLIED, GERMAN
+
         plan = self.plans[channel]
         queue = self.queues[channel]
         while True:
@@ -204,12 +219,25 @@ class Load:
         while not stop.is_set():
             main = rss_mb(me)
             self.main_memory.append(main)
-            self.memory.append(main + sum(rss_mb(child) for child in children(me)))
+            others = children(me)
+            self.memory.append(main + sum(rss_mb(child) for child in others))
+            self.shared.append(pss_mb(me) + sum(pss_mb(child) for child in others))
+            workers = self.fake.bot.service.pictures.running()
+            self.worker_memory.append((sum(rss_mb(w) for w in workers), sum(pss_mb(w) for w in workers)))
             del self.fake.sent[:-KEPT], self.fake.stamps[:-KEPT]  # the fake Discord's record is not the bot's memory
             await asyncio.sleep(1.0)
 
 
 async def run(folder: Path, arguments: argparse.Namespace) -> list[tuple[str, str]]:
+    from bench.bench_bot import FIRST_CHANNEL, NO_LIMITS, SEED, TimedDiscord, seed_games, stored_rows
+    from bench.midgame import random_game
+    from bot.service.config import Settings
+    from bot.store.sqlite import SqliteStore
+    from bot.systems import systems
+    from bot.transports.discord_app import UmpireBot
+    from engine.vaevictis.game import VaeVictisGame
+    from scenarios import load_game
+
     game = VaeVictisGame(load_game("ardennes44"))
     began = time.perf_counter()
     state, log = random_game(game, SEED, 60 if arguments.smoke else ACTIONS, rest=True)
@@ -236,10 +264,12 @@ async def run(folder: Path, arguments: argparse.Namespace) -> list[tuple[str, st
         await store.close()
 
 
-Plans = dict[int, list[tuple[Action, bool]]]
+Plans: TypeAlias = "dict[int, list[tuple[Action, bool]]]"
 
 
 async def measure(fake: TimedDiscord, plans: Plans, arguments: argparse.Namespace) -> list[tuple[str, str]]:
+    from bot.service.picture_pool import PictureRequest, Superseded
+
     load = Load(fake, plans)
     recording = fake._record
 
@@ -301,6 +331,13 @@ async def measure(fake: TimedDiscord, plans: Plans, arguments: argparse.Namespac
         ("memory, all the bot's processes: first third / last third / peak",
          f"{statistics.median(memory[:third]):.0f} / {statistics.median(memory[-third:]):.0f} / {max(memory):.0f} MB "
          f"(target {MEMORY_TARGET_MB:g} MB)"),
+        ("memory as PSS (shared pages once), all processes: first third / last third / peak",
+         f"{statistics.median(load.shared[:third]):.0f} / {statistics.median(load.shared[-third:]):.0f} / "
+         f"{max(load.shared):.0f} MB"),
+        ("memory of the workers, RSS / PSS: last third / peak",
+         f"{statistics.median(w[0] for w in load.worker_memory[-third:]):.0f} / "
+         f"{statistics.median(w[1] for w in load.worker_memory[-third:]):.0f} MB; "
+         f"{max(w[0] for w in load.worker_memory):.0f} / {max(w[1] for w in load.worker_memory):.0f} MB"),
         ("memory, the bot's process alone: first third / last third / peak",
          f"{statistics.median(load.main_memory[:third]):.0f} / {statistics.median(load.main_memory[-third:]):.0f} / "
          f"{max(load.main_memory):.0f} MB"),
@@ -332,6 +369,11 @@ def ms(values: list[float], quantile: float) -> str:
 
 
 def main() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.timing import print_figures, print_load
+    from bot.service.config import default_picture_workers
+    from bot.transports.allocator import tune_allocator
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rate", type=float, default=30.0, help="actions a second over all games (default 30)")
     parser.add_argument("--seconds", type=float, default=600.0, help="how long actions arrive (default 600)")

@@ -77,9 +77,7 @@ async def measure(game_id: str, actions: int) -> list[tuple[str, str]]:
                 verify_times.append((time.process_time() - start) * 1000)
                 assert not checked.problems, checked.problems
                 start = time.process_time()
-                state = adapter.new_game(row.scenario, row.options, bytes.fromhex(row.seed))
-                for each in rows:
-                    state, _ = adapter.apply(state, Action(each.seat, each.verb, each.args))
+                verification.from_setup(adapter, row, [r for r in rows if not r.undone])
                 replay_times.append((time.process_time() - start) * 1000)
             layers = {
                 "chain": lambda: verification._chain_layer(row, bytes.fromhex(row.seed), rows, secrets, ()),

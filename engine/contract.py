@@ -25,7 +25,6 @@ Seat = str
 """A seat at the table: a side such as ``"german"`` or ``"allied"``."""
 
 ArgValue = str | int | bool | None
-Args = Mapping[str, ArgValue]
 
 
 class RulesError(ValueError):

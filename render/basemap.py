@@ -19,7 +19,7 @@ from engine.vaevictis.data import GameMap, Place
 from render import palette, symbols
 from render.fonts import draw_text, text_box
 from render.layout import Layout, Point
-from render.placement import Placer, overlap
+from render.placement import Placer
 
 SUPERSAMPLE = 2
 """Shapes are drawn at this multiple of the final size, then reduced."""
@@ -427,7 +427,7 @@ def draw_place_name(
             return
     if placer is not None:
         box = text_box(at, place.name, size, anchor="mt", halo_width=halo_width)
-        if any(overlap(box, value) for value in placer.values):
+        if placer.covers_value(box):
             return
         placer.placed.append(box)
     draw_text(draw, at, place.name, size, colour, anchor="mt", halo=palette.HALO, halo_width=halo_width)

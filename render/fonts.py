@@ -7,10 +7,12 @@ of the games' names: Montbéliard and Müller/12 print as the game prints them (
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import ImageDraw, ImageFont
 
@@ -89,8 +91,10 @@ def _spelled(text: str, known: Callable[[str], bool]) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> float:
-    """The advance width of ``text`` at ``size`` pixels."""
+    """The advance width of ``text`` at ``size`` pixels (kept: the same labels are measured picture after
+    picture)."""
     text = printable(text)
     return font(size, text).getlength(text)
 
@@ -99,11 +103,19 @@ def text_box(
     xy: tuple[float, float], text: str, size: int, *, anchor: str = "mm", halo_width: int = 0
 ) -> tuple[float, float, float, float]:
     """Where :func:`draw_text` would put ink (left, top, right, bottom), a pixel wider each way; nothing drawn."""
-    text = printable(text)
-    left, top, right, bottom = font(size, text).getbbox(text, anchor=anchor, stroke_width=halo_width)
+    left, top, right, bottom = _ink_box(text, size, anchor, halo_width)
     return xy[0] + left - 1, xy[1] + top - 1, xy[0] + right + 1, xy[1] + bottom + 1
 
 
+@lru_cache(maxsize=4096)
+def _ink_box(text: str, size: int, anchor: str, halo_width: int) -> tuple[float, float, float, float]:
+    """The ink of ``text`` round its anchor point."""
+    text = printable(text)
+    left, top, right, bottom = font(size, text).getbbox(text, anchor=anchor, stroke_width=halo_width)
+    return left, top, right, bottom
+
+
+@lru_cache(maxsize=4096)
 def fitting_size(text: str, size: int, width: float, smallest: int = 7) -> int:
     """The largest font size from ``size`` down to ``smallest`` at which ``text`` fits in ``width`` pixels."""
     while size > smallest and text_width(text, size) > width:
@@ -122,9 +134,41 @@ def draw_text(
     halo: RGB | None = None,
     halo_width: int = 2,
 ) -> None:
-    """Draw ``text`` anchored at ``xy`` (Pillow anchor codes), optionally with a halo for legibility."""
+    """Draw ``text`` anchored at ``xy`` (Pillow anchor codes), optionally with a halo for legibility.
+
+    The same pixels as Pillow's ``ImageDraw.text``, with each text's rendered mask kept (:func:`_mask`): a map's
+    labels, chips and badges are the same few texts at the same places picture after picture, and rendering
+    them was a third of a whole map's drawing (issue 32).
+    """
     text = printable(text)
-    if halo is not None:
-        draw.text(xy, text, font=font(size, text), fill=fill, anchor=anchor, stroke_width=halo_width, stroke_fill=halo)
-    else:
-        draw.text(xy, text, font=font(size, text), fill=fill, anchor=anchor)
+    face = font(size, text)
+    if draw.fontmode != "L" or "\n" in text or not isinstance(face, ImageFont.FreeTypeFont):
+        if halo is not None:
+            draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=halo_width, stroke_fill=halo)
+        else:
+            draw.text(xy, text, font=face, fill=fill, anchor=anchor)
+        return
+    if halo is not None and halo_width:
+        _stamp(draw, xy, face, text, anchor, halo, halo_width)
+        if halo == fill:
+            return
+    _stamp(draw, xy, face, text, anchor, fill, 0)
+
+
+def _stamp(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], face: ImageFont.FreeTypeFont, text: str, anchor: str,
+    ink: RGB, stroke: int,
+) -> None:  # fmt: skip
+    """One pass of ``ImageDraw.text``: the mask of ``text`` (its outline ``stroke`` wide) blended in ``ink``."""
+    start = (math.modf(xy[0])[0], math.modf(xy[1])[0])
+    mask, (dx, dy) = _mask(face, text, anchor, stroke, start)
+    draw.draw.draw_bitmap((int(xy[0]) + dx, int(xy[1]) + dy), mask, draw.draw.draw_ink(ink))
+
+
+@lru_cache(maxsize=4096)
+def _mask(
+    face: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int, start: tuple[float, float]
+) -> tuple[Any, tuple[int, int]]:
+    """The anti-aliased mask of ``text`` and where it goes from the anchor point, as ``ImageDraw.text`` renders
+    it (a mask depends on the fraction of a pixel the text starts at, hence ``start``)."""
+    return face.getmask2(text, "L", None, None, None, stroke, anchor, 0, start, stroke_filled=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import ImageDraw
@@ -75,6 +76,46 @@ def happenings(
     (for the arrow's colour) and the text at an arrow's head (empty to leave it bare, e.g. under fog of war).
     """
     events = list(events)
+    placed = _places_at_attacks(events, positions)
+    marks = _Marks()
+    for index, event in enumerate(events):
+        data = event.data
+        if event.kind == "move":
+            steps = tuple(h for h in (_hex(p) for p in data.get("path", [])) if h is not None)
+            movers = _units(data)
+            if len(steps) >= 2 and movers:
+                label = " + ".join(t for t in (label_of(u) for u in movers) if t)
+                marks.moves.append(Arrow(steps, _side(side_of, movers), label))
+        elif event.kind in ("attack", "combat"):
+            marks.add_attack(event, placed.get(index, {}), side_of)
+        elif event.kind == "breakthrough":
+            marks.breakthrough(_hex(data.get("hex")))
+        elif event.kind in ("retreat", "advance"):
+            start, end = _hex(data.get("from")), _hex(data.get("to"))
+            group = tuple(_units(data))
+            if start is not None and end is not None and start != end and group:
+                _step(marks.retreats if event.kind == "retreat" else marks.advances, group, start, end)
+        elif event.kind in ("eliminated", "eliminate"):
+            hex_ = _hex(data.get("hex"))
+            unit = str(data.get("unit", ""))
+            if hex_ is not None:
+                marks.eliminated.append((hex_, label_of(unit) if unit else ""))
+
+    def arrows(chains: list[list[Any]]) -> tuple[Arrow, ...]:
+        return tuple(Arrow(tuple(path), _side(side_of, list(units)), "") for units, path in chains)
+
+    return Happenings(
+        moves=tuple(marks.moves),
+        attacks=tuple(marks.attacks),
+        retreats=arrows(marks.retreats),
+        advances=arrows(marks.advances),
+        eliminated=tuple(marks.eliminated),
+    )
+
+
+def _places_at_attacks(events: Sequence[Event], positions: Mapping[str, Hex]) -> dict[int, dict[str, Hex]]:
+    """Where every unit stood when each attack or combat was announced (by its index in ``events``): the
+    positions now, walked back through the moves, retreats, advances and eliminations after it."""
     where = dict(positions)
     placed: dict[int, dict[str, Hex]] = {}
     for index in range(len(events) - 1, -1, -1):
@@ -97,77 +138,61 @@ def happenings(
             gone = data.get("unit")
             if hex_ is not None and gone:
                 where[str(gone)] = hex_
+    return placed
 
-    moves: list[Arrow] = []
-    attacks: list[AttackMark] = []
-    retreats: list[list[Any]] = []
-    advances: list[list[Any]] = []
-    eliminated: list[tuple[Hex, str]] = []
-    open_attack: dict[Hex, int] = {}
 
-    def step(chains: list[list[Any]], units: tuple[str, ...], start: Hex, end: Hex) -> None:
-        for chain in reversed(chains):
-            if chain[0] == units and chain[1][-1] == start:
-                chain[1].append(end)
-                return
-        chains.append([units, [start, end]])
+def _step(chains: list[list[Any]], units: tuple[str, ...], start: Hex, end: Hex) -> None:
+    """A retreat's or advance's step: it lengthens the same units' chain that ends where it starts, or begins
+    a new one."""
+    for chain in reversed(chains):
+        if chain[0] == units and chain[1][-1] == start:
+            chain[1].append(end)
+            return
+    chains.append([units, [start, end]])
 
-    for index, event in enumerate(events):
+
+@dataclass
+class _Marks:
+    """The marks of :func:`happenings` as the events are read, in order."""
+
+    moves: list[Arrow] = field(default_factory=list)
+    attacks: list[AttackMark] = field(default_factory=list)
+    retreats: list[list[Any]] = field(default_factory=list)
+    """Chains of steps: ``[units, [hex, hex, ...]]``."""
+    advances: list[list[Any]] = field(default_factory=list)
+    eliminated: list[tuple[Hex, str]] = field(default_factory=list)
+    open_attack: dict[Hex, int] = field(default_factory=dict)
+    """Each target's latest attack (its index in :attr:`attacks`)."""
+
+    def add_attack(self, event: Event, known: Mapping[str, Hex], side_of: Callable[[str], str | None]) -> None:
+        """An attack (or a combat's result, which completes the attack announced just before on its target)."""
         data = event.data
-        if event.kind == "move":
-            steps = tuple(h for h in (_hex(p) for p in data.get("path", [])) if h is not None)
-            movers = _units(data)
-            if len(steps) >= 2 and movers:
-                label = " + ".join(t for t in (label_of(u) for u in movers) if t)
-                moves.append(Arrow(steps, _side(side_of, movers), label))
-        elif event.kind in ("attack", "combat"):
-            plan = data.get("plan", data)
-            # 7.2: one attack may target several hexes; each gets its arrow and the combat's result.
-            targets = [h for h in (_hex(t) for t in (plan.get("targets") or [plan.get("target")])) if h is not None]
-            attackers = [str(a) for a in plan.get("attackers", [])]
-            known = placed.get(index, {})
-            for target in targets:
-                sources = tuple(sorted({known[a] for a in attackers if a in known and known[a] != target}))
-                mark = AttackMark(
-                    target=target,
-                    sources=sources,
-                    result=str(data.get("result", "")) if event.kind == "combat" else "",
-                    side=_side(side_of, attackers) or plan.get("side"),
-                    breakthrough=bool(data.get("breakthrough", False)),
-                )
-                if target in open_attack and not attacks[open_attack[target]].result:
-                    attacks[open_attack[target]] = mark  # the result of the attack announced just before
-                else:
-                    open_attack[target] = len(attacks)
-                    attacks.append(mark)
-        elif event.kind == "breakthrough":
-            marked = _hex(data.get("hex"))
-            for k in range(len(attacks) - 1, -1, -1):
-                if attacks[k].target == marked:
-                    old = attacks[k]
-                    attacks[k] = AttackMark(old.target, old.sources, old.result, old.side, True)
-                    break
-        elif event.kind in ("retreat", "advance"):
-            start, end = _hex(data.get("from")), _hex(data.get("to"))
-            group = tuple(_units(data))
-            if start is not None and end is not None and start != end and group:
-                step(retreats if event.kind == "retreat" else advances, group, start, end)
-        elif event.kind in ("eliminated", "eliminate"):
-            hex_ = _hex(data.get("hex"))
-            unit = str(data.get("unit", ""))
-            if hex_ is not None:
-                eliminated.append((hex_, label_of(unit) if unit else ""))
+        plan = data.get("plan", data)
+        # 7.2: one attack may target several hexes; each gets its arrow and the combat's result.
+        targets = [h for h in (_hex(t) for t in (plan.get("targets") or [plan.get("target")])) if h is not None]
+        attackers = [str(a) for a in plan.get("attackers", [])]
+        for target in targets:
+            sources = tuple(sorted({known[a] for a in attackers if a in known and known[a] != target}))
+            mark = AttackMark(
+                target=target,
+                sources=sources,
+                result=str(data.get("result", "")) if event.kind == "combat" else "",
+                side=_side(side_of, attackers) or plan.get("side"),
+                breakthrough=bool(data.get("breakthrough", False)),
+            )
+            if target in self.open_attack and not self.attacks[self.open_attack[target]].result:
+                self.attacks[self.open_attack[target]] = mark  # the result of the attack announced just before
+            else:
+                self.open_attack[target] = len(self.attacks)
+                self.attacks.append(mark)
 
-    def arrows(chains: list[list[Any]]) -> tuple[Arrow, ...]:
-        return tuple(Arrow(tuple(path), _side(side_of, list(units)), "") for units, path in chains)
-
-    return Happenings(
-        moves=tuple(moves),
-        attacks=tuple(attacks),
-        retreats=arrows(retreats),
-        advances=arrows(advances),
-        eliminated=tuple(eliminated),
-    )
+    def breakthrough(self, marked: Hex | None) -> None:
+        """The latest attack on ``marked`` made a breakthrough."""
+        for k in range(len(self.attacks) - 1, -1, -1):
+            if self.attacks[k].target == marked:
+                old = self.attacks[k]
+                self.attacks[k] = AttackMark(old.target, old.sources, old.result, old.side, True)
+                break
 
 
 def _side(side_of: Callable[[str], str | None], units: Sequence[str]) -> Any:

@@ -79,10 +79,7 @@ STEPS_ARMOR: Final[RGB] = (200, 30, 30)
 STEPS_INFANTRY: Final[RGB] = (30, 80, 200)
 """The steps box of infantry (and HQ) units, as printed."""
 BADGE: Final[RGB] = (180, 20, 20)
-INDEPENDENT_BAR: Final[RGB] = (242, 167, 195)
-"""Independent units carry a pink colour bar."""
 HIDDEN_BASE: Final[dict[str, RGB]] = {"german": (92, 100, 104), "allied": (104, 110, 58)}
-HIGHLIGHT: Final[RGB] = (255, 200, 0)
 
 MARKERS: Final[dict[str, tuple[str, RGB]]] = {
     "improved-position": ("IP", (150, 105, 50)),
@@ -149,8 +146,6 @@ def map_mark(kind: str) -> tuple[str, RGB]:
     return MAP_MARKS.get(kind, (kind[:7].upper(), UNKNOWN_MARKER))
 
 
-SIDE_INK: Final[dict[str, RGB]] = {"german": (30, 30, 30), "allied": (20, 110, 40)}
-"""Arrows and overlays of each side."""
 MOVE_ARROW: Final[RGB] = (20, 20, 20)
 """Moves are black with a white casing, apart from the blue rivers and red roads and attacks."""
 ATTACK_ARROW: Final[RGB] = (220, 20, 20)

@@ -10,6 +10,7 @@ labels. What was placed stays on record, so tests can check that no label hides 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -60,6 +61,46 @@ def ring(anchor: Box, width: float, height: float, gap: float = 2.0, rings: int 
     return boxes
 
 
+CELL = 64.0
+"""The side of a :class:`BoxIndex` cell, in pixels: about a counter at zoom 1.5."""
+
+
+class BoxIndex:
+    """The boxes of a list, found by where they are: each listed in the cells of a grid it touches, so a box's
+    neighbours are found without looking at every box of a crowded map (issue 32).
+
+    The list stays the record (appended to by whoever owns it); the index takes in what was appended since it
+    last looked each time it is asked.
+    """
+
+    def __init__(self, boxes: list[Box]) -> None:
+        self.boxes = boxes
+        self._cells: dict[tuple[int, int], list[int]] = {}
+        self._indexed = 0
+
+    def near(self, box: Box) -> list[Box]:
+        """The boxes that may overlap ``box`` (every one that does), in the list's order."""
+        self._catch_up()
+        found: set[int] = set()
+        for cell in _cells(box):
+            found.update(self._cells.get(cell, ()))
+        return [self.boxes[i] for i in sorted(found)]
+
+    def _catch_up(self) -> None:
+        boxes = self.boxes
+        for index in range(self._indexed, len(boxes)):
+            for cell in _cells(boxes[index]):
+                self._cells.setdefault(cell, []).append(index)
+        self._indexed = len(boxes)
+
+
+def _cells(box: Box) -> list[tuple[int, int]]:
+    """The grid cells a box touches (edges included: boxes that only touch share no area, so none is lost)."""
+    x0, y0 = math.floor(box[0] / CELL), math.floor(box[1] / CELL)
+    x1, y1 = math.floor(box[2] / CELL), math.floor(box[3] / CELL)
+    return [(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)]
+
+
 @dataclass
 class Placer:
     """The value boxes of a picture's counters, and the labels placed so far."""
@@ -71,17 +112,26 @@ class Placer:
     placed: list[Box] = field(default_factory=list)
     """Every label box placed, in order."""
 
+    def __post_init__(self) -> None:
+        self._values = BoxIndex(self.values)
+        self._bodies = BoxIndex(self.bodies)
+        self._placed = BoxIndex(self.placed)
+
     def cost(self, box: Box) -> float:
         """How bad a place is: what it covers of values, labels and counters, weighted."""
         return (
-            VALUE_WEIGHT * sum(overlap(box, v) for v in self.values)
-            + sum(overlap(box, p) for p in self.placed)
-            + COUNTER_WEIGHT * sum(overlap(box, b) for b in self.bodies)
+            VALUE_WEIGHT * sum(overlap(box, v) for v in self._values.near(box))
+            + sum(overlap(box, p) for p in self._placed.near(box))
+            + COUNTER_WEIGHT * sum(overlap(box, b) for b in self._bodies.near(box))
         )
 
     def free(self, box: Box) -> bool:
         """Whether ``box`` covers no value and no label."""
-        return not any(overlap(box, v) for v in self.values) and not any(overlap(box, p) for p in self.placed)
+        return not self.covers_value(box) and not any(overlap(box, p) for p in self._placed.near(box))
+
+    def covers_value(self, box: Box) -> bool:
+        """Whether ``box`` covers a counter's value."""
+        return any(overlap(box, v) for v in self._values.near(box))
 
     def place(self, candidates: Sequence[Box]) -> Box:
         """The candidate of least cost, a later one paying :data:`DISTANCE_COST` a step for being further from

@@ -137,17 +137,39 @@ def render_placed(
     width = map_width + (panel.width if panel is not None else 0)
     shown = showing(where)
     key = key_band(width, zoom, picture_key(picture, shown))
-    canvas = Image.new("RGB", (width, title + map_height + key.height), palette.BACKGROUND)
-    _paste_base(canvas, base_layer(picture.game_map, zoom), where)
+    canvas = _canvas((width, title + map_height + key.height), base_layer(picture.game_map, zoom), where)
     offset = (left, top - title)
     """Subtracted from a map pixel to find its place on the canvas."""
-
-    def shift(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-        return box[0] - offset[0], box[1] - offset[1], box[2] - offset[0], box[3] - offset[1]
-
     if picture.overlays:
         overlays.draw_under(canvas, layout, picture.overlays, offset, shown)
     draw = ImageDraw.Draw(canvas)
+    _draw_highlights(draw, picture, layout, offset, shown)
+    occupied = sorted(set(picture.counters) | set(picture.hidden), key=lambda h: (layout.center(h)[1], h))
+    boxes = {hex_: _shifted(layout.counter_box(hex_), offset) for hex_ in occupied if shown(hex_)}
+    happened.draw_arrows(draw, layout, picture.happened, offset, shown, boxes)  # under the counters: no value hidden
+    placer = _draw_stacks(canvas, picture, boxes)
+    map_area = (0, title, map_width, title + map_height)
+    _draw_labels(ImageDraw.Draw(canvas), picture, layout, offset, shown, boxes, placer, map_area)
+    if panel is not None:
+        canvas.paste(panel, (map_width, title))
+    canvas.paste(key, (0, title + map_height))
+    draw_title(canvas, _caption(picture, region), zoom)
+    return canvas, placer
+
+
+Box = tuple[int, int, int, int]
+
+
+def _shifted(box: Box, offset: Point) -> Box:
+    """A box of map pixels at its place on the canvas (``offset`` subtracted)."""
+    dx, dy = int(offset[0]), int(offset[1])
+    return box[0] - dx, box[1] - dy, box[2] - dx, box[3] - dy
+
+
+def _draw_highlights(
+    draw: ImageDraw.ImageDraw, picture: MapPicture, layout: Layout, offset: Point, shown: Callable[[Hex], bool]
+) -> None:
+    """The highlighted hexes' outlines."""
     for highlight in picture.highlights:
         if picture.game_map.grid.contains(highlight.hex) and shown(highlight.hex):
             corners = [(x - offset[0], y - offset[1]) for x, y in layout.corners(highlight.hex, 0.94)]
@@ -157,9 +179,10 @@ def render_placed(
                 width=max(2, round(layout.size / 12)),
                 joint="curve",
             )
-    occupied = sorted(set(picture.counters) | set(picture.hidden), key=lambda h: (layout.center(h)[1], h))
-    boxes = {hex_: shift(layout.counter_box(hex_)) for hex_ in occupied if shown(hex_)}
-    happened.draw_arrows(draw, layout, picture.happened, offset, shown, boxes)  # under the counters: no value hidden
+
+
+def _draw_stacks(canvas: Image.Image, picture: MapPicture, boxes: dict[Hex, Box]) -> Placer:
+    """The stacks in their boxes (north first); a :class:`Placer` holding their values and bodies."""
     placer = Placer()
     for hex_, box in boxes.items():
         if hex_ in picture.counters:
@@ -169,30 +192,43 @@ def render_placed(
             draw_hidden(canvas, box, picture.hidden[hex_])
             placer.add_values(stack_value_boxes(box, (), picture.hidden[hex_]))
         placer.bodies.append(box)
-    draw = ImageDraw.Draw(canvas)
+    return placer
+
+
+def _draw_labels(
+    draw: ImageDraw.ImageDraw,
+    picture: MapPicture,
+    layout: Layout,
+    offset: Point,
+    shown: Callable[[Hex], bool],
+    boxes: dict[Hex, Box],
+    placer: Placer,
+    map_area: Box,
+) -> None:
+    """The labels over the stacks, each where ``placer`` finds room: map markers, the place names of occupied
+    hexes, crosses, overlays' labels, then the combat results (last: no ring or line hides them)."""
     marks_at: dict[Hex, int] = {}
     for mark in picture.map_marks:
         if picture.game_map.grid.contains(mark.hex) and shown(mark.hex):
             draw_map_mark(draw, layout, mark, offset, marks_at.get(mark.hex, 0), placer)
             marks_at[mark.hex] = marks_at.get(mark.hex, 0) + 1
-    map_area = (0, title, map_width, title + map_height)
     for place in picture.game_map.places:  # over the stacks' edges and the markers, never over a value
         if place.hex in picture.counters or place.hex in picture.hidden or place.hex in marks_at:
             draw_place_name(draw, layout, place, offset=offset, within=map_area, placer=placer)
     happened.draw_crosses(draw, layout, picture.happened, offset, shown, boxes, placer)
     if picture.overlays:
         overlays.draw_over(draw, layout, picture.overlays, offset, shown, boxes, placer)
-    happened.draw_results(draw, layout, picture.happened, offset, shown, placer)  # last: no ring or line hides them
+    happened.draw_results(draw, layout, picture.happened, offset, shown, placer)
+
+
+def _caption(picture: MapPicture, region: Region | None) -> str:
+    """The title bar's caption: a close-up names its centre hex and, when the picture has one, the status."""
     caption = picture.caption
     if region is not None:
         caption = f"{caption} (around {hex_name(region[0])})"
         if picture.status is not None:
             caption = f"{caption}: {status_line(picture.status)}"
-    if panel is not None:
-        canvas.paste(panel, (map_width, title))
-    canvas.paste(key, (0, title + map_height))
-    draw_title(canvas, caption, zoom)
-    return canvas, placer
+    return caption
 
 
 def showing(where: Frame) -> Callable[[Hex], bool]:
@@ -206,6 +242,19 @@ def showing(where: Frame) -> Callable[[Hex], bool]:
         return left - margin_px <= x <= right + margin_px and top - margin_px <= y <= bottom + margin_px
 
     return shown
+
+
+def _canvas(size: tuple[int, int], base: Image.Image, where: Frame) -> Image.Image:
+    """The canvas of a picture ``size`` big with the base layer's part in place. Only the map's part the base
+    layer does not reach is filled with the background: the title bar, the margin and the key cover the rest
+    (filling a whole map's canvas first was a tenth of its drawing, issue 32)."""
+    canvas = Image.new("RGB", size, None)  # None: not filled
+    left, top, right, bottom = where.crop
+    if left < 0 or top < 0 or right > base.width or bottom > base.height:
+        x, y = where.origin
+        canvas.paste(palette.BACKGROUND, (x, y, x + right - left, y + bottom - top))
+    _paste_base(canvas, base, where)
+    return canvas
 
 
 BASE_ROWS = 512
@@ -222,17 +271,29 @@ def _paste_base(canvas: Image.Image, base: Image.Image, where: Frame) -> None:
         canvas.paste(band, (x0 - left + where.origin[0], y - top + where.origin[1]))
 
 
+PALETTE_SAMPLE = 3
+"""The palette of a PNG is chosen from every third pixel of every third row (a ninth of the picture)."""
+
+
 def to_png(image: Image.Image, colours: int = PNG_COLOURS, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
     """Encode a snapshot as a PNG with a palette of at most ``colours`` colours.
 
-    Snapshots are mostly flat colours, so a 256-colour palette (octree, no dithering) changes only the
-    anti-aliased edges and makes the file about a quarter of full colour's size; one byte a pixel also
-    makes it four times faster to compress than full colour. ``colours=0`` keeps full colour. The result
-    is deterministic: the same image gives the same bytes.
+    Snapshots are mostly flat colours, so a 256-colour palette (no dithering) changes only the anti-aliased
+    edges and makes the file about a quarter of full colour's size; one byte a pixel also makes it four times
+    faster to compress than full colour. ``colours=0`` keeps full colour. The result is deterministic: the same
+    image gives the same bytes.
+
+    The palette is the octree's choice on a ninth of the pixels (every third one of every third row), and
+    every pixel then takes the nearest colour of that palette: a third of the work of the octree on the whole
+    picture, and closer to it (the octree's own mapping gives a pixel its cell's colour, not the nearest one;
+    ``bench/bench_render.py`` measures both, issue 32).
     """
     encoded = image if image.mode == "RGB" else image.convert("RGB")
     if colours:
-        encoded = encoded.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        step = PALETTE_SAMPLE
+        sample = encoded.resize((-(-encoded.width // step), -(-encoded.height // step)), Image.Resampling.NEAREST)
+        chosen = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        encoded = encoded.quantize(palette=chosen, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     encoded.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()

@@ -20,6 +20,3 @@ def play_seeds(seeds: Sequence[int], default: int = 1) -> list[int]:
     return list(seeds) if FULL_PLAY else list(seeds[:default])
 
 
-def play_count(full: int, default: int) -> int:
-    """How many (games, actions) a random-play test plays: ``full`` in a full run, else ``default``."""
-    return full if FULL_PLAY else default

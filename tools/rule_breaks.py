@@ -45,9 +45,10 @@ def index_breaks(text: str) -> list[Break]:
 
 
 def test_path(test: str) -> str:
-    """``file::name`` of the index (the file's stem under tests/) as a pytest node id."""
+    """``file::name`` of the index (the file's stem under tests/, the one that defines the test) as a pytest node id."""
     stem, name = test.split("::")
-    matches = sorted((ROOT / "tests").rglob(f"{stem}.py"))
+    found = sorted((ROOT / "tests").rglob(f"{stem}.py"))  # two systems' test files may share a name
+    matches = [m for m in found if f"def {name}(" in m.read_text(encoding="utf-8")]
     if len(matches) != 1:
         raise SystemExit(f"{test}: no single test file named {stem}.py")
     return f"{matches[0].relative_to(ROOT).as_posix()}::{name}"

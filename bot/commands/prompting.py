@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -59,15 +59,6 @@ class Prompting:
     def room_of(self, system_id: str) -> Room:
         """The command half of a game system (an empty :class:`Room` for a system not registered)."""
         return self._system_rooms.get(system_id) or NO_ROOM
-
-    # The names these methods had before the rooms (docs/architecture.md), for code written against them.
-    @property
-    def _outcome_replies(self) -> Callable[..., Awaitable[list[Reply]]]:
-        return self.outcome_replies
-
-    @property
-    def _prompt_replies(self) -> Callable[..., Awaitable[list[Reply]]]:
-        return self.prompt_replies
 
     async def outcome_replies(
         self, ctx: Context, outcome: Outcome, note: str = "Done.", before_result: Reply | None = None
@@ -226,68 +217,71 @@ class Prompting:
         """
         replies: list[tuple[str, Reply]] = []
         for seat, prompt in prompts.items():
-            user = table.user_of(seat)
             if fresh is not None and seat not in fresh and seat not in ping and (prompt.optional or seat != acting):
                 continue  # unchanged, and its buttons still work: not posted again
-            if (level := table.computer_of(seat)) is not None:  # it answers by itself: no buttons, no ping
-                if not prompt.optional:
-                    text = f"**{seat}** (the computer, {level}) decides."
-                    replies.append((seat, Reply(text, to="channel", ephemeral=False, channel=ctx.channel)))
-                continue
-            rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
-            mention = (user,) if seat in ping and user is not None and not prompt.optional else ()
-            if private and not prompt.secret and user is not None:
-                words = self.room_of(table.game.system)
-                asked = words.may_react if prompt.optional else "must decide"
-                replies.append(
-                    (
-                        seat,
-                        Reply(
-                            f"<@{user}> (**{seat}**) {asked}. {words.fog_of_war}: the choices are shown only to you.",
-                            to="channel",
-                            ephemeral=False,
-                            mentions=mention,
-                            buttons=(
-                                Button(
-                                    "Show my choices",
-                                    custom_id(table.game.id, table.game.revision, "dm", seat),
-                                    "secondary" if prompt.optional else "primary",
-                                ),
-                            ),
-                            channel=ctx.channel,
-                        ),
-                    )
-                )
-                continue
-            if prompt.optional and not prompt.secret and len(prompt.choices) > MAX_BUTTONS and user is not None:
-                replies.append((seat, self._offer_reply(ctx, table, seat, user, prompt, rule)))
-                continue
-            buttons, selects = await self._components(table, seat, prompt)
-            if prompt.secret and user is not None:
-                replies.append((seat, self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects)))
-                notice = f"<@{user}> ({seat}) has a sealed decision to make: it was sent privately."
-                replies.append(
-                    (seat, Reply(notice, to="channel", ephemeral=False, mentions=mention, channel=ctx.channel))
-                )
-                continue
-            free = self._also(table, prompt)
-            listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
-            head = "(optional, no need to answer) " if prompt.optional else ""
-            replies.append(
-                (
-                    seat,
-                    Reply(
-                        f"<@{user}> (**{seat}**): {head}{prompt.text}{rule}{free}\n{listed}".strip(),
-                        to="channel",
-                        ephemeral=False,
-                        mentions=mention,
-                        buttons=buttons,
-                        selects=selects,
-                        channel=ctx.channel,
-                    ),
-                )
-            )
+            asking = await self._asking(ctx, table, seat, prompt, seat in ping, private)
+            replies += [(seat, reply) for reply in asking]
         return replies
+
+    async def _asking(
+        self, ctx: Context, table: Table, seat: str, prompt: Prompt, pinged: bool, private: bool
+    ) -> list[Reply]:
+        """The messages that ask one seat for its decision (:meth:`_seat_prompts`): a line for the computer's
+        seat, a button to the choices under fog of war, one button for a chance with many targets, a DM and a
+        notice for a secret prompt, else the prompt with its buttons in the channel."""
+        user = table.user_of(seat)
+        if (level := table.computer_of(seat)) is not None:  # it answers by itself: no buttons, no ping
+            text = f"**{seat}** (the computer, {level}) decides."
+            return [] if prompt.optional else [Reply(text, to="channel", ephemeral=False, channel=ctx.channel)]
+        rule = f" (rule {prompt.rule})" if prompt.rule and f"({prompt.rule})" not in prompt.text else ""
+        mention = (user,) if pinged and user is not None and not prompt.optional else ()
+        if private and not prompt.secret and user is not None:
+            return [self._fog_reply(ctx, table, seat, user, prompt, mention)]
+        if prompt.optional and not prompt.secret and len(prompt.choices) > MAX_BUTTONS and user is not None:
+            return [self._offer_reply(ctx, table, seat, user, prompt, rule)]
+        buttons, selects = await self._components(table, seat, prompt)
+        if prompt.secret and user is not None:
+            notice = f"<@{user}> ({seat}) has a sealed decision to make: it was sent privately."
+            return [
+                self._dm(ctx, user, seat, f"**{seat}**: {prompt.text}{rule}", buttons, selects),
+                Reply(notice, to="channel", ephemeral=False, mentions=mention, channel=ctx.channel),
+            ]
+        free = self._also(table, prompt)
+        listed = "\n".join(f"[{i}] {c.label or c.verb}" for i, c in enumerate(prompt.choices, 1))
+        head = "(optional, no need to answer) " if prompt.optional else ""
+        return [
+            Reply(
+                f"<@{user}> (**{seat}**): {head}{prompt.text}{rule}{free}\n{listed}".strip(),
+                to="channel",
+                ephemeral=False,
+                mentions=mention,
+                buttons=buttons,
+                selects=selects,
+                channel=ctx.channel,
+            )
+        ]
+
+    def _fog_reply(
+        self, ctx: Context, table: Table, seat: str, user: int, prompt: Prompt, mention: tuple[int, ...]
+    ) -> Reply:
+        """Under fog of war, the channel says whose decision it is, with a button that shows the choices to
+        that player alone."""
+        words = self.room_of(table.game.system)
+        asked = words.may_react if prompt.optional else "must decide"
+        return Reply(
+            f"<@{user}> (**{seat}**) {asked}. {words.fog_of_war}: the choices are shown only to you.",
+            to="channel",
+            ephemeral=False,
+            mentions=mention,
+            buttons=(
+                Button(
+                    "Show my choices",
+                    custom_id(table.game.id, table.game.revision, "dm", seat),
+                    "secondary" if prompt.optional else "primary",
+                ),
+            ),
+            channel=ctx.channel,
+        )
 
     def _offer_reply(self, ctx: Context, table: Table, seat: str, user: int, prompt: Prompt, rule: str) -> Reply:
         """A chance to act with many targets (an event playable at any of dozens of hexes) as one short line and

@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from bot.service.arguments import closest
 from bot.service.game_service import Caller, Refusal, Table
 from bot.service.picture_pool import PictureFailed, Superseded
+from engine.arguments import closest
 from engine.contract import RulesError
 
 CUSTOM_ID = re.compile(r"wg:(?P<game>\d{1,19}):(?P<state>\d{1,19}):(?P<verb>[a-z]{1,4}):(?P<arg>[A-Za-z0-9_.\-]{1,60})")

@@ -202,10 +202,6 @@ class LeagueStore:
         )
         return _league(rows[0]) if rows else None
 
-    async def leagues_of(self, guild: int | None) -> list[LeagueRow]:
-        rows = await self.store.query("SELECT * FROM leagues WHERE guild IS NOT DISTINCT FROM ? ORDER BY id", (guild,))
-        return [_league(r) for r in rows]
-
     async def set_status(self, league_id: int, status: str, rounds: int | None = None) -> None:
         async with self.store.transaction() as db:
             await db.execute("UPDATE leagues SET status = ? WHERE id = ?", (status, league_id))

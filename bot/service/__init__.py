@@ -11,11 +11,11 @@
   with :mod:`bot.service.sealed` (sealed decisions as the check reads them);
 - :mod:`bot.service.computer` - seats the computer holds and its moves; :mod:`bot.service.thinking` - the worker
   processes where it decides;
-- :mod:`bot.service.arguments` - arguments the rules never read are refused, not ignored;
 - :mod:`bot.service.game_types` - its vocabulary (``Caller``, ``Table``, ``Outcome``, ``Refusal``) and the game
   half of a system's adapter (``SystemAdapter``);
 - :mod:`bot.service.config` - the bot's settings; :mod:`bot.service.rendering` - the picture worker.
 
 May import: :mod:`bot.store`, the shared engine (:mod:`engine.contract`, :mod:`engine.dice`,
-:mod:`engine.sealing`). Never a game system (its engine, its data or its room): the adapters are handed in.
+:mod:`engine.sealing`, :mod:`engine.arguments`: an argument the rules never read is refused, not ignored).
+Never a game system (its engine, its data or its room): the adapters are handed in.
 """

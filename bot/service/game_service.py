@@ -12,7 +12,7 @@ players acting at once are applied one after the other, and the second sees the 
 The service is a few modules, one idea each: its vocabulary (:mod:`bot.service.game_types`), systems, locks and
 states (:mod:`bot.service.core`), what a seat may read (:mod:`bot.service.reading`), correspondence play
 (:mod:`bot.service.correspondence`), the after-game check (:mod:`bot.service.verification`); this module keeps the
-seats and the actions (about 680 lines: creating, seating, acting, previews, undo and corrections share the lock, the
+seats and the actions (together, since creating, seating, acting, previews, undo and corrections share the lock, the
 prompt checks and the one-transaction write, and the tests replace :func:`new_seed` here).
 """
 
@@ -24,7 +24,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service.arguments import ReadArguments, refuse_unread
 from bot.service.caches import ChannelLocks as ChannelLocks
 from bot.service.caches import StateCache as StateCache
 from bot.service.computer import ComputerSeats
@@ -47,12 +46,14 @@ from bot.service.verification import Layer, Verification, verify_game
 from bot.store.records import (
     ActionRow,
     ChannelBusyError,
+    GameRow,
     NewAction,
     NewSecret,
     PendingRow,
     RevisionError,
     snapshot_due,
 )
+from engine.arguments import ReadArguments, refuse_unread
 from engine.contract import Action, Choice, Prompt, Result
 from engine.contract import RulesError as RulesError
 from engine.dice import commitment, linked, new_seed, recording
@@ -426,47 +427,68 @@ class GameService(Reading, ComputerSeats):
             check_role(system, acting, caller)
         action = Action(acting, verb, args)
         applied = await asyncio.to_thread(_apply, system, state, action, snapshot_due(game), written)
-        new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
-        now = self.clock()
-        overtime = self._charge(table, acting, now)
-        if result:
-            clocks: dict[str, float | None] = dict.fromkeys(table.seats)
-            reminders: dict[str, float] = {}
-        else:
-            clocks, reminders = await self._clock_plan(table, after, now, restart=[acting])
         secret = None
         if acting in before and before[acting].secret and not getattr(system, "seals_own_secrets", False):
             payload, sealed_receipt = sealed_answer(acting, verb, args, secrets.token_hex(16))
             secret = NewSecret(acting, sealed_receipt, payload)
+        user = None if computer else caller.user_id
+        game, row = await self._record(
+            table,
+            NewAction(acting, user, verb, args, applied.events, system.rules_version, applied.draws),
+            applied,
+            secret,
+        )
+        self._cache[game.id] = (game.revision, row.seq, applied.state)
+        self._cache.keep_prompts(game.id, applied.state, applied.prompts)
+        if applied.result:
+            await self._ended(game, "victory")
+        return await self._outcome(Table(game, table.seats), system, row, applied, before, secret)
+
+    async def _record(
+        self, table: Table, action: NewAction, applied: _Applied, secret: NewSecret | None
+    ) -> tuple[GameRow, ActionRow]:
+        """Write an applied action with what it changes: the game's end, the seats' clocks and reminders, the
+        reserve its seat spent, its sealed decision and the secrets it reveals.
+
+        :raises StaleError: if the game changed since it was read (nothing is written).
+        """
+        result, event_json = applied.result, applied.events
+        now = self.clock()
+        overtime = self._charge(table, action.seat, now)
+        if result:
+            clocks: dict[str, float | None] = dict.fromkeys(table.seats)
+            reminders: dict[str, float] = {}
+        else:
+            clocks, reminders = await self._clock_plan(table, applied.prompts, now, restart=[action.seat])
         try:
-            game, row = await self.store.record_action(
-                game,
-                NewAction(
-                    acting,
-                    None if computer else caller.user_id,
-                    verb,
-                    args,
-                    event_json,
-                    system.rules_version,
-                    applied.draws,
-                ),
+            return await self.store.record_action(
+                table.game,
+                action,
                 state_json=applied.state_json,
                 status="finished" if result else None,
                 result={"winner": result.winner, "text": result.text, "level": result.level} if result else None,
                 reminders=reminders,
-                reserve_used=(acting, overtime) if overtime else None,
+                reserve_used=(action.seat, overtime) if overtime else None,
                 clocks=clocks,
                 secret=secret,
                 reveal=bool(result) or any(e["kind"] in ("reveal", "secret-reveal") for e in event_json),
             )
         except RevisionError:
             raise StaleError("the game changed meanwhile; nothing changed, try again") from None
-        self._cache[game.id] = (game.revision, row.seq, new)
-        self._cache.keep_prompts(game.id, new, after)
-        if result:
-            await self._ended(game, "victory")
-        receipt = secret.receipt if secret else None
-        table = Table(game, table.seats)
+
+    async def _outcome(
+        self,
+        table: Table,
+        system: SystemAdapter,
+        row: ActionRow,
+        applied: _Applied,
+        before: Mapping[str, Prompt],
+        secret: NewSecret | None,
+    ) -> Outcome:
+        """What an accepted action brings about, for the channel and each seat: its events as each may read
+        them, the new prompts, whom to ping, the picture due."""
+        game, acting = table.game, row.seat
+        new, event_json, result, after = applied.state, applied.events, applied.result, applied.prompts
         picture_due = (bool(result) and getattr(system, "has_map", True)) or system.picture_due(event_json)
         fresh = self._fresh(game.id, before, after, picture_due)
         ping = self._pings(table, acting, before, after)
@@ -490,7 +512,7 @@ class GameService(Reading, ComputerSeats):
             result=result,
             picture_due=picture_due,
             picture_events=picture_events,
-            receipt=receipt,
+            receipt=secret.receipt if secret else None,
             public_events=public,
             own_events=own,
             fresh=fresh,

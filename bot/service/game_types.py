@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from bot.service.sealed import SealedDecision
 from bot.store.records import ActionRow, GameRow, SeatRow
-from engine.contract import GameSystem, Prompt, Result, RulesError
+from engine.contract import Action, Event, GameSystem, Prompt, Result, RulesError
 
 
 class Refusal(RulesError):
@@ -111,6 +111,14 @@ def moderator_seats(system: SystemAdapter) -> Mapping[str, str]:
     Commander's ``cm``: "the campaign manager"). A system declares them as ``moderator_seats``; most have none."""
     seats: Mapping[str, str] = getattr(system, "moderator_seats", {})
     return seats
+
+
+def replay_apply(system: SystemAdapter) -> Callable[[Any, Action], tuple[Any, list[Event]]]:
+    """How a replay from the set-up applies each action: the system's ``apply_owned`` where it offers one (it may
+    change the state it is given instead of copying it, which a replay that drops each state can afford), else
+    its ``apply``."""
+    owned: Callable[[Any, Action], tuple[Any, list[Event]]] | None = getattr(system, "apply_owned", None)
+    return owned if owned is not None else system.apply
 
 
 def check_role(system: SystemAdapter, seat: str, caller: Caller) -> None:

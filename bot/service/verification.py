@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service.game_types import SystemAdapter
+from bot.service.game_types import SystemAdapter, replay_apply
 from bot.store import chain
 from bot.store.records import ActionRow, GameRow, SecretRow
 from engine.contract import Action
@@ -102,8 +102,8 @@ def _chain_layer(
         )
         for r in rows
     ]  # fmt: skip
-    problems += chain.check(game.seed_hash, links, game.chain_head)
-    points = chain.points(game.seed_hash, links)
+    broken, points = chain.walk(game.seed_hash, links, game.chain_head)
+    problems += broken
     head = next(reversed(points)) if points else game.seed_hash
     for posted_head in posted:
         wanted = posted_head.lower()
@@ -237,12 +237,13 @@ def _replay_layer(system: SystemAdapter, game: GameRow, seed: bytes, rows: Seque
     except Exception as error:  # tampered setup: say so, never crash
         return Layer("rules replay", "nothing replayed", (f"the game's setup does not load: {error}",))
     replayed = 0
+    apply = replay_apply(system)  # each state is dropped once the next is made; a refusal stops the replay
     for index, row in enumerate(live):
         if (row.rules or 0) != current:  # the replay starts from the set-up: it cannot pass an older action
             return Layer("rules replay", _replayed(replayed, current), (), (_older(live[index:], current),))
         head = f"action #{row.seq} ({row.seat} {row.verb})"
         try:
-            state, events = system.apply(state, Action(row.seat, row.verb, row.args))
+            state, events = apply(state, Action(row.seat, row.verb, row.args))
         except Exception as error:  # a refused or broken action: the replay cannot go on
             reason = getattr(error, "reason", str(error))
             problem = f"{head} is refused by the rules it was played under (version {current}): {reason}"
@@ -255,6 +256,19 @@ def _replay_layer(system: SystemAdapter, game: GameRow, seed: bytes, rows: Seque
             return Layer("rules replay", _replayed(replayed, current), (f"{problem}; the replay stops there",))
         replayed += 1
     return Layer("rules replay", _replayed(replayed, current))
+
+
+def from_setup(system: SystemAdapter, game: GameRow, rows: Sequence[ActionRow]) -> Any:
+    """The state after ``rows`` (the live actions, in order) replayed from the game's set-up (``umpire replay``).
+
+    :raises RulesError: if an action is refused (a log edited by hand, or played under older rules); a row edited
+        into arguments the rules cannot read may raise ``LookupError``, ``ValueError`` or ``TypeError``.
+    """
+    apply = replay_apply(system)
+    state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
+    for row in rows:
+        state, _ = apply(state, Action(row.seat, row.verb, row.args))
+    return state
 
 
 def _replayed(count: int, current: int) -> str:

@@ -102,9 +102,21 @@ def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[
 
     ``rows`` are the game's stored actions in order of their numbers; ``head`` the head kept with the game.
     """
+    return walk(seed_hash, rows, head)[0]
+
+
+def points(seed_hash: str, rows: Sequence[StoredLink]) -> dict[str, str]:
+    """Every head the chain passed through, recomputed from the actions (hash to where: ``after action #n`` or
+    ``after taking back #n``), in order: the last is the head the log gives. A head posted in the channel must be
+    one of them, or the log was changed after it was posted."""
+    return walk(seed_hash, rows, None)[1]
+
+
+def walk(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> tuple[list[str], dict[str, str]]:
+    """:func:`check` and :func:`points` in one pass over the log: each action's hashes are computed once when
+    the stored chain holds (the check links each action to the stored chain so far, the points to the chain
+    recomputed from the actions alone: the two agree until something was changed)."""
     problems: list[str] = []
-    previous = seed_hash
-    expected_seq = 1
     undos: dict[int, list[int]] = {}
     for row in rows:
         if row.undone_after is not None:
@@ -113,6 +125,9 @@ def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[
             problems.append(f"action #{row.seq} ({row.seat} {row.verb}) is marked undone, but no undo was chained")
         if not row.undone and row.undone_after is not None:
             problems.append(f"action #{row.seq} ({row.seat} {row.verb}) was taken back, but is marked as standing")
+    found: dict[str, str] = {seed_hash: "at the game's creation"}
+    previous = recomputed_so_far = seed_hash
+    expected_seq = 1
     for row in rows:
         if row.seq != expected_seq:
             gap = "missing" if row.seq > expected_seq else "repeated"
@@ -131,35 +146,24 @@ def check(seed_hash: str, rows: Sequence[StoredLink], head: str | None) -> list[
                 f"action #{row.seq} ({row.seat} {row.verb}): broken link (the action, or the one before it, was "
                 "changed, inserted or deleted)"
             )
+        if recomputed_so_far == previous and row.events_hash == own_events:
+            recomputed_so_far = recomputed  # the same link from the same chain: no need to hash it twice
+        else:
+            recomputed_so_far = link(
+                recomputed_so_far, row.seq, row.seat, row.user_id, row.verb, row.args, own_events, row.record
+            )
+        found[recomputed_so_far] = f"after action #{row.seq}"
         previous = row.chain or recomputed
         for undone in undo_order(undos.pop(row.seq, [])):
+            same = recomputed_so_far == previous
             previous = undo_link(previous, undone)
+            recomputed_so_far = previous if same else undo_link(recomputed_so_far, undone)
+            found[recomputed_so_far] = f"after taking back #{undone}"
     if head is not None and head != previous:
         problems.append(
             f"the chain's head kept with the game ({head[:16]}) is not the one its log gives ({previous[:16]}): "
             "actions or undos were deleted, added or changed at the end"
         )
-    return problems
-
-
-def points(seed_hash: str, rows: Sequence[StoredLink]) -> dict[str, str]:
-    """Every head the chain passed through, recomputed from the actions (hash to where: ``after action #n`` or
-    ``after taking back #n``), in order: the last is the head the log gives. A head posted in the channel must be
-    one of them, or the log was changed after it was posted."""
-    found: dict[str, str] = {seed_hash: "at the game's creation"}
-    undos: dict[int, list[int]] = {}
-    for row in rows:
-        if row.undone_after is not None:
-            undos.setdefault(row.undone_after, []).append(row.seq)
-    previous = seed_hash
-    for row in rows:
-        previous = link(
-            previous, row.seq, row.seat, row.user_id, row.verb, row.args, events_hash(row.events), row.record
-        )
-        found[previous] = f"after action #{row.seq}"
-        for undone in undo_order(undos.pop(row.seq, [])):
-            previous = undo_link(previous, undone)
-            found[previous] = f"after taking back #{undone}"
-    found.pop(previous, None)
-    found[previous] = "the log's head"
-    return found
+    found.pop(recomputed_so_far, None)
+    found[recomputed_so_far] = "the log's head"
+    return problems, found

@@ -188,14 +188,8 @@ class GameStore(Protocol):
     async def secrets(self, game_id: int) -> list[SecretRow]:
         """The sealed decisions of a game."""
 
-    async def reveal_secrets(self, game_id: int) -> None:
-        """Mark every sealed decision of a game revealed."""
-
     async def reminders(self, game_id: int) -> dict[str, float]:
         """The reminders of a game: seat to due time."""
-
-    async def set_reminders(self, game_id: int, due: Mapping[str, float]) -> None:
-        """Replace a game's reminders: seat to due time."""
 
     async def due_reminders(self, now: float) -> list[tuple[int, str, float]]:
         """Reminders due by ``now``: (game, seat, due)."""

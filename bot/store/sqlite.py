@@ -23,7 +23,7 @@ A write that cannot get the lock within :data:`WRITE_WAIT_MS` is refused (:class
 changed. Each action also carries the hash chain of :mod:`bot.store.chain`.
 
 How rows are packed is :mod:`bot.store.packing`; the schema's versions are :mod:`bot.store.migrations`; the
-rows it returns are :mod:`bot.store.records`. :class:`SqliteStore` stays one class of about 650 lines on purpose:
+rows it returns are :mod:`bot.store.records`. :class:`SqliteStore` stays one class on purpose:
 every method is a query or one transaction over the same two connections, write lock and caches, and an
 action's transaction touches the game row, the log, the snapshots and the reminders together; split by table,
 one transaction would span modules.
@@ -726,83 +726,108 @@ class SqliteStore:
             snapshot = await asyncio.to_thread(pack_snapshot, state_json)
         counts = dict(game.seat_actions)
         counts[action.seat] = counts.get(action.seat, 0) + 1
-        own_hash = chain.events_hash(action.events)
         async with self.transaction() as db:
             await self._bump(db, game, status=status, result=result)
             await db.execute("UPDATE games SET seat_actions = ? WHERE id = ?", (json.dumps(counts), game.id))
-            seq, previous = await self._chain_so_far(db, game)
-            seq += 1
-            began_rows = list(
-                await db.execute_fetchall("SELECT began FROM seats WHERE game = ? AND seat = ?", (game.id, action.seat))
-            )
-            began = began_rows[0]["began"] if began_rows else None
             charged = reserve_used[1] if reserve_used is not None and reserve_used[0] == action.seat else 0.0
-            draws = [dict(d) for d in action.draws]
-            record = chain.action_record(action.rules, draws, secret.receipt if secret is not None else None)
-            link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash, record)
-            dictionary = await self._dictionary(game.id)
-            made = None
-            if dictionary is None and seq > DICTIONARY_AFTER:
-                dictionary = made = await self._new_dictionary(db, game.id)
-            await db.execute(
-                "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain, began, "
-                "charged, rules, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game.id,
-                    seq,
-                    action.seat,
-                    action.user_id,
-                    action.verb,
-                    json.dumps(dict(action.args)),
-                    pack_events(action.events, dictionary),
-                    now,
-                    bytes.fromhex(own_hash),
-                    bytes.fromhex(link),
-                    began,
-                    charged,
-                    action.rules,
-                    json.dumps(draws, separators=(",", ":")) if action.rules is not None else None,
-                ),
-            )
-            await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (link, game.id))
+            stored, made = await self._insert_action(db, game, action, now, charged, secret)
             if secret is not None:
                 await db.execute(
                     "INSERT INTO secrets (game, owner, receipt, payload, time, seq) VALUES (?, ?, ?, ?, ?, ?)",
-                    (game.id, secret.owner, secret.receipt, secret.payload, now, seq),
+                    (game.id, secret.owner, secret.receipt, secret.payload, now, stored.seq),
                 )
             if reveal:
                 await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game.id,))
             if snapshot is not None:
-                await db.execute(
-                    "INSERT INTO snapshots (game, seq, state) VALUES (?, ?, ?) "
-                    "ON CONFLICT (game, seq) DO UPDATE SET state = excluded.state",
-                    (game.id, seq, snapshot),
-                )
-                await db.execute(
-                    "DELETE FROM snapshots WHERE game = ? AND seq < (SELECT seq FROM snapshots WHERE game = ? "
-                    "ORDER BY seq DESC LIMIT 1 OFFSET ?)",
-                    (game.id, game.id, SNAPSHOTS_KEPT - 1),
-                )
-            if reminders is not None:
-                await self._replace_reminders(db, game.id, reminders)
-            if reserve_used is not None:
-                await db.execute(
-                    "UPDATE seats SET reserve_used = reserve_used + ? WHERE game = ? AND seat = ?",
-                    (reserve_used[1], game.id, reserve_used[0]),
-                )
-            if clocks is not None:
-                await self._set_began(db, game.id, clocks)
+                await self._keep_snapshot(db, game.id, stored.seq, snapshot)
+            await self._update_seats(db, game.id, reminders, reserve_used, clocks)
             await db.execute("DELETE FROM pending WHERE game = ?", (game.id,))
         if made is not None:
             self._dictionaries[game.id] = made
         if status is not None and status not in LIVE_STATUSES:
             await self.archive(game.id)
+        return await self._reload(game), stored
+
+    async def _insert_action(
+        self, db: Connection, game: GameRow, action: NewAction, now: float, charged: float, secret: NewSecret | None
+    ) -> tuple[ActionRow, bytes | None]:
+        """Append the action to the game's log, chained to the one before it, and move the chain's head; the row
+        as stored, and the game's new compression dictionary when this action made one."""
+        own_hash = chain.events_hash(action.events)
+        seq, previous = await self._chain_so_far(db, game)
+        seq += 1
+        began_rows = list(
+            await db.execute_fetchall("SELECT began FROM seats WHERE game = ? AND seat = ?", (game.id, action.seat))
+        )
+        began = began_rows[0]["began"] if began_rows else None
+        draws = [dict(d) for d in action.draws]
+        record = chain.action_record(action.rules, draws, secret.receipt if secret is not None else None)
+        link = chain.link(previous, seq, action.seat, action.user_id, action.verb, action.args, own_hash, record)
+        dictionary = await self._dictionary(game.id)
+        made = None
+        if dictionary is None and seq > DICTIONARY_AFTER:
+            dictionary = made = await self._new_dictionary(db, game.id)
+        await db.execute(
+            "INSERT INTO actions (game, seq, seat, user_id, verb, args, events, time, events_hash, chain, began, "
+            "charged, rules, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game.id,
+                seq,
+                action.seat,
+                action.user_id,
+                action.verb,
+                json.dumps(dict(action.args)),
+                pack_events(action.events, dictionary),
+                now,
+                bytes.fromhex(own_hash),
+                bytes.fromhex(link),
+                began,
+                charged,
+                action.rules,
+                json.dumps(draws, separators=(",", ":")) if action.rules is not None else None,
+            ),
+        )
+        await db.execute("UPDATE games SET chain_head = ? WHERE id = ?", (link, game.id))
         stored = ActionRow(
             game.id, seq, action.seat, action.user_id, action.verb, dict(action.args),
             [dict(e) for e in action.events], now, False, own_hash, link, began=began, charged=charged,
             rules=action.rules, draws=draws if action.rules is not None else None,
         )  # fmt: skip
-        return await self._reload(game), stored
+        return stored, made
+
+    @staticmethod
+    async def _keep_snapshot(db: Connection, game_id: int, seq: int, snapshot: bytes) -> None:
+        """Store a snapshot of the state after action ``seq``, keeping only the latest :data:`SNAPSHOTS_KEPT`."""
+        await db.execute(
+            "INSERT INTO snapshots (game, seq, state) VALUES (?, ?, ?) "
+            "ON CONFLICT (game, seq) DO UPDATE SET state = excluded.state",
+            (game_id, seq, snapshot),
+        )
+        await db.execute(
+            "DELETE FROM snapshots WHERE game = ? AND seq < (SELECT seq FROM snapshots WHERE game = ? "
+            "ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+            (game_id, game_id, SNAPSHOTS_KEPT - 1),
+        )
+
+    async def _update_seats(
+        self,
+        db: Connection,
+        game_id: int,
+        reminders: Mapping[str, float] | None,
+        reserve_used: tuple[str, float] | None,
+        clocks: Mapping[str, float | None] | None,
+    ) -> None:
+        """What an action changes of the seats' clocks: the reminders, a reserve charged, when each seat's
+        decision began (each only when given)."""
+        if reminders is not None:
+            await self._replace_reminders(db, game_id, reminders)
+        if reserve_used is not None:
+            await db.execute(
+                "UPDATE seats SET reserve_used = reserve_used + ? WHERE game = ? AND seat = ?",
+                (reserve_used[1], game_id, reserve_used[0]),
+            )
+        if clocks is not None:
+            await self._set_began(db, game_id, clocks)
 
     async def undo_actions(
         self,
@@ -908,11 +933,6 @@ class SqliteStore:
             "INSERT INTO reminders (game, seat, due) VALUES (?, ?, ?)", [(game_id, s, t) for s, t in due.items()]
         )
 
-    async def set_reminders(self, game_id: int, due: Mapping[str, float]) -> None:
-        """Replace a game's reminders: seat to due time."""
-        async with self.transaction() as db:
-            await self._replace_reminders(db, game_id, due)
-
     async def reminders(self, game_id: int) -> dict[str, float]:
         """The reminders of a game: seat to due time."""
         rows = await self._all("SELECT seat, due FROM reminders WHERE game = ?", (game_id,))
@@ -969,11 +989,6 @@ class SqliteStore:
             )
             for r in rows
         ]
-
-    async def reveal_secrets(self, game_id: int) -> None:
-        """Mark every sealed decision of a game revealed."""
-        async with self.transaction() as db:
-            await db.execute("UPDATE secrets SET revealed = 1 WHERE game = ?", (game_id,))
 
     # --- Pending confirmations ------------------------------------------------------------------------
 

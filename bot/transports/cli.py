@@ -57,9 +57,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_bot_commands(commands: Any) -> None:
-    """The subcommands of the bot: run, local, replay, verify."""
+    """The subcommands of the bot: run, local, replay, verify, health, migrate-db, record."""
     from bot.systems import registry
 
+    _add_run(commands)
+    _add_local(commands, list(registry()))
+    _add_replay(commands)
+    _add_verify(commands)
+    _add_health(commands)
+    _add_migrate_db(commands)
+    _add_record(commands)
+
+
+def _add_run(commands: Any) -> None:
+    """``umpire run``: the Discord bot."""
     run = commands.add_parser(
         "run",
         help="run the Discord bot",
@@ -75,6 +86,9 @@ def add_bot_commands(commands: Any) -> None:
     run.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
     run.add_argument("--guild", help="a server id to sync the commands to (default: $UMPIRE_GUILD; else global)")
 
+
+def _add_local(commands: Any, systems: list[str]) -> None:
+    """``umpire local``: a game at the terminal (``systems``: the game systems it may play)."""
     local = commands.add_parser(
         "local",
         help="play a game at the terminal, two seats hot-seat, without Discord",
@@ -94,7 +108,7 @@ def add_bot_commands(commands: Any) -> None:
         "--system",
         "--game",
         dest="system",
-        help=f"the game system or game: {', '.join(registry())} (default: the first)",
+        help=f"the game system or game: {', '.join(systems)} (default: the first)",
     )
     local.add_argument("--out-dir", type=Path, default=Path("."), help="where map pictures go (default: here)")
     local.add_argument(
@@ -114,6 +128,9 @@ def add_bot_commands(commands: Any) -> None:
     )
     local.add_argument("--level", help="how well the computer plays (default: normal); see docs/playing.md")
 
+
+def _add_replay(commands: Any) -> None:
+    """``umpire replay``: a stored game rebuilt from its log."""
     replay = commands.add_parser(
         "replay",
         help="rebuild a game from its action log and report where it stands",
@@ -126,6 +143,9 @@ def add_bot_commands(commands: Any) -> None:
     replay.add_argument("--pictures", type=Path, help="write the picture of every activation to this folder")
     replay.add_argument("--seat", help="with --pictures: the side whose view to draw (default: the public view)")
 
+
+def _add_verify(commands: Any) -> None:
+    """``umpire verify``: a finished game's four checks."""
     verify = commands.add_parser(
         "verify",
         help="check a finished game: its hash chain, every die, every sealed decision, and a rules replay",
@@ -136,26 +156,6 @@ def add_bot_commands(commands: Any) -> None:
         "are reported as such (exit status 0); any tampering fails (exit status 1). The file first gets SQLite's "
         "quick check of every page (`umpire run` checks only the tables it needs to start).",
     )
-    health = commands.add_parser(
-        "health",
-        help="say whether a running bot is connected to Discord (for a health check)",
-        description="Read the heartbeat file the bot writes every 30 s while connected (UMPIRE_HEALTH_FILE): exit "
-        "status 0 when it was written within --max-age seconds, 1 otherwise (the Docker image's HEALTHCHECK).",
-    )
-    health.add_argument("--file", help="the heartbeat file (default: $UMPIRE_HEALTH_FILE)")
-    health.add_argument("--max-age", type=float, default=120.0, help="seconds (default 120: four missed beats)")
-
-    migrate = commands.add_parser(
-        "migrate-db",
-        help="copy every game, league and secret of a SQLite file into an empty PostgreSQL database",
-        description="Move a host to PostgreSQL (docs/hosting.md, Scaling out): every table of the SQLite file "
-        "(games with their logs, hash chains, snapshots and secrets; seats, reminders, leagues, preferences) is "
-        "copied with its ids into an empty PostgreSQL database, then each game is read back from both and "
-        "compared, and its chain checked. Stop the bot first. Exit status 0 when every game checks.",
-    )
-    migrate.add_argument("--from", dest="source", required=True, help="the SQLite file")
-    migrate.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host/database")
-
     verify.add_argument("game", type=int, help="the game number")
     verify.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
     verify.add_argument(
@@ -169,6 +169,34 @@ def add_bot_commands(commands: Any) -> None:
     )
 
 
+def _add_health(commands: Any) -> None:
+    """``umpire health``: whether a running bot is connected."""
+    health = commands.add_parser(
+        "health",
+        help="say whether a running bot is connected to Discord (for a health check)",
+        description="Read the heartbeat file the bot writes every 30 s while connected (UMPIRE_HEALTH_FILE): exit "
+        "status 0 when it was written within --max-age seconds, 1 otherwise (the Docker image's HEALTHCHECK).",
+    )
+    health.add_argument("--file", help="the heartbeat file (default: $UMPIRE_HEALTH_FILE)")
+    health.add_argument("--max-age", type=float, default=120.0, help="seconds (default 120: four missed beats)")
+
+
+def _add_migrate_db(commands: Any) -> None:
+    """``umpire migrate-db``: a SQLite file copied into PostgreSQL."""
+    migrate = commands.add_parser(
+        "migrate-db",
+        help="copy every game, league and secret of a SQLite file into an empty PostgreSQL database",
+        description="Move a host to PostgreSQL (docs/hosting.md, Scaling out): every table of the SQLite file "
+        "(games with their logs, hash chains, snapshots and secrets; seats, reminders, leagues, preferences) is "
+        "copied with its ids into an empty PostgreSQL database, then each game is read back from both and "
+        "compared, and its chain checked. Stop the bot first. Exit status 0 when every game checks.",
+    )
+    migrate.add_argument("--from", dest="source", required=True, help="the SQLite file")
+    migrate.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host/database")
+
+
+def _add_record(commands: Any) -> None:
+    """``umpire record``: a game's record as one web page."""
     record = commands.add_parser(
         "record",
         help="write a game's record: one self-contained web page with the map at every activation and the checks",
@@ -182,6 +210,7 @@ def add_bot_commands(commands: Any) -> None:
     record.add_argument("--out", required=True, type=Path, help="the HTML file to write")
     record.add_argument("--seat", help="whose view (default: a spectator's)")
     record.add_argument("--db", help="the SQLite file (default: $UMPIRE_DB or umpire.sqlite3)")
+
 
 def _tools(game: str, drawing: bool = False) -> DataTools | None:
     """The data tools that read ``game`` (:func:`bot.systems.data_tools`), with ``drawing`` those that draw its
@@ -317,10 +346,11 @@ async def _open_to_read(path: str) -> SqliteStore | None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from bot.service import verification
     from bot.service.game_service import GameService
     from bot.store.records import StoreError
     from bot.systems import systems
-    from engine.contract import Action, RulesError
+    from engine.contract import RulesError
 
     path = _database(args)
     if path is None:
@@ -346,15 +376,8 @@ def run_replay(args: argparse.Namespace) -> int:
                 print(f"umpire: {error}", file=sys.stderr)
                 return 1
             actions = await store.actions(game.id)
-
-            def from_setup() -> Any:
-                state = system.new_game(game.scenario, game.options, bytes.fromhex(game.seed))
-                for row in actions:
-                    state, _ = system.apply(state, Action(row.seat, row.verb, row.args))
-                return state
-
             try:
-                state = await asyncio.to_thread(from_setup)
+                state = await asyncio.to_thread(verification.from_setup, system, game, actions)
                 status = system.describe(state, None, "status", "")
             except (RulesError, LookupError, ValueError, TypeError) as error:  # a log edited by hand, older rules
                 why = f"umpire: game #{game.id} does not replay: {error}; see `umpire verify {game.id}`"

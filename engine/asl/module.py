@@ -363,10 +363,6 @@ class Module:
                 return date
         raise KeyError(date_id)
 
-    def date_index(self, date_id: str) -> int:
-        """The position of a CG Date in the module's order of dates."""
-        return [date.id for date in self.dates].index(date_id)
-
     def rg(self, side: Side, key: str) -> RgEntry | None:
         """The RG chart entry a side buys as ``key`` (``I1`` or ``I1(K)``), if any."""
         for entry in self.rg_chart:
@@ -587,7 +583,7 @@ def _parse_table(reader: _Reader, table_id: str, sides: tuple[str, ...]) -> Tabl
     )
 
 
-def _parse_rg(reader: _Reader, sides: tuple[str, ...], module_cgs: Iterable[str]) -> RgEntry:
+def _parse_rg(reader: _Reader, sides: tuple[str, ...]) -> RgEntry:
     reader.no_unknown_keys(
         (
             "id",
@@ -698,202 +694,19 @@ def parse_module(data: Mapping[str, Any], file: str = "module.toml") -> Module:
         head.fail(f"'sides' must name exactly two sides, not {list(sides)!r}")
     names_raw = head.table.get("side_names", {})
     side_names = {str(k): str(v) for k, v in names_raw.items()} if isinstance(names_raw, Mapping) else {}
-
-    limits_reader = _Reader(problems, file, "limits", data.get("limits", {}))
-    limits = {}
-    for key, value in limits_reader.table.items():
-        if key in COMMENT_KEYS:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            limits_reader.fail(f"'{key}' must be a whole number, not {value!r}")
-        else:
-            limits[key] = value
-
-    dates: list[CgDate] = []
-    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("dates", required=True), 1):
-        reader = _Reader(problems, file, f"dates[{index}]", raw)
-        reader.no_unknown_keys(("id", "night", "cpp", "exhaustion"))
-        date_id = reader.str_("id")
-        reader.entry = f"dates '{date_id}'"
-        dates.append(
-            CgDate(
-                date_id,
-                reader.bool_("night"),
-                reader.side_ints("cpp", sides) or {},
-                reader.int_("exhaustion"),
-            )
-        )
+    limits = _read_limits(problems, file, data)
+    dates = _read_dates(problems, file, data, sides)
     date_ids = [d.id for d in dates]
-    for date_id in sorted({d for d in date_ids if date_ids.count(d) > 1}):
-        problems.append(f"{file}: dates '{date_id}': the date is listed twice")
-
-    tables: dict[str, Table] = {}
-    tables_raw = data.get("tables", {})
-    if not isinstance(tables_raw, Mapping):
-        problems.append(f"{file}: tables: must be a table of tables")
-        tables_raw = {}
-    for table_id, raw in tables_raw.items():
-        tables[table_id] = _parse_table(_Reader(problems, file, f"tables.{table_id}", raw), table_id, sides)
-
-    steps: list[Step] = []
-    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("steps", required=True), 1):
-        reader = _Reader(problems, file, f"steps[{index}]", raw)
-        reader.no_unknown_keys(
-            ("rule", "title", "kind", "text", "actor", "initial", "repeat_after_idle", "tables", "mark", "areas")
-        )
-        rule = reader.str_("rule")
-        reader.entry = f"steps '{rule}'"
-        step_tables = reader.strs("tables")
-        for table_id in step_tables:
-            if table_id not in tables:
-                reader.fail(f"'tables' names unknown table {table_id!r}")
-        steps.append(
-            Step(
-                rule=rule,
-                title=reader.str_("title"),
-                kind=reader.choice("kind", STEP_KINDS),
-                text=reader.str_("text"),
-                actor=reader.choice("actor", (*ACTORS, *sides), "both"),
-                initial=reader.bool_("initial"),
-                repeat_after_idle=reader.bool_("repeat_after_idle"),
-                tables=step_tables,
-                mark=reader.str_("mark", ""),
-                areas=reader.bool_("areas"),
-            )
-        )
-
-    cgs_block = _Reader(problems, file, "cgs", data.get("cgs", {}))
-    cgs: dict[str, CgDef] = {}
-    for index, raw in enumerate(cgs_block.list_("cg"), start=1):
-        reader = _Reader(problems, file, f"cgs.cg[{index}]", raw)
-        reader.no_unknown_keys(("id", "title", "start", "end", "attack_chits", "idle_chits", "elr", "san"))
-        cg_id = reader.str_("id")
-        reader.entry = f"cgs.cg '{cg_id}'"
-        cg = CgDef(
-            id=cg_id,
-            title=reader.str_("title", cg_id),
-            start=reader.table.get("start"),
-            end=reader.table.get("end"),
-            attack_chits=reader.side_ints("attack_chits", sides),
-            idle_chits=reader.side_ints("idle_chits", sides),
-            elr=reader.side_ints("elr", sides),
-            san=reader.side_ints("san", sides),
-        )
-        for key in ("start", "end"):
-            value = getattr(cg, key)
-            if value is not None and value not in date_ids:
-                reader.fail(f"'{key}' is {value!r}, which is not a CG Date of the module")
-        cgs[cg_id] = cg
-    cgs_status = cgs_block.str_("status", "loaded")
-
-    rg_block = _Reader(problems, file, "rg_chart", data.get("rg_chart", {}))
-    rg_block.no_unknown_keys(("status", "entry"))
-    rg_chart = tuple(
-        _parse_rg(_Reader(problems, file, f"rg_chart.entry[{index}]", raw), sides, cgs)
-        for index, raw in enumerate(rg_block.list_("entry"), start=1)
-    )
-    keys = [(entry.side, entry.key.lower()) for entry in rg_chart]
-    for side, key in sorted({k for k in keys if keys.count(k) > 1}):
-        problems.append(f"{file}: rg_chart: RG {key!r} of side {side!r} is listed twice")
-    for entry in rg_chart:
-        if entry.composition and entry.composition not in tables:
-            problems.append(f"{file}: rg_chart '{entry.key}': 'composition' names unknown table {entry.composition!r}")
-    rg_status = rg_block.str_("status", "loaded" if rg_chart else "absent")
-
-    sw_charts: dict[str, dict[str, tuple[SwItem, ...]]] = {}
-    sw_raw = data.get("sw_charts", {})
-    if isinstance(sw_raw, Mapping):
-        for side, chart in sw_raw.items():
-            reader = _Reader(problems, file, f"sw_charts.{side}", chart)
-            if side not in sides:
-                reader.fail(f"unknown side {side!r}")
-            reader.no_unknown_keys(("row",))
-            rows: dict[str, tuple[SwItem, ...]] = {}
-            for index, raw in enumerate(reader.list_("row"), start=1):
-                row_reader = reader.child(f"row[{index}]", raw)
-                row_reader.no_unknown_keys(("rg", "sw"))
-                rg_id = row_reader.str_("rg")
-                rows[rg_id] = tuple(
-                    _parse_sw_item(row_reader.child(f"sw[{n}]", item))
-                    for n, item in enumerate(row_reader.list_("sw"), start=1)
-                )
-            sw_charts[side] = rows
-
-    leader_drms: dict[str, int] = {}
-    ld_raw = data.get("leader_drms", {})
-    if isinstance(ld_raw, Mapping):
-        for side, classes in ld_raw.items():
-            reader = _Reader(problems, file, f"leader_drms.{side}", classes)
-            if side not in sides:
-                reader.fail(f"unknown side {side!r}")
-            for cls, value in reader.table.items():
-                if cls in COMMENT_KEYS:
-                    continue
-                if isinstance(value, bool) or not isinstance(value, int):
-                    reader.fail(f"'{cls}' must be a whole number, not {value!r}")
-                else:
-                    leader_drms[f"{side}:{cls}"] = value
-    for entry in rg_chart:
-        if entry.leader_class and f"{entry.side}:{entry.leader_class}" not in leader_drms:
-            problems.append(
-                f"{file}: rg_chart '{entry.key}': 'leader_class' {entry.leader_class!r} has no Leader Table DRM"
-            )
-
-    reinforcements: list[Reinforcement] = []
-    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("reinforcements"), start=1):
-        reader = _Reader(problems, file, f"reinforcements[{index}]", raw)
-        reader.no_unknown_keys(("date", "side", "rgs", "fpp", "san", "san_max", "san_min", "notes"))
-        date_id = reader.str_("date")
-        if date_id and date_id not in date_ids:
-            reader.fail(f"'date' is {date_id!r}, which is not a CG Date of the module")
-        reinforcements.append(
-            Reinforcement(
-                date=date_id,
-                side=reader.choice("side", sides),
-                rgs=reader.strs("rgs"),
-                fpp=reader.int_("fpp", 0),
-                san=reader.int_("san", 0),
-                san_max=reader.opt_int("san_max"),
-                san_min=reader.opt_int("san_min"),
-                notes=reader.strs("notes"),
-            )
-        )
-
-    fortifications: list[Fortification] = []
-    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("fortifications"), start=1):
-        reader = _Reader(problems, file, f"fortifications[{index}]", raw)
-        reader.no_unknown_keys(("id", "name", "cost", "front_line", "notes"))
-        fortifications.append(
-            Fortification(
-                id=reader.str_("id"),
-                name=reader.str_("name"),
-                cost=reader.side_ints("cost", sides, optional=False) or {},
-                front_line=reader.bool_("front_line"),
-                notes=reader.str_("notes", ""),
-            )
-        )
-
-    initiative: dict[str, str] = {}
-    init_reader = _Reader(problems, file, "initiative", data.get("initiative", {}))
-    for key, value in init_reader.table.items():
-        if key in COMMENT_KEYS:
-            continue
-        if key.count("/") != 1 or not all(part in ("attack", "idle") for part in key.split("/")):
-            init_reader.fail(f"key {key!r} must read '<{sides[0] if sides else 'side'} chit>/<other chit>'")
-        elif value not in ("dual", "idle", *(f"{side}_assault" for side in sides)):
-            expected = ", ".join(("dual", "idle", *(f"{side}_assault" for side in sides)))
-            init_reader.fail(f"'{key}' is {value!r}; expected one of {expected}")
-        else:
-            initiative[key] = value
-    if data.get("initiative") is not None and len(initiative) != 4:
-        init_reader.fail("the matrix needs the four cells attack/attack, attack/idle, idle/attack, idle/idle")
-
-    damage: list[Damage] = []
-    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("damage"), start=1):
-        reader = _Reader(problems, file, f"damage[{index}]", raw)
-        reader.no_unknown_keys(("rule", "where", "reading"))
-        damage.append(Damage(reader.str_("rule"), reader.str_("where"), reader.str_("reading")))
-
+    tables = _read_tables(problems, file, data, sides)
+    steps = _read_steps(problems, file, data, sides, tables)
+    cgs, cgs_status = _read_cgs(problems, file, data, sides, date_ids)
+    rg_chart, rg_status = _read_rg_chart(problems, file, data, sides, cgs, tables)
+    sw_charts = _read_sw_charts(problems, file, data, sides)
+    leader_drms = _read_leader_drms(problems, file, data, sides, rg_chart)
+    reinforcements = _read_reinforcements(problems, file, data, sides, date_ids)
+    fortifications = _read_fortifications(problems, file, data, sides)
+    initiative = _read_initiative(problems, file, data, sides)
+    damage = _read_damage(problems, file, data)
     for key in ("ammo_side", "ammo_from", "sudden_death_side"):
         value = head.table.get(key)
         if value is not None and value not in (date_ids if key == "ammo_from" else sides):
@@ -925,6 +738,268 @@ def parse_module(data: Mapping[str, Any], file: str = "module.toml") -> Module:
         damage=tuple(damage),
         raw=data,
     )
+
+
+def _read_limits(problems: list[str], file: str, data: Mapping[str, Any]) -> dict[str, int]:
+    """The module's limits (SAN floor, ELR bounds ...), whole numbers by name."""
+    limits_reader = _Reader(problems, file, "limits", data.get("limits", {}))
+    limits = {}
+    for key, value in limits_reader.table.items():
+        if key in COMMENT_KEYS:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            limits_reader.fail(f"'{key}' must be a whole number, not {value!r}")
+        else:
+            limits[key] = value
+    return limits
+
+
+def _read_dates(problems: list[str], file: str, data: Mapping[str, Any], sides: tuple[str, ...]) -> list[CgDate]:
+    """The CG Dates in order, each read once."""
+    dates: list[CgDate] = []
+    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("dates", required=True), 1):
+        reader = _Reader(problems, file, f"dates[{index}]", raw)
+        reader.no_unknown_keys(("id", "night", "cpp", "exhaustion"))
+        date_id = reader.str_("id")
+        reader.entry = f"dates '{date_id}'"
+        dates.append(
+            CgDate(
+                date_id,
+                reader.bool_("night"),
+                reader.side_ints("cpp", sides) or {},
+                reader.int_("exhaustion"),
+            )
+        )
+    date_ids = [d.id for d in dates]
+    for date_id in sorted({d for d in date_ids if date_ids.count(d) > 1}):
+        problems.append(f"{file}: dates '{date_id}': the date is listed twice")
+    return dates
+
+
+def _read_tables(problems: list[str], file: str, data: Mapping[str, Any], sides: tuple[str, ...]) -> dict[str, Table]:
+    """The module's tables by id."""
+    tables: dict[str, Table] = {}
+    tables_raw = data.get("tables", {})
+    if not isinstance(tables_raw, Mapping):
+        problems.append(f"{file}: tables: must be a table of tables")
+        tables_raw = {}
+    for table_id, raw in tables_raw.items():
+        tables[table_id] = _parse_table(_Reader(problems, file, f"tables.{table_id}", raw), table_id, sides)
+    return tables
+
+
+def _read_steps(
+    problems: list[str], file: str, data: Mapping[str, Any], sides: tuple[str, ...], tables: Mapping[str, Table]
+) -> list[Step]:
+    """The RePh steps in order, each naming known tables."""
+    steps: list[Step] = []
+    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("steps", required=True), 1):
+        reader = _Reader(problems, file, f"steps[{index}]", raw)
+        reader.no_unknown_keys(
+            ("rule", "title", "kind", "text", "actor", "initial", "repeat_after_idle", "tables", "mark", "areas")
+        )
+        rule = reader.str_("rule")
+        reader.entry = f"steps '{rule}'"
+        step_tables = reader.strs("tables")
+        for table_id in step_tables:
+            if table_id not in tables:
+                reader.fail(f"'tables' names unknown table {table_id!r}")
+        steps.append(
+            Step(
+                rule=rule,
+                title=reader.str_("title"),
+                kind=reader.choice("kind", STEP_KINDS),
+                text=reader.str_("text"),
+                actor=reader.choice("actor", (*ACTORS, *sides), "both"),
+                initial=reader.bool_("initial"),
+                repeat_after_idle=reader.bool_("repeat_after_idle"),
+                tables=step_tables,
+                mark=reader.str_("mark", ""),
+                areas=reader.bool_("areas"),
+            )
+        )
+    return steps
+
+
+def _read_cgs(
+    problems: list[str], file: str, data: Mapping[str, Any], sides: tuple[str, ...], date_ids: list[str]
+) -> tuple[dict[str, CgDef], str]:
+    """The CGs the module defines, and whether they are loaded."""
+    cgs_block = _Reader(problems, file, "cgs", data.get("cgs", {}))
+    cgs: dict[str, CgDef] = {}
+    for index, raw in enumerate(cgs_block.list_("cg"), start=1):
+        reader = _Reader(problems, file, f"cgs.cg[{index}]", raw)
+        reader.no_unknown_keys(("id", "title", "start", "end", "attack_chits", "idle_chits", "elr", "san"))
+        cg_id = reader.str_("id")
+        reader.entry = f"cgs.cg '{cg_id}'"
+        cg = CgDef(
+            id=cg_id,
+            title=reader.str_("title", cg_id),
+            start=reader.table.get("start"),
+            end=reader.table.get("end"),
+            attack_chits=reader.side_ints("attack_chits", sides),
+            idle_chits=reader.side_ints("idle_chits", sides),
+            elr=reader.side_ints("elr", sides),
+            san=reader.side_ints("san", sides),
+        )
+        for key in ("start", "end"):
+            value = getattr(cg, key)
+            if value is not None and value not in date_ids:
+                reader.fail(f"'{key}' is {value!r}, which is not a CG Date of the module")
+        cgs[cg_id] = cg
+    cgs_status = cgs_block.str_("status", "loaded")
+    return cgs, cgs_status
+
+
+def _read_rg_chart(
+    problems: list[str],
+    file: str,
+    data: Mapping[str, Any],
+    sides: tuple[str, ...],
+    cgs: Mapping[str, CgDef],
+    tables: Mapping[str, Table],
+) -> tuple[tuple[RgEntry, ...], str]:
+    """The RG chart (9.617), each RG once and its composition table known, and its status."""
+    rg_block = _Reader(problems, file, "rg_chart", data.get("rg_chart", {}))
+    rg_block.no_unknown_keys(("status", "entry"))
+    rg_chart = tuple(
+        _parse_rg(_Reader(problems, file, f"rg_chart.entry[{index}]", raw), sides)
+        for index, raw in enumerate(rg_block.list_("entry"), start=1)
+    )
+    keys = [(entry.side, entry.key.lower()) for entry in rg_chart]
+    for side, key in sorted({k for k in keys if keys.count(k) > 1}):
+        problems.append(f"{file}: rg_chart: RG {key!r} of side {side!r} is listed twice")
+    for entry in rg_chart:
+        if entry.composition and entry.composition not in tables:
+            problems.append(f"{file}: rg_chart '{entry.key}': 'composition' names unknown table {entry.composition!r}")
+    rg_status = rg_block.str_("status", "loaded" if rg_chart else "absent")
+    return rg_chart, rg_status
+
+
+def _read_sw_charts(
+    problems: list[str], file: str, data: Mapping[str, Any], sides: tuple[str, ...]
+) -> dict[str, dict[str, tuple[SwItem, ...]]]:
+    """Each side's SW allotment chart (9.6182), by RG id."""
+    sw_charts: dict[str, dict[str, tuple[SwItem, ...]]] = {}
+    sw_raw = data.get("sw_charts", {})
+    if isinstance(sw_raw, Mapping):
+        for side, chart in sw_raw.items():
+            reader = _Reader(problems, file, f"sw_charts.{side}", chart)
+            if side not in sides:
+                reader.fail(f"unknown side {side!r}")
+            reader.no_unknown_keys(("row",))
+            rows: dict[str, tuple[SwItem, ...]] = {}
+            for index, raw in enumerate(reader.list_("row"), start=1):
+                row_reader = reader.child(f"row[{index}]", raw)
+                row_reader.no_unknown_keys(("rg", "sw"))
+                rg_id = row_reader.str_("rg")
+                rows[rg_id] = tuple(
+                    _parse_sw_item(row_reader.child(f"sw[{n}]", item))
+                    for n, item in enumerate(row_reader.list_("sw"), start=1)
+                )
+            sw_charts[side] = rows
+    return sw_charts
+
+
+def _read_leader_drms(
+    problems: list[str], file: str, data: Mapping[str, Any], sides: tuple[str, ...], rg_chart: tuple[RgEntry, ...]
+) -> dict[str, int]:
+    """The Leader Table DRM of each side's RG class (9.6183), one for every class the RG chart names."""
+    leader_drms: dict[str, int] = {}
+    ld_raw = data.get("leader_drms", {})
+    if isinstance(ld_raw, Mapping):
+        for side, classes in ld_raw.items():
+            reader = _Reader(problems, file, f"leader_drms.{side}", classes)
+            if side not in sides:
+                reader.fail(f"unknown side {side!r}")
+            for cls, value in reader.table.items():
+                if cls in COMMENT_KEYS:
+                    continue
+                if isinstance(value, bool) or not isinstance(value, int):
+                    reader.fail(f"'{cls}' must be a whole number, not {value!r}")
+                else:
+                    leader_drms[f"{side}:{cls}"] = value
+    for entry in rg_chart:
+        if entry.leader_class and f"{entry.side}:{entry.leader_class}" not in leader_drms:
+            problems.append(
+                f"{file}: rg_chart '{entry.key}': 'leader_class' {entry.leader_class!r} has no Leader Table DRM"
+            )
+    return leader_drms
+
+
+def _read_reinforcements(
+    problems: list[str], file: str, data: Mapping[str, Any], sides: tuple[str, ...], date_ids: list[str]
+) -> list[Reinforcement]:
+    """The OB-given reinforcement schedule (9.6152)."""
+    reinforcements: list[Reinforcement] = []
+    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("reinforcements"), start=1):
+        reader = _Reader(problems, file, f"reinforcements[{index}]", raw)
+        reader.no_unknown_keys(("date", "side", "rgs", "fpp", "san", "san_max", "san_min", "notes"))
+        date_id = reader.str_("date")
+        if date_id and date_id not in date_ids:
+            reader.fail(f"'date' is {date_id!r}, which is not a CG Date of the module")
+        reinforcements.append(
+            Reinforcement(
+                date=date_id,
+                side=reader.choice("side", sides),
+                rgs=reader.strs("rgs"),
+                fpp=reader.int_("fpp", 0),
+                san=reader.int_("san", 0),
+                san_max=reader.opt_int("san_max"),
+                san_min=reader.opt_int("san_min"),
+                notes=reader.strs("notes"),
+            )
+        )
+    return reinforcements
+
+
+def _read_fortifications(
+    problems: list[str], file: str, data: Mapping[str, Any], sides: tuple[str, ...]
+) -> list[Fortification]:
+    """The Fortifications and their FPP costs (9.619)."""
+    fortifications: list[Fortification] = []
+    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("fortifications"), start=1):
+        reader = _Reader(problems, file, f"fortifications[{index}]", raw)
+        reader.no_unknown_keys(("id", "name", "cost", "front_line", "notes"))
+        fortifications.append(
+            Fortification(
+                id=reader.str_("id"),
+                name=reader.str_("name"),
+                cost=reader.side_ints("cost", sides, optional=False) or {},
+                front_line=reader.bool_("front_line"),
+                notes=reader.str_("notes", ""),
+            )
+        )
+    return fortifications
+
+
+def _read_initiative(problems: list[str], file: str, data: Mapping[str, Any], sides: tuple[str, ...]) -> dict[str, str]:
+    """The Initiative matrix (9.62133): the four chit pairs and what each gives."""
+    initiative: dict[str, str] = {}
+    init_reader = _Reader(problems, file, "initiative", data.get("initiative", {}))
+    for key, value in init_reader.table.items():
+        if key in COMMENT_KEYS:
+            continue
+        if key.count("/") != 1 or not all(part in ("attack", "idle") for part in key.split("/")):
+            init_reader.fail(f"key {key!r} must read '<{sides[0] if sides else 'side'} chit>/<other chit>'")
+        elif value not in ("dual", "idle", *(f"{side}_assault" for side in sides)):
+            expected = ", ".join(("dual", "idle", *(f"{side}_assault" for side in sides)))
+            init_reader.fail(f"'{key}' is {value!r}; expected one of {expected}")
+        else:
+            initiative[key] = value
+    if data.get("initiative") is not None and len(initiative) != 4:
+        init_reader.fail("the matrix needs the four cells attack/attack, attack/idle, idle/attack, idle/idle")
+    return initiative
+
+
+def _read_damage(problems: list[str], file: str, data: Mapping[str, Any]) -> list[Damage]:
+    """Where the source's text is damaged, and how the module reads it."""
+    damage: list[Damage] = []
+    for index, raw in enumerate(_Reader(problems, file, "(top)", data).list_("damage"), start=1):
+        reader = _Reader(problems, file, f"damage[{index}]", raw)
+        reader.no_unknown_keys(("rule", "where", "reading"))
+        damage.append(Damage(reader.str_("rule"), reader.str_("where"), reader.str_("reading")))
+    return damage
 
 
 def parse_module_text(text: str, file: str = "module.toml") -> Module:

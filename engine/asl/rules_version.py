@@ -7,8 +7,10 @@ keeps :data:`RULES_FINGERPRINT`, a hash of that code (comments and docstrings le
 it is updated: the moment to decide whether the change needs a bump.
 """
 
-RULES_VERSION = 1
-"""The current rules version (1: the first recorded; games stored before versions were recorded count as 0)."""
+RULES_VERSION = 2
+"""The current rules version (1: the first recorded; games stored before versions were recorded count as 0; 2: an
+action's arguments read by the shared reader, ``engine/arguments.py``: a yes/no argument typed as ``false`` or
+``no`` is no, and a fraction or an empty value where a whole number is needed is refused)."""
 
-RULES_FINGERPRINT = "8a2e7249cbe93f54ada53f79018f832c3a5010348b140d7ad6388886cabcf8ce"
+RULES_FINGERPRINT = "c734b9c96e6bf229995ec317942466def353acdfce6489bb11c78271c0d38c82"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

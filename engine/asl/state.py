@@ -10,18 +10,83 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from engine.asl.roster import Roster
 from engine.contract import Seat
 
 STATE_VERSION = 1
 
-Phase = str
+Phase = Literal["created", "refit", "scenario", "confirm_end", "victory", "over"]
 """``"created"`` (waiting for a player to begin), ``"refit"`` (a RePh is running), ``"scenario"`` (a CG
 Scenario is being played, off the bot),
 ``"confirm_end"`` (its end was reported and awaits the other side's confirmation), ``"victory"`` (the CG's
 last date was Idle: the sides report the CG winner per the CG Victory Conditions) or ``"over"``."""
+
+Chit = Literal["attack", "idle"]
+"""An Initiative chit (9.6213)."""
+
+
+class CgRecord(TypedDict):
+    """The CG played: its id and title, its first and last CG Dates, and each side's chit limits (9.62131),
+    ``None`` while they are not known."""
+
+    id: str
+    title: str
+    start: str
+    end: str
+    attack_chits: dict[Seat, int] | None
+    idle_chits: dict[Seat, int] | None
+
+
+CvpAward = TypedDict("CvpAward", {"by": Seat, "amount": int, "from": Seat, "note": str})
+"""CVP awarded during the RePh, waiting for the other side's confirmation (9.6202): the side credited
+(``by``), the amount, the side that awarded it (``from``) and its note."""
+
+
+class StepData(TypedDict, total=False):
+    """What the RePh step running waits for (empty before the step has started)."""
+
+    waiting: list[Seat]
+    """The sides the step waits for."""
+    sub: Literal["setup", "chits"]
+    """In 9.621: choosing Initiative chits (9.6213) or setting up (9.6214)."""
+    chits: dict[Seat, Chit]
+    """In 9.6213: the chits chosen so far, sealed until both are in."""
+    secrets: dict[Seat, str]
+    """In 9.6213: the id of the secret sealing each side's chit."""
+    then: list[Seat]
+    """In 9.6214: the side that sets up once the first is done."""
+    pending_cvp: CvpAward
+
+
+class EndReport(TypedDict):
+    """A reported end of a CG Scenario (or of the CG) awaiting the other side's confirmation (9.6211)."""
+
+    conditions: dict[str, str]
+    """The Initial Scenario's weather, EC and wind as its card gives them (9.6216), if reported."""
+    back_to: Phase
+    """The phase the campaign returns to if the report is rejected."""
+    by: Seat
+    confirm_by: Seat
+    cvp: dict[Seat, int]
+    sudden_death: bool
+    winner: str | None
+    """A side, ``"draw"`` or ``None``."""
+    notes: str
+    summary: str
+
+
+def chit_limits(cg: CgRecord, chit: Chit) -> dict[Seat, int] | None:
+    """The CG's limit of ``chit`` chits for each side (9.62131), ``None`` while unknown."""
+    return cg["attack_chits"] if chit == "attack" else cg["idle_chits"]
+
+
+class CampaignResult(TypedDict):
+    """How the CG ended: the winning side (``None`` for a draw) and the words saying so."""
+
+    winner: Seat | None
+    text: str
 
 
 @dataclass
@@ -76,7 +141,7 @@ class CampaignState:
 
     module: dict[str, Any]
     """The module's raw data (see :mod:`engine.asl.module`)."""
-    cg: dict[str, Any]
+    cg: CgRecord
     """The CG played: id, title, start, end, chit limits."""
     seed: str
     """The game seed (hex). Secret: never in a view."""
@@ -92,12 +157,12 @@ class CampaignState:
     after_idle: bool = False
     """The RePh running repeats 9.612-.620 after an Idle CG Date."""
     step: int = 0
-    step_data: dict[str, Any] = field(default_factory=dict)
+    step_data: StepData = field(default_factory=lambda: StepData())
     history: list[DateRecord] = field(default_factory=list)
     secrets: list[Secret] = field(default_factory=list)
-    report: dict[str, Any] | None = None
+    report: EndReport | None = None
     """A reported scenario end awaiting confirmation."""
-    result: dict[str, Any] | None = None
+    result: CampaignResult | None = None
     overrides: list[str] = field(default_factory=list)
     """What organisers loaded or corrected, in order."""
     epoch: int = 0

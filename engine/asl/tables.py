@@ -2,8 +2,8 @@
 
 A roll request names DRMs as a short text a button or a slash command can carry, e.g.
 ``"encircled,hexes=5,leader=-1"``: a ``flag`` DRM is named alone, a ``count`` or ``number`` DRM takes
-``=n``. :func:`parse_drm_spec` reads it, :func:`resolve` computes the modifiers, :func:`roll_table`
-rolls the dice and looks the final roll up.
+``=n``. :func:`parse_drm_spec` reads it, :func:`resolve` computes the modifiers, :func:`roll_dice`
+rolls the dice and :func:`look_up` reads the final roll's row.
 """
 
 from __future__ import annotations
@@ -50,11 +50,6 @@ class TableRoll:
     def original(self) -> int:
         """The roll before any DRM."""
         return sum(self.dice)
-
-    @property
-    def total_drm(self) -> int:
-        """The sum of the DRMs."""
-        return sum(drm.modifier for drm in self.drms)
 
     def describe(self, title: str) -> str:
         """One sentence for the log: dice, each DRM with its reason, final roll and result."""
@@ -162,22 +157,3 @@ def look_up(table: Table, dice_rolled: tuple[int, ...], drms: tuple[AppliedDrm, 
         effect=row.effect,
         row=row.label(),
     )
-
-
-def roll_table(
-    table: Table,
-    dice: Dice,
-    quantities: Mapping[str, int] | None = None,
-    side: Side | None = None,
-    column: str | None = None,
-) -> TableRoll:
-    """Roll on a table with the given DRM quantities and return the outcome.
-
-    :raises InvalidActionError: for an unknown column or a DRM that does not apply.
-    """
-    if column is not None and column not in table.columns:
-        raise InvalidActionError(
-            f"the {table.title} has no column {column!r}; its columns are {', '.join(table.columns)}", table.rule
-        )
-    drms = resolve(table, quantities or {}, side, column)
-    return look_up(table, roll_dice(table, dice), drms, column)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine import arguments
 from engine.contract import ArgValue, Choice, Event, IllegalActionError, InvalidActionError
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.state import GameState, UnitState
@@ -112,8 +113,8 @@ def choose(data: GameData, state: GameState, side: Side, choice: str, args: Mapp
         raise IllegalActionError("each player chooses a single Christmas present", RULE)
     events: list[Event]
     if choice == RECOVER_STEP:
-        unit_id = args.get("unit")
-        if not isinstance(unit_id, str) or unit_id not in state.units or unit_id not in data.units:
+        unit_id = arguments.text(args, "unit")
+        if unit_id not in state.units or unit_id not in data.units:
             raise InvalidActionError(f"there is no unit {unit_id!r}")
         name = data.units[unit_id].name
         unit = state.units[unit_id]

@@ -49,6 +49,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine import arguments
 from engine.contract import Action, Choice, Event, IllegalActionError, InvalidActionError, NotYourTurnError, Prompt
 from engine.dice import Dice
 from engine.hexgrid import Hex, hex_name
@@ -1134,33 +1135,6 @@ def pending_prompt(data: GameData, state: GameState) -> Prompt:
 # --- Applying a decision ----------------------------------------------------------------------------------
 
 
-def _text_arg(args: Mapping[str, Any], key: str) -> str:
-    value = args.get(key)
-    if not isinstance(value, str) or not value:
-        raise InvalidActionError(f"missing argument {key!r}")
-    return value
-
-
-def _hex_arg(args: Mapping[str, Any], key: str) -> Hex:
-    value = args.get(key)
-    if isinstance(value, bool):
-        raise InvalidActionError(f"argument {key!r} must be a hex")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.isdigit():
-        return int(value)
-    raise InvalidActionError(f"argument {key!r} must be a hex such as 1817, not {value!r}")
-
-
-def _units_arg(args: Mapping[str, Any]) -> list[str] | None:
-    value = args.get("units")
-    if value in (None, ""):
-        return None
-    if not isinstance(value, str):
-        raise InvalidActionError("'units' is a comma-separated list of unit ids")
-    return [u.strip() for u in value.split(",") if u.strip()]
-
-
 def apply_pending(data: GameData, state: GameState, action: Action) -> list[Event]:
     """Apply one decision to the top pending combat (see the module docstring for the verbs).
 
@@ -1184,7 +1158,7 @@ def apply_pending(data: GameData, state: GameState, action: Action) -> list[Even
     elif stage == "snafu_choice":
         if verb != "choose_snafu_unit":
             raise InvalidActionError("choose the attacking unit the SNAFU strikes (choose_snafu_unit)")
-        unit = _text_arg(args, "unit")
+        unit = arguments.text(args, "unit")
         if unit not in record["snafu_choices"]:
             raise _refuse(f"{unit!r} is not an attacker this SNAFU may strike", "9.5")
         record["snafu_unit"] = unit
@@ -1218,7 +1192,7 @@ def _apply_defence_support(
         record["stage"] = "c3i"
         return []
     if verb == "choose_quality":
-        unit = _text_arg(args, "unit")
+        unit = arguments.text(args, "unit")
         if unit not in defender_quality_options(data, state, record):
             raise _refuse(f"{unit!r} is not a defending unit whose quality may be used", "7.4")
         record["defender_quality"] = unit
@@ -1244,7 +1218,7 @@ def _apply_defence_support(
             "the combat waits for the defender's supports: add an HQ or air support, choose the unit whose "
             "quality counts, or say the supports are done"
         )
-    use = (_text_arg(args, "hq"), _text_arg(args, "kind"))
+    use = (arguments.text(args, "hq"), arguments.text(args, "kind"))
     if use not in markers:
         raise _refuse(
             f"{use[1]!r} of {use[0]!r} cannot be added: the HQ does not hold it, cannot support these units, "
@@ -1282,7 +1256,7 @@ def _apply_result_decision(
             )
         )
         if args.get("marker"):
-            marker = _text_arg(args, "marker")
+            marker = arguments.text(args, "marker")
             if marker not in markers:
                 raise _refuse(f"{marker!r} is not an armor support marker that may take this loss", "1.6.1")
             hq_id, kind = marker.split(":", 1)
@@ -1295,7 +1269,7 @@ def _apply_result_decision(
                 )
             ]
         else:
-            unit = _text_arg(args, "unit")
+            unit = arguments.text(args, "unit")
             if unit not in units:
                 raise _refuse(_loss_refusal(data, state, record, role, unit), "7.6")
             events = _lose_step(data, state, unit, why)
@@ -1321,7 +1295,8 @@ def _apply_result_decision(
             else:
                 reason, rule = "a prepared attack costs the attacker a step", "7.3.2"
             raise _refuse(f"at least one step must be lost before retreating ({reason})", rule)
-        return _retreat_step(data, state, record, role, _hex_arg(args, "to"), _units_arg(args))
+        to, units = arguments.hex_number(args, "to", data.map.grid), arguments.names(args, "units", required=False)
+        return _retreat_step(data, state, record, role, to, units or None)
     raise InvalidActionError("the combat waits for its losses: take a step loss or retreat")
 
 
@@ -1457,9 +1432,9 @@ def _apply_advance(
         return [Event("advance", "The attacker stops advancing", {"hex": _vacated(record)[0]})]
     if verb != "advance":
         raise InvalidActionError("the combat waits for the advance after combat: advance a unit or stop advancing")
-    to = _hex_arg(args, "to")
+    to = arguments.hex_number(args, "to", data.map.grid)
     groups = _advance_groups(data, state, record)
-    units = _units_arg(args)
+    units = arguments.names(args, "units", required=False) or None
     if units is None:
         key = next((k for k in sorted(groups) if to in _group_options(data, state, record, k, groups[k])), None)
         units = groups[key] if key else []

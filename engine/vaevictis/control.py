@@ -63,13 +63,21 @@ def note_positions(data: GameData, state: GameState) -> None:
     """Record the hex of every unit on the map (after retreats and advances)."""
     if not tracked(data):
         return
-    by_side: dict[Side, set[Hex]] = {side: set() for side in SIDES}
-    side_of = data.side_of
-    for unit in state.units.values():
-        if unit.hex and not unit.eliminated:  # on the map
-            by_side[side_of(unit.id)].add(unit.hex)
-    for side, hexes in by_side.items():
+    units = state.units
+    for side, ids in _units_by_side(data).items():
+        # Every action asks: each side's units are read by id, with no question of their side per unit.
+        hexes = {u.hex for u in map(units.get, ids) if u is not None and u.hex and not u.eliminated}
         note_passage(data, state, side, hexes)
+
+
+def _units_by_side(data: GameData) -> dict[Side, tuple[str, ...]]:
+    """The ids of each side's units (detachments included), read once per game's data."""
+    found: dict[Side, tuple[str, ...]] | None = data.derived.get("units_by_side")
+    if found is None:
+        found = data.derived["units_by_side"] = {
+            side: tuple(u for u in data.units if data.side_of(u) == side) for side in SIDES
+        }
+    return found
 
 
 def controls(state: GameState, side: Side, enemy: Side, hex_: Hex) -> bool:

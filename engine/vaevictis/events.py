@@ -43,8 +43,9 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
+from engine import arguments
 from engine.contract import ArgValue, Choice, Event, IllegalActionError, InvalidActionError
-from engine.hexgrid import Hex, hex_name, parse_hex
+from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import stratagems
 from engine.vaevictis.activation import can_act_now, join
 from engine.vaevictis.data import GameData, Side, other_side
@@ -111,26 +112,6 @@ def _event_with(data: GameData, effect: Effect) -> EventId:
 def _activation_key(state: GameState) -> list[int]:
     """Which activation sequence of which turn is in progress: per-activation facts are keyed by it."""
     return [state.turn, state.sequences_this_turn]
-
-
-def parse_hex_arg(data: GameData, args: Mapping[str, Any], key: str = "hex") -> Hex:
-    """Read a hex argument given as ``"0203"`` or as the int ``203``.
-
-    :raises InvalidActionError: if it is missing, unreadable or off the map.
-    """
-    value = args.get(key)
-    if value is None or value == "" or isinstance(value, bool):
-        raise InvalidActionError(f"missing argument '{key}' (a hex such as 0203)")
-    if isinstance(value, int):
-        hex_ = value
-    else:
-        try:
-            hex_ = parse_hex(str(value))
-        except ValueError as error:
-            raise InvalidActionError(str(error)) from None
-    if not data.map.grid.contains(hex_):
-        raise InvalidActionError(f"hex {value} is not on the map")
-    return hex_
 
 
 def _units_of(pos: Position, side: Side) -> list[UnitState]:
@@ -399,10 +380,10 @@ def play(data: GameData, state: GameState, side: Side, event_id: EventId, args: 
         state is then unchanged.
     """
     if effect_of(data, event_id) in stratagems.OPERATIONS_EFFECTS:
-        spot = parse_hex_arg(data, args) if args.get("hex") not in (None, "") else None
+        spot = arguments.hex_number(args, "hex", data.map.grid) if arguments.optional_text(args, "hex") else None
         return stratagems.play(data, state, side, event_id, spot)
     rule = _check_available(data, state, side, event_id)
-    hex_ = parse_hex_arg(data, args)
+    hex_ = arguments.hex_number(args, "hex", data.map.grid)
     _check_timing(data, state, event_id)
     pos = Position(data, state)
     _check_target(data, state, pos, event_id, hex_)
@@ -565,13 +546,6 @@ def removable_kinds(data: GameData, side: Side) -> frozenset[EventId]:
         e
         for e in data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX, *stratagems.ENTER_ON_REMOVAL)
         if data.events[e].side == other_side(side)
-    )
-
-
-def blocking_kinds(data: GameData, side: Side) -> frozenset[EventId]:
-    """The markers that close a hex to ``side``'s movement and supply: the enemy's Stosser or Roadblock."""
-    return frozenset(
-        e for e in data.events_with_effect(BLOCKS_HEX_ON_ROLL, BLOCKS_HEX) if data.events[e].side == other_side(side)
     )
 
 

@@ -31,11 +31,6 @@ def exit_hexes(data: GameData, state: GameState, side: Side) -> frozenset[Hex]:
     return frozenset(hexes)
 
 
-def exited(state: GameState) -> list[str]:
-    """The units that have left the map by an exit, in the order they left."""
-    return list(state.flags.get(EXITED, []))
-
-
 def choices(data: GameData, state: GameState, side: Side) -> list[Choice]:
     """[19.2] The activated units of ``side`` standing on an exit hex with an AP left, each a choice."""
     activation = state.activation

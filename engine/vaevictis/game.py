@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
+from engine import arguments
 from engine.contract import (
     Action,
     Choice,
@@ -27,7 +28,7 @@ from engine.contract import (
     Prompt,
     Result,
 )
-from engine.hexgrid import Hex, hex_name, parse_hex
+from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import activation as act
 from engine.vaevictis import (
     christmas,
@@ -443,6 +444,18 @@ class VaeVictisGame:
         :raises IllegalActionError: if the rules forbid the action, with the rule number.
         :raises InvalidActionError: if the action is malformed.
         """
+        return self._apply(state, action, owned=False)
+
+    def apply_owned(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        """:meth:`apply` for a caller that owns ``state`` and drops it (a replay from the set-up): the action
+        may change ``state`` itself instead of a copy, which saves copying every unit at every action. Once it
+        raises, ``state`` may be half changed: the caller must not use it again.
+
+        :raises NotYourTurnError, IllegalActionError, InvalidActionError: as :meth:`apply`.
+        """
+        return self._apply(state, action, owned=True)
+
+    def _apply(self, state: GameState, action: Action, *, owned: bool) -> tuple[GameState, list[Event]]:
         if action.seat not in self.seats:
             raise InvalidActionError(f"unknown seat {action.seat!r}")
         if state.result is not None:
@@ -458,7 +471,8 @@ class VaeVictisGame:
                 raise NotYourTurnError("the other side is acting; you may only play an event", "2.1")
             waiting = ", ".join(required) or "nobody"
             raise NotYourTurnError(f"it is not your decision now; waiting for: {waiting}")
-        new = state.copy()
+        # Fog of war compares the position before the action with the one after it (11.1, mark_events).
+        new = state if owned and not state.options.get("fog_of_war", False) else state.copy()
         if action.verb in EVENT_VERBS:
             # Events, marker removals and detachments check their own timing (15, 18).
             events = self._apply_event_action(new, seat, action)
@@ -491,7 +505,7 @@ class VaeVictisGame:
 
     def _set_standing_orders(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         """Record a seat's standing orders (any time, even when it is not the seat's decision)."""
-        orders = list_arg(action.args, "orders", required=False)
+        orders = arguments.names(action.args, "orders", required=False)
         unknown = [o for o in orders if o not in STANDING_ORDERS]
         if unknown:
             raise InvalidActionError(
@@ -572,14 +586,18 @@ class VaeVictisGame:
         """[15, 18] Events played, markers removed, detachments made or recombined."""
         args = action.args
         if action.verb == "play_event":
-            event_id = text_arg(args, "event")
+            event_id = arguments.text(args, "event")
             played = event_rules.play(self.data, state, side, event_id, args)
             if event_rules.effect_of(self.data, event_id) == event_rules.SUPPLY_DROP:
                 state.flags.setdefault("phase_done", []).append("air-supply-decided")
             return played
         if action.verb == "mine_retreat":
             return mines.mine_after_retreat(
-                self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
+                self.data,
+                state,
+                side,
+                arguments.text(args, "unit"),
+                arguments.hex_number(args, "hex", self.data.map.grid),
             )
         if action.verb == "remove_marker":
             # [3.1] Removing a marker may bring a unit into the activation: a reactivation the enemy may stop
@@ -594,9 +612,9 @@ class VaeVictisGame:
         if state.activation is None or state.activation.side != side or state.pending:
             raise IllegalActionError("detachments are made during the activation of their division", "18")
         if action.verb == "detach":
-            steps = int_arg(args, "steps", 0) or None
-            return detachments.detach(self.data, state, side, text_arg(args, "division"), steps)
-        return detachments.recombine(self.data, state, side, text_arg(args, "detachment"))
+            steps = arguments.whole(args, "steps", 0) or None
+            return detachments.detach(self.data, state, side, arguments.text(args, "division"), steps)
+        return detachments.recombine(self.data, state, side, arguments.text(args, "detachment"))
 
     def _air_supply_prompts(self, state: GameState) -> dict[Side, Prompt]:
         prompt = self._air_supply_prompt(state)
@@ -639,14 +657,22 @@ class VaeVictisGame:
             drop = min(self.data.events_with_effect(event_rules.SUPPLY_DROP), default="event")
             return [Event(drop, "The Allies send no air supply this turn.", {"rule": "15.3"})]
         if state.phase == "supply" and action.verb == "place_hq":
-            return turn.place_hq(self.data, state, side, text_arg(args, "hq"), hex_arg(self.data, args, "hex"))
+            return turn.place_hq(
+                self.data,
+                state,
+                side,
+                arguments.text(args, "hq"),
+                arguments.hex_number(args, "hex", self.data.map.grid),
+            )
         if state.phase == "support" and action.verb == "allot":
-            return turn.allot(self.data, state, side, text_arg(args, "hq"), text_arg(args, "marker"))
+            return turn.allot(self.data, state, side, arguments.text(args, "hq"), arguments.text(args, "marker"))
         if state.phase == "setup" and action.verb == "place":
-            unit_id = text_arg(args, "unit")
+            unit_id = arguments.text(args, "unit")
             if unit_id not in self.data.units:
                 raise InvalidActionError(f"there is no unit {unit_id!r}")
-            return setup_phase.place(self.data, state, side, unit_id, hex_arg(self.data, args, "hex"))
+            return setup_phase.place(
+                self.data, state, side, unit_id, arguments.hex_number(args, "hex", self.data.map.grid)
+            )
         if state.phase == "setup" and action.verb == "setup_done":
             events = setup_phase.setup_done(self.data, state, side)
             set_up_defaults.prepare(self.data, state)  # [19.4.1] the next side's free set-up opens on a default
@@ -657,12 +683,12 @@ class VaeVictisGame:
             heavy, divisions = variant.effort_args(args)
             return variant.announce_effort(self.data, state, side, heavy, divisions)
         if state.phase == "initiative" and action.verb == "initiative_stratagem":
-            return initiative.decide(self.data, state, side, bool_arg(args, "play"))
+            return initiative.decide(self.data, state, side, arguments.flag(args, "play"))
         if state.phase == "support" and action.verb == "attach":
-            cc, formation = text_arg(args, "combat_command"), text_arg(args, "formation")
+            cc, formation = arguments.text(args, "combat_command"), arguments.text(args, "formation")
             return doctrine.attach(self.data, state, side, cc, formation)
         if state.phase == "support" and action.verb == "allot_combat_command":
-            return cc_support.allot(self.data, state, side, text_arg(args, "cc"), text_arg(args, "marker"))
+            return cc_support.allot(self.data, state, side, arguments.text(args, "cc"), arguments.text(args, "marker"))
         if state.phase == "support" and action.verb == "end_support":
             state.flags.setdefault("support_done", []).append(side)
             return [
@@ -673,7 +699,7 @@ class VaeVictisGame:
                 )
             ]
         if state.phase == "air" and action.verb == "christmas":
-            return christmas.choose(self.data, state, side, text_arg(args, "present"), args)
+            return christmas.choose(self.data, state, side, arguments.text(args, "present"), args)
         raise InvalidActionError(f"{action.verb.replace('_', ' ')} is not an action of the {state.phase} phase")
 
     def _christmas_prompt(self, state: GameState, side: Side) -> Prompt | None:
@@ -756,7 +782,7 @@ class VaeVictisGame:
         """[15.2, 15.3] A unit next to an enemy Stosser or Roadblock spends 1 AP to remove it, joining the
         activation in progress if it was not in it yet (3.1)."""
         return event_rules.remove_marker(
-            self.data, state, side, text_arg(args, "unit"), hex_arg(self.data, args, "hex")
+            self.data, state, side, arguments.text(args, "unit"), arguments.hex_number(args, "hex", self.data.map.grid)
         )
 
     def _apply_pending(self, state: GameState, action: Action) -> list[Event]:
@@ -764,17 +790,19 @@ class VaeVictisGame:
         if record["kind"] == stratagems.REACTION:
             if action.verb != "react":
                 raise IllegalActionError("answer first: play the stratagem or let the reactivation happen", "15.3")
-            events, held = stratagems.answer_reaction(self.data, state, seat_of(action), bool_arg(action.args, "play"))
+            events, held = stratagems.answer_reaction(
+                self.data, state, seat_of(action), arguments.flag(action.args, "play")
+            )
             if held is not None:
                 events += self._handlers()[held["verb"]](state, held["side"], held["args"])
             return events
         if record["kind"] == "stacking":
             if action.verb != "eliminate":
                 raise IllegalActionError("first bring your overstacked hexes down to 6 steps", "5")
-            hex_ = hex_arg(self.data, action.args, "hex")
+            hex_ = arguments.hex_number(action.args, "hex", self.data.map.grid)
             if hex_ not in record["hexes"]:
                 raise IllegalActionError(f"{hex_name(hex_)} is not overstacked", "5")
-            events = stacking.eliminate_excess(state, self.data, hex_, list_arg(action.args, "units"))
+            events = stacking.eliminate_excess(state, self.data, hex_, arguments.names(action.args, "units"))
             record["hexes"].remove(hex_)
             if not record["hexes"]:
                 state.pending.pop()
@@ -786,8 +814,8 @@ class VaeVictisGame:
 
     def _activate_formation(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         self._no_activation(state)
-        formation_id = text_arg(args, "formation")
-        also = text_arg(args, "also") if args.get("also") else None
+        formation_id = arguments.text(args, "formation")
+        also = arguments.optional_text(args, "also")
         if also is not None:
             # [Alsace 15.2] The corps HQ stratagem's first activation takes a second formation along.
             if also == formation_id or not self._formation_can_activate(state, also, side):
@@ -851,8 +879,8 @@ class VaeVictisGame:
         return unit, events
 
     def _move(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
-        unit_ids = list_arg(args, "units")
-        target = hex_arg(self.data, args, "to")
+        unit_ids = arguments.names(args, "units")
+        target = arguments.hex_number(args, "to", self.data.map.grid)
         units, events = [], []
         for unit_id in unit_ids:
             unit, joined = self._activated_unit(state, side, unit_id)
@@ -863,7 +891,11 @@ class VaeVictisGame:
         starts = {u.hex for u in units}
         if len(starts) != 1:
             raise IllegalActionError("units moving together must start in the same hex", "6.1")
-        path = [parse_hex(p) for p in list_arg(args, "path")] if "path" in args else None
+        path = (
+            [arguments.hex_on_map(p, self.data.map.grid, "path") for p in arguments.names(args, "path")]
+            if "path" in args
+            else None
+        )
         brigade = set(event_rules.brigade_150_units(state))
         if brigade and set(unit_ids) <= brigade:
             return events + self._move_with_brigade(state, side, unit_ids, target, path)
@@ -965,9 +997,9 @@ class VaeVictisGame:
 
     def _enter(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[16.1] A reinforcement enters the map at one of its entry hexes, as a move action."""
-        unit_id = text_arg(args, "unit")
-        entry = hex_arg(self.data, args, "at")
-        target = hex_arg(self.data, args, "to") if "to" in args else entry
+        unit_id = arguments.text(args, "unit")
+        entry = arguments.hex_number(args, "at", self.data.map.grid)
+        target = arguments.hex_number(args, "to", self.data.map.grid) if "to" in args else entry
         unit = self._unit(state, args, "unit", side)
         arrival = variant.reinforcement_of(self.data, state, unit_id)
         if arrival is None or unit.arrived:
@@ -1056,36 +1088,36 @@ class VaeVictisGame:
 
     def _exit_map(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[Alsace 19.2] Activated units on an exit hex leave the map (a move action)."""
-        unit_ids = list_arg(args, "units")
+        unit_ids = arguments.names(args, "units")
         for unit_id in unit_ids:
             self._unit(state, {"unit": unit_id}, "unit", side)
         return exits.exit_map(self.data, state, side, unit_ids)
 
     def _reveal_garrison(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[16] The German player flips a face-down garrison during one of his activations."""
-        return garrisons.reveal_by_choice(self.data, state, side, hex_arg(self.data, args, "hex"))
+        return garrisons.reveal_by_choice(self.data, state, side, arguments.hex_number(args, "hex", self.data.map.grid))
 
     def attack_plan(self, state: GameState, side: Side, args: Mapping[str, Any]) -> AttackPlan:
         """Read an attack's arguments into a plan (shared by the attack and its odds preview)."""
-        kind = text_arg(args, "kind", "normal")
+        kind = arguments.text(args, "kind", "normal")
         if kind not in ("normal", "prepared"):
             raise InvalidActionError(f"an attack is 'normal' or 'prepared', not {kind!r}")
         attack_kind: Literal["normal", "prepared"] = "prepared" if kind == "prepared" else "normal"
-        supports = [tuple(s.split(":", 1)) for s in list_arg(args, "supports", required=False)]
+        supports = [tuple(s.split(":", 1)) for s in arguments.names(args, "supports", required=False)]
         if any(len(s) != 2 for s in supports):
             raise InvalidActionError("supports are given as hq-id:marker-kind, separated by commas")
-        attackers = tuple(list_arg(args, "attackers"))
+        attackers = tuple(arguments.names(args, "attackers"))
         # [7.2] One target hex, or several separated by commas ("0203,0204"), attacked in one combat.
-        targets = tuple(hex_arg(self.data, {"target": t}, "target") for t in list_arg(args, "target"))
+        targets = tuple(arguments.hex_on_map(t, self.data.map.grid, "target") for t in arguments.names(args, "target"))
         return AttackPlan(
             side=side,
             kind=attack_kind,
             attackers=attackers,
             targets=targets,
             supports=tuple((s[0], s[1]) for s in supports),
-            air=int_arg(args, "air", 0),
+            air=arguments.whole(args, "air", 0),
             # [7.4] The attacker chooses the unit whose quality he uses (and which takes his first loss).
-            attacker_quality=text_arg(args, "quality") if args.get("quality") else None,
+            attacker_quality=arguments.optional_text(args, "quality"),
         )
 
     def preview(self, state: GameState, side: Side, args: Mapping[str, Any]) -> Any:
@@ -1113,8 +1145,8 @@ class VaeVictisGame:
             )
 
     def _enter_ip(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
-        self._check_hq_only_moves(state, side, text_arg(args, "unit"))
-        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        self._check_hq_only_moves(state, side, arguments.text(args, "unit"))
+        unit, events = self._activated_unit(state, side, arguments.text(args, "unit"))
         controlled = set(zoc.enemy_zoc(Position(self.data, state), side))
         events += act.enter_improved_position(state, self.data, unit, controlled)
         unit.movement_points = 0.0  # 6.1: only consecutive move actions pool their MPs
@@ -1123,19 +1155,19 @@ class VaeVictisGame:
     def _mine(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[14] An activated infantry unit mines the village it stands in (1 AP)."""
         self._check_game_has("mines", "booby traps and mines")
-        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        unit, events = self._activated_unit(state, side, arguments.text(args, "unit"))
         return events + mines.mine(self.data, state, unit)
 
     def _clear_mines(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[14] An activated unit clears the enemy's mines in its hex (1 AP); its MPs are kept (6.1)."""
         self._check_game_has("mines", "booby traps and mines")
-        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        unit, events = self._activated_unit(state, side, arguments.text(args, "unit"))
         return events + mines.clear(self.data, state, unit)
 
     def _trucks(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
         """[17] The side's Trucks counter motorizes an infantry battalion for this activation."""
         self._check_game_has("trucks", "Trucks counter")
-        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        unit, events = self._activated_unit(state, side, arguments.text(args, "unit"))
         return events + trucks.use(self.data, state, unit)
 
     def _check_game_has(self, table: str, what: str) -> None:
@@ -1149,8 +1181,8 @@ class VaeVictisGame:
         return act.leave_improved_position(state, self.data, unit)
 
     def _recover(self, state: GameState, side: Side, args: Mapping[str, Any]) -> list[Event]:
-        self._check_hq_only_moves(state, side, text_arg(args, "unit"))
-        unit, events = self._activated_unit(state, side, text_arg(args, "unit"))
+        self._check_hq_only_moves(state, side, arguments.text(args, "unit"))
+        unit, events = self._activated_unit(state, side, arguments.text(args, "unit"))
         events += act.recover_fatigue(state, self.data, unit)
         unit.movement_points = 0.0
         return events
@@ -1330,7 +1362,7 @@ class VaeVictisGame:
     # --- Argument helpers -------------------------------------------------------------------------------
 
     def _unit(self, state: GameState, args: Mapping[str, Any], key: str, side: Side) -> UnitState:
-        unit_id = text_arg(args, key)
+        unit_id = arguments.text(args, key)
         if unit_id not in state.units:
             raise InvalidActionError(f"there is no unit {unit_id!r}")
         if self.data.side_of(unit_id) != side:
@@ -1351,62 +1383,8 @@ def minimal_eliminations(pos: Position, hex_: Hex, limit: int) -> list[tuple[str
     return found
 
 
-def text_arg(args: Mapping[str, Any], key: str, default: str | None = None) -> str:
-    value = args.get(key, default)
-    if value is None:
-        raise InvalidActionError(f"missing argument '{key}'")
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidActionError(f"argument '{key}' must be text, not {value!r}")
-    return value.strip()
-
-
-def list_arg(args: Mapping[str, Any], key: str, required: bool = True) -> list[str]:
-    value = args.get(key)
-    if value is None or value == "":
-        if required:
-            raise InvalidActionError(f"missing argument '{key}'")
-        return []
-    if isinstance(value, list):
-        items = [str(v).strip() for v in value]
-    elif isinstance(value, str):
-        items = [v.strip() for v in value.split(",")]
-    else:
-        raise InvalidActionError(f"argument '{key}' must be a comma-separated list, not {value!r}")
-    return [i for i in items if i]
-
-
 def seat_of(action: Action) -> Side:
     """The side of an action's seat (checked on entry to :meth:`VaeVictisGame.apply`)."""
     if action.seat not in SIDES:
         raise InvalidActionError(f"unknown seat {action.seat!r}")
     return "german" if action.seat == "german" else "allied"
-
-
-def bool_arg(args: Mapping[str, Any], key: str) -> bool:
-    value = args.get(key)
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "false", "no", "0"):
-        return value.strip().lower() in ("true", "yes", "1")
-    raise InvalidActionError(f"argument '{key}' must be true or false, not {value!r}")
-
-
-def int_arg(args: Mapping[str, Any], key: str, default: int) -> int:
-    value = args.get(key, default)
-    if isinstance(value, bool):
-        raise InvalidActionError(f"argument '{key}' must be a whole number")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise InvalidActionError(f"argument '{key}' must be a whole number, not {value!r}") from None
-
-
-def hex_arg(data: GameData, args: Mapping[str, Any], key: str) -> Hex:
-    text = text_arg(args, key)
-    try:
-        hex_ = parse_hex(text)
-    except ValueError as error:
-        raise InvalidActionError(str(error)) from None
-    if not data.map.grid.contains(hex_):
-        raise InvalidActionError(f"hex {text} is not on the map")
-    return hex_

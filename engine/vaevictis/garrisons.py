@@ -30,7 +30,7 @@ from engine.hexgrid import Hex, hex_name, parse_hex
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.pending_records import CombatRecord, PlanRecord, advancing_units, push
 from engine.vaevictis.rolls import dice_of
-from engine.vaevictis.state import GameState, Position, UnitState
+from engine.vaevictis.state import GameState, UnitState
 from engine.vaevictis.view import HIDDEN_GARRISON
 
 FACE_DOWN = "face_down"
@@ -268,8 +268,3 @@ def reveal_choices(state: GameState, side: Side) -> list[tuple[Hex, str]]:
         return []
     hexes = sorted({h for u in face_down(state) if (h := state.units[u].hex) is not None})
     return [(h, f"Flip the garrison at {hex_name(h)} (16)") for h in hexes]
-
-
-def exerts_full_zoc(pos: Position, unit: UnitState) -> bool:
-    """[16] A face-down garrison exerts its zone of control over the six hexes around (its strength unseen)."""
-    return unit.id in pos.state.flags.get(FACE_DOWN, ())

@@ -56,18 +56,6 @@ def _hex(value: Any) -> Hex | None:
         return None
 
 
-def turns_of(log: Sequence[Events]) -> list[int]:
-    """The turn each action of the log ended in."""
-    turn = 1
-    found = []
-    for events in log:
-        for event in events:
-            if event.get("kind") == "turn":
-                turn = int(event.get("data", {}).get("turn", turn))
-        found.append(turn)
-    return found
-
-
 def combats(data: GameData, log: Sequence[Events]) -> list[Combat]:
     """[7.5] Every combat resolved so far, in order."""
     found: list[Combat] = []

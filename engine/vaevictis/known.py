@@ -32,9 +32,6 @@ from engine.vaevictis.initiative_stratagems import DECISION
 from engine.vaevictis.state import GameState, Position, UnitState
 from engine.vaevictis.view import stack_order
 
-ENEMY_STATUSES = ("improved_position", "fatigued", "out_of_command", "isolated", "unsupplied")
-"""The status markers a seat reads on a visible enemy counter (11: the view's ``status`` list)."""
-
 
 def known_state(data: GameData, state: GameState, seat: Side) -> GameState:
     """The position as ``seat`` knows it: a state the rules engine can play on, with no secret in it."""

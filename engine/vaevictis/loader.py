@@ -50,7 +50,6 @@ T = TypeVar("T")
 TERRAIN_LETTERS = {".": "clear", "r": "rough", "f": "forest"}
 """The map letters when a map does not give its own ``[terrain] letters`` (Ardennes 1944's)."""
 UNIT_KINDS = ("infantry", "mechanized", "armored", "hq", "strongpoint", "garrison")
-ONE_STEP_KINDS = ("hq", "strongpoint", "garrison")
 SIDES = ("allied", "german")
 NATIONALITIES = ("us", "british", "french", "german")
 RIVER_KINDS = ("river", "canal", "uncrossable")

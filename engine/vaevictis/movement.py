@@ -137,6 +137,31 @@ def _number(value: Any) -> float:
 def _build_tables(data: GameData) -> _MapTables:
     raw = data.tables.raw
     terrain_chart = raw["terrain"]
+    alone_counts = terrain_chart["road"].get("alone_counts")
+    crossing, additive = _crossings(data)
+    return _MapTables(
+        links=_links(data),
+        cost=_terrain_costs(data),
+        road={c: _number(terrain_chart["road"][c]) for c in _CLASSES},
+        road_hexes=data.map.road_hexes,
+        shelter=_shelters(data),
+        crossing=crossing,
+        additive=additive,
+        allowance={k: float(v) for k, v in raw["movement_allowance"].items()},
+        max_steps=int(raw["stacking"]["max_steps"]),
+        attack_ap=int(raw["actions"]["normal_attack"]),
+        move_ap=int(raw["actions"]["move"]),
+        road_alone_counts=frozenset(alone_counts) if alone_counts is not None else None,
+        along_river=_along_river(data) if raw.get("zoc", {}).get("along_river_hexside") else None,
+    )
+
+
+_CLASSES: tuple[MobilityClass, ...] = ("infantry", "mechanized")
+
+
+def _links(data: GameData) -> dict[Hex, tuple[tuple[Hex, bool, int], ...]]:
+    """Per hex, its neighbours with whether a road joins them and the water of the hexside between (13.1)."""
+    raw = data.tables.raw
     game_map = data.map
     grid = game_map.grid
     links: dict[Hex, tuple[tuple[Hex, bool, int], ...]] = {}
@@ -155,11 +180,17 @@ def _build_tables(data: GameData) -> _MapTables:
                     river = _CANAL if water == "canal" and "canal" in raw["crossing"] else _RIVER
             entries.append((n, side in game_map.road_links, river))
         links[h] = tuple(entries)
+    return links
 
-    classes: tuple[MobilityClass, ...] = ("infantry", "mechanized")
-    cost: dict[str, dict[Hex, float]] = {c: {} for c in classes}
+
+def _terrain_costs(data: GameData) -> dict[str, dict[Hex, float]]:
+    """[TEC] The MPs to enter each hex per class, and for a stack of both classes (the worse, 6.1)."""
+    terrain_chart = data.tables.raw["terrain"]
+    game_map = data.map
+    grid = game_map.grid
+    cost: dict[str, dict[Hex, float]] = {c: {} for c in _CLASSES}
     for h in grid.hexes:
-        for c in classes:
+        for c in _CLASSES:
             # Overlays replace the terrain's cost unless the chart says "other" (OTIH).
             value = _number(terrain_chart[game_map.terrain[h]][c])
             overlays = list(game_map.overlays_at(h))
@@ -174,7 +205,14 @@ def _build_tables(data: GameData) -> _MapTables:
             cost[c][h] = value
     # A stack of both classes pays the worse of the two (6.1).
     cost["infantry+mechanized"] = {h: max(cost["infantry"][h], cost["mechanized"][h]) for h in grid.hexes}
+    return cost
 
+
+def _shelters(data: GameData) -> dict[Side, frozenset[Hex]]:
+    """[4.2, 4.3] Per moving side, the hexes where entering an enemy zone of control needs no attack."""
+    terrain_chart = data.tables.raw["terrain"]
+    game_map = data.map
+    grid = game_map.grid
     shelter = frozenset(
         h
         for h in grid.hexes
@@ -196,14 +234,19 @@ def _build_tables(data: GameData) -> _MapTables:
     for mover_side in SIDES:
         optional = westwall.get("attack_optional") and westwall_side in (None, mover_side)
         by_side[mover_side] = shelter | game_map.westwall if optional else shelter
+    return by_side
 
+
+def _crossings(data: GameData) -> tuple[dict[tuple[bool, MobilityClass, int], tuple[float, int]], bool]:
+    """[13.1] The (MP, AP) to cross each kind of water per side and class, and whether the MPs add to the hex's."""
+    raw = data.tables.raw
     crossing: dict[tuple[bool, MobilityClass, int], tuple[float, int]] = {}
     additive = any(chart.get("mode") == "additive" for chart in raw["crossing"].values())
     for river_kind, key in _CROSSING_KEYS.items():
         chart = raw["crossing"].get(key)
         if chart is None:
             continue
-        for c in classes:
+        for c in _CLASSES:
             if f"{c}_mp" in chart:
                 # The same MPs for both sides (Alsace 1944 TEC).
                 mp = _number(chart[f"{c}_mp"])
@@ -214,38 +257,32 @@ def _build_tables(data: GameData) -> _MapTables:
             german_ap = _number(chart[f"german_{c}_ap"])
             crossing[(False, c, river_kind)] = (us_mp, 0)
             crossing[(True, c, river_kind)] = (0.0, int(german_ap)) if german_ap != PROHIBITED else (PROHIBITED, 0)
+    return crossing, additive
 
-    alone_counts = terrain_chart["road"].get("alone_counts")
-    along_river: dict[tuple[Hex, Hex], tuple[Hex, ...]] | None = None
-    if raw.get("zoc", {}).get("along_river_hexside"):
-        along_river = {}
-        for h in grid.hexes:
-            for n in grid.neighbours(h):
-                beyond = tuple(
-                    e
-                    for e in grid.neighbours(h)
-                    if grid.are_adjacent(e, n)
-                    and hexside(h, e) in game_map.river_at
-                    and hexside(n, e) in game_map.river_at
-                )
-                if beyond:
-                    along_river[(h, n)] = beyond
 
-    return _MapTables(
-        links=links,
-        cost=cost,
-        road={c: _number(terrain_chart["road"][c]) for c in classes},
-        road_hexes=game_map.road_hexes,
-        shelter=by_side,
-        crossing=crossing,
-        additive=additive,
-        allowance={k: float(v) for k, v in raw["movement_allowance"].items()},
-        max_steps=int(raw["stacking"]["max_steps"]),
-        attack_ap=int(raw["actions"]["normal_attack"]),
-        move_ap=int(raw["actions"]["move"]),
-        road_alone_counts=frozenset(alone_counts) if alone_counts is not None else None,
-        along_river=along_river,
-    )
+def _along_river(data: GameData) -> dict[tuple[Hex, Hex], tuple[Hex, ...]]:
+    """[4.1] Per pair of adjacent hexes, the hexes beyond the river hexsides of both (Alsace 1944)."""
+    game_map = data.map
+    grid = game_map.grid
+    along_river: dict[tuple[Hex, Hex], tuple[Hex, ...]] = {}
+    for h in grid.hexes:
+        for n in grid.neighbours(h):
+            beyond = tuple(
+                e
+                for e in grid.neighbours(h)
+                if grid.are_adjacent(e, n) and hexside(h, e) in game_map.river_at and hexside(n, e) in game_map.river_at
+            )
+            if beyond:
+                along_river[(h, n)] = beyond
+    return along_river
+
+
+def _terrain_classes(data: GameData) -> Mapping[str, MobilityClass]:
+    """:func:`terrain_class` of every unit of the game, read once per game's data (every move asks)."""
+    found: Mapping[str, MobilityClass] | None = data.derived.get("terrain_classes")
+    if found is None:
+        found = data.derived["terrain_classes"] = {u: terrain_class(d) for u, d in data.units.items()}
+    return found
 
 
 def terrain_class(unit: UnitDef) -> MobilityClass:
@@ -300,6 +337,17 @@ _TERRAIN_CLOSED = 9
 _ALONG_RIVER = 10
 
 
+def _check_named(data: GameData, state: GameState, unit_ids: Sequence[str]) -> None:
+    """Refuse a move that names no unit, an unknown one, or one twice."""
+    if not unit_ids:
+        raise InvalidActionError("name at least one unit to move")
+    for unit_id in unit_ids:
+        if unit_id not in state.units or unit_id not in data.units:
+            raise InvalidActionError(f"there is no unit {unit_id!r}")
+    if len(set(unit_ids)) != len(unit_ids):
+        raise InvalidActionError("a unit is named twice")
+
+
 class _Mover:
     """A unit or stack about to move, with the position read once for the whole search."""
 
@@ -316,19 +364,13 @@ class _Mover:
     ) -> None:
         self.data = data
         self.state = state
-        self.tables = t = _tables(data)
-        if not unit_ids:
-            raise InvalidActionError("name at least one unit to move")
-        for unit_id in unit_ids:
-            if unit_id not in state.units or unit_id not in data.units:
-                raise InvalidActionError(f"there is no unit {unit_id!r}")
-        if len(set(unit_ids)) != len(unit_ids):
-            raise InvalidActionError("a unit is named twice")
+        self.tables = _tables(data)
+        _check_named(data, state, unit_ids)
         self.ids = tuple(unit_ids)
         self.units: list[UnitState] = [state.units[u] for u in unit_ids]
         self.defs = [data.units[u] for u in unit_ids]
         self.names = " and ".join(d.name for d in self.defs)
-        self.pos = pos = Position(data, state)
+        self.pos = Position(data, state)
         sides = {data.side_of(u) for u in unit_ids}
         if len(sides) != 1:
             raise InvalidActionError("units of both sides cannot move together")
@@ -337,11 +379,28 @@ class _Mover:
         self.entering_at = entering_at
         self.entered_already = entered_already
         self.ignore_zoc = ignore_zoc
-        self.shelter = t.shelter[self.side]
-
-        # [6.1] The stack moves at the pace of its slowest member and pays the worst of its classes; [17] a
-        # motorized battalion (Alsace 1944 trucks) moves and crosses as a mechanized unit.
+        self.shelter = self.tables.shelter[self.side]
         motorized = motorized_units(data, state)
+        self._read_pace(motorized, trucks)
+        # [1.3] An HQ's strength serves only in defence: a stack of HQs alone can never attack.
+        self.can_attack = not all(d.is_hq for d in self.defs)
+        self.attack_ap = self.tables.attack_ap if self.can_attack else 1_000_000
+        self.ap = min(u.action_points for u in self.units)
+        self.mp = 0.0 if entering_at is not None else min(u.movement_points for u in self.units)
+        self.steps = sum(u.steps for u in self.units)
+        self.start: Hex | None = None if entering_at is not None else self.units[0].hex
+        enemy_hexes = self._read_board(motorized)
+        self._read_closures(motorized)
+        self.near_enemy: set[Hex] = set()
+        if self.trucks:
+            grid = data.map.grid
+            for hex_ in enemy_hexes:
+                self.near_enemy.update(grid.within(hex_, 2))
+
+    def _read_pace(self, motorized: frozenset[str], trucks: bool) -> None:
+        """[6.1] The stack moves at the pace of its slowest member and pays the worst of its classes; [17] a
+        motorized battalion (Alsace 1944 trucks) moves and crosses as a mechanized unit."""
+        data, t = self.data, self.tables
         members = list(zip(self.ids, self.defs, strict=True))
         self.allowance = min(truck_allowance(data, u) if u in motorized else t.allowance[d.kind] for u, d in members)
         member_classes = ["mechanized" if u in motorized else terrain_class(d) for u, d in members]
@@ -357,7 +416,7 @@ class _Mover:
             # [6.2] Alsace 1944: only the counted classes need to be alone, and only they count as company.
             self.road_alone = sum(1 for c in member_classes if c in counted) <= 1
             self.road_rate = max(t.road[c] for c in self.classes)
-        self.trucks = (trucks or (entering_at is None and rides_trucks(state, unit_ids))) and self.alone
+        self.trucks = (trucks or (self.entering_at is None and rides_trucks(self.state, self.ids))) and self.alone
         self.crossing = {
             kind: (
                 max(t.crossing[(self.german, c, kind)][0] for c in crossing_classes),
@@ -366,17 +425,14 @@ class _Mover:
             for kind in _CROSSING_KEYS
             if (self.german, crossing_classes[0], kind) in t.crossing
         }
-        # [1.3] An HQ's strength serves only in defence: a stack of HQs alone can never attack.
-        self.can_attack = not all(d.is_hq for d in self.defs)
-        self.attack_ap = t.attack_ap if self.can_attack else 1_000_000
-        self.ap = min(u.action_points for u in self.units)
-        self.mp = 0.0 if entering_at is not None else min(u.movement_points for u in self.units)
-        self.steps = sum(u.steps for u in self.units)
 
-        # The board as this side sees it.
-        self.start: Hex | None = None if entering_at is not None else self.units[0].hex
+    def _read_board(self, motorized: frozenset[str]) -> list[Hex]:
+        """The board as this side sees it: hexes the enemy holds (closed), hexes of friendly units with their
+        steps (5) and the company that denies the road rate (6.2); the enemy-held hexes are returned."""
+        data = self.data
         enemy = other_side(self.side)
         movers = set(self.ids)
+        counted = self.tables.road_alone_counts
         self.blocked: dict[Hex, int] = {}
         self.blocking_marker: dict[Hex, str] = {}
         """The event marker that blocks a hex, for the refusal's wording."""
@@ -385,19 +441,27 @@ class _Mover:
         classes the road's ``alone_counts`` names."""
         self.friendly_steps: dict[Hex, int] = {}
         enemy_hexes = []
-        for hex_, occupants in pos.occupants.items():
-            side = data.side_of(occupants[0].id)
-            if side == enemy:
+        side_of = data.side_of
+        movers_at = {u.hex for u in self.units}
+        classes = _terrain_classes(data) if counted is not None else {}
+        for hex_, occupants in self.pos.occupants.items():
+            if side_of(occupants[0].id) == enemy:
                 self.blocked[hex_] = _ENEMY
                 enemy_hexes.append(hex_)
                 continue
-            others = [u for u in occupants if u.id not in movers]
+            others = [u for u in occupants if u.id not in movers] if hex_ in movers_at else occupants
             if others:
                 if counted is None or any(
-                    ("mechanized" if u.id in motorized else terrain_class(data.units[u.id])) in counted for u in others
+                    ("mechanized" if u.id in motorized else classes[u.id]) in counted for u in others
                 ):
                     self.other_units.add(hex_)
-                self.friendly_steps[hex_] = sum(u.steps for u in others)
+                self.friendly_steps[hex_] = sum([u.steps for u in others])
+        return enemy_hexes
+
+    def _read_closures(self, motorized: frozenset[str]) -> None:
+        """What else closes a hex or costs to enter it: the enemy's event markers and stratagems, the enemy's
+        zones of control and mines."""
+        data, state = self.data, self.state
         # [15.2, 15.3] The enemy's hex-blocking event markers (Ardennes: Roadblock, Stosser).
         blocking = data.events_with_effect("blocks-hex", "blocks-hex-on-roll")
         for marker in state.markers:
@@ -410,16 +474,11 @@ class _Mover:
             self.blocked.setdefault(hex_, _MARKER)
             self.blocking_marker[hex_] = kind
         # [17] A trucked battalion moves as a mechanised unit, and pays the Bottleneck like one.
-        mechanised = any(d.is_mechanized or u in motorized for u, d in members)
+        mechanised = any(d.is_mechanized or u in motorized for u, d in zip(self.ids, self.defs, strict=True))
         self.tolls = stratagems.toll_hexes(data, state, self.side) if mechanised else {}
-        self.zoc: Mapping[Hex, frozenset[str]] = {} if ignore_zoc else enemy_zones(pos, self.side)
+        self.zoc: Mapping[Hex, frozenset[str]] = {} if self.ignore_zoc else enemy_zones(self.pos, self.side)
         self.mined = mines.mined_hexes(data, state, self.side)
         """[14] Hexes the group may enter but not leave until it clears the enemy's mines."""
-        self.near_enemy: set[Hex] = set()
-        if self.trucks:
-            grid = data.map.grid
-            for hex_ in enemy_hexes:
-                self.near_enemy.update(grid.within(hex_, 2))
 
     # --- Readiness -----------------------------------------------------------------------------------------
 
@@ -470,8 +529,10 @@ class _Mover:
         if why:
             return 0.0, 0, why
         along = self.tables.along_river
-        if along is not None and from_ is not None and any(e in self.zoc for e in along.get((from_, to), ())):
-            return 0.0, 0, _ALONG_RIVER
+        if along is not None and from_ is not None:
+            beyond = along.get((from_, to))  # most steps cross no river hexside: no generator made for them
+            if beyond and any(e in self.zoc for e in beyond):
+                return 0.0, 0, _ALONG_RIVER
         ap_cost = 0
         if river:
             mp_cost, ap_cost = self.crossing.get(river, (PROHIBITED, 0))
@@ -588,55 +649,77 @@ def legal_destinations(
     )
     if mover.readiness_problem() is not None:
         return {}
-    links = mover.tables.links
-    zoc = mover.zoc
-    step_cost = mover.step_cost
+    first = _first_label(mover)
+    if first is None:
+        return {}
+    labels = _Labels([first[0]], [first[1]], [first[2]], [first[3]], [-1])
+    best = _search(mover, labels, target)
+    routes: dict[Hex, Route] = {}
+    for hex_, index in best.items():
+        if hex_ == mover.start or not mover.fits(hex_) or (target is not None and hex_ != target):
+            continue
+        routes[hex_] = mover.route(labels.path(index), labels.aps[index], labels.mps[index], labels.spent[index])
+    return routes
 
-    # Labels: parallel lists, a heap of (-ap, -mp, index); settled Pareto fronts per hex.
-    hexes: list[Hex] = []
-    aps: list[int] = []
-    mps: list[float] = []
-    spent: list[float] = []
-    parents: list[int] = []
-    heap: list[tuple[int, float, int]] = []
 
-    if entering_at is None:
+@dataclass
+class _Labels:
+    """The search's labels as parallel lists (a label is an index): its hex, APs and MPs left, MPs spent, and
+    the label it came from (-1 for the first)."""
+
+    hexes: list[Hex]
+    aps: list[int]
+    mps: list[float]
+    spent: list[float]
+    parents: list[int]
+
+    def path(self, index: int) -> tuple[Hex, ...]:
+        """The hexes from the first label to this one."""
+        path = []
+        while index >= 0:
+            path.append(self.hexes[index])
+            index = self.parents[index]
+        path.reverse()
+        return tuple(path)
+
+
+def _first_label(mover: _Mover) -> tuple[Hex, int, float, float] | None:
+    """Where the search starts, with the APs and MPs left and the MPs spent: the stack's hex, or for a
+    reinforcement its entry hex once entered (16.1); ``None`` when a reinforcement cannot enter there."""
+    if mover.entering_at is None:
         assert mover.start is not None
-        hexes.append(mover.start)
-        aps.append(mover.ap)
-        mps.append(mover.mp)
-        spent.append(0.0)
-        parents.append(-1)
-        heap.append((-mover.ap, -mover.mp, 0))
-    else:
-        road, river = mover.entry_link(entering_at)
-        mp_cost, ap_cost, why = step_cost(None, entering_at, road, river)
-        if why:
-            return {}
-        # [16.1] Entering is a move action even when the entry costs nothing more.
-        ap, mp = mover.ap - mover.tables.move_ap, mover.allowance
-        if ap < 0:
-            return {}
-        ap, mp, why = mover.pay(ap, mp, mp_cost, ap_cost, entering_at)
-        if why:
-            return {}
-        hexes.append(entering_at)
-        aps.append(ap)
-        mps.append(mp)
-        spent.append(mp_cost)
-        parents.append(-1)
-        heap.append((-ap, -mp, 0))
+        return mover.start, mover.ap, mover.mp, 0.0
+    entering_at = mover.entering_at
+    road, river = mover.entry_link(entering_at)
+    mp_cost, ap_cost, why = mover.step_cost(None, entering_at, road, river)
+    if why:
+        return None
+    # [16.1] Entering is a move action even when the entry costs nothing more.
+    ap, mp = mover.ap - mover.tables.move_ap, mover.allowance
+    if ap < 0:
+        return None
+    ap, mp, why = mover.pay(ap, mp, mp_cost, ap_cost, entering_at)
+    if why:
+        return None
+    return entering_at, ap, mp, mp_cost
 
-    # The loop inlines Mover.pay (the same arithmetic; test_every_route_found_passes_check_move guards it) and
-    # caches each hex's legal steps, which do not depend on the label.
+
+def _search(mover: _Mover, labels: _Labels, target: Hex | None) -> dict[Hex, int]:
+    """[6] The search for every hex's cheapest route (the most APs left, then the most MPs) from the first
+    label: per hex, the index of its best label. ``target``: stop once that hex's best label is settled.
+
+    Labels go on a heap of (-ap, -mp, index); each hex keeps the Pareto front of the labels settled and of the
+    labels pushed. The loop inlines Mover.pay (the same arithmetic; test_every_route_found_passes_check_move
+    guards it) and caches each hex's legal steps, which do not depend on the label."""
+    links, zoc, step_cost, mined, shelter = mover.tables.links, mover.zoc, mover.step_cost, mover.mined, mover.shelter
+    hexes, aps, mps, spent, parents = labels.hexes, labels.aps, labels.mps, labels.spent, labels.parents
+    heap: list[tuple[int, float, int]] = [(-aps[0], -mps[0], 0)]
     allowance, move_ap, attack_ap = mover.allowance, mover.tables.move_ap, mover.attack_ap
-    mined = mover.mined
-    shelter = mover.shelter
     steps_from: dict[Hex, list[tuple[Hex, float, int, bool]]] = {}
     settled: dict[Hex, list[tuple[int, float]]] = {}
     pushed: dict[Hex, list[tuple[int, float]]] = {hexes[0]: [(aps[0], mps[0])]}
     best: dict[Hex, int] = {}
-    stop_at_start = entering_at is not None
+    stop_at_start = mover.entering_at is not None
     while heap:
         neg_ap, neg_mp, index = heapq.heappop(heap)
         here = hexes[index]
@@ -698,19 +781,7 @@ def legal_destinations(
             spent.append(spent[index] + mp_cost)
             parents.append(index)
             heapq.heappush(heap, (-new_ap, -new_mp, len(hexes) - 1))
-
-    routes: dict[Hex, Route] = {}
-    for hex_, index in best.items():
-        if hex_ == mover.start or not mover.fits(hex_) or (target is not None and hex_ != target):
-            continue
-        path = []
-        i = index
-        while i >= 0:
-            path.append(hexes[i])
-            i = parents[i]
-        path.reverse()
-        routes[hex_] = mover.route(tuple(path), aps[index], mps[index], spent[index])
-    return routes
+    return best
 
 
 def terrain_exits(data: GameData, state: GameState, unit_id: str) -> list[Hex]:
@@ -839,59 +910,10 @@ def check_move(
     for h in hexes:
         if not grid.contains(h):
             raise IllegalActionError(f"{hex_name(h)} is not on the map", rule="6.1")
-    if entering_at is None:
-        if hexes[0] != mover.start:
-            assert mover.start is not None
-            raise IllegalActionError(
-                f"the path must start where {mover.names} stand, in {hex_name(mover.start)}", rule="6.1"
-            )
-        if len(hexes) < 2:
-            raise IllegalActionError(f"{mover.names} would not leave {hex_name(hexes[0])}", rule="6.1")
-        ap, mp, mp_spent = mover.ap, mover.mp, 0.0
-    else:
-        if hexes[0] != entering_at:
-            raise IllegalActionError(
-                f"the path of a reinforcement starts at its entry hex, {hex_name(entering_at)}", rule=data.rule("16.1")
-            )
-        road, river = mover.entry_link(entering_at)
-        mp_cost, ap_cost, why = mover.step_cost(None, entering_at, road, river)
-        if why:
-            raise _refusal(mover, why, None, entering_at, mp_cost, mover.ap, mover.mp)
-        if mover.ap < mover.tables.move_ap:
-            raise IllegalActionError(
-                f"{mover.names} cannot enter the map: entering is a move action and costs 1 AP", rule=data.rule("16.1")
-            )
-        ap, mp = mover.ap - mover.tables.move_ap, mover.allowance
-        new_ap, new_mp, why = mover.pay(ap, mp, mp_cost, ap_cost, entering_at)
-        if why:
-            raise _refusal(mover, why, None, entering_at, mp_cost, ap, mp)
-        ap, mp, mp_spent = new_ap, new_mp, mp_cost
-
+    ap, mp, mp_spent = _path_start(mover, hexes)
     for i in range(1, len(hexes)):
-        here, to = hexes[i - 1], hexes[i]
-        if (i > 1 or entering_at is not None) and here in mover.zoc:
-            raise IllegalActionError(
-                f"{mover.names} must stop in {hex_name(here)}: it is in the zone of control of "
-                f"{_unit_names(data, mover.zoc[here])}",
-                rule="4.2",
-            )
-        if here in mover.mined:
-            raise IllegalActionError(
-                f"{mover.names} must stop in {hex_name(here)}: it is mined, and a unit there must spend 1 AP to "
-                "clear it before leaving",
-                rule="14",
-            )
-        link = next((entry for entry in mover.tables.links[here] if entry[0] == to), None)
-        if link is None:
-            raise IllegalActionError(f"{hex_name(here)} and {hex_name(to)} are not adjacent", rule="6.1")
-        mp_cost, ap_cost, why = mover.step_cost(here, to, link[1], link[2])
-        if why:
-            raise _refusal(mover, why, here, to, mp_cost, ap, mp)
-        new_ap, new_mp, why = mover.pay(ap, mp, mp_cost, ap_cost, to)
-        if why:
-            raise _refusal(mover, why, here, to, mp_cost, ap, mp)
-        ap, mp, mp_spent = new_ap, new_mp, mp_spent + mp_cost
-
+        ap, mp, mp_cost = _path_step(mover, hexes, i, ap, mp)
+        mp_spent += mp_cost
     destination = hexes[-1]
     if not mover.fits(destination):
         total = mover.friendly_steps.get(destination, 0) + mover.steps
@@ -901,6 +923,70 @@ def check_move(
             rule="5",
         )
     return mover.route(hexes, ap, mp, mp_spent)
+
+
+def _path_start(mover: _Mover, hexes: tuple[Hex, ...]) -> tuple[int, float, float]:
+    """[6.1, 16.1] The APs and MPs the stack has where its path starts, and the MPs spent: its own hex, or a
+    reinforcement's entry hex once entered (a move action).
+
+    :raises IllegalActionError: if the path starts elsewhere, goes nowhere, or the entry is refused."""
+    data, entering_at = mover.data, mover.entering_at
+    if entering_at is None:
+        if hexes[0] != mover.start:
+            assert mover.start is not None
+            raise IllegalActionError(
+                f"the path must start where {mover.names} stand, in {hex_name(mover.start)}", rule="6.1"
+            )
+        if len(hexes) < 2:
+            raise IllegalActionError(f"{mover.names} would not leave {hex_name(hexes[0])}", rule="6.1")
+        return mover.ap, mover.mp, 0.0
+    if hexes[0] != entering_at:
+        raise IllegalActionError(
+            f"the path of a reinforcement starts at its entry hex, {hex_name(entering_at)}", rule=data.rule("16.1")
+        )
+    road, river = mover.entry_link(entering_at)
+    mp_cost, ap_cost, why = mover.step_cost(None, entering_at, road, river)
+    if why:
+        raise _refusal(mover, why, None, entering_at, mp_cost, mover.ap, mover.mp)
+    if mover.ap < mover.tables.move_ap:
+        raise IllegalActionError(
+            f"{mover.names} cannot enter the map: entering is a move action and costs 1 AP", rule=data.rule("16.1")
+        )
+    ap, mp = mover.ap - mover.tables.move_ap, mover.allowance
+    new_ap, new_mp, why = mover.pay(ap, mp, mp_cost, ap_cost, entering_at)
+    if why:
+        raise _refusal(mover, why, None, entering_at, mp_cost, ap, mp)
+    return new_ap, new_mp, mp_cost
+
+
+def _path_step(mover: _Mover, hexes: tuple[Hex, ...], i: int, ap: int, mp: float) -> tuple[int, float, float]:
+    """[4.2, 6, 14] The step from ``hexes[i - 1]`` into ``hexes[i]``: the APs and MPs left after it, and its MPs.
+
+    :raises IllegalActionError: if the stack had to stop before it, or may not take it."""
+    data = mover.data
+    here, to = hexes[i - 1], hexes[i]
+    if (i > 1 or mover.entering_at is not None) and here in mover.zoc:
+        raise IllegalActionError(
+            f"{mover.names} must stop in {hex_name(here)}: it is in the zone of control of "
+            f"{_unit_names(data, mover.zoc[here])}",
+            rule="4.2",
+        )
+    if here in mover.mined:
+        raise IllegalActionError(
+            f"{mover.names} must stop in {hex_name(here)}: it is mined, and a unit there must spend 1 AP to "
+            "clear it before leaving",
+            rule="14",
+        )
+    link = next((entry for entry in mover.tables.links[here] if entry[0] == to), None)
+    if link is None:
+        raise IllegalActionError(f"{hex_name(here)} and {hex_name(to)} are not adjacent", rule="6.1")
+    mp_cost, ap_cost, why = mover.step_cost(here, to, link[1], link[2])
+    if why:
+        raise _refusal(mover, why, here, to, mp_cost, ap, mp)
+    new_ap, new_mp, why = mover.pay(ap, mp, mp_cost, ap_cost, to)
+    if why:
+        raise _refusal(mover, why, here, to, mp_cost, ap, mp)
+    return new_ap, new_mp, mp_cost
 
 
 def _unit_names(data: GameData, unit_ids: AbstractSet[str]) -> str:

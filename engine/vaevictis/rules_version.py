@@ -12,5 +12,5 @@ RULES_VERSION = 3
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33; 3: an activation sequence that activated no unit counts as a pass, 2.2, issue 30)."""
 
-RULES_FINGERPRINT = "bedeb0d337ce9a37ba4d96a698951d065d0d2d0e03ca5d0c4eb0c85048b0e418"
+RULES_FINGERPRINT = "0901794e66b6fdabdfcdb247dc252fb0ac5d28c7f3a5fd399bf9af1f18a4ebe1"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

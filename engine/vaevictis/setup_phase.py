@@ -35,7 +35,6 @@ from engine.vaevictis.stacking import stacking_limit
 from engine.vaevictis.state import GameState, Position
 
 FLAG = "setup_phase"
-STRONGPOINT_RULE = "12.2"
 STACKING_RULE = "5"
 STATIC_KINDS = ("strongpoint", "garrison")
 """Counters never in an Improved Position by themselves (12.2, 16)."""

@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final, Literal
 
+from engine import arguments
 from engine.contract import Choice, Event, IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex
 from engine.vaevictis.combat_command_support import holder_army, holder_name
@@ -254,8 +255,8 @@ def apply(data: GameData, state: GameState, record: CombatRecord, verb: str, arg
         return [Event("snafu", f"SNAFU: the combat die is shifted {shift:+d}, against the {who} (9.5)", {"die": shift})]
     if verb != "snafu_quality":
         raise InvalidActionError("answer snafu_quality {unit} or snafu_die")
-    unit = args.get("unit")
-    if not isinstance(unit, str) or unit not in _quality_options(data, state, record):
+    unit = arguments.text(args, "unit")
+    if unit not in _quality_options(data, state, record):
         raise IllegalActionError(f"{unit!r} is not another {who} unit in this combat whose quality may be used", "9.5")
     if afflicted == "attacker":
         record["plan"]["attacker_quality"] = unit

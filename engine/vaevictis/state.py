@@ -9,7 +9,6 @@ facts (strength, action points, stacking) that every chapter asks for.
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -19,11 +18,6 @@ from engine.vaevictis.data import GameData, Side, UnitDef
 
 Phase = str
 """One of ``air``, ``supply``, ``support``, ``initiative``, ``operations``, ``administrative``, ``over``."""
-
-
-def halve(value: int) -> int:
-    """Halve a value, rounding fractions up (0.3: 5 halved is 3)."""
-    return math.ceil(value / 2)
 
 
 @dataclass

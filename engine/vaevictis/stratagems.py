@@ -405,11 +405,6 @@ def with_commando_counters(data: GameData) -> GameData:
     return dataclasses.replace(data, units={**data.units, **made})
 
 
-def exerts_no_zoc(state: GameState, unit_id: str) -> bool:
-    """[15.3] A commando "does not exert a ZoC"."""
-    return unit_id in state.flags.get(COMMANDOS, ())
-
-
 def end_of_turn(data: GameData, state: GameState) -> list[Event]:
     """[15.2, 15.3] The Bottleneck markers and the commandos go at the end of the turn."""
     events: list[Event] = []

@@ -21,7 +21,7 @@ from engine.hexgrid import Hex
 from engine.vaevictis.data import GameData, Side
 from engine.vaevictis.geography import beyond_meuse, is_british_west_of_meuse
 from engine.vaevictis.state import Position, UnitState
-from engine.vaevictis.zoc import enemy_zoc
+from engine.vaevictis.zoc import enemy_zones
 
 
 def command_range(data: GameData, side: Side) -> int:
@@ -40,14 +40,17 @@ class SupplyNet:
         self.enemy_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
         blocking = blocking_markers(pos.data, side)
         self.blocked_by_markers = {m.hex for m in pos.state.markers if m.kind in blocking}
-        zone = enemy_zoc(pos, side)
+        zone = enemy_zones(pos, side)  # read-only and shared: only its hexes are read
         friendly_hexes = {h for h, units in pos.occupants.items() if pos.side_of(units[0].id) == side}
-        self.supply_closed = self.enemy_hexes | self.blocked_by_markers | {h for h in zone if h not in friendly_hexes}
+        self.supply_closed = self.enemy_hexes | self.blocked_by_markers | (zone.keys() - friendly_hexes)
         self.supply_closed |= no_entry_hexes(pos.data)
         self.edge = frozenset(h for h in pos.data.map.friendly_edges[side] if h not in self.supply_closed)
         self.road_to_edge = self._roads_reaching_edge()
         self._hq_supplied: dict[str, bool] = {}
         self._command_areas: dict[str, frozenset[Hex]] = {}
+        self._supply_areas: dict[tuple[str, bool], dict[Hex, int]] = {}
+        self._side_hqs: list[str] | None = None
+        """The HQs of the side's formations, in the data's order (read once, for 9.3)."""
 
     # --- Lines of command (8.1) ---------------------------------------------------------------------------
 
@@ -65,16 +68,20 @@ class SupplyNet:
             return False
         if unit.id == hq.id:
             return True
+        if unit.hex in self.command_area(hq.id):  # one search from the HQ answers for all its units
+            return True
+        if unit.hex not in self.enemy_hexes:
+            return False  # a line ending in a hex the area leaves out would have to cross an enemy-held one
         return self._within(hq.hex, unit.hex, command_range(self.data, self.side), self.enemy_hexes, rivers=False)
 
     def in_command_elsewhere(self, unit: UnitState) -> bool:
         """[9.3] Whether the unit traces a line of command to an HQ of its side other than its own."""
         own = self.data.formations[self.data.units[unit.id].formation].hq
-        return unit.hex is not None and any(
-            unit.hex in self.command_area(f.hq)
-            for f in self.data.formations.values()
-            if f.hq is not None and f.hq != own and self.data.side_of(f.hq) == self.side
-        )
+        if self._side_hqs is None:
+            self._side_hqs = [
+                f.hq for f in self.data.formations.values() if f.hq is not None and self.data.side_of(f.hq) == self.side
+            ]
+        return unit.hex is not None and any(unit.hex in self.command_area(hq) for hq in self._side_hqs if hq != own)
 
     def command_area(self, hq_id: str) -> frozenset[Hex]:
         """[8.1] The hexes an HQ's lines of command reach: within its range, around enemy-held hexes."""
@@ -116,15 +123,57 @@ class SupplyNet:
         road_only = road_only_hexes(self.data) if self.data.units[unit.id].is_mechanized else frozenset()
         if self._near_supplied_road(unit.hex, road_only):
             return True
-        reach = command_range(self.data, self.side)
         for hq_id in self.supplying_hqs(unit.id):
             hq = self.pos.state.units[hq_id]
             if hq.hex is None or not hq.on_map or not self.hq_supplied(hq_id):
                 continue
-            closed = self.supply_closed - {hq.hex, unit.hex}
-            if self._within(hq.hex, unit.hex, reach, closed, rivers=True, road_only=road_only):
+            if self._supply_line(hq_id, hq.hex, unit.hex, road_only):
                 return True
         return False
+
+    def _supply_line(self, hq_id: str, start: Hex, goal: Hex, road_only: frozenset[Hex]) -> bool:
+        """[10.1] Whether a line of supply of at most the command range joins an HQ's hex to ``goal``: any hex
+        but the two ends closed to it (:attr:`supply_closed`), rivers crossed only at a bridge, ``road_only``
+        hexes entered along a road. One search from the HQ per kind of line answers for all its units."""
+        key = (hq_id, bool(road_only))
+        reached = self._supply_areas.get(key)
+        if reached is None:
+            reached = self._supply_areas[key] = self._search(start, self.supply_closed - {start}, road_only)
+        if goal in reached:
+            return True
+        if goal not in self.supply_closed:
+            return False  # an open hex next to the area would be in it
+        # A closed goal is still the end of a line: one open step from a hex of the area short of the range.
+        reach = command_range(self.data, self.side)
+        return any(
+            reached.get(n, reach) < reach and self._line_step(n, goal, road_only) for n in self.grid.neighbours(goal)
+        )
+
+    def _search(self, start: Hex, closed: set[Hex] | frozenset[Hex], road_only: frozenset[Hex]) -> dict[Hex, int]:
+        """The hexes a line of supply of at most the command range reaches from ``start``, avoiding ``closed``
+        hexes, each with its length (a breadth-first search)."""
+        reach = command_range(self.data, self.side)
+        seen = {start: 0}
+        queue = deque([start])
+        line_steps = _line_steps(self.data, bool(road_only))
+        while queue:
+            hex_ = queue.popleft()
+            steps = seen[hex_]
+            if steps == reach:
+                continue
+            for n in line_steps[hex_]:
+                if n not in seen and n not in closed:
+                    seen[n] = steps + 1
+                    queue.append(n)
+        return seen
+
+    def _line_step(self, a: Hex, b: Hex, road_only: frozenset[Hex]) -> bool:
+        """[10.1, 13.1] Whether a line of supply may step from ``a`` to ``b`` by the map: a river only at a
+        bridge, a ``road_only`` hex only along a road."""
+        game_map = self.data.map
+        if game_map.river_between(a, b) is not None and not game_map.is_bridged(a, b):
+            return False
+        return b not in road_only or game_map.has_road(a, b)
 
     def hq_supplied(self, hq_id: str) -> bool:
         """[10.2] Whether an HQ reaches a road, within 1 hex, that leads to a friendly board edge."""
@@ -179,11 +228,7 @@ class SupplyNet:
 
     def _roads_reaching_edge(self) -> frozenset[Hex]:
         """Road hexes from which the road net leads, through open hexes, to the friendly board edge."""
-        game_map = self.data.map
-        links: dict[Hex, list[Hex]] = {}
-        for a, b in game_map.road_links:
-            links.setdefault(a, []).append(b)
-            links.setdefault(b, []).append(a)
+        links = _road_neighbours(self.data)
         start = [h for h in self.edge if h in links]
         seen = set(start)
         queue = deque(start)
@@ -236,6 +281,38 @@ class SupplyNet:
     def _british_beyond_the_river(self, unit: UnitState) -> bool:
         """[16.2] British units west of the Meuse are always in command and supplied."""
         return is_british_west_of_meuse(self.data, unit)
+
+
+def _line_steps(data: GameData, road_only: bool) -> dict[Hex, tuple[Hex, ...]]:
+    """[10.1, 13.1] The neighbours a line of supply may step into from each hex of the map, by the map alone
+    (rivers only at a bridge; with ``road_only``, a mechanized unit's line, :func:`road_only_hexes` only along a
+    road), read once per game's data."""
+    key = "line_steps_road_only" if road_only else "line_steps"
+    found: dict[Hex, tuple[Hex, ...]] | None = data.derived.get(key)
+    if found is None:
+        game_map = data.map
+        closed_off_road = road_only_hexes(data) if road_only else frozenset()
+        found = data.derived[key] = {
+            a: tuple(
+                b
+                for b in game_map.grid.neighbours(a)
+                if (game_map.river_between(a, b) is None or game_map.is_bridged(a, b))
+                and (b not in closed_off_road or game_map.has_road(a, b))
+            )
+            for a in game_map.grid.hexes
+        }
+    return found
+
+
+def _road_neighbours(data: GameData) -> dict[Hex, list[Hex]]:
+    """The hexes each road hex joins by road, read once per game's data (each side's supply net asks)."""
+    found: dict[Hex, list[Hex]] | None = data.derived.get("road_neighbours")
+    if found is None:
+        found = data.derived["road_neighbours"] = {}
+        for a, b in data.map.road_links:
+            found.setdefault(a, []).append(b)
+            found.setdefault(b, []).append(a)
+    return found
 
 
 _NO_ENTRY: dict[int, tuple[GameData, frozenset[Hex]]] = {}

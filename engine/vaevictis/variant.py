@@ -35,7 +35,8 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations, pairwise
 from typing import Any
 
-from engine.contract import Choice, Event, IllegalActionError, InvalidActionError, Prompt
+from engine import arguments
+from engine.contract import Choice, Event, IllegalActionError, Prompt
 from engine.hexgrid import Hex, hex_name, hexside, parse_hex
 from engine.vaevictis.data import GameData, Reinforcement, Side, other_side
 from engine.vaevictis.state import GameState, Position
@@ -197,16 +198,6 @@ def uncovered_front_line(data: GameData, state: GameState, side: Side) -> list[H
     return [h for h in sorted(data.map.regions.get("front line", ())) if h not in covered]
 
 
-def division_of(data: GameData, unit_id: str) -> str | None:
-    """[19.4.1] The division a unit counts for in "units from two different divisions may not stack"."""
-    return _division(data, unit_id)
-
-
-def has_line_of_command(data: GameData, state: GameState, unit_id: str) -> bool:
-    """[8.1, 19.4.1] Whether the unit traces a line of command to its formation HQ (see the set-up rule)."""
-    return _has_line_of_command(data, state, unit_id)
-
-
 def _division(data: GameData, unit_id: str) -> str | None:
     definition = data.units[unit_id]
     if data.formations[definition.formation].independent:
@@ -314,13 +305,7 @@ def announce_effort(data: GameData, state: GameState, side: Side, heavy: int, di
 
 
 def effort_args(args: Mapping[str, Any]) -> tuple[int, list[str]]:
-    heavy = args.get("heavy_artillery")
-    try:
-        count = int(heavy)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InvalidActionError("argument 'heavy_artillery' must be a whole number") from None
-    divisions = [d.strip() for d in str(args.get("divisions", "")).split(",") if d.strip()]
-    return count, divisions
+    return arguments.whole(args, "heavy_artillery"), arguments.names(args, "divisions", required=False)
 
 
 # --- Activation limits ----------------------------------------------------------------------------------------

@@ -235,33 +235,87 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
         sides_raw = ["allied", "german"]
     sides = (str(sides_raw[0]), str(sides_raw[1]))
     grid, terrain = _read_map(r, raw.get("map", {}))
+    tac_towns = _read_places(r, raw, "tac_towns", sides, grid, terrain)
+    bridges = _read_places(r, raw, "bridges", sides, grid, terrain)
+    radar = _read_places(r, raw, "radar", sides, grid, terrain)
+    depots = {p.id: p for p in _read_places(r, raw, "depots", sides, grid, terrain, depot=True)}
+    field_sizes = _read_field_sizes(r, raw)
+    damage = _read_airfield_damage(r, raw)
+    areas = _read_areas(r, raw, sides)
+    minimums = _read_basing_minimums(r, raw, areas)
+    aircraft = _read_aircraft(r, raw, sides)
+    scoring = _read_scoring(r, raw.get("scoring", {}))
+    airfields = _read_airfields(r, raw, grid, terrain, areas, aircraft, field_sizes)
+    squads = _read_squads(r, raw, aircraft)
+    for side in sides:
+        _check_operation_room(r, side, areas, airfields, squads, aircraft, field_sizes)
+    unit_types = _read_unit_types(r, raw)
+    units = _read_units(r, raw, sides, grid, terrain, unit_types)
+    _check_armies(r, units, depots)
+    frames = _read_frames(r, raw)
+    if r.problems:
+        raise BoardError(r.problems)
+    return Board(
+        id=str(raw.get("id", "board")),
+        title=str(raw.get("title", raw.get("id", "board"))),
+        sides=sides,
+        frames=frames,
+        grid=grid,
+        terrain=terrain,
+        tac_towns=tuple(tac_towns),
+        bridges=tuple(bridges),
+        depots=depots,
+        radar=tuple(radar),
+        field_sizes=field_sizes,
+        airfield_damage=damage,
+        areas=areas,
+        basing_minimums=tuple(minimums),
+        aircraft=aircraft,
+        scoring=scoring,
+        airfields=airfields,
+        squads=squads,
+        unit_types=unit_types,
+        units=units,
+    )
 
-    def places(key: str, depot: bool = False) -> list[Place]:
-        found = []
-        for i, item in enumerate(raw.get(key, [])):
-            where = f"{key}[{i}] {item.get('id') or item.get('name', '')}".rstrip()
-            hex_ = r.hex(item, where, grid)
-            side = item.get("side")
-            if side is not None and side not in sides:
-                r.problem(where, f"no side {side!r}")
-            if hex_ is not None and terrain.get(hex_) == "sea":
-                r.problem(where, f"hex {hex_name(hex_)} is sea")
-            name = r.text(item, "name", where)
-            found.append(
-                Place(
-                    id=str(item.get("id", name)),
-                    name=name,
-                    hex=hex_ or 0,
-                    side=side,
-                    army=item.get("army") if depot else None,
-                    grid=str(item["grid"]) if depot and "grid" in item else None,
-                )
+
+
+
+def _read_places(
+    r: _Reader,
+    raw: Mapping[str, Any],
+    key: str,
+    sides: tuple[str, str],
+    grid: Grid,
+    terrain: dict[Hex, str],
+    depot: bool = False,
+) -> list[Place]:
+    """The places of one list (tac towns, bridges, radar sites, depots): each named, on a land hex."""
+    found = []
+    for i, item in enumerate(raw.get(key, [])):
+        where = f"{key}[{i}] {item.get('id') or item.get('name', '')}".rstrip()
+        hex_ = r.hex(item, where, grid)
+        side = item.get("side")
+        if side is not None and side not in sides:
+            r.problem(where, f"no side {side!r}")
+        if hex_ is not None and terrain.get(hex_) == "sea":
+            r.problem(where, f"hex {hex_name(hex_)} is sea")
+        name = r.text(item, "name", where)
+        found.append(
+            Place(
+                id=str(item.get("id", name)),
+                name=name,
+                hex=hex_ or 0,
+                side=side,
+                army=item.get("army") if depot else None,
+                grid=str(item["grid"]) if depot and "grid" in item else None,
             )
-        return found
+        )
+    return found
 
-    tac_towns, bridges, radar = places("tac_towns"), places("bridges"), places("radar")
-    depots = {p.id: p for p in places("depots", depot=True)}
 
+def _read_field_sizes(r: _Reader, raw: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+    """1.3: the squad steps and aircraft steps each size of airfield holds."""
     field_sizes = {}
     for size in SIZES:
         item = raw.get("field_sizes", {}).get(size, {})
@@ -269,17 +323,31 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
             r.whole(item, "squad_steps", f"field_sizes.{size}", 1),
             r.whole(item, "aircraft_steps", f"field_sizes.{size}", 1),
         )
+    return field_sizes
+
+
+def _read_airfield_damage(r: _Reader, raw: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """1.5b: the aircraft steps each level of damage costs each size of airfield."""
     damage = {}
     for size in SIZES:
         item = raw.get("airfield_damage", {}).get(size, {})
         damage[size] = {level: r.whole(item, level, f"airfield_damage.{size}") for level in DAMAGE_LEVELS}
+    return damage
 
+
+def _read_areas(r: _Reader, raw: Mapping[str, Any], sides: tuple[str, str]) -> dict[str, Area]:
+    """1.4: the air force ops areas, each of one side."""
     areas = {}
     for area_id, item in raw.get("areas", {}).items():
         side = item.get("side")
         if side not in sides:
             r.problem(f"areas.{area_id}", f"no side {side!r}")
         areas[area_id] = Area(area_id, str(side), str(item.get("name", area_id)), bool(item.get("mainland", True)))
+    return areas
+
+
+def _read_basing_minimums(r: _Reader, raw: Mapping[str, Any], areas: dict[str, Area]) -> list[BasingMinimum]:
+    """1.4: the squad steps each side must base in some of its ops areas."""
     minimums = []
     for i, item in enumerate(raw.get("basing_minimums", [])):
         where = f"basing_minimums[{i}]"
@@ -288,7 +356,11 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
             if area not in areas or areas[area].side != item.get("side"):
                 r.problem(where, f"no area {area!r} of side {item.get('side')!r}")
         minimums.append(BasingMinimum(str(item.get("side")), listed, r.whole(item, "squad_steps", where)))
+    return minimums
 
+
+def _read_aircraft(r: _Reader, raw: Mapping[str, Any], sides: tuple[str, str]) -> dict[str, Aircraft]:
+    """1.2: the aircraft step chart: each type's side, class and the roles that fly it."""
     aircraft = {}
     for i, item in enumerate(raw.get("aircraft", [])):
         where = f"aircraft[{i}] {item.get('type', '')}"
@@ -304,9 +376,19 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
         if type_ in aircraft:
             r.problem(where, "this type is listed twice")
         aircraft[type_] = Aircraft(type_, str(item.get("side")), str(klass), flown_by)
+    return aircraft
 
-    scoring = _read_scoring(r, raw.get("scoring", {}))
 
+def _read_airfields(
+    r: _Reader,
+    raw: Mapping[str, Any],
+    grid: Grid,
+    terrain: dict[Hex, str],
+    areas: dict[str, Area],
+    aircraft: dict[str, Aircraft],
+    field_sizes: dict[str, tuple[int, int]],
+) -> dict[str, Airfield]:
+    """1.1, 1.3: the airfields, each holding the aircraft steps of its size."""
     airfields = {}
     for i, item in enumerate(raw.get("airfields", [])):
         where = f"airfields[{i}] {item.get('id', '')}"
@@ -336,7 +418,11 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
         airfields[field_id] = Airfield(
             field_id, str(item.get("name", field_id)), hex_, side, area, str(size), bool(item.get("rear", False)), steps
         )
+    return airfields
 
+
+def _read_squads(r: _Reader, raw: Mapping[str, Any], aircraft: dict[str, Aircraft]) -> dict[str, Squad]:
+    """1.2: the squads, each flying types its role may."""
     squads = {}
     for i, item in enumerate(raw.get("squads", [])):
         where = f"squads[{i}] {item.get('id', '')}"
@@ -357,10 +443,11 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
         squads[squad_id] = Squad(
             squad_id, str(item.get("name", squad_id)), side, str(role), r.whole(item, "steps", where, 1), types
         )
+    return squads
 
-    for side in sides:
-        _check_operation_room(r, side, areas, airfields, squads, aircraft, field_sizes)
 
+def _read_unit_types(r: _Reader, raw: Mapping[str, Any]) -> dict[str, UnitType]:
+    """2.1: the ground unit types: strength, movement, zone of control, Blitz."""
     unit_types = {}
     for type_id, item in raw.get("unit_types", {}).items():
         where = f"unit_types.{type_id}"
@@ -373,7 +460,18 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
         )
     if "hq" not in unit_types:
         r.problem("unit_types", "an `hq` type (Army HQ) is needed")
+    return unit_types
 
+
+def _read_units(
+    r: _Reader,
+    raw: Mapping[str, Any],
+    sides: tuple[str, str],
+    grid: Grid,
+    terrain: dict[Hex, str],
+    unit_types: dict[str, UnitType],
+) -> dict[str, UnitSpec]:
+    """2.1, 2.3g: the ground units, one a land hex."""
     units: dict[str, UnitSpec] = {}
     occupied: dict[Hex, str] = {}
     for i, item in enumerate(raw.get("units", [])):
@@ -396,6 +494,11 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
         if unit_id in units:
             r.problem(where, "this id is used twice")
         units[unit_id] = UnitSpec(unit_id, str(item.get("name", unit_id)), side, type_id, army, hex_ or 0)
+    return units
+
+
+def _check_armies(r: _Reader, units: dict[str, UnitSpec], depots: dict[str, Place]) -> None:
+    """Every unit and depot belongs to an Army HQ of its side."""
     for unit in units.values():
         hq = units.get(unit.army)
         if hq is None or hq.type != "hq" or hq.side != unit.side:
@@ -405,34 +508,14 @@ def parse_board(raw: Mapping[str, Any]) -> Board:
         if hq is None or hq.type != "hq" or hq.side != depot.side:
             r.problem(f"depots {depot.id}", f"`army` must name an Army HQ of its side, not {depot.army!r}")
 
+
+def _read_frames(r: _Reader, raw: Mapping[str, Any]) -> int:
+    """How many frames a series has (at least 2)."""
     frames = raw.get("frames", 5)
     if not isinstance(frames, int) or frames < 2:
         r.problem("frames", "a series has at least 2 frames")
         frames = 5
-    if r.problems:
-        raise BoardError(r.problems)
-    return Board(
-        id=str(raw.get("id", "board")),
-        title=str(raw.get("title", raw.get("id", "board"))),
-        sides=sides,
-        frames=frames,
-        grid=grid,
-        terrain=terrain,
-        tac_towns=tuple(tac_towns),
-        bridges=tuple(bridges),
-        depots=depots,
-        radar=tuple(radar),
-        field_sizes=field_sizes,
-        airfield_damage=damage,
-        areas=areas,
-        basing_minimums=tuple(minimums),
-        aircraft=aircraft,
-        scoring=scoring,
-        airfields=airfields,
-        squads=squads,
-        unit_types=unit_types,
-        units=units,
-    )
+    return frames
 
 
 def _check_operation_room(

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from engine.contract import IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex, hex_name
@@ -17,6 +16,7 @@ from engine.wargame_commander.ground import (
     on_board,
     zoc,
 )
+from engine.wargame_commander.records import Battle, BattleOdds, BreakthroughAllowance
 from engine.wargame_commander.state import SeriesState
 
 MAX_BATTLES = 4
@@ -202,7 +202,7 @@ def modifiers(state: SeriesState, board: Board, defender: str, attackers: tuple[
     return found
 
 
-def battle_odds(state: SeriesState, board: Board, defender: str, attackers: tuple[str, ...]) -> dict[str, Any]:
+def battle_odds(state: SeriesState, board: Board, defender: str, attackers: tuple[str, ...]) -> BattleOdds:
     """The exact odds of a battle: strengths, CRT column and modifiers."""
     attack = sum(strength(state, board, a) for a in attackers)
     defence = strength(state, board, defender)
@@ -265,7 +265,7 @@ def result_effects(result: str) -> tuple[str, int, bool, bool]:
     return "", 0, result in ("AE", "ADE"), result in ("DE", "ADE")
 
 
-def describe_battle(board: Board, battle: dict[str, Any]) -> str:
+def describe_battle(board: Board, battle: Battle) -> str:
     names = " + ".join(board.units[a].name for a in battle["attackers"])
     drm = ", ".join(f"{reason} {value:+d}" for reason, value in battle["drms"]) or "no modifier"
     return (
@@ -275,7 +275,7 @@ def describe_battle(board: Board, battle: dict[str, Any]) -> str:
     )
 
 
-def check_advance(state: SeriesState, board: Board, side: str, unit_id: str, to: Hex) -> dict[str, Any]:
+def check_advance(state: SeriesState, board: Board, side: str, unit_id: str, to: Hex) -> BreakthroughAllowance:
     """2.46: the breakthrough allowance a move uses.
 
     :raises IllegalActionError: naming the rule.

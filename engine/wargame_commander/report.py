@@ -20,20 +20,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
 
 from engine.contract import InvalidActionError
 from engine.wargame_commander.board import DAMAGE_LEVELS, Board
-
-EMPTY: dict[str, list[Any]] = {
-    "shot_down": [],
-    "airfields": [],
-    "closed": [],
-    "depots": [],
-    "corps": [],
-    "radar": [],
-    "pilots": [],
-}
+from engine.wargame_commander.records import FrameReport, empty_report
 
 
 class ReportError(InvalidActionError):
@@ -44,13 +34,13 @@ class ReportError(InvalidActionError):
         super().__init__("the frame report has problems:\n" + "\n".join(problems), "4.2d")
 
 
-def parse_report(text: str, board: Board) -> dict[str, Any]:
+def parse_report(text: str, board: Board) -> FrameReport:
     """Read a frame report (JSON if it starts with ``{``, else CSV) and check every line against the board.
 
     :raises ReportError: listing every bad line.
     """
     rows = _json_rows(text) if text.lstrip().startswith("{") else _csv_rows(text)
-    report: dict[str, list[Any]] = {k: [] for k in EMPTY}
+    report = empty_report()
     problems: list[str] = []
     for where, row in rows:
         if isinstance(row, str):
@@ -126,7 +116,7 @@ def _check_field(board: Board, field_id: str, what: str) -> None:
         )
 
 
-def _add(report: dict[str, list[Any]], row: list[str], board: Board) -> None:
+def _add(report: FrameReport, row: list[str], board: Board) -> None:
     kind, args = row[0].lower(), row[1:]
     sizes = {
         "shot_down": 3,
@@ -199,12 +189,12 @@ FORM_FIELDS: tuple[tuple[str, str, str], ...] = (
 """The frame report as five form fields (a Discord form holds five): key, label, how to fill it."""
 
 
-def parse_form(fields: dict[str, str], board: Board) -> dict[str, Any]:
+def parse_form(fields: dict[str, str], board: Board) -> FrameReport:
     """Read the frame report from its form (:data:`FORM_FIELDS`), one item a line, and check every line.
 
     :raises ReportError: listing every bad line by its field and line number.
     """
-    report: dict[str, list[Any]] = {k: [] for k in EMPTY}
+    report = empty_report()
     problems: list[str] = []
     labels = {key: label.split(" (")[0] for key, label, _ in FORM_FIELDS}
     for key, text in fields.items():
@@ -240,7 +230,7 @@ def _form_rows(key: str, cells: list[str], board: Board) -> list[list[str]]:
     return [["radar" if c in radar else "depot", c] for c in cells if c]
 
 
-def report_csv(report: dict[str, Any]) -> str:
+def report_csv(report: FrameReport) -> str:
     """A checked report as the CSV the log keeps (what :func:`parse_report` reads back to the same report)."""
     lines = ["kind,a,b,c,d"]
     lines += [f"shot_down,{x['side']},{x['type']},{x['count']}" for x in report.get("shot_down", [])]
@@ -253,9 +243,9 @@ def report_csv(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def form_values(report: dict[str, Any] | None) -> dict[str, str]:
+def form_values(report: FrameReport | None) -> dict[str, str]:
     """A report as the form's fields (to correct it in the same form)."""
-    report = report or {}
+    report = report or empty_report()
     airfields = [f"{x['airfield']}, {x['damage']}" for x in report.get("airfields", [])]
     return {
         "shot_down": "\n".join(f"{x['side']}, {x['type']}, {x['count']}" for x in report.get("shot_down", [])),

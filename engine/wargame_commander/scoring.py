@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.wargame_commander.board import Board
+from engine.wargame_commander.records import LedgerLine
 from engine.wargame_commander.state import SeriesState
 
 
-def score(state: SeriesState, side: str, points: float, rule: str, source: str, text: str) -> dict[str, Any]:
+def score(state: SeriesState, side: str, points: float, rule: str, source: str, text: str) -> LedgerLine:
     """Append one line to the ledger and return it (the ledger is never edited: corrections are new lines)."""
-    line = {
+    line: LedgerLine = {
         "n": len(state.ledger) + 1,
         "frame": state.frame,
         "phase": state.phase,

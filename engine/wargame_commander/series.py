@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
+from engine import arguments
 from engine.contract import (
     Action,
     Choice,
@@ -42,17 +43,18 @@ from engine.contract import (
     Seat,
 )
 from engine.dice import Dice
-from engine.hexgrid import hex_name, parse_hex
+from engine.hexgrid import hex_name
 from engine.sealing import receipt_for, salt_for, sealed_text
 from engine.wargame_commander import air, combat, ground, scoring, special, window
 from engine.wargame_commander.board import Board, parse_board
+from engine.wargame_commander.records import Battle, FrameReport, Phase, SealedDecision
 from engine.wargame_commander.report import parse_report
 from engine.wargame_commander.state import DepotState, FieldState, SeriesState, UnitState, board_of
 
 CM: Seat = "cm"
 """The campaign manager: a moderator who enters the frame reports (4.2d)."""
 
-MOVEMENT_PHASES = {
+MOVEMENT_PHASES: dict[Phase, tuple[str, bool]] = {
     "offensive_corps": ("german", False),
     "offensive_hq": ("german", True),
     "move_allied_corps": ("allied", False),
@@ -62,7 +64,10 @@ MOVEMENT_PHASES = {
 }
 """2.3l-m, 2.31: who moves in each movement phase, and whether it is the HQs (else the corps)."""
 
-NEXT_PHASE = {
+BREAKTHROUGH_PHASES: dict[str, Phase] = {"allied": "breakthrough_allied", "german": "breakthrough_german"}
+"""2.46, 4.2j: each side's breakthrough movement phase."""
+
+NEXT_PHASE: dict[Phase, Phase] = {
     "offensive_corps": "offensive_hq",
     "offensive_hq": "redeploy",
     "move_allied_corps": "blitz",
@@ -72,7 +77,7 @@ NEXT_PHASE = {
     "move_german_hq": "redeploy",
 }
 
-PHASE_NAMES = {
+PHASE_NAMES: dict[Phase, str] = {
     "basing": "basing plans (1.3)",
     "offensive_corps": "German Ardennes Offensive: German corps (4.1a)",
     "offensive_hq": "German Ardennes Offensive: German Army HQs (4.1b)",
@@ -126,7 +131,7 @@ class _Run:
     def name(self, unit_id: str) -> str:
         return self.board.units[unit_id].name
 
-    def goto(self, phase: str) -> None:
+    def goto(self, phase: Phase) -> None:
         self.state.phase = phase
         self.state.moved = []
         self.state.done = []
@@ -171,14 +176,14 @@ class _Run:
             content=content,
         )
 
-    def sealed(self, kind: str) -> dict[str, dict[str, Any]]:
+    def sealed(self, kind: str) -> dict[str, SealedDecision]:
         return {
             s["owner"]: s
             for s in self.state.secrets
             if s["kind"] == kind and s["frame"] == self.state.frame and not s["revealed"]
         }
 
-    def reveal(self, secret: dict[str, Any]) -> None:
+    def reveal(self, secret: SealedDecision) -> None:
         secret["revealed"] = True
         salt = salt_for(bytes.fromhex(self.state.seed), salt_id(secret["id"]), int(secret.get("epoch", 0)))
         self.say(
@@ -282,125 +287,199 @@ class _Run:
 def prompts(state: SeriesState) -> dict[Seat, Prompt]:
     """What each seat (the two sides and the campaign manager ``cm``) must decide now."""
     board = board_of(state)
+    if state.phase in MOVEMENT_PHASES:
+        return _movement_prompts(state, board)
+    ask = _PHASE_PROMPTS.get(state.phase)
+    return ask(state, board) if ask is not None else {}
+
+
+def _basing_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """1.3: each side seals its basing plan."""
+    found: dict[Seat, Prompt] = {}
+    sealed = {s["owner"] for s in state.secrets if s["kind"] == "basing plan"}
+    for side in board.sides:
+        if side not in sealed:
+            found[side] = Prompt(
+                side,
+                "Seal your basing plan: squad@airfield=steps, ... (1.3, 1.4).",
+                free_verbs=("basing",),
+                secret=True,
+                rule="1.3",
+            )
+    return found
+
+
+def _movement_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """2.3: the side whose units move in this movement phase."""
     phase = state.phase
     found: dict[Seat, Prompt] = {}
-    if phase == "basing":
-        sealed = {s["owner"] for s in state.secrets if s["kind"] == "basing plan"}
-        for side in board.sides:
-            if side not in sealed:
-                found[side] = Prompt(
-                    side,
-                    "Seal your basing plan: squad@airfield=steps, ... (1.3, 1.4).",
-                    free_verbs=("basing",),
-                    secret=True,
-                    rule="1.3",
-                )
-    elif phase in MOVEMENT_PHASES:
-        side, hqs = MOVEMENT_PHASES[phase]
-        what = "Army HQs" if hqs else "corps"
-        found[side] = Prompt(
-            side,
-            f"Move your {what} (move unit to), then say done ({PHASE_NAMES[phase]}).",
-            choices=(Choice("done", {}, "done moving"),),
-            free_verbs=("move",),
-            rule="2.3",
-        )
-    elif phase == "redeploy":
-        for side in board.sides:
-            if side not in state.done:
-                found[side] = Prompt(
-                    side,
-                    "Redeploy aircraft steps (redeploy) or squads (rebase), then done (1.5c).",
-                    choices=(Choice("done", {}, "done redeploying"),),
-                    free_verbs=("redeploy", "rebase"),
-                    rule="1.5c",
-                )
-    elif phase == "report":
-        found[CM] = Prompt(
-            CM,
-            f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d). {special.unchecked(state, board)}",
-            free_verbs=("report", "window"),
-            rule="4.2d",
-        )
-    elif phase == "dispute":
-        for side in board.sides:
-            if side not in state.report_answers and not state.window_closed:
-                found[side] = Prompt(
-                    side,
-                    f"Accept or dispute the report of frame {state.frame} (4.2d).",
-                    choices=(Choice("accept", {}, "accept"),),
-                    free_verbs=("dispute",),
-                    rule="4.2d",
-                )
-        found[CM] = Prompt(
-            CM,
-            "Correct the report, or close the dispute window to apply it.",
-            choices=(Choice("close", {}, "close the window"),),
-            free_verbs=("correct", "window"),
-            rule="4.2d",
-            optional=not state.window_closed and any(s not in state.report_answers for s in board.sides),
-        )
-    elif phase == "designate":
-        sealed = {s["owner"] for s in state.secrets if s["kind"] == "attack designation" and s["frame"] == state.frame}
-        for side in board.sides:
-            if side not in sealed:
-                found[side] = Prompt(
-                    side,
-                    "Seal up to four battles: defender:attacker+attacker; ... (4.2i).",
-                    free_verbs=("designate",),
-                    secret=True,
-                    rule="4.2i",
-                )
-    elif phase == "retreat":
-        entry = state.retreats[0]
-        side = board.units[entry["unit"]].side
-        options = combat.retreat_options(state, board, entry["unit"], entry["path"])
-        found[side] = Prompt(
-            side,
-            f"Retreat {board.units[entry['unit']].name}: {entry['left']} hex(es) left (2.45).",
-            choices=tuple(Choice("retreat", {"unit": entry["unit"], "to": hex_name(h)}, hex_name(h)) for h in options),
-            rule="2.45",
-        )
-    elif phase in ("breakthrough_allied", "breakthrough_german"):
-        side = phase.removeprefix("breakthrough_")
-        found[side] = Prompt(
-            side,
-            "Breakthrough movement (advance unit to), then done (2.46).",
-            choices=(Choice("done", {}, "done"),),
-            free_verbs=("advance",),
-            rule="2.46",
-        )
-    elif phase == "blitz":
-        found["german"] = Prompt(
-            "german",
-            "Name the Panzer/SS corps that Blitz (blitz units), or none (3.4a).",
-            choices=(Choice("blitz", {"units": ""}, "no Blitz"),),
-            free_verbs=("blitz",),
-            rule="3.4a",
-        )
-    elif phase == "operation_basing":
-        operation = (state.declaration or {}).get("operation", "")
-        rule = "1.4" if operation == "bigblow" else "3.3b"
-        must = (
-            "every strike and bomber squad at the heavy bomber fields in England"
-            if operation == "bigblow"
-            else "every squad on the mainland"
-        )
-        found["allied"] = Prompt(
-            "allied",
-            f"Base the squads that must move for this frame ({must}): squad@airfield=steps, ... ({rule}).",
-            free_verbs=("basing",),
-            rule=rule,
-        )
-    elif phase == "declare":
-        allowed = special.declarable(state, board)
-        found["german"] = Prompt(
-            "german",
-            "Declare Operation Bodenplatte, The Big Blow, or nothing (3.3, 4.2q).",
-            choices=tuple(Choice("declare", {"operation": op}, op) for op in (*allowed, "none")),
-            rule="3.3",
-        )
+    side, hqs = MOVEMENT_PHASES[phase]
+    what = "Army HQs" if hqs else "corps"
+    found[side] = Prompt(
+        side,
+        f"Move your {what} (move unit to), then say done ({PHASE_NAMES[phase]}).",
+        choices=(Choice("done", {}, "done moving"),),
+        free_verbs=("move",),
+        rule="2.3",
+    )
     return found
+
+
+def _redeploy_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """1.5c: each side redeploys steps and squads, then says done."""
+    found: dict[Seat, Prompt] = {}
+    for side in board.sides:
+        if side not in state.done:
+            found[side] = Prompt(
+                side,
+                "Redeploy aircraft steps (redeploy) or squads (rebase), then done (1.5c).",
+                choices=(Choice("done", {}, "done redeploying"),),
+                free_verbs=("redeploy", "rebase"),
+                rule="1.5c",
+            )
+    return found
+
+
+def _report_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """4.2d: the campaign manager enters the flown frame's report."""
+    found: dict[Seat, Prompt] = {}
+    found[CM] = Prompt(
+        CM,
+        f"Enter the report of frame {state.frame} (CSV or JSON, 4.2d). {special.unchecked(state, board)}",
+        free_verbs=("report", "window"),
+        rule="4.2d",
+    )
+    return found
+
+
+def _dispute_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """4.2d: the sides accept or dispute the report; the campaign manager may correct it or close."""
+    found: dict[Seat, Prompt] = {}
+    for side in board.sides:
+        if side not in state.report_answers and not state.window_closed:
+            found[side] = Prompt(
+                side,
+                f"Accept or dispute the report of frame {state.frame} (4.2d).",
+                choices=(Choice("accept", {}, "accept"),),
+                free_verbs=("dispute",),
+                rule="4.2d",
+            )
+    found[CM] = Prompt(
+        CM,
+        "Correct the report, or close the dispute window to apply it.",
+        choices=(Choice("close", {}, "close the window"),),
+        free_verbs=("correct", "window"),
+        rule="4.2d",
+        optional=not state.window_closed and any(s not in state.report_answers for s in board.sides),
+    )
+    return found
+
+
+def _designate_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """4.2i: each side seals its battles."""
+    found: dict[Seat, Prompt] = {}
+    sealed = {s["owner"] for s in state.secrets if s["kind"] == "attack designation" and s["frame"] == state.frame}
+    for side in board.sides:
+        if side not in sealed:
+            found[side] = Prompt(
+                side,
+                "Seal up to four battles: defender:attacker+attacker; ... (4.2i).",
+                free_verbs=("designate",),
+                secret=True,
+                rule="4.2i",
+            )
+    return found
+
+
+def _retreat_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """2.45: the retreating unit's side picks its next hex."""
+    found: dict[Seat, Prompt] = {}
+    entry = state.retreats[0]
+    side = board.units[entry["unit"]].side
+    options = combat.retreat_options(state, board, entry["unit"], entry["path"])
+    found[side] = Prompt(
+        side,
+        f"Retreat {board.units[entry['unit']].name}: {entry['left']} hex(es) left (2.45).",
+        choices=tuple(Choice("retreat", {"unit": entry["unit"], "to": hex_name(h)}, hex_name(h)) for h in options),
+        rule="2.45",
+    )
+    return found
+
+
+def _breakthrough_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """2.46: the side whose breakthrough movement it is."""
+    phase = state.phase
+    found: dict[Seat, Prompt] = {}
+    side = phase.removeprefix("breakthrough_")
+    found[side] = Prompt(
+        side,
+        "Breakthrough movement (advance unit to), then done (2.46).",
+        choices=(Choice("done", {}, "done"),),
+        free_verbs=("advance",),
+        rule="2.46",
+    )
+    return found
+
+
+def _blitz_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """3.4a: the Germans name the corps that Blitz."""
+    found: dict[Seat, Prompt] = {}
+    found["german"] = Prompt(
+        "german",
+        "Name the Panzer/SS corps that Blitz (blitz units), or none (3.4a).",
+        choices=(Choice("blitz", {"units": ""}, "no Blitz"),),
+        free_verbs=("blitz",),
+        rule="3.4a",
+    )
+    return found
+
+
+def _operation_basing_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """1.4, 3.3b: the Allies base anew the squads the declared operation moves."""
+    found: dict[Seat, Prompt] = {}
+    operation = state.declaration["operation"] if state.declaration else ""
+    rule = "1.4" if operation == "bigblow" else "3.3b"
+    must = (
+        "every strike and bomber squad at the heavy bomber fields in England"
+        if operation == "bigblow"
+        else "every squad on the mainland"
+    )
+    found["allied"] = Prompt(
+        "allied",
+        f"Base the squads that must move for this frame ({must}): squad@airfield=steps, ... ({rule}).",
+        free_verbs=("basing",),
+        rule=rule,
+    )
+    return found
+
+
+def _declare_prompts(state: SeriesState, board: Board) -> dict[Seat, Prompt]:
+    """3.3, 4.2q: the Germans declare an operation, or none."""
+    found: dict[Seat, Prompt] = {}
+    allowed = special.declarable(state, board)
+    found["german"] = Prompt(
+        "german",
+        "Declare Operation Bodenplatte, The Big Blow, or nothing (3.3, 4.2q).",
+        choices=tuple(Choice("declare", {"operation": op}, op) for op in (*allowed, "none")),
+        rule="3.3",
+    )
+    return found
+
+
+_PHASE_PROMPTS: dict[Phase, Callable[[SeriesState, Board], dict[Seat, Prompt]]] = {
+    "basing": _basing_prompts,
+    "redeploy": _redeploy_prompts,
+    "report": _report_prompts,
+    "dispute": _dispute_prompts,
+    "designate": _designate_prompts,
+    "retreat": _retreat_prompts,
+    "breakthrough_allied": _breakthrough_prompts,
+    "breakthrough_german": _breakthrough_prompts,
+    "blitz": _blitz_prompts,
+    "operation_basing": _operation_basing_prompts,
+    "declare": _declare_prompts,
+}
+"""Who is asked what in each phase but the movement phases (nobody once the series is over)."""
 
 
 # --- Applying actions ----------------------------------------------------------------------------------------
@@ -434,28 +513,11 @@ def apply(state: SeriesState, action: Action) -> tuple[SeriesState, list[Event]]
     return run.state, run.events
 
 
-def _arg(action: Action, key: str) -> str:
-    value = action.args.get(key)
-    if value is None or value == "":
-        raise InvalidActionError(f"{action.verb} needs {key}")
-    return str(value)
-
-
-def _hex_arg(run: _Run, action: Action, key: str = "to") -> int:
-    try:
-        hex_ = parse_hex(_arg(action, key))
-    except ValueError as error:
-        raise InvalidActionError(str(error)) from None
-    if not run.board.grid.contains(hex_):
-        raise InvalidActionError(f"hex {hex_name(hex_)} is not on the map")
-    return hex_
-
-
 def _basing(run: _Run, action: Action) -> None:
     if run.state.phase == "operation_basing":
         _operation_basing(run, action)
         return
-    plan = air.parse_basing(_arg(action, "plan"))
+    plan = air.parse_basing(arguments.text(action.args, "plan"))
     air.check_basing(run.state, run.board, action.seat, plan)
     run.seal(action.seat, "basing plan", plan, "1.3")
     sealed = run.sealed("basing plan")
@@ -469,7 +531,7 @@ def _basing(run: _Run, action: Action) -> None:
 def _move(run: _Run, action: Action) -> None:
     side, hqs = MOVEMENT_PHASES[run.state.phase]
     # The bot's shared `move` command names its option `units` (one unit here).
-    unit_id = str(action.args.get("unit") or action.args.get("units") or "").strip()
+    unit_id = arguments.optional_text(action.args, "unit") or arguments.optional_text(action.args, "units") or ""
     if not unit_id or "," in unit_id:
         raise InvalidActionError("move one unit at a time: `/move units:us-8 to:1412`", "2.3")
     spec = run.board.units.get(unit_id)
@@ -478,7 +540,7 @@ def _move(run: _Run, action: Action) -> None:
     if (spec.type == "hq") != hqs:
         rule = "2.3m" if hqs else "2.3l"
         raise IllegalActionError(f"{spec.name} moves in the {'HQ' if spec.type == 'hq' else 'corps'} phase", rule)
-    to = _hex_arg(run, action)
+    to = arguments.hex_number(action.args, "to", run.board.grid)
     cost = ground.check_move(run.state, run.board, unit_id, to)
     origin = run.state.units[unit_id].hex
     run.place(unit_id, to)
@@ -520,9 +582,10 @@ def _done(run: _Run, action: Action) -> None:
 
 
 def _redeploy(run: _Run, action: Action) -> None:
-    type_ = _arg(action, "type")
-    count = int(_arg(action, "count"))
-    source, to = str(action.args.get("from") or action.args.get("source") or "pool"), _arg(action, "to")
+    type_ = arguments.text(action.args, "type")
+    count = arguments.whole(action.args, "count")
+    source = arguments.optional_text(action.args, "from") or arguments.optional_text(action.args, "source") or "pool"
+    to = arguments.text(action.args, "to")
     air.check_redeploy(run.state, run.board, action.seat, type_, count, source, to)
     if source == "pool":
         run.state.pool[action.seat][type_] -= count
@@ -534,9 +597,9 @@ def _redeploy(run: _Run, action: Action) -> None:
 
 
 def _rebase(run: _Run, action: Action) -> None:
-    squad_id, to = _arg(action, "squad"), _arg(action, "to")
-    source = str(action.args.get("from") or action.args.get("source") or "unbased")
-    steps = int(_arg(action, "steps"))
+    squad_id, to = arguments.text(action.args, "squad"), arguments.text(action.args, "to")
+    source = arguments.optional_text(action.args, "from") or arguments.optional_text(action.args, "source") or "unbased"
+    steps = arguments.whole(action.args, "steps")
     if squad_id not in run.board.squads or run.board.squads[squad_id].side != action.seat:
         raise IllegalActionError(f"no {action.seat} squad {squad_id!r}", "1.5d")
     if to not in run.board.airfields:
@@ -558,7 +621,7 @@ def _rebase(run: _Run, action: Action) -> None:
 
 
 def _report(run: _Run, action: Action) -> None:
-    run.state.report = parse_report(_arg(action, "text"), run.board)
+    run.state.report = parse_report(arguments.text(action.args, "text"), run.board)
     special.check_report(run.state, run.board, run.state.report)
     _open_window(run, action)
     run.say(
@@ -583,7 +646,7 @@ def _until(state: SeriesState) -> str:
 
 
 def _window(run: _Run, action: Action) -> None:
-    run.state.dispute_hours = window.check_hours(_arg(action, "hours"))
+    run.state.dispute_hours = window.check_hours(arguments.text(action.args, "hours"))
     length = f"{run.state.dispute_hours:g} hours" if run.state.dispute_hours else "open until the CM closes it"
     run.say(
         "window",
@@ -620,13 +683,13 @@ def _accept(run: _Run, action: Action) -> None:
 
 def _dispute(run: _Run, action: Action) -> None:
     window.check_answer_in_time(run.state, window.reading(action.args))
-    reason = _arg(action, "reason")
+    reason = arguments.text(action.args, "reason")
     run.state.report_answers[action.seat] = reason
     run.say("dispute", f"The {action.seat.title()} Frame CO disputes the frame {run.state.frame} report: {reason}.")
 
 
 def _correct(run: _Run, action: Action) -> None:
-    run.state.report = parse_report(_arg(action, "text"), run.board)
+    run.state.report = parse_report(arguments.text(action.args, "text"), run.board)
     special.check_report(run.state, run.board, run.state.report)
     _open_window(run, action)
     run.say(
@@ -645,10 +708,26 @@ def _close(run: _Run, action: Action) -> None:
 
 def _apply_report(run: _Run) -> None:
     """4.2e-h: steps shot down, airfield and depot damage, corps damage; Army Control; all scored."""
-    state, board = run.state, run.board
-    report = state.report or {}
+    state = run.state
+    report = state.report
+    assert report is not None, "a report is applied only once entered"
     state.reports.append({"frame": state.frame, "report": report, "answers": dict(state.report_answers)})
     source = f"frame {state.frame} report"
+    _apply_shot_down(run, report, source)
+    _apply_airfield_damage(run, report, source)
+    _apply_closed_fields_and_depots(run, report, source)
+    _apply_corps_damage(run, report)
+    state.radar_lost = list(report.get("radar", []))
+    for pilot in report.get("pilots", []):
+        totals = state.pilots.setdefault(pilot["name"], {"kills": 0, "assists": 0, "losses": 0})
+        for key in ("kills", "assists", "losses"):
+            totals[key] += pilot[key]
+    _next_frame(run)
+
+
+def _apply_shot_down(run: _Run, report: FrameReport, source: str) -> None:
+    """1.5a, 5.1: the aircraft shot down leave rear airfields, and score for the other side."""
+    state, board = run.state, run.board
     for line in report.get("shot_down", []):
         side, type_, count = line["side"], line["type"], line["count"]
         steps = count // board.scoring.aircraft_per_step
@@ -668,12 +747,17 @@ def _apply_report(run: _Run) -> None:
             source,
             f"{steps} {side.title()} {type_} step(s) shot down",
         )
-    for line in report.get("airfields", []):
-        field = board.airfields[line["airfield"]]
-        lost = air.damage_losses(state, board, field.id, line["damage"])
+
+
+def _apply_airfield_damage(run: _Run, report: FrameReport, source: str) -> None:
+    """1.5b, 5.1: each damaged airfield loses steps by its size and the level of damage, scored."""
+    state, board = run.state, run.board
+    for hit in report.get("airfields", []):
+        field = board.airfields[hit["airfield"]]
+        lost = air.damage_losses(state, board, field.id, hit["damage"])
         run.say(
             "airfield",
-            f"{field.name}: {line['damage']} damage, {sum(lost.values())} step(s) lost (1.5b).",
+            f"{field.name}: {hit['damage']} damage, {sum(lost.values())} step(s) lost (1.5b).",
             airfield=field.id,
             lost=lost,
         )
@@ -686,6 +770,11 @@ def _apply_report(run: _Run) -> None:
                 source,
                 f"{n} {type_} step(s) destroyed on the ground at {field.name}",
             )
+
+
+def _apply_closed_fields_and_depots(run: _Run, report: FrameReport, source: str) -> None:
+    """1.5d: closed airfields; 1.6b, 2.3c, 5.1: the depots ruled damaged in this frame (and only those), scored."""
+    state, board = run.state, run.board
     for field_id in report.get("closed", []):
         state.fields[field_id].closed = True
         run.say("closed", f"{board.airfields[field_id].name} is closed: its squads must move (1.5d).")
@@ -700,20 +789,26 @@ def _apply_report(run: _Run) -> None:
             source,
             f"supply depot {board.depots[depot_id].name} damaged",
         )
+
+
+def _apply_corps_damage(run: _Run, report: FrameReport) -> None:
+    """1.6c, 2.41: the corps hit by tac air lose 1 or 2 CS in this board phase's combat."""
+    state = run.state
     for unit in state.units.values():
         unit.damage = 0
-    for line in report.get("corps", []):
-        state.units[line["unit"]].damage = 1 if line["damage"] == "damage" else 2
+    for corps_hit in report.get("corps", []):
+        state.units[corps_hit["unit"]].damage = 1 if corps_hit["damage"] == "damage" else 2
         run.say(
             "corps_damage",
-            f"{run.name(line['unit'])}: {special.DAMAGE_WORDS[line['damage']]} from tac air, "
-            f"-{state.units[line['unit']].damage} CS this combat (2.41).",
+            f"{run.name(corps_hit['unit'])}: {special.DAMAGE_WORDS[corps_hit['damage']]} from tac air, "
+            f"-{state.units[corps_hit['unit']].damage} CS this combat (2.41).",
         )
-    state.radar_lost = list(report.get("radar", []))
-    for pilot in report.get("pilots", []):
-        totals = state.pilots.setdefault(pilot["name"], {"kills": 0, "assists": 0, "losses": 0})
-        for key in ("kills", "assists", "losses"):
-            totals[key] += pilot[key]
+
+
+def _next_frame(run: _Run) -> None:
+    """The report applied: the operation's basing undone (1.4, 3.3b), then the series ends after its last frame,
+    or the next board phase begins with Army Control (4.2h) and the designations (4.2i)."""
+    state, board = run.state, run.board
     state.report = None
     state.report_at = None
     state.window_closed = False
@@ -738,7 +833,7 @@ def _apply_report(run: _Run) -> None:
 
 
 def _designate(run: _Run, action: Action) -> None:
-    battles = combat.parse_designation((action.args.get("battles") and str(action.args["battles"])) or "")
+    battles = combat.parse_designation(arguments.optional_text(action.args, "battles") or "")
     combat.check_designation(run.state, run.board, action.seat, battles)
     run.seal(action.seat, "attack designation", [[d, list(a)] for d, a in battles], "4.2i")
     sealed = run.sealed("attack designation")
@@ -748,14 +843,16 @@ def _designate(run: _Run, action: Action) -> None:
         _resolve_combat(run, {side: copy.deepcopy(s["content"]) for side, s in sealed.items()})
 
 
-def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None:
-    """2.4g-h: odds fixed and every die rolled first, then the results applied together."""
+def _designated_battles(run: _Run, designations: dict[str, list[list[Any]]]) -> list[Battle]:
+    """2.4g: each side's designated battles in order, with their odds fixed before any die is rolled."""
     state, board = run.state, run.board
-    battles = []
+    battles: list[Battle] = []
     for side in board.sides:
         for number, (defender, attackers) in enumerate(designations.get(side, []), start=1):
             odds = combat.battle_odds(state, board, defender, tuple(attackers))
-            battles.append(
+            # Its dice, total and result come once every battle's odds are fixed (2.4h).
+            battle = cast(
+                Battle,
                 {
                     "id": f"{side[0].upper()}{number}",
                     "side": side,
@@ -764,8 +861,16 @@ def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None
                     "defender_hex": state.units[defender].hex,
                     "attacker_hexes": [state.units[a].hex for a in attackers],
                     **odds,
-                }
+                },
             )
+            battles.append(battle)
+    return battles
+
+
+def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None:
+    """2.4g-h: odds fixed and every die rolled first, then the results applied together."""
+    state, board = run.state, run.board
+    battles = _designated_battles(run, designations)
     for battle in battles:
         battle["dice"] = list(run.two_d6())
         battle["total"] = sum(battle["dice"]) + battle["drm"]
@@ -814,9 +919,9 @@ def _resolve_combat(run: _Run, designations: dict[str, list[list[Any]]]) -> None
     for unit_id in sorted(surrendered):
         run.surrender(unit_id, "DS result, 2.43")
     for unit_id in sorted(retreat_hexes, key=lambda u: (board.sides.index(board.units[u].side), u)):
-        if unit_id in surrendered or state.units[unit_id].hex is None:
-            continue
         unit = state.units[unit_id]
+        if unit_id in surrendered or unit.hex is None:
+            continue
         if unit.blitz_active:
             unit.lost += 1
             unit.blitz_check = False
@@ -848,9 +953,9 @@ def _next_retreat(run: _Run) -> None:
 
 def _retreat(run: _Run, action: Action) -> None:
     entry = run.state.retreats[0]
-    if _arg(action, "unit") != entry["unit"]:
+    if arguments.text(action.args, "unit") != entry["unit"]:
         raise IllegalActionError(f"{run.name(entry['unit'])} retreats now", "2.45")
-    to = _hex_arg(run, action)
+    to = arguments.hex_number(action.args, "to", run.board.grid)
     if to not in combat.retreat_options(run.state, run.board, entry["unit"], entry["path"]):
         raise IllegalActionError(f"{hex_name(to)} is not a legal retreat hex", "2.45")
     run.place(entry["unit"], to)
@@ -874,7 +979,7 @@ def _start_breakthrough(run: _Run, side: str) -> None:
                 side=side,
             )
         elif any(not state.units[u].engaged and state.units[u].hex is not None for b in mine for u in b["units"]):
-            run.goto(f"breakthrough_{side}")
+            run.goto(BREAKTHROUGH_PHASES[side])
             return
         else:
             state.breakthroughs = [b for b in state.breakthroughs if b["side"] != side]
@@ -885,8 +990,8 @@ def _start_breakthrough(run: _Run, side: str) -> None:
 
 
 def _advance(run: _Run, action: Action) -> None:
-    unit_id = _arg(action, "unit")
-    to = _hex_arg(run, action)
+    unit_id = arguments.text(action.args, "unit")
+    to = arguments.hex_number(action.args, "to", run.board.grid)
     breaks, _ = ground.frontline_breaks(run.state, run.board, action.seat)
     if breaks:
         raise IllegalActionError("your frontline is broken: no breakthrough movement until it is restored", "2.2c")
@@ -910,7 +1015,7 @@ def _after_breakthroughs(run: _Run) -> None:
 
 
 def _blitz(run: _Run, action: Action) -> None:
-    names = [u.strip() for u in str(action.args.get("units") or "").split(",") if u.strip()]
+    names = arguments.names(action.args, "units", required=False)
     special.check_blitz(run.state, run.board, names)
     for unit_id in names:
         unit = run.state.units[unit_id]
@@ -930,7 +1035,7 @@ def _end_board_phase(run: _Run) -> None:
 
 
 def _declare(run: _Run, action: Action) -> None:
-    operation = _arg(action, "operation")
+    operation = arguments.text(action.args, "operation")
     if operation != "none":
         special.check_declaration(run.state, run.board, operation)
         run.state.declaration = {"operation": operation, "frame": run.state.frame}
@@ -953,10 +1058,10 @@ def _declare(run: _Run, action: Action) -> None:
 
 def _operation_basing(run: _Run, action: Action) -> None:
     """1.4, 3.3b: the Allied squads named are based anew for the operation's frame; the others stay."""
-    operation = str((run.state.declaration or {}).get("operation", ""))
+    operation = run.state.declaration["operation"] if run.state.declaration else ""
     home = run.state.basing.get("allied", {})
     plan = copy.deepcopy(home)
-    plan.update(air.parse_basing(_arg(action, "plan")))
+    plan.update(air.parse_basing(arguments.text(action.args, "plan")))
     air.check_basing(run.state, run.board, "allied", plan, operation)
     run.state.home_basing = copy.deepcopy(home)
     run.state.basing["allied"] = plan

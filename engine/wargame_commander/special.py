@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.contract import Event, IllegalActionError
 from engine.wargame_commander.board import Board
 from engine.wargame_commander.ground import in_army_control
+from engine.wargame_commander.records import FrameReport
 from engine.wargame_commander.state import SeriesState
 
 OPERATION_FRAMES = {"bodenplatte": (2, 3, 4, 5), "bigblow": (4, 5)}
@@ -20,7 +19,7 @@ def weather(frame: int) -> str:
     return "light overcast about 6,000 ft: heavy bombers may fly (3.1, 3.5a)"
 
 
-def check_report(state: SeriesState, board: Board, report: dict[str, Any]) -> None:
+def check_report(state: SeriesState, board: Board, report: FrameReport) -> None:
     """What a frame report carries that the rules forbid: a heavy bomber shot down in frames 1-3, when the
     overcast keeps heavies on the ground (3.1, 3.5a).
 
@@ -91,8 +90,9 @@ def big_blow_targets(board: Board) -> list[str]:
 
 
 def declaration_text(state: SeriesState, board: Board) -> str:
-    decl = state.declaration or {}
-    if decl.get("operation") == "bodenplatte":
+    decl = state.declaration
+    assert decl is not None, "said only once an operation is declared"
+    if decl["operation"] == "bodenplatte":
         return (
             f"The Germans declare Operation Bodenplatte for frame {decl['frame']}: German aircraft may launch at "
             "T-10 while the Allies stay in tower until T+0; every Allied aircraft flies from the mainland (3.3b)."
@@ -141,13 +141,13 @@ DAMAGE_WORDS = {"damage": "damaged", "heavy": "heavily damaged"}
 """2.41: a corps' tac air damage level (the report's word) as the channel says it."""
 
 
-def report_summary(board: Board, report: dict[str, Any]) -> str:
+def report_summary(board: Board, report: FrameReport) -> str:
     """A one-line summary of a frame report for both Frame COs."""
     parts = []
     for line in report.get("shot_down", []):
         parts.append(f"{line['count']} {line['side']} {line['type']} shot down")
-    for line in report.get("airfields", []):
-        parts.append(f"{board.airfields[line['airfield']].name} {line['damage']} damage")
+    for hit in report.get("airfields", []):
+        parts.append(f"{board.airfields[hit['airfield']].name} {hit['damage']} damage")
     parts += [f"{board.airfields[f].name} closed" for f in report.get("closed", [])]
     parts += [f"depot {board.depots[d].name} damaged" for d in report.get("depots", [])]
     parts += [f"{board.units[c['unit']].name} {DAMAGE_WORDS[c['damage']]}" for c in report.get("corps", [])]

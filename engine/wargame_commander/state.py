@@ -8,6 +8,17 @@ from functools import lru_cache
 from typing import Any
 
 from engine.wargame_commander.board import Board, parse_board
+from engine.wargame_commander.records import (
+    AppliedReport,
+    Battle,
+    BreakthroughAllowance,
+    Declaration,
+    FrameReport,
+    LedgerLine,
+    PendingRetreat,
+    Phase,
+    SealedDecision,
+)
 
 
 @dataclass
@@ -58,7 +69,7 @@ class SeriesState:
     """The board document the series is played on (a league's own board travels with its games)."""
     seed: str
     rolls_made: int = 0
-    phase: str = "basing"
+    phase: Phase = "basing"
     frame: int = 1
     """The next frame to fly."""
     units: dict[str, UnitState] = field(default_factory=dict)
@@ -70,11 +81,11 @@ class SeriesState:
     """The Allied plan a Big Blow or Bodenplatte set aside for its frame (1.4, 3.3b); restored by its report."""
     pool: dict[str, dict[str, int]] = field(default_factory=dict)
     """1.5c: each side's force pool of aircraft steps by type."""
-    secrets: list[dict[str, Any]] = field(default_factory=list)
+    secrets: list[SealedDecision] = field(default_factory=list)
     """Sealed decisions: id, owner, kind, frame, content, receipt, revealed (and the salt's epoch)."""
     epoch: int = 0
     """How many moderator corrections the series has had: a decision sealed after one gets a fresh salt."""
-    report: dict[str, Any] | None = None
+    report: FrameReport | None = None
     """The frame report awaiting its dispute window."""
     report_answers: dict[str, str] = field(default_factory=dict)
     """Side to ``accepted`` or the dispute's reason."""
@@ -84,26 +95,26 @@ class SeriesState:
     """When the report awaiting its window was entered or last corrected (the bot's clock, seconds)."""
     window_closed: bool = False
     """The window's time ran out while a dispute was open: the campaign manager decides."""
-    battles: list[dict[str, Any]] = field(default_factory=list)
+    battles: list[Battle] = field(default_factory=list)
     """This board phase's battles, with their dice and results once rolled."""
-    retreats: list[dict[str, Any]] = field(default_factory=list)
+    retreats: list[PendingRetreat] = field(default_factory=list)
     """Pending retreats: unit, hexes left, path so far."""
-    breakthroughs: list[dict[str, Any]] = field(default_factory=list)
+    breakthroughs: list[BreakthroughAllowance] = field(default_factory=list)
     """Breakthrough allowances: side, battle, units, hexes left, the vacated hexes."""
     moved: list[str] = field(default_factory=list)
     """Units that have moved in the current movement phase."""
     done: list[str] = field(default_factory=list)
     """Sides that have finished a step both sides take (redeployment)."""
-    declaration: dict[str, Any] | None = None
+    declaration: Declaration | None = None
     """3.3: ``{"operation": "bodenplatte" | "bigblow", "frame": n}`` once made."""
     pilots: dict[str, dict[str, int]] = field(default_factory=dict)
     """3.3c: German fighter pilots' kills, assists and losses over the series."""
     radar_lost: list[str] = field(default_factory=list)
-    ledger: list[dict[str, Any]] = field(default_factory=list)
+    ledger: list[LedgerLine] = field(default_factory=list)
     """5.1: one line per scoring event: frame, rule, source, side, points, text. Append only."""
     frontline: dict[str, int] = field(default_factory=dict)
     """Each side's frontline breaks at the last check (2.2c)."""
-    reports: list[dict[str, Any]] = field(default_factory=list)
+    reports: list[AppliedReport] = field(default_factory=list)
     """Every frame report applied, as entered."""
 
 

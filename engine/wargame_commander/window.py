@@ -12,12 +12,11 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from engine import arguments
 from engine.contract import IllegalActionError, InvalidActionError
 from engine.wargame_commander.state import SeriesState
 
 HOUR = 3600.0
-DEFAULT_HOURS = 24.0
-"""A day: long enough for Frame COs in other time zones to read the summary."""
 
 
 def reading(args: Mapping[str, Any]) -> float | None:
@@ -25,13 +24,7 @@ def reading(args: Mapping[str, Any]) -> float | None:
 
     :raises InvalidActionError: for a reading that is not a number.
     """
-    value = args.get("at")
-    if value is None or value == "":
-        return None
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise InvalidActionError(f"`at` is a time in seconds, not {value!r}") from None
+    return arguments.optional_number(args, "at")
 
 
 def deadline(state: SeriesState) -> float | None:

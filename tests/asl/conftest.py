@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.asl import CampaignState
-from engine.asl.module import Module, load_table_override, parse_module_text
+from engine.asl.module import Module, parse_module_text
 from engine.contract import Action, Event
 from tests.asl.campaign_system import SYSTEM
 
@@ -27,10 +27,6 @@ def bundled() -> Module:
 
     name, text = module_text("a-bridge-too-far")
     return parse_module_text(text, name)
-
-
-def module_with_test_chart() -> Module:
-    return load_table_override(bundled(), TEST_CHART, "example_rg_chart.toml")
 
 
 class Table:
@@ -151,4 +147,3 @@ def table() -> Table:
     return new_table()
 
 
-Predicate = Callable[[Table], bool]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from conftest import SEED, Table, new_table
@@ -12,33 +11,11 @@ from engine.asl import salt_for, state_from_json, state_to_json, verify_receipt
 from engine.contract import IllegalActionError, InvalidActionError, NotYourTurnError
 from engine.sealing import canonical_json
 from tests.asl.campaign_system import SYSTEM
-
-Chits = dict[str, dict[str, str]]
-
-
-def advance(table: Table, chits: Chits | None = None, purchases: Any = None, forts: Any = None) -> None:
-    """Run the RePh until the next scenario is ready (or the CG is over), choosing chits by date."""
-    for _ in range(100):
-        if table.state.phase in ("scenario", "over", "victory"):
-            return
-        table.play_secret_steps(purchases, forts, chits)
-    raise AssertionError("the RePh never reached a scenario")
-
-
-def end_scenario(table: Table, allied: int = 0, german: int = 0, **extra: Any) -> None:
-    table.act("allied", "report_end", cvp_allied=allied, cvp_german=german, **extra)
-    table.act("german", "confirm_end")
+from tests.asl.refit_play import advance, end_scenario, to_first_reph
 
 
 def step_rules(table: Table, start: int = 0) -> list[str]:
     return [e.data["rule"] for e in table.events[start:] if e.kind in ("step", "date") and "rule" in e.data]
-
-
-def to_first_reph(options: dict[str, Any] | None = None) -> Table:
-    table = new_table(options)
-    advance(table)
-    end_scenario(table, 40, 20)
-    return table
 
 
 # --- Order and skips ----------------------------------------------------------------------------------------

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 from conftest import SEED, Table, bundled, new_table
-from test_refit import advance, end_scenario, to_first_reph
 
 from engine.asl import load_table_override, salt_for, verify_receipt
 from engine.asl.refit import WINDY
 from engine.contract import IllegalActionError, InvalidActionError
 from engine.sealing import secret_dice
 from tests.asl.campaign_system import SYSTEM
+from tests.asl.refit_play import advance, end_scenario, to_first_reph
 
 FULL_INFANTRY = """
 [rg_chart]
@@ -210,3 +210,22 @@ cg_max = 9
     assert [(e.side, e.id) for e in merged.rg_chart] == [("allied", "I3"), ("allied", "I4"), ("german", "I1")]
     with pytest.raises(Exception, match="not the german side"):
         load_table_override(module, FULL_INFANTRY, "mixed.toml", side="german")
+
+
+def test_arguments_are_read_by_the_shared_reader_and_a_malformed_one_changes_nothing() -> None:
+    """ASL reads its actions' arguments with :mod:`engine.arguments`: the same refusal words as every system,
+    raised before anything changes; a written ``false`` is false."""
+    table = to_first_reph()
+    before = SYSTEM.state_to_json(table.state)
+    with pytest.raises(InvalidActionError, match=r"argument 'amount' must be a whole number, not 'many'"):
+        table.act("allied", "cvp", amount="many")
+    with pytest.raises(InvalidActionError, match=r"missing argument 'amount' \(a whole number\)"):
+        table.act("allied", "cvp")
+    with pytest.raises(InvalidActionError, match=r"missing argument 'kind' \(text\)"):
+        table.act("allied", "add_units", name="4-5-7")
+    assert SYSTEM.state_to_json(table.state) == before
+    advance(table)
+    with pytest.raises(InvalidActionError, match=r"argument 'sudden_death' must be true or false, not 'perhaps'"):
+        end_scenario(table, sudden_death="perhaps")
+    end_scenario(table, 3, 4, sudden_death="false", winner="draw")  # read as true, it would be 9.6212's
+    assert table.state.result is not None and table.state.result["text"] == "The CG ends in a draw."

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import bundled
 
-from engine.asl.module import Drm
-from engine.asl.tables import look_up, parse_drm_spec, resolve, roll_table
+from engine.asl.module import Drm, Side, Table
+from engine.asl.tables import TableRoll, look_up, parse_drm_spec, resolve, roll_dice
 from engine.contract import InvalidActionError
 from engine.dice import Dice
 
@@ -145,7 +145,7 @@ def test_a_roll_reads_its_row_and_column_and_tells_everything_it_used() -> None:
         10,
         "infantry",
     )
-    assert rolled.row == "10" and rolled.original == 9 and rolled.total_drm == 1
+    assert rolled.row == "10" and rolled.original == 9 and sum(d.modifier for d in rolled.drms) == 1
     assert rolled.result == table.row_for(10).results["infantry"] and rolled.effect == table.row_for(10).effect
     assert rolled.to_json() == {
         "table": "escape",
@@ -166,31 +166,41 @@ def test_a_roll_reads_its_row_and_column_and_tells_everything_it_used() -> None:
     with pytest.raises(InvalidActionError) as error:
         look_up(table, (3, 3), (), "boat")
     assert error.value.rule == "9.6054" and error.value.reason == unknown
-    dice = Dice(b"\x01" * 32)
-    with pytest.raises(InvalidActionError) as error:
-        roll_table(table, dice, column="boat")
-    assert error.value.rule == "9.6054" and error.value.reason == unknown and dice.rolls_made == 0
+
+
+def roll_table_as_refit_does(
+    table: Table,
+    dice: Dice,
+    quantities: dict[str, int] | None = None,
+    side: Side | None = None,
+    column: str | None = None,
+) -> TableRoll:
+    """A roll on a table as the Refit Phase makes one: the DRMs that apply, the dice, the row."""
+    drms = resolve(table, quantities or {}, side, column)
+    return look_up(table, roll_dice(table, dice), drms, column)
 
 
 def test_a_dr_table_rolls_two_dice_a_dr_table_one() -> None:
     tables = bundled().tables
     dice = Dice(b"\x02" * 32)
-    two = roll_table(tables["escape"], dice, {"encircled": 1}, column="infantry")
+    two = roll_table_as_refit_does(tables["escape"], dice, {"encircled": 1}, column="infantry")
     assert len(two.dice) == 2 and dice.rolls_made == 2 and two.final == sum(two.dice) + 2
-    one = roll_table(tables["wounded_leader"], dice)
+    one = roll_table_as_refit_does(tables["wounded_leader"], dice)
     assert len(one.dice) == 1 and dice.rolls_made == 3 and one.column == "result"
 
 
 def test_a_roll_on_a_table_checks_its_drms_against_the_side_and_column_named() -> None:
     tables = bundled().tables
     with pytest.raises(InvalidActionError) as error:
-        roll_table(tables["wounded_leader"], Dice(b"\x03" * 32), {"british": 1}, side="german")
+        roll_table_as_refit_does(tables["wounded_leader"], Dice(b"\x03" * 32), {"british": 1}, side="german")
     british = tables["wounded_leader"].drm("british").text
     assert error.value.reason == f"DRM 'british' ({british}) applies only to the allied side"
     with pytest.raises(InvalidActionError) as error:
-        roll_table(tables["escape"], Dice(b"\x03" * 32), {"encircled": 1}, side="allied", column="vehicle")
+        roll_table_as_refit_does(
+            tables["escape"], Dice(b"\x03" * 32), {"encircled": 1}, side="allied", column="vehicle"
+        )
     assert error.value.reason == "DRM 'encircled' (Encircled) applies only to the infantry column"
-    assert roll_table(tables["escape"], Dice(b"\x03" * 32), column="vehicle").column == "vehicle"
+    assert roll_table_as_refit_does(tables["escape"], Dice(b"\x03" * 32), column="vehicle").column == "vehicle"
 
 
 def test_a_roll_gives_its_rows_effect_and_a_table_without_drms_says_so() -> None:

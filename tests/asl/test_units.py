@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from conftest import Table, new_table
-from test_refit import advance, end_scenario
 
-from engine.asl.units import Unit, casualty_reduce, consequences, harden, replace
+from engine.asl.units import Consequence, Unit, casualty_reduce, consequences, harden, replace
 from engine.contract import IllegalActionError, InvalidActionError
 from tests.asl.campaign_system import SYSTEM
+from tests.asl.refit_play import advance, end_scenario
 
 
 def initial_ob(table: Table) -> None:
@@ -177,3 +177,66 @@ def test_9_6111_two_alike_half_squads_recombine_into_a_squad() -> None:
     assert (mine["B1"].kind, mine["B1"].status, mine["B2"].status) == ("squad", "retained", "recombined")
     with pytest.raises(IllegalActionError, match="cannot recombine"):
         table.act("allied", "recombine", units="B1,B3")  # a squad now
+
+
+def test_9_6141_stun_recovery_and_immobilization_repair_read_their_results() -> None:
+    tank = Unit("G1", "vehicle", "PzKpfw IVH", stunned=True, immobilized=True)
+    assert consequences("stun_recovery", "Recovers; remove stun", tank) == Consequence(set_flags={"stunned": False})
+    assert consequences("stun_recovery", "Retain stun", tank) == Consequence()
+    eliminated = consequences("stun_recovery", "Eliminated (full CVP; no wreck, no Crew Survival)", tank)
+    assert eliminated == Consequence(status="eliminated")
+    mobile = "Vehicle becomes mobile and is Retained in its current (or nearest) Friendly Setup Area"
+    assert consequences("immobilization_repair", mobile, tank) == Consequence(set_flags={"immobilized": False})
+    assert consequences("immobilization_repair", "No effect", tank) == Consequence()
+
+
+def test_9_6101_a_wounded_leader_is_eliminated_on_its_result() -> None:
+    leader = Unit("B4", "leader", "8-1", wounded=True)
+    assert consequences("wounded_leader", "Eliminated", leader) == Consequence(status="eliminated")
+    assert consequences("wounded_leader", "Retained wounded", leader) == Consequence(set_flags={"wounded": True})
+    assert consequences("wounded_leader", "Retained unwounded", leader) == Consequence(set_flags={"wounded": False})
+
+
+def test_9_6142_a_vehicles_failed_repair_leaves_it_on_the_roster() -> None:
+    tank = Unit("G1", "vehicle", "PzKpfw IVH", malfunctioned=True)
+    assert consequences("weapon_repair", "Eliminated (*)", tank) == Consequence()
+    lmg = Unit("B5", "sw", "LMG", malfunctioned=True)
+    assert consequences("weapon_repair", "Eliminated (*)", lmg) == Consequence(status="eliminated")
+
+
+def test_9_6054_an_escape_eliminated_and_the_crews_fate_after_the_semicolon() -> None:
+    tank = Unit("G1", "vehicle", "PzKpfw IIIL")
+    assert consequences("escape", "Eliminated (12)", tank) == Consequence(status="eliminated")
+    # the crew's fate, after the semicolon, is not the vehicle's
+    escapes = consequences("escape", "Escapes; crew (if any) Casualty Reduced", tank)
+    assert escapes == Consequence(move=True)
+
+
+def test_9_6054_replacement_a_crew_is_eliminated_and_a_conscript_keeps_its_class() -> None:
+    crew = Unit("B9", "crew", "2-2-8", experience="1st line")
+    assert replace(crew) == "Eliminated (a crew cannot be Replaced)" and crew.status == "eliminated"
+    green = Unit("B1", "squad", "4-4-7", experience="green")
+    assert replace(green) == "Replaced by a conscript unit" and green.experience == "conscript"
+    assert replace(green) == "Replaced by the next-lower-quality unit (swap the counter)"
+    assert green.experience == "conscript" and green.status == "retained"
+    odd = Unit("B2", "squad", "4-4-7", experience="veteran")  # a class the table does not know
+    assert replace(odd) == "Replaced by the next-lower-quality unit (swap the counter)" and odd.experience == "veteran"
+
+
+def test_9_611_battle_hardening_marks_the_unit_and_raises_an_mmc_one_class() -> None:
+    hs = Unit("B3", "hs", "2-4-7", experience="green")
+    assert harden(hs) == "Battle Hardened to 2nd line" and hs.hardened and hs.experience == "2nd line"
+    elite = Unit("B1", "squad", "6-5-8", experience="elite")
+    assert harden(elite) == "Battle Hardened" and elite.hardened and elite.experience == "elite"
+    leader = Unit("B4", "leader", "8-1", experience="green")
+    assert harden(leader) == "Battle Hardened" and leader.hardened and leader.experience == "green"
+    odd = Unit("B2", "squad", "4-4-7", experience="veteran")
+    assert harden(odd) == "Battle Hardened" and odd.experience == "veteran"
+
+
+def test_9_6_a_units_label_names_its_state() -> None:
+    tank = Unit("G1", "vehicle", "PzKpfw IVH", stunned=True, immobilized=True)
+    assert tank.label() == "G1 PzKpfw IVH vehicle (immobilized, stunned)"
+    assert Unit("B1", "squad", "6-5-8").label() == "B1 6-5-8 squad"
+    leader = Unit("B4", "leader", "8-1")
+    assert casualty_reduce(leader) == "wounded (Casualty Reduction)"

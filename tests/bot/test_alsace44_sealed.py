@@ -14,7 +14,7 @@ from bot.store.sqlite import SqliteStore
 from bot.systems.vaevictis import VaeVictisAdapter
 from engine.vaevictis.loader import build_game
 from tests.bot.conftest import BLUE, CHANNEL, RED
-from tests.vaevictis.test_alsace44_engine import core_documents
+from tests.vaevictis.alsace_documents import core_documents
 
 
 async def test_2_1_the_sealed_initiative_choice_reaches_no_channel_before_both_are_in(store: SqliteStore) -> None:

@@ -18,8 +18,7 @@ import pytest
 
 from bot.systems.asl import AslAdapter
 from bot.transports.console import play as console_play
-from tests.bot.fakediscord import FakeDiscord, FakeFile, answers, posts
-from tests.bot.test_asl_campaign import (
+from tests.bot.asl_campaign_play import (
     ANN,
     AREAS,
     BOB,
@@ -34,12 +33,20 @@ from tests.bot.test_asl_campaign import (
     latest_prompt,
     open_fake,
     play,
-    posted_files,  # noqa: F401  (the autouse fixture that serves the chart to mod load-table url:)
     report,
+    serve_posted_files,
     setup_campaign,
     state_of,
     where,
 )
+from tests.bot.fakediscord import FakeDiscord, FakeFile, answers, posts
+
+
+@pytest.fixture(autouse=True)
+def posted_files(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Files "posted in Discord" that ``mod load-table url:`` fetches."""
+    return serve_posted_files(monkeypatch)
+
 
 RECEIPT = re.compile(r"receipt ([0-9a-f]{64})")
 

@@ -21,7 +21,7 @@ from bot.systems.vaevictis import VaeVictisAdapter
 from engine.vaevictis.loader import build_game
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED
 from tests.bot.doubles import duel_systems
-from tests.vaevictis.test_alsace44_engine import core_documents
+from tests.vaevictis.alsace_documents import core_documents
 
 BACKENDS = ("sqlite", "postgresql")
 """The store's contract holds on both backends (tests/conftest.py runs each test on each)."""

@@ -6,27 +6,8 @@ from typing import Any
 
 from bot.commands.layer import COMMANDS, CUSTOM_ID, CommandLayer
 from bot.service.game_service import GameService
+from tests.bot.command_junk import JUNK
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, ctx, started
-
-JUNK: list[Any] = [
-    "",
-    " ",
-    "\x00",
-    "a" * 5000,
-    "💥" * 50,
-    "'; DROP TABLE games; --",
-    "-1",
-    "1e309",
-    "nan",
-    -(10**30),
-    10**30,
-    3.5,
-    True,
-    None,
-    "<@123>",
-    "wg:1:1:c:red.1",
-    "units=x to=y",
-]
 
 
 async def snapshot(service: GameService) -> tuple[int, int]:

@@ -31,7 +31,7 @@ from bot.transports.discord_app import UmpireBot
 from engine.contract import Action, Choice, ComputerDecision, Prompt
 from tests.bot.conftest import BLUE, MOD, RED, ctx
 from tests.bot.doubles import DuelComputer, duel_computer_systems, duel_systems, require_ardennes
-from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, bot_behind_fake_discord, posts
+from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, bot_behind_fake_discord, posts
 
 CHANNEL = 810
 ANN = FakeUser(11, "ann")
@@ -311,10 +311,6 @@ async def fake(db_path: Path) -> AsyncIterator[FakeDiscord]:
     await store.close()
 
 
-def index_of(sent: list[Sent], text: str) -> int:
-    return next(i for i, s in enumerate(sent) if text in s.content)
-
-
 async def test_discord_game_against_the_computer(fake: FakeDiscord) -> None:
     """Created against the computer, which answers in a worker process; a human against it proceeds; the
     explanation of its activation follows the activation's picture (or, when its roll wins, the account of that
@@ -395,7 +391,7 @@ def test_umpire_local_refuses_an_unknown_level(tmp_path: Path, capsys: pytest.Ca
 async def test_league_game_never_gets_a_computer_seat(store: SqliteStore) -> None:
     """Games against the computer are never rated: a league game's seat is refused to the computer, for its
     players and for a moderator alike, and the game's seats are left as they were."""
-    from tests.leagues.test_league_service import GUILD, LEAGUE, ORG, PLAYERS, Threads, league
+    from tests.leagues.league_setups import GUILD, LEAGUE, ORG, PLAYERS, Threads, league
 
     games = GameService(store, duel_computer_systems(), computer_processes=0)
     room = LeagueService(games)

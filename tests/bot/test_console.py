@@ -8,22 +8,8 @@ from pathlib import Path
 
 from bot.transports.cli import main
 from bot.transports.console import play
+from tests.bot.console_script import SCRIPT
 from tests.bot.doubles import duel_systems, require_ardennes
-
-SCRIPT = """
-# both players bid; red moves first
-choose 2
-choose 1
-act advance steps=3
-act advance steps=1
-act advance steps=2
-game undo
-attack line x
-ok
-choose 2
-act advance steps=2
-log
-""".splitlines()
 
 
 async def test_a_script_plays_a_game_hot_seat(tmp_path: Path) -> None:
@@ -139,7 +125,7 @@ async def test_a_misspelt_option_is_refused_with_the_options_the_command_takes(t
 
 def test_a_misspelt_name_is_matched_to_the_name_written_inside_it() -> None:
     """`attacker_quality=` meant `quality=` (the name written inside it), not `attackers`."""
-    from bot.service.arguments import closest
+    from engine.arguments import closest
 
     assert closest("attacker_quality", ["attackers", "target", "kind", "quality"]) == "quality"
     assert closest("atackers", ["attackers", "target"]) == "attackers"

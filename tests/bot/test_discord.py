@@ -17,29 +17,13 @@ import pytest
 from bot.service.config import Limits, Settings
 from bot.store.sqlite import SqliteStore
 from bot.transports.discord_app import UmpireBot
+from tests.bot.discord_play import ANN, BOB, CHANNEL, close_fake, dm_to, open_fake, seated
 from tests.bot.doubles import duel_systems
-from tests.bot.fakediscord import FakeDiscord, FakeFile, FakeUser, Sent, answers, posts
+from tests.bot.fakediscord import FakeDiscord, FakeFile, FakeUser, answers, posts
 
-ANN = FakeUser(11, "ann")
-BOB = FakeUser(22, "bob")
 EVE = FakeUser(33, "eve")
 MOD = FakeUser(99, "mod", moderator=True)
-CHANNEL = 700
 ROOT = Path(__file__).resolve().parents[2]
-
-
-async def open_fake(db_path: Path) -> FakeDiscord:
-    store = await SqliteStore.open(db_path)
-    bot = UmpireBot(Settings(token=None, db=str(db_path)), store, duel_systems(), sync_commands=False,
-                    run_background_tasks=False)  # fmt: skip
-    fake = FakeDiscord(bot)
-    await fake.start()
-    return fake
-
-
-async def close_fake(fake: FakeDiscord) -> None:
-    await fake.stop()
-    await fake.bot.service.store.close()
 
 
 @pytest.fixture
@@ -47,17 +31,6 @@ async def fake(db_path: Path) -> AsyncIterator[FakeDiscord]:
     opened = await open_fake(db_path)
     yield opened
     await close_fake(opened)
-
-
-async def seated(fake: FakeDiscord) -> list[Sent]:
-    await fake.command(ANN, CHANNEL, "game create", scenario="standard")
-    await fake.command(ANN, CHANNEL, "game join", seat="red")
-    await fake.command(BOB, CHANNEL, "game join")
-    return await fake.command(BOB, CHANNEL, "game start")
-
-
-def dm_to(sent: list[Sent], user: FakeUser) -> Sent:
-    return next(s for s in sent if s.kind == "dm" and s.user == user.id)
 
 
 async def test_create_join_start_status(fake: FakeDiscord) -> None:
@@ -163,7 +136,7 @@ def wire(kind: str, junk: object) -> object:
 
 async def test_junk_in_every_option_changes_nothing_and_never_fails(fake: FakeDiscord) -> None:
     from bot.commands.layer import COMMANDS
-    from tests.bot.test_commands import JUNK
+    from tests.bot.command_junk import JUNK
 
     start = await seated(fake)
     await fake.click(ANN, dm_to(start, ANN), "2. Bid 2")

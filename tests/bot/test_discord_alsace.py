@@ -22,8 +22,8 @@ import pytest
 
 import bot.service.game_service
 from bot.systems import systems
+from tests.bot.discord_ardennes_play import choose, no_traceback, prompt_to
 from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, bot_behind_fake_discord, posts
-from tests.bot.test_discord_ardennes import choose, no_traceback, prompt_to
 
 ANN = FakeUser(11, "ann")  # German
 BOB = FakeUser(22, "bob")  # French (the "allied" seat)

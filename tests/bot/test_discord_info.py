@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 
 from bot.transports.cli import main as umpire
-from tests.bot import test_discord_ardennes as ardennes
-from tests.bot.fakediscord import FakeDiscord, Sent, answers, posts
-from tests.bot.test_discord_ardennes import (
+from tests.bot import discord_ardennes_play as ardennes
+from tests.bot.discord_ardennes_play import (
     ANN,
     BOB,
     CHANNEL,
@@ -29,6 +28,7 @@ from tests.bot.test_discord_ardennes import (
     reveals,
     to_operations,
 )
+from tests.bot.fakediscord import FakeDiscord, Sent, answers, posts
 
 fake = ardennes.fake
 pinned_seed = ardennes.pinned_seed

@@ -19,8 +19,8 @@ from typing import Any
 
 from bot.leagues.service import LeagueService
 from bot.service.game_service import DAY
+from tests.bot.discord_play import close_fake, open_fake
 from tests.bot.fakediscord import FakeDiscord, FakeUser, Sent, answers, posts
-from tests.bot.test_discord import close_fake, open_fake
 
 ANN = FakeUser(11, "ann")
 BOB = FakeUser(22, "bob")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -30,52 +30,16 @@ from bot.systems import systems
 from engine.contract import Action, Prompt, RulesError
 from tests.bot.alsace import alsace_adapter
 from tests.bot.doubles import require_ardennes
+from tests.bot.liveness_candidates import CANDIDATES
 
 SEEDS = int(os.environ.get("UMPIRE_LIVENESS_SEEDS", "1"))
 ACTIONS = int(os.environ.get("UMPIRE_LIVENESS_ACTIONS", "120"))
-
-Candidates = Callable[[Any, str, Prompt, random.Random], list[Action]]
 
 
 def adapter_of(system_id: str) -> SystemAdapter:
     if system_id == "alsace44":
         return alsace_adapter()
     return systems()[system_id]()
-
-
-def vae_victis_candidates(adapter: Any) -> Candidates:
-    from engine.vaevictis.legal import candidate_actions
-
-    def candidates(state: Any, seat: str, prompt: Prompt, rng: random.Random) -> list[Action]:
-        found = candidate_actions(adapter.game, state, seat)
-        rng.shuffle(found)
-        return sorted(found, key=lambda a: a.verb in ("pass", "end_activation", "end_support") and rng.random() < 0.8)
-
-    return candidates
-
-
-def wargame_commander_candidates(adapter: Any) -> Candidates:
-    from tests.wargame_commander.play import random_action
-
-    def candidates(state: Any, seat: str, prompt: Prompt, rng: random.Random) -> list[Action]:
-        choices = [Action(seat, c.verb, dict(c.args)) for c in prompt.choices]
-        return [random_action(state, seat, prompt, rng), *rng.sample(choices, len(choices))]
-
-    return candidates
-
-
-def asl_candidates(adapter: Any) -> Candidates:
-    def candidates(state: Any, seat: str, prompt: Prompt, rng: random.Random) -> list[Action]:
-        found = [Action(seat, c.verb, dict(c.args)) for c in prompt.choices]
-        rng.shuffle(found)
-        if "areas" in prompt.free_verbs:
-            found.insert(0, Action(seat, "areas", {"setup": "A,B", "strategic": "", "perimeter": ""}))
-        if "report_end" in prompt.free_verbs:
-            cvp = {"cvp_allied": rng.randint(0, 40), "cvp_german": rng.randint(0, 40)}
-            found += [Action(seat, "report_end", cvp), Action(seat, "report_end", {**cvp, "winner": "allied"})]
-        return found
-
-    return candidates
 
 
 def games() -> Iterator[tuple[str, str]]:
@@ -89,13 +53,6 @@ def games() -> Iterator[tuple[str, str]]:
 OPTIONS: dict[str, dict[str, Any]] = {
     # The bundled module has no CG definitions (9.51-.53): a campaign is created with them.
     "asl": {"start": "17N", "end": "18PM", "elr": {"allied": 5, "german": 3}, "san": {"allied": 3, "german": 4}},
-}
-
-CANDIDATES: dict[str, Callable[[Any], Candidates]] = {
-    "ardennes44": vae_victis_candidates,
-    "alsace44": vae_victis_candidates,
-    "asl": asl_candidates,
-    "wargame-commander": wargame_commander_candidates,
 }
 
 

@@ -28,7 +28,7 @@ from bot.store.sqlite import SqliteStore
 from engine.contract import Action, RulesError
 from tests.bot.alsace import alsace_systems
 from tests.bot.doubles import require_ardennes
-from tests.bot.test_liveness_property import CANDIDATES
+from tests.bot.liveness_candidates import CANDIDATES
 
 SEEDS = int(os.environ.get("UMPIRE_HYGIENE_SEEDS", "1"))
 ACTIONS = int(os.environ.get("UMPIRE_HYGIENE_ACTIONS", "60"))

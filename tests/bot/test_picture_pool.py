@@ -19,9 +19,9 @@ from bot.service.picture_pool import PictureFailed, PicturePool, PictureRequest,
 from bot.service.rendering import Renderer
 from bot.systems import systems
 from engine.contract import IllegalActionError
+from tests.bot.discord_ardennes_play import ANN, CHANNEL, prompt_to, to_operations
 from tests.bot.doubles import require_ardennes
 from tests.bot.fakediscord import bot_behind_fake_discord, posts
-from tests.bot.test_discord_ardennes import ANN, CHANNEL, prompt_to, to_operations
 
 
 class Numbered:

@@ -24,7 +24,7 @@ from render.record import images
 from render.record.page import record_page
 from tests.bot.conftest import BLUE, CHANNEL, RED, started
 from tests.bot.doubles import duel_systems
-from tests.bot.test_verify_layers import finished_game
+from tests.bot.verify_games import finished_game
 
 
 async def test_record_before_the_end_a_player_reads_only_its_own_sealed_bid(service: GameService) -> None:

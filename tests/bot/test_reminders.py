@@ -13,8 +13,8 @@ import discord
 import pytest
 
 from tests.bot.conftest import BLUE, CHANNEL, RED
+from tests.bot.discord_play import ANN, BOB, close_fake, open_fake
 from tests.bot.fakediscord import MODERATOR_ROLE, posts
-from tests.bot.test_discord import ANN, BOB, close_fake, open_fake
 
 DAY = 86400.0
 

@@ -13,10 +13,10 @@ import pytest
 
 from bot.service.rendering import Renderer
 from bot.transports.console import play
+from tests.bot.console_script import SCRIPT
+from tests.bot.discord_play import ANN, BOB, CHANNEL, dm_to, open_fake, seated
 from tests.bot.doubles import Duel, duel_systems
 from tests.bot.fakediscord import posts
-from tests.bot.test_console import SCRIPT
-from tests.bot.test_discord import ANN, BOB, CHANNEL, dm_to, open_fake, seated
 
 
 def drawing_threads(monkeypatch: pytest.MonkeyPatch) -> list[threading.Thread]:

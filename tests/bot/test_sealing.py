@@ -20,7 +20,7 @@ def bid_button(replies: list[Reply], user: int, amount: int) -> str:
 async def prompt_replies(layer: CommandLayer, service: GameService) -> list[Reply]:
     """The messages asking each seat for its decision now (the bids go by DM, with buttons)."""
     table = await service.table(CHANNEL)
-    return await layer._prompt_replies(ctx(RED), table, await service.prompts(table.game), {})
+    return await layer.prompt_replies(ctx(RED), table, await service.prompts(table.game), {})
 
 
 async def test_two_players_sealing_at_the_same_instant_are_both_accepted(service: GameService) -> None:

@@ -17,9 +17,9 @@ from bot.store import sqlite as store_module
 from bot.store.records import GameRow, NewAction
 from bot.store.sqlite import ARCHIVED, MIGRATIONS, SqliteStore
 from tests.bot.conftest import BLUE, CHANNEL, RED, started
+from tests.bot.discord_play import close_fake, open_fake
 from tests.bot.doubles import duel_systems
-from tests.bot.test_discord import close_fake, open_fake
-from tests.bot.test_store_scale import play
+from tests.bot.store_play import play
 
 VERSION_3 = Path(__file__).parent / "data" / "version3.sqlite3"
 """Written by the store of schema version 3 (commit 840d9f4, before this change): game 1 played 9 turns, one

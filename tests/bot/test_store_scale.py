@@ -18,17 +18,7 @@ from bot.store.sqlite import MIGRATIONS, SqliteStore
 from engine.contract import Action
 from tests.bot.conftest import BLUE, CHANNEL, MOD, RED, started
 from tests.bot.doubles import Duel, duel_systems
-
-TURNS = [("red", "advance", {"steps": 1}), ("red", "end_turn", {}), ("blue", "advance", {"steps": 1}),
-         ("blue", "end_turn", {})]  # fmt: skip
-
-
-async def play(service: GameService, turns: int, channel: int = CHANNEL) -> None:
-    """Alternate turns of one advance each, after the bids."""
-    callers = {"red": RED, "blue": BLUE}
-    for number in range(turns):
-        seat, verb, args = TURNS[number % len(TURNS)]
-        await service.act(channel, callers[seat], verb, args)
+from tests.bot.store_play import TURNS, play
 
 
 def counting_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -13,9 +13,9 @@ import bot.service.game_service
 from bot.systems import systems
 from bot.transports.console import play
 from tests.bot.alsace import alsace_systems
+from tests.bot.discord_ardennes_play import CHANNEL, choose, prompt_to
 from tests.bot.doubles import require_ardennes
 from tests.bot.fakediscord import FakeDiscord, FakeUser, answers, bot_behind_fake_discord, posts
-from tests.bot.test_discord_ardennes import CHANNEL, choose, prompt_to
 
 ANN = FakeUser(11, "ann")  # German
 BOB = FakeUser(22, "bob")  # French

@@ -17,7 +17,7 @@ from bot.service.record import record_html
 from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import BLUE, CHANNEL, RED, started
 from tests.bot.doubles import duel_systems
-from tests.bot.test_verify_layers import finished_game
+from tests.bot.verify_games import finished_game
 
 T = TypeVar("T")
 

@@ -4,54 +4,22 @@ round cut short, abandoned and reopened games. (The whole season through Discord
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.leagues.service import LeagueService
-from bot.leagues.store import Pairing
 from bot.service.config import Limits
 from bot.service.game_service import DAY, Caller, GameService, Refusal
 from bot.store.opening import open_store
 from bot.store.sqlite import SqliteStore
 from tests.bot.doubles import duel_systems, require_ardennes
+from tests.leagues.league_setups import GUILD, LEAGUE, ORG, PLAYERS, Clock, Threads, decide_all, league
 
 BACKENDS = ("sqlite", "postgresql")
 """The league tables' contract holds on both backends (tests/conftest.py runs each test on each)."""
-
-ORG = Caller(99, "org", moderator=True)
-PLAYERS = [Caller(10 + i, f"p{i}") for i in range(6)]
-LEAGUE = 900
-GUILD = 1
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class Threads:
-    """Opens numbered threads; ``fail_at`` makes one call fail (a crash while a round's games are made)."""
-
-    def __init__(self) -> None:
-        self.ids = itertools.count(5000)
-        self.opened: list[tuple[int, str]] = []
-        self.fail_at: int | None = None
-
-    async def __call__(self, parent: int, name: str) -> int:
-        if self.fail_at is not None and len(self.opened) == self.fail_at:
-            self.fail_at = None
-            raise ConnectionError("Discord went away")
-        thread = next(self.ids)
-        self.opened.append((thread, name))
-        return thread
 
 
 @pytest.fixture
@@ -61,21 +29,6 @@ async def room(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> 
     games = GameService(store, duel_systems(), clock=Clock())
     yield LeagueService(games)
     await store.close()
-
-
-async def league(room: LeagueService, players: int, format_: str = "swiss", rounds: int = 2, **more: Any) -> None:
-    await room.create(guild=GUILD, channel=LEAGUE, caller=ORG, name="Test", system_id="duel", scenario="short",
-                      format_=format_, rounds=rounds, **more)  # fmt: skip
-    for player in PLAYERS[:players]:
-        await room.join(LEAGUE, player, None)
-    await room.close(LEAGUE, ORG)
-
-
-async def decide_all(room: LeagueService, pairings: list[Pairing], winner_first: bool = True) -> None:
-    """Adjudicate every game still being played: the first seat wins."""
-    for p in pairings:
-        if not p.decided and p.second is not None:
-            await room.decide(LEAGUE, ORG, p.game, "adjudicated", p.first if winner_first else p.second, "test")
 
 
 async def test_a_both_sides_round_robin_meets_every_pair_twice_with_sides_swapped(room: LeagueService) -> None:

@@ -19,7 +19,7 @@ from bot.store.migrations import _steered_leagues
 from bot.store.opening import open_store
 from bot.store.sqlite import MIGRATIONS, SqliteStore
 from tests.bot.doubles import duel_systems
-from tests.leagues.test_league_service import GUILD, LEAGUE, ORG, PLAYERS, Clock, Threads, decide_all, league
+from tests.leagues.league_setups import GUILD, LEAGUE, ORG, PLAYERS, Clock, Threads, decide_all, league
 
 BACKENDS = ("sqlite", "postgresql")
 """The league tables' contract holds on both backends (tests/conftest.py runs each test on each)."""

@@ -1,6 +1,6 @@
 """Crowded late-game positions of both games, from seeded random play, and their pictures in both fog views.
 
-Random play (the weighted order of ``tests.vaevictis.test_random_play``) runs a few hundred actions from a
+Random play (the weighted order of ``tests.vaevictis.random_play``) runs a few hundred actions from a
 scenario's start under fog of war (11); from ``FROM`` on, every ``EVERY`` actions, the position and the
 events of the activation being played are kept. Each position gives pictures as the German seat, the Allied
 seat and both sides see it, with the last activation's arrows, results and crosses, whole and close up.
@@ -23,7 +23,7 @@ from render.picture import MapPicture
 from render.view_picture import picture_from_view
 from scenarios import load_game
 from tests.vaevictis.alsace import alsace_game
-from tests.vaevictis.test_random_play import weighted_order
+from tests.vaevictis.random_play import weighted_order
 
 GAMES = ("ardennes44", "alsace44")
 FROM = 300

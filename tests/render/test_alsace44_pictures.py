@@ -46,7 +46,7 @@ def test_19_2_the_front_line_is_drawn_in_the_set_up_picture_and_as_an_overlay() 
     from render.overlays import overlay_sets
     from render.picture import FrontLine, setup_picture
     from render.snapshot import render_map
-    from tests.render.test_snapshot import count_colour
+    from tests.render.snapshot_tools import count_colour
 
     game = alsace_game()
     picture = setup_picture(game.data)

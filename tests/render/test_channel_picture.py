@@ -14,7 +14,7 @@ from render.overlays import victory_overlay
 from render.picture import MapPicture
 from render.snapshot import frame, render_map
 from render.view_picture import picture_from_view
-from tests.render.test_snapshot import around, count_colour
+from tests.render.snapshot_tools import around, count_colour
 
 UNIT = {"id": "de-peiper", "name": "Peiper", "steps": 2, "max_steps": 2, "status": []}
 

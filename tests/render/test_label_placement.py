@@ -9,6 +9,7 @@ other occupied hex, BREAK markers, crosses beside stacks and a reachable-hex cos
 from __future__ import annotations
 
 import dataclasses
+import random
 from itertools import pairwise
 
 import pytest
@@ -16,9 +17,9 @@ import pytest
 from engine.hexgrid import Hex
 from render.counters import value_boxes
 from render.picture import AttackMark, Happenings, MapMark, MapPicture, Reachable
-from render.placement import Placer, overlap, ring
+from render.placement import CELL, Placer, overlap, ring
 from render.snapshot import frame, render_map, render_placed
-from tests.render.crowded import GAMES, SEATS, Crowded, positions
+from tests.render.crowded import GAMES, SEATS, positions
 
 
 def loaded(picture: MapPicture) -> MapPicture:
@@ -41,10 +42,6 @@ def loaded(picture: MapPicture) -> MapPicture:
     return dataclasses.replace(
         picture, happened=happened, map_marks=tuple(marks), overlays=(*picture.overlays, Reachable(costs))
     )
-
-
-def crowded_pictures() -> list[tuple[str, Crowded]]:
-    return [(pos.name, pos) for which in GAMES for pos in positions(which)]
 
 
 CASES = [pytest.param(which, index, id=f"{which}-{index}") for which in GAMES for index in range(3)]
@@ -117,3 +114,39 @@ def test_the_placer_takes_the_first_place_that_hides_nothing() -> None:
     assert overlap(first, (0.0, 0.0, 10.0, 10.0)) == 25.0
     assert len(ring((0.0, 0.0, 10.0, 10.0), 4, 4)) == 24
     assert all(not overlap(a, b) for a, b in pairwise(ring((0.0, 0.0, 10.0, 10.0), 4, 4, rings=1)[:2]))
+
+
+def test_the_placer_grid_finds_every_box_a_scan_finds() -> None:
+    """Issue 32: the placer looks up a box's neighbours in a grid instead of scanning every box; over random
+    boxes (spanning cells, touching edges, appended to the lists from outside as snapshots do) its costs,
+    its choices and what it calls free are exactly those of a scan of every box."""
+    rng = random.Random(32)
+
+    def box() -> tuple[float, float, float, float]:
+        x, y = rng.uniform(-50, 600), rng.uniform(-50, 600)
+        return x, y, x + rng.choice((1.0, 8.0, CELL, 150.0)) * rng.random(), y + rng.uniform(0.5, 90)
+
+    def scan(placer: Placer, b: tuple[float, float, float, float]) -> float:
+        return (
+            1000.0 * sum(overlap(b, v) for v in placer.values)
+            + sum(overlap(b, p) for p in placer.placed)
+            + 0.05 * sum(overlap(b, c) for c in placer.bodies)
+        )
+
+    for _ in range(20):
+        placer = Placer()
+        for _ in range(rng.randrange(1, 60)):
+            placer.add_values([box()])
+            placer.bodies.append(box())
+            if rng.random() < 0.3:
+                placer.placed.append(box())
+            candidates = [box() for _ in range(rng.randrange(1, 8))]
+            assert [placer.cost(c) for c in candidates] == [scan(placer, c) for c in candidates]
+            assert [placer.free(c) for c in candidates] == [
+                not any(overlap(c, v) for v in placer.values) and not any(overlap(c, p) for p in placer.placed)
+                for c in candidates
+            ]
+            placer.place(candidates)
+    alone = Placer(values=[(0.0, 0.0, CELL, 10.0)])
+    assert not alone.covers_value((CELL, 0.0, CELL + 5, 10.0))  # touching is not covering
+    assert alone.covers_value((CELL - 1, 9.0, CELL + 5, 20.0))

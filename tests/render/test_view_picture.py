@@ -19,7 +19,7 @@ from render.overlays import victory_overlay
 from render.picture import Reachable
 from render.snapshot import frame, render_map, to_png
 from render.view_picture import face_from_view, picture_from_view
-from tests.render.test_snapshot import around, count_colour
+from tests.render.snapshot_tools import around, count_colour
 
 
 @pytest.fixture(scope="module")
@@ -31,10 +31,6 @@ def engine(game: GameData) -> VaeVictisGame:
 def view(engine: VaeVictisGame) -> dict[str, Any]:
     state = engine.new_game(next(iter(engine.data.scenarios)), {}, b"render-tests")
     return engine.view(state, "german")
-
-
-def stack_at(view: dict[str, Any], hex_: int) -> dict[str, Any]:
-    return next(s for s in view["stacks"] if s["hex"] == hex_)
 
 
 def offset_box(box: tuple[int, int, int, int], dy: int) -> tuple[int, int, int, int]:

@@ -9,7 +9,6 @@ import pytest
 from engine.contract import Action, Event, RulesError
 from engine.vaevictis.data import GameData
 from engine.vaevictis.game import VaeVictisGame
-from engine.vaevictis.state import GameState
 from tests.vaevictis.positions import mini_data
 
 FRONT = {
@@ -71,5 +70,3 @@ class Table:
             setattr(self.state.units[unit_id], key, value)
 
 
-def fresh_state(table: Table) -> GameState:
-    return GameState.from_json(table.state.to_json())

@@ -2,7 +2,7 @@
 
     python -m tests.vaevictis.record_ardennes_replays    # rewrites tests/vaevictis/recordings/*.json
 
-Each recording is a seeded random game (the random-play driver of test_random_play.py): its scenario,
+Each recording is a seeded random game (the random-play driver of random_play.py): its scenario,
 options, seed, every action taken and the SHA-256 of the state's JSON after every 50 actions and at the end.
 The recordings in the repository were made with the engine of main, never with a branch's: first at
 1a350ee, before the engine was made general for Alsace 1944 (issue 14), and again at 819a333, which brought

@@ -100,14 +100,17 @@ def _step(action: Action, events: list[Event], state: GameState) -> bytes:
     return json.dumps([action.to_json(), [e.to_json() for e in events], state.to_json()], sort_keys=True).encode()
 
 
-def replay(game_id: str, scenario: str, options: dict[str, bool], seed: int, log: list[Action]) -> str:
+def replay(
+    game_id: str, scenario: str, options: dict[str, bool], seed: int, log: list[Action], *, owned: bool = False
+) -> str:
     """The digest of states and events of a log replayed by ``apply`` alone, no prompt read (as ``umpire
-    verify`` replays a game)."""
+    verify`` replays a game); with ``owned``, by ``apply_owned``, which changes the state it is given."""
     game = _game(game_id)
     state = game.new_game(scenario, options, seed.to_bytes(32, "big"))
     applied = hashlib.sha256()
+    apply = game.apply_owned if owned else game.apply
     for action in log:
-        state, events = game.apply(state, action)
+        state, events = apply(state, action)
         applied.update(_step(action, events, state))
     return f"{len(log)}:{applied.hexdigest()}"
 

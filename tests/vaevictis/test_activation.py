@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from engine.contract import NotYourTurnError
+from tests.vaevictis.combat_setups import mini_game, mini_game_with_independents
 from tests.vaevictis.gameplay import FRONT, Table
 from tests.vaevictis.pinned_dice import seed_rolling
-from tests.vaevictis.test_combat_fixtures import mini_game
+from tests.vaevictis.positions import mini_data, position
 
 
 def test_3_2_formation_activation_activates_the_hq_for_free() -> None:
@@ -147,6 +148,46 @@ def test_12_1_no_improved_position_in_an_enemy_zone_of_control() -> None:
 def test_16_3_independents_never_activate_by_formation() -> None:
     table = Table(placements=FRONT)
     table.refused("german", "activate_formation", "3.2", "not one of your formations", formation="us-v")
+
+
+def test_16_3_an_independent_formation_is_refused_a_formation_activation_and_acts_in_a_general_one() -> None:
+    placements = {"hq-us-v": 101, "us-2-id": 203, "hq-de-1ss": 803, "de-peiper": 703, "de-ind-4": 605}
+    table = Table(mini_game_with_independents(), placements)
+    table.refused("german", "activate_formation", "16.3", "act only in general activations", formation="de-independent")
+    table.act("german", "activate_general")
+    table.act("german", "move", units="de-ind-4", to="0606")
+    assert table.unit("de-ind-4").hex == 606
+
+
+def test_1_1_infantry_has_2_aps_mechanized_armored_and_hqs_3() -> None:
+    pos = position(mini_data(), {"us-2-id": 203, "de-hansen": 805, "de-peiper": 705, "hq-us-v": 101})
+    points = {u: pos.base_action_points(pos.state.units[u]) for u in ("us-2-id", "de-hansen", "de-peiper", "hq-us-v")}
+    assert points == {"us-2-id": 2, "de-hansen": 3, "de-peiper": 3, "hq-us-v": 3}
+
+
+def test_1_4_the_status_table_sets_the_aps_and_statuses_add_up() -> None:
+    """[1.4] Isolated: 2 APs; unsupplied: 1; fatigued: one less (3.5.1), added to any other status: the
+    document's example, a fatigued and unsupplied unit, has none."""
+    pos = position(mini_data(), {"de-hansen": 805, "us-2-id": 203})
+    hansen, infantry = pos.state.units["de-hansen"], pos.state.units["us-2-id"]
+    hansen.isolated = True
+    assert pos.base_action_points(hansen) == 2
+    hansen.isolated, hansen.unsupplied = False, True
+    assert pos.base_action_points(hansen) == 1
+    hansen.fatigued = True
+    assert pos.base_action_points(hansen) == 0
+    infantry.fatigued = True
+    assert pos.base_action_points(infantry) == 1
+
+
+def test_3_1_a_unit_acts_by_joining_the_activation_in_progress() -> None:
+    """[3.1] A unit's first action brings it into the activation: it counts as activated and has its APs."""
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    table.act("german", "enter_ip", unit="de-12-vg")
+    unit = table.unit("de-12-vg")
+    assert table.state.activation is not None and "de-12-vg" in table.state.activation.units
+    assert unit.activations == 1 and unit.action_points == 2 - 1 and unit.improved_position
 
 
 def test_2_2_the_turn_ends_when_both_sides_pass_in_succession() -> None:

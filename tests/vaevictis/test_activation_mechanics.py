@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.vaevictis.gameplay import Table
-from tests.vaevictis.test_combat_fixtures import seed_for
+from tests.vaevictis.combat_setups import seed_for
+from tests.vaevictis.gameplay import FRONT, Table
 
 CONTACT = {"hq-us-v": 101, "us-2-id": 203, "hq-de-1ss": 803, "de-peiper": 303, "de-hansen": 303}
 
@@ -51,3 +51,18 @@ def test_3_5_the_odds_preview_counts_the_fatigue_an_attacker_takes_as_it_joins_a
     combat = next(e for e in events if e.kind == "combat")
     odds = shown.assessment
     assert combat.text.startswith(f"Combat at 0203: {odds.attack_total} against {odds.defence_total},")
+
+
+def test_3_4_the_activation_offers_every_action_and_its_end_only_once_no_attack_is_owed() -> None:
+    """[3.4, 3.4.2] Within an activation the player combines moves, attacks, Improved Positions and recovery
+    as he likes; the activation's end is offered only when no unit owes an attack (4.2)."""
+    table = Table(placements=FRONT)
+    table.act("german", "activate_general")
+    prompt = table.game.prompts(table.state)["german"]
+    assert {"move", "attack", "enter_ip", "leave_ip", "recover", "end_activation"} <= set(prompt.free_verbs)
+    assert [c.verb for c in prompt.choices] == ["end_activation"] and prompt.rule == "3.4"
+    table.state.activation.units.append("de-12-vg")  # type: ignore[union-attr]
+    table.set("de-12-vg", hex=304, must_attack=True, action_points=1)  # in the zone of 2nd and 3rd ID
+    prompt = table.game.prompts(table.state)["german"]
+    assert {c.verb for c in prompt.choices} == {"attack"}
+    assert "12 VG must attack before the activation ends (4.2)" in prompt.text

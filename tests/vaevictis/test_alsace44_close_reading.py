@@ -18,7 +18,7 @@ from engine.vaevictis.movement import check_move
 from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.state import GameState, MapMarker
 from scenarios import load_game
-from tests.vaevictis.test_combat_fixtures import seed_for
+from tests.vaevictis.combat_setups import seed_for
 
 GAME = VaeVictisGame(load_game("alsace44"))
 DATA = GAME.data
@@ -129,8 +129,8 @@ def test_15_3_lack_of_ss_elan_waits_for_a_reactivation_of_the_30th_ss_and_nothin
     """ "At the moment when the German player reactivates any unit of the 30th SS": a first activation of an SS
     unit, or a reactivation of another formation's unit, goes ahead without asking the French."""
     from engine.vaevictis.loader import build_game
-    from tests.vaevictis.test_alsace44_engine import core_documents
-    from tests.vaevictis.test_alsace44_stratagems import ss_reactivation
+    from tests.vaevictis.alsace_documents import core_documents
+    from tests.vaevictis.stratagem_play import ss_reactivation
 
     game = VaeVictisGame(build_game(core_documents()))
     state, ss, move = ss_reactivation(game)
@@ -158,8 +158,8 @@ def test_2_1_15_both_initiative_stratagems_played_are_sealed_then_revealed_toget
 
     from engine.vaevictis import initiative_stratagems as initiative
     from engine.vaevictis.loader import build_game
-    from tests.vaevictis.test_alsace44_engine import core_documents
-    from tests.vaevictis.test_alsace44_stratagems import FIRST_CA, LXIII, initiative_of_turn_2
+    from tests.vaevictis.alsace_documents import core_documents
+    from tests.vaevictis.stratagem_play import FIRST_CA, LXIII, initiative_of_turn_2
 
     game = VaeVictisGame(build_game(core_documents()))
     state = initiative_of_turn_2(game)
@@ -187,8 +187,8 @@ def test_19_4_2_only_a_french_move_or_advance_into_column_16_brings_the_mulhouse
     from engine.contract import Event
     from engine.vaevictis import variant
     from engine.vaevictis.loader import build_game
-    from tests.vaevictis.test_alsace44_engine import core_documents
-    from tests.vaevictis.test_alsace44_variant import started
+    from tests.vaevictis.alsace_documents import core_documents
+    from tests.vaevictis.variant_play import started
 
     game = VaeVictisGame(build_game(core_documents()))
     data = game.data

@@ -7,7 +7,7 @@ neighbours within two hexes are clear, unsettled and without rivers:
     2611 touches 2510, 2511, 2610, 2612, 2710, 2711
 
 French infantry I/4 RTM (3, quality 4) against German I/757 (2, quality 3) is 2:1 with +1 to the die. The die
-faces are pinned by choosing the seed (test_combat_fixtures.attack); :func:`face_for` reads the preview to find
+faces are pinned by choosing the seed (combat_setups.attack); :func:`face_for` reads the preview to find
 the face that gives a wanted result, so a test never depends on a hand-computed column.
 """
 
@@ -31,9 +31,9 @@ from engine.vaevictis.odds import AttackPlan, assess, preview
 from engine.vaevictis.state import GameState, Position
 from engine.vaevictis.unseen_odds import unseen_preview
 from scenarios import load_game
-from tests.vaevictis.test_alsace44_engine import core_documents
-from tests.vaevictis.test_combat_fixtures import act, attack, new_state, seed_for, verbs
-from tests.vaevictis.test_random_play import play
+from tests.vaevictis.alsace_documents import core_documents
+from tests.vaevictis.combat_setups import act, attack, new_state, seed_for, verbs
+from tests.vaevictis.random_play import play
 
 Docs = dict[str, Any]
 

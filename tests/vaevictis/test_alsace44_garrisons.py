@@ -21,7 +21,7 @@ from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
 from engine.vaevictis.state import GameState, Position
 from render.view_picture import face_from_view
-from tests.vaevictis.test_alsace44_engine import core_documents
+from tests.vaevictis.alsace_documents import core_documents
 
 SEED = bytes(range(32))
 HUNINGUE = 3312

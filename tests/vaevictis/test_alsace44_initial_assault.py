@@ -21,7 +21,7 @@ from engine.vaevictis.legal import reachable
 from engine.vaevictis.state import GameState, Position
 from engine.vaevictis.supply import no_entry_hexes
 from tests.vaevictis.alsace import alsace_game, check_alsace_invariants
-from tests.vaevictis.test_random_play import check_invariants
+from tests.vaevictis.random_play import check_invariants
 
 SEED = b"\x05" * 32
 

@@ -26,8 +26,8 @@ from engine.vaevictis.state import Activation, GameState, MapMarker, Position
 from engine.vaevictis.supply import SupplyNet, command_range, update_statuses
 from engine.vaevictis.zoc import enemy_zoc, zoc_hexes
 from scenarios import game_folder, load_game, read_documents
+from tests.vaevictis.alsace_documents import core_documents
 from tests.vaevictis.positions import position
-from tests.vaevictis.test_alsace44_engine import core_documents
 
 
 @pytest.fixture(scope="module")

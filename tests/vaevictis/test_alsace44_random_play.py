@@ -1,6 +1,6 @@
 """Random legal play of Alsace 1944, each scenario to its result, the invariants checked after every action.
 
-The general invariants of random play (tests/vaevictis/test_random_play.py) and Alsace's own
+The general invariants of random play (tests/vaevictis/random_play.py) and Alsace's own
 (tests/vaevictis/alsace.py) are checked after each action. ``ALSACE44_RANDOM_SEEDS`` (default 1) sets how
 many games of each scenario; a failure reproduces from its seed.
 """
@@ -14,7 +14,7 @@ import pytest
 from engine.contract import InvalidActionError
 from engine.vaevictis.game import VaeVictisGame
 from tests.vaevictis.alsace import alsace_game, check_alsace_invariants
-from tests.vaevictis.test_random_play import play
+from tests.vaevictis.random_play import play
 
 SEEDS = int(os.environ.get("ALSACE44_RANDOM_SEEDS", "1"))
 MAX_ACTIONS = 8000
@@ -34,7 +34,7 @@ def test_19_every_scenario_plays_to_a_result(game: VaeVictisGame, scenario: str,
     """[19.1, 19.2, 19.4] Each scenario, played at random, ends with a winner on its last turn."""
     start = None
     if game.data.scenarios[scenario].variant:  # [19.4.1] a checked free set-up and an offensive effort first
-        from tests.vaevictis.test_alsace44_variant import both_set_up, effort
+        from tests.vaevictis.variant_play import both_set_up, effort
 
         start = effort(game, both_set_up(game, scenario), 2, "fr-2-dim,fr-9-dic")
     state, log = play(game, 100 + seed, scenario, MAX_ACTIONS, also_check=check_alsace_invariants, start=start)

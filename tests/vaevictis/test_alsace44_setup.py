@@ -24,7 +24,7 @@ from engine.vaevictis.state import GameState, Position
 from engine.vaevictis.view import HIDDEN_FROM
 from scenarios import load_game
 from tests.vaevictis.alsace import check_alsace_invariants
-from tests.vaevictis.test_random_play import check_invariants
+from tests.vaevictis.random_play import check_invariants
 
 SEED = bytes(range(32))
 EAST_OF_BELFORT = "east of Belfort, north of the Allaine"

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from engine.contract import Action, IllegalActionError
-from engine.hexgrid import hex_name
 from engine.vaevictis import activation as act
 from engine.vaevictis import initiative_stratagems as initiative
 from engine.vaevictis.data import GameData
@@ -20,11 +19,16 @@ from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
 from engine.vaevictis.movement import check_move
 from engine.vaevictis.state import GameState
-from tests.vaevictis.test_alsace44_engine import core_documents
-
-SEED = bytes(range(32))
-LXIII = "lxiii-ak-hq"
-FIRST_CA = "1st-army-corps-hq"
+from tests.vaevictis.alsace_documents import core_documents
+from tests.vaevictis.stratagem_play import (
+    FIRST_CA,
+    LXIII,
+    SEED,
+    empty_area,
+    initiative_of_turn_2,
+    operations,
+    ss_reactivation,
+)
 
 
 @pytest.fixture(scope="module")
@@ -41,17 +45,6 @@ def support_done(game: VaeVictisGame, state: GameState) -> GameState:
     for side in ("german", "allied"):
         if side in game.prompts(state):
             state, _ = game.apply(state, Action(side, "end_support", {}))
-    return state
-
-
-def initiative_of_turn_2(game: VaeVictisGame) -> GameState:
-    """The initiative phase of a turn without a forced stratagem, both counters in hand."""
-    state = game.new_game("entire-battle", {}, SEED)
-    state.turn = 2
-    state.phase = "initiative"
-    state.flags = {"phase_done": [], **{k: v for k, v in state.flags.items() if k in ("face_down", "set_aside")}}
-    state.events_left[FIRST_CA] = 1
-    state.events_left[LXIII] = 1
     return state
 
 
@@ -177,24 +170,6 @@ TANK = "fr-a-cc2"
 INFANTRY = "fr-i-4-rtm"
 
 
-def operations(game: VaeVictisGame, side: str) -> GameState:
-    """Turn 2's operations phase, ``side`` in a general activation, every counter still in hand."""
-    state = game.new_game("entire-battle", {}, SEED)
-    state.turn, state.phase, state.active, state.pending = 2, "operations", side, []  # type: ignore[assignment]
-    act.start_general_activation(state, game.data)
-    return state
-
-
-def empty_area(data: GameData, state: GameState, hexes: list[int]) -> None:
-    """Clear every counter from these hexes and the hexes around them."""
-    grid = data.map.grid
-    area = {n for h in hexes for n in (h, *grid.neighbours(h))}
-    for unit in state.on_map():
-        if unit.hex in area:
-            unit.hex = None
-            unit.arrived = True
-
-
 def intersection(data: GameData) -> tuple[int, int]:
     """A clear road intersection (two roads) with a road neighbour, both clear, unsettled, away from rivers."""
     game_map = data.map
@@ -317,17 +292,6 @@ def test_15_2_an_alarm_battalion_closes_a_town_no_french_unit_has_entered(game: 
     with pytest.raises(IllegalActionError) as refused:
         game.apply(state, Action("german", "play_event", {"event": "alarm-battalion", "hex": f"{village:04d}"}))
     assert refused.value.rule == "15.2"
-
-
-def ss_reactivation(game: VaeVictisGame) -> tuple[GameState, str, Action]:
-    """A German general activation about to move a unit of the 30th SS activated once already this turn."""
-    data = game.data
-    state = operations(game, "german")
-    ss = next(u for u, d in data.units.items() if d.formation == "de-30-ss" and not d.is_hq)
-    start, goal = 3105, 3106
-    empty_area(data, state, [start, goal])
-    state.units[ss].hex, state.units[ss].arrived, state.units[ss].activations = start, True, 1
-    return state, ss, Action("german", "move", {"units": ss, "to": hex_name(goal)})
 
 
 def test_15_3_lack_of_ss_elan_is_offered_at_the_moment_of_a_reactivation_and_stops_it(game: VaeVictisGame) -> None:

@@ -19,7 +19,7 @@ from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.loader import build_game
 from engine.vaevictis.state import GameState
 from engine.vaevictis.turn import start_turn
-from tests.vaevictis.test_alsace44_engine import core_documents
+from tests.vaevictis.alsace_documents import core_documents
 
 SEED = bytes(range(32))
 
@@ -204,3 +204,56 @@ def test_15_3_19_2_a_raid_commando_leaves_before_the_last_victory_check(game: Va
     state.turn, state.phase, state.active = data.scenarios["entire-battle"].turns, "operations", None
     game._end_operations(state)
     assert state.result is not None and state.result["result"] == "allied-tactical"
+
+
+def test_19_2_the_strategic_victory_names_every_objective_it_met(game: VaeVictisGame) -> None:
+    data = game.data
+    state = game.new_game("entire-battle", {}, SEED)
+    occupy(data, state, [*place_hexes(data, "Belfort"), *place_hexes(data, "Mulhouse"), *forts(data)])
+    exit_division(data, state, 3)
+    assert ending(data, state) == "allied-strategic"
+    assert state.result is not None and state.result["reason"] == (
+        "holds Belfort, Mulhouse; holds every fort; 1re DB (1st Armoured Division) has left the map by the "
+        "northern exit roads (cc1, cc2, cc3 and its HQ)"
+    )
+
+
+def test_19_2_a_division_whose_hq_stayed_on_the_map_has_not_left_it(game: VaeVictisGame) -> None:
+    data = game.data
+    state = game.new_game("entire-battle", {}, SEED)
+    occupy(data, state, [*place_hexes(data, "Belfort"), *place_hexes(data, "Mulhouse"), *forts(data)])
+    exit_division(data, state, 3)
+    state.flags["exited"].remove(data.formations["fr-1-db"].hq)
+    assert ending(data, state) == "allied-tactical"
+
+
+def test_19_2_belfort_and_mulhouse_are_held_only_in_every_hex(game: VaeVictisGame) -> None:
+    data = game.data
+    state = game.new_game("entire-battle", {}, SEED)
+    occupy(data, state, [*place_hexes(data, "Belfort")[:1], *place_hexes(data, "Mulhouse"), *forts(data)])
+    assert ending(data, state) == "german"
+
+
+def test_19_1_the_rhine_is_reached_only_by_a_unit_standing_on_its_bank(game: VaeVictisGame) -> None:
+    data = game.data
+    state = game.new_game("initial-assault", {}, SEED)
+    victory.after_action(data, state)
+    assert state.flags.get(victory.REACHED_FLAG, []) == []
+    scout = french_infantry(data, state)[0]
+    state.units[scout].hex = rhine_hex(data)
+    victory.after_action(data, state)
+    victory.after_action(data, state)
+    assert state.flags[victory.REACHED_FLAG] == ["allied:rhine bank"]
+
+
+def test_19_the_result_is_told_with_the_french_sides_name_and_its_winner(game: VaeVictisGame) -> None:
+    data = game.data
+    state = game.new_game("entire-battle", {}, SEED)
+    occupy(data, state, [*place_hexes(data, "Belfort"), *place_hexes(data, "Mulhouse"), *forts(data)])
+    events = victory.end_of_game(data, state)
+    assert [e.text for e in events] == ["French tactical: holds Belfort, Mulhouse; holds every fort (19)."]
+    assert state.result is not None and state.result["winner"] == "allied"
+    state = game.new_game("initial-assault", {}, SEED)
+    events = victory.end_of_game(data, state)
+    assert [e.text for e in events] == ["German: the French objectives were not met (19)."]
+    assert state.result == {"winner": "german", "result": "german", "reason": "the French objectives were not met"}

@@ -1,7 +1,7 @@
 """The players' own choices in a combat: each side's quality unit (7.4, 7.6), the defender's window at the
 start of an attack (7.5, 15.3 Nuts!), and what a retreat through an enemy ZoC costs (7.7.1).
 
-Mini game (tests/vaevictis/test_combat_fixtures.py); dice pinned by choosing the seed.
+Mini game (tests/vaevictis/combat_setups.py); dice pinned by choosing the seed.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from engine.contract import IllegalActionError
 from engine.vaevictis import combat
 from engine.vaevictis.odds import AttackPlan
 from engine.vaevictis.state import GameState
+from tests.vaevictis.combat_setups import act, mini_game, new_state, seed_for, verbs
 from tests.vaevictis.gameplay import Table
-from tests.vaevictis.test_combat_fixtures import act, mini_game, new_state, seed_for, verbs
 
 DATA = mini_game()
 

@@ -9,9 +9,9 @@ import pytest
 from engine.contract import IllegalActionError
 from engine.vaevictis.data import GameData
 from engine.vaevictis.loader import build_game
-from engine.vaevictis.odds import AttackPlan, Contribution, assess, preview, round_ratio, sum_strengths
+from engine.vaevictis.odds import AttackPlan, Contribution, assess, c3i_rating, preview, round_ratio, sum_strengths
 from engine.vaevictis.state import GameState, MapMarker
-from tests.vaevictis.test_combat_fixtures import mini_documents, mini_game, new_state
+from tests.vaevictis.combat_setups import mini_documents, mini_game, mini_game_with_independents, new_state
 
 
 def germans_attack(target: int, *attackers: str, **kw: object) -> AttackPlan:
@@ -239,6 +239,25 @@ def test_1_3_german_hq_supports_only_its_own_formation_in_command_range() -> Non
     state.units["hq-de-1ss"].hex = 805
     error = refusal(data, state, germans_attack(303, "de-vg", supports=(("hq-de-1ss", "nebelwerfer"),)))
     assert error.rule == "1.3" and "out of its command range" in error.reason
+
+
+def test_16_3_an_independent_may_receive_support_from_any_hq_of_its_side_in_range() -> None:
+    """[16.3] A German HQ supports only its own formation (1.3), but an independent takes support from any
+    HQ of its side whose command range reaches it."""
+    data = mini_game_with_independents()
+    state = new_state(data, {"de-ind-4": 403, "de-vg": 404, "hq-de-67": 503, "us-b": 303})
+    state.units["hq-de-67"].supports = ["nebelwerfer"]
+    supported = germans_attack(303, "de-ind-4", supports=(("hq-de-67", "nebelwerfer"),))
+    assert any("nebelwerfer" in m.reason for m in assess(data, state, supported).shifts)
+    error = refusal(data, state, germans_attack(303, "de-vg", supports=(("hq-de-67", "nebelwerfer"),)))
+    assert error.rule == "1.3" and "another formation" in error.reason
+
+
+def test_9_5_an_independent_is_rated_a_at_quality_5_and_b_at_quality_4() -> None:
+    """[9.5] A unit of a formation takes its HQ's C3I rating; an independent has its own, by its quality."""
+    data = mini_game_with_independents()
+    assert (c3i_rating(data, "de-ind-5"), c3i_rating(data, "de-ind-4")) == ("A", "B")
+    assert (c3i_rating(data, "de-vg"), c3i_rating(data, "de-326")) == ("B", "C")
 
 
 def test_17_1_on_turn_1_american_units_receive_support_however_far_their_hq() -> None:

@@ -1,6 +1,6 @@
 """Resolving an attack (combat.py): the die, losses, retreats, advances, breakthroughs, supports after use.
 
-Dice are pinned by choosing the seed (see ``attack`` in test_combat_fixtures). Column reminders, mini game:
+Dice are pinned by choosing the seed (see ``attack`` in combat_setups). Column reminders, mini game:
 de-vg (9, q3) against us-b (6, q3) is 2:1; de-big (30, q3) against us-b is 5:1, against us-c (3) 8:1+.
 """
 
@@ -12,7 +12,7 @@ from engine.contract import Action, IllegalActionError, NotYourTurnError
 from engine.vaevictis import combat, zoc
 from engine.vaevictis.odds import AttackPlan
 from engine.vaevictis.state import GameState, Position
-from tests.vaevictis.test_combat_fixtures import act, attack, mini_game, new_state, verbs
+from tests.vaevictis.combat_setups import act, attack, mini_game, new_state, verbs
 
 DATA = mini_game()
 
@@ -389,6 +389,19 @@ def test_9_5_traffic_jam_the_defender_picks_the_attacker_reduced_to_zero() -> No
     events = act(DATA, state, "choose_snafu_unit", unit="de-big")
     fight = next(e for e in events if e.kind == "combat")
     assert fight.data["ratio"] == "2:1"  # only de-vg's 9 against 6
+
+
+def test_9_5_an_attack_by_several_formations_rolls_on_the_worst_c3i_rating() -> None:
+    """[9.5] 12 VG's HQ (I SS) is rated B, 326 VG's (LXVII) C: together they roll on column C, where a 1
+    calls for the SNAFU table (on column B a 1 is no SNAFU)."""
+    state = new_state(DATA, {"de-vg": 403, "de-326": 403, "us-b": 303}, c3i_snafu=True)
+    events = attack(DATA, state, plan(303, "de-vg", "de-326"), [1, 3, 4, 4])  # C3I 1, SNAFU 3 + 4 = 7
+    check = next(e for e in events if e.kind == "roll" and e.data["purpose"].startswith("C3I check"))
+    assert check.data["purpose"] == "C3I check, rating C"
+    assert [e.data["roll"] for e in events if e.kind == "snafu"] == [7]
+    state = new_state(DATA, {"de-vg": 403, "us-b": 303}, c3i_snafu=True)
+    events = attack(DATA, state, plan(303, "de-vg"), [1, 3])  # alone on column B: the 1 calls for nothing
+    assert not [e for e in events if e.kind == "snafu"] and state.rolls_made == 2
 
 
 def test_15_4_christmas_reroll_the_second_roll_stands() -> None:

@@ -1,6 +1,6 @@
 """[7.2] One attack on several adjacent enemy hexes: odds, refusals, losses, retreats, advances, breakthrough.
 
-Built on the combat fixtures (tests/vaevictis/test_combat_fixtures.py): the mini map, dice pinned by seed.
+Built on the combat fixtures (tests/vaevictis/combat_setups.py): the mini map, dice pinned by seed.
 Around 0403: 0303 and 0404 clear, 0302 rough, 0402 forest; 0403|0503 is a bridged river, 0404|0504 an
 unbridged one. de-big (30, q3) at 0403 against us-b (6) at 0303 and us-d (6) at 0404 is 30:12, 3:1: die 1
 2/1, 2 1/1, 3-4 -/1, 5 1/2, 6 -/2 in bold.
@@ -16,8 +16,8 @@ from engine.contract import IllegalActionError, InvalidActionError
 from engine.vaevictis import combat
 from engine.vaevictis.odds import AttackPlan, assess, preview
 from engine.vaevictis.state import GameState
+from tests.vaevictis.combat_setups import act, attack, mini_game, new_state, verbs
 from tests.vaevictis.gameplay import Table
-from tests.vaevictis.test_combat_fixtures import act, attack, mini_game, new_state, verbs
 
 DATA = mini_game()
 

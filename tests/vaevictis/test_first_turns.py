@@ -10,7 +10,7 @@ import pytest
 
 from engine.contract import Action, Event, RulesError
 from engine.hexgrid import hex_name
-from engine.vaevictis import movement, turn
+from engine.vaevictis import movement, turn, victory
 from engine.vaevictis.game import VaeVictisGame
 from engine.vaevictis.geography import beyond_meuse
 from engine.vaevictis.odds import may_support
@@ -302,6 +302,61 @@ def test_17_2_a_lone_hq_in_a_city_does_not_hold_it_for_the_defensive_victory(gam
     state, _ = apply(game, state, state.active or "german", "pass")
     state, _ = apply(game, state, state.active or "allied", "pass")
     assert state.result is not None and state.result["winner"] == "allied", state.result
+
+
+def test_17_1_a_supplied_unit_across_the_meuse_ends_the_game_at_once_and_says_why(game: VaeVictisGame) -> None:
+    state = finish_support(game, game.new_game("initial-assault", {}, b"\x05" * 32))
+    state.units["de-1-ss-peiper"].hex = meuse_bridge(game, state)[1]
+    events = victory.after_action(game.data, state)
+    reason = "a supplied German unit has crossed the Meuse"
+    assert state.result == {"winner": "german", "result": "german", "reason": reason}
+    assert state.phase == "over" and state.pending == [] and state.activation is None
+    assert [(e.kind, e.text, e.data) for e in events] == [("victory", f"German: {reason} (17).", state.result)]
+
+
+def test_17_2_a_supplied_unit_across_the_meuse_wins_only_at_the_end_of_the_turn(game: VaeVictisGame) -> None:
+    state = finish_support(game, game.new_game("entire-battle", {}, b"\x06" * 32))
+    state.units["de-1-ss-peiper"].hex = meuse_bridge(game, state)[1]
+    assert victory.after_action(game.data, state) == [] and state.result is None
+    events = victory.end_of_turn(game.data, state)
+    reason = "a supplied German unit is across the Meuse"
+    assert state.result == {"winner": "german", "result": "german-offensive", "reason": reason}
+    assert [e.text for e in events] == [f"German offensive: {reason} (17)."]
+
+
+def test_17_1_without_the_meuse_or_the_three_cities_the_allies_win_at_the_end(game: VaeVictisGame) -> None:
+    state = finish_support(game, game.new_game("initial-assault", {}, b"\x05" * 32))
+    events = victory.end_of_game(game.data, state)
+    reason = "the German objectives were not met"
+    assert state.result == {"winner": "allied", "result": "allied", "reason": reason}
+    assert [e.text for e in events] == [f"Allied: {reason} (17)."]
+
+
+def _hold(game: VaeVictisGame, state: GameState, holders: dict[str, str]) -> None:
+    """Put each unit alone in its city (``{unit: city}``), the city's other occupants taken off."""
+    for unit_id, city in holders.items():
+        hex_ = game.data.map.place(city).hex
+        for unit in state.units.values():
+            if unit.hex == hex_:
+                unit.hex, unit.eliminated = None, True
+        state.units[unit_id].hex = hex_
+
+
+def test_17_2_three_of_the_five_cities_held_by_supplied_units_is_a_defensive_victory(game: VaeVictisGame) -> None:
+    holders = {"de-1-ss-peiper": "Bastogne", "de-1-ss-hansen": "St. Vith", "de-1-ss-sandig": "Marche"}
+    state = finish_support(game, game.new_game("entire-battle", {}, b"\x06" * 32))
+    _hold(game, state, holders)
+    events = victory.end_of_game(game.data, state)
+    assert state.result is not None and (state.result["winner"], state.result["result"]) == (
+        "german",
+        "german-defensive",
+    )
+    assert [e.text for e in events] == ["German defensive: holds Bastogne, St. Vith, Marche (17)."]
+    state = finish_support(game, game.new_game("entire-battle", {}, b"\x06" * 32))
+    _hold(game, state, holders)
+    state.units["de-1-ss-sandig"].isolated = True  # 10.3: a city held by an unsupplied unit does not count
+    victory.end_of_game(game.data, state)
+    assert state.result is not None and state.result["winner"] == "allied"
 
 
 def test_16_1_a_truck_unit_is_logged_with_the_3_ap_it_has(game: VaeVictisGame) -> None:

@@ -6,116 +6,18 @@ a few units of each class and nationality that every test places where it needs 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from engine.contract import IllegalActionError
 from engine.hexgrid import Hex
+from engine.vaevictis import zoc
 from engine.vaevictis.data import GameData
-from engine.vaevictis.loader import build_game
 from engine.vaevictis.movement import Route, apply_move, check_move, legal_destinations
-from engine.vaevictis.state import GameState, MapMarker, UnitState
-from tests.vaevictis.minigame import documents
-
-COLUMNS, ROWS = 12, 10
-
-UNITS: list[dict[str, Any]] = [
-    # id, name, formation, kind, steps, strength
-    {"id": "hq-us-v", "name": "V", "formation": "us-v", "kind": "hq", "steps": 1, "strength": 1, "c3i": "A"},
-    {"id": "us-393", "name": "393/99", "formation": "us-v", "kind": "infantry", "steps": 4, "strength": 12},
-    {"id": "us-394", "name": "394/99", "formation": "us-v", "kind": "infantry", "steps": 4, "strength": 12},
-    {"id": "us-ccb", "name": "CCB/9", "formation": "us-v", "kind": "armored", "steps": 3, "strength": 9},
-    {"id": "us-cav", "name": "14 Cav", "formation": "us-v", "kind": "mechanized", "steps": 2, "strength": 6},
-    {"id": "hq-br", "name": "XXX", "formation": "br-30", "kind": "hq", "steps": 1, "strength": 1, "c3i": "A"},
-    {"id": "br-53", "name": "53", "formation": "br-30", "kind": "infantry", "steps": 4, "strength": 12},
-    {"id": "br-29", "name": "29 BB", "formation": "br-30", "kind": "armored", "steps": 2, "strength": 6},
-    {"id": "hq-de", "name": "I SS", "formation": "de-1ss", "kind": "hq", "steps": 1, "strength": 1, "c3i": "B"},
-    {"id": "de-326", "name": "326 VG", "formation": "de-1ss", "kind": "infantry", "steps": 3, "strength": 9},
-    {"id": "de-272", "name": "272 VG", "formation": "de-1ss", "kind": "infantry", "steps": 3, "strength": 9},
-    {"id": "de-peiper", "name": "Peiper/1", "formation": "de-1ss", "kind": "armored", "steps": 2, "strength": 8},
-    {"id": "de-hansen", "name": "Hansen/1", "formation": "de-1ss", "kind": "mechanized", "steps": 2, "strength": 6},
-    {"id": "de-116", "name": "116/Pz", "formation": "de-1ss", "kind": "armored", "steps": 2, "strength": 8},
-    {"id": "de-weak", "name": "KG Weak", "formation": "de-1ss", "kind": "infantry", "steps": 1, "strength": 1},
-]
-
-
-def build(
-    terrain: Mapping[str, str] | None = None,
-    *,
-    rivers: Iterable[tuple[str, str, bool]] = (),
-    roads: Iterable[Iterable[str]] = (),
-    places: Mapping[str, str] | None = None,
-    westwall: Iterable[str] = (),
-) -> GameData:
-    """A 12 x 10 clear map with the given terrain letters, rivers ``(a, b, bridged)``, roads and places."""
-    docs = documents()
-    lines = []
-    for r in range(1, ROWS + 1):
-        cells = []
-        for c in range(1, COLUMNS + 1):
-            if c % 2 == 1 and r == ROWS:
-                cells.append(" ")
-            else:
-                cells.append((terrain or {}).get(f"{c:02d}{r:02d}", "."))
-        lines.append("".join(cells))
-    rivers = list(rivers)
-    docs["map.toml"] = {
-        "map": {"name": "Movement test map", "columns": COLUMNS, "rows": ROWS, "lower_columns": "odd"},
-        "terrain": {"rows": lines, "westwall": list(westwall)},
-        "place": [{"name": "Alpha", "hex": "0101", "kind": "city"}]
-        + [{"name": f"Place {h}", "hex": h, "kind": kind} for h, kind in (places or {}).items()],
-        "river": [
-            {
-                "name": "Our",
-                "hexsides": [[a, b] for a, b, _ in rivers],
-                "bridges": [[a, b] for a, b, bridged in rivers if bridged],
-            }
-        ]
-        if rivers
-        else [],
-        "road": [{"name": f"Road {i}", "hexes": list(hexes)} for i, hexes in enumerate(roads)],
-        "edges": {"german": [{"edge": "east"}], "allied": [{"edge": "west"}]},
-        "entry": {"german": ["1205", "1206"], "allied": ["0105", "0106"]},
-    }
-    docs["counters.toml"] = {
-        "army": [
-            {"id": "us-1st", "name": "US 1st Army", "side": "allied", "nationality": "us"},
-            {"id": "br-xxx", "name": "British XXX Corps", "side": "allied", "nationality": "british"},
-            {"id": "de-6pz", "name": "6. Panzerarmee", "side": "german", "nationality": "german"},
-        ],
-        "formation": [
-            {"id": "us-v", "name": "V Corps", "army": "us-1st", "color": "#336699", "hq": "hq-us-v"},
-            {"id": "br-30", "name": "XXX Corps", "army": "br-xxx", "color": "#993333", "hq": "hq-br"},
-            {"id": "de-1ss", "name": "I SS Pz Korps", "army": "de-6pz", "color": "#e8d44d", "hq": "hq-de"},
-        ],
-        "unit": [{"size": "X", "quality": 4, **({"support": 1} if u["kind"] == "hq" else {}), **u} for u in UNITS],
-        "detachment": [{"nationality": "us", "steps": 2, "strength_per_step": 3}],
-    }
-    docs["setup.toml"]["setup"] = []
-    docs["setup.toml"]["reinforcement"] = [
-        {"turn": 1, "units": [u["id"] for u in UNITS if u["formation"] != "de-1ss"], "hexes": ["0105"]},
-        {"turn": 1, "units": [u["id"] for u in UNITS if u["formation"] == "de-1ss"], "hexes": ["1205"]},
-    ]
-    docs["setup.toml"]["support"] = [
-        {"army": "us-1st", "turn": 0, "markers": {"artillery": 1}},
-        {"army": "de-6pz", "turn": 0, "markers": {"nebelwerfer": 1}},
-    ]
-    return build_game(docs)
-
-
-def position(data: GameData, placements: Mapping[str, tuple[str, int]]) -> GameState:
-    """A state in the operations phase with units placed as ``{unit: (hex, action points)}``."""
-    state = GameState(game=data.id, scenario="test", options={}, seed="00", phase="operations")
-    for unit_id, definition in data.units.items():
-        state.units[unit_id] = UnitState(id=unit_id, steps=definition.steps)
-    for unit_id, (hex_text, ap) in placements.items():
-        unit = state.units[unit_id]
-        unit.hex = int(hex_text)
-        unit.arrived = True
-        unit.action_points = ap
-    return state
+from engine.vaevictis.state import GameState, MapMarker, Position
+from tests.vaevictis.movement_setups import build, position
 
 
 def refusal(data: GameData, state: GameState, units: list[str], path: list[int], **kwargs: Any) -> IllegalActionError:
@@ -341,6 +243,57 @@ def test_4_1_no_zone_of_control_across_a_river_bridged_or_not() -> None:
     routes = legal_destinations(data, state, ["us-393"])
     assert not routes[404].enters_enemy_zoc and not routes[405].enters_enemy_zoc
     assert routes[503].enters_enemy_zoc  # the same unit's zone on its own bank
+
+
+def around(data: GameData, hex_: Hex) -> set[Hex]:
+    """A hex and the six around it."""
+    return {hex_, *data.map.grid.neighbours(hex_)}
+
+
+def test_4_1_a_unit_of_strength_2_controls_the_hexes_around_it() -> None:
+    data = build()
+    state = position(data, {"us-393": ("0104", 2), "de-two": ("0504", 0), "de-weak": ("0508", 0)})
+    assert set(zoc.enemy_zoc(Position(data, state), "allied")) == around(data, 504) | {508}
+
+
+def test_4_1_each_side_meets_the_zones_of_the_other_sides_units() -> None:
+    data = build()
+    state = position(data, {"us-393": ("0104", 2), "de-326": ("0804", 0)})
+    pos = Position(data, state)
+    assert zoc.enemy_zoc(pos, "allied") == {h: {"de-326"} for h in around(data, 804)}
+    assert zoc.enemy_zoc(pos, "german") == {h: {"us-393"} for h in around(data, 104)}
+
+
+def test_4_1_the_zones_follow_a_unit_over_many_positions_in_a_row() -> None:
+    """[4.1] The zones of a position are kept for the positions that follow (a bounded number of them): every
+    position's zones are its own, however many came before, read once or twice."""
+    data = build()
+    state = position(data, {"us-393": ("0101", 2), "de-326": ("0102", 0)})
+    for column in range(1, 13):
+        for row in (2, 6):
+            state.units["de-326"].hex = column * 100 + row
+            for _ in range(2):
+                assert set(zoc.enemy_zoc(Position(data, state), "allied")) == around(data, column * 100 + row)
+
+
+def test_7_8_a_breakthrough_marker_cancels_the_zone_as_soon_as_it_is_placed() -> None:
+    data = build()
+    state = position(data, {"us-ccb": ("0104", 2), "de-116": ("0504", 0)})
+    assert 404 in zoc.enemy_zoc(Position(data, state), "allied")
+    state.markers.append(MapMarker(kind="breakthrough", hex=404, side="allied", turn_placed=1))
+    assert set(zoc.enemy_zoc(Position(data, state), "allied")) == around(data, 504) - around(data, 404) | {504}
+
+
+def test_7_8_only_a_breakthrough_marker_cancels_and_only_around_itself() -> None:
+    """[7.8] The marker cancels the zone in its hex and the six around it; the rest of the unit's zone
+    stands, and another marker of the side (a Roadblock, 15.3) cancels nothing."""
+    data = build()
+    state = position(data, {"us-ccb": ("0104", 2), "de-116": ("0504", 0)})
+    state.markers.append(MapMarker(kind="roadblock", hex=404, side="allied", turn_placed=1))
+    assert set(zoc.enemy_zoc(Position(data, state), "allied")) == around(data, 504)
+    state.markers.append(MapMarker(kind="breakthrough", hex=303, side="allied", turn_placed=1))
+    kept = set(zoc.enemy_zoc(Position(data, state), "allied"))
+    assert kept == around(data, 504) - around(data, 303) and 404 not in kept and 605 in kept
 
 
 def test_4_2_entering_an_enemy_zoc_stops_movement_and_obliges_an_attack() -> None:

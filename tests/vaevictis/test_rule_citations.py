@@ -28,8 +28,8 @@ from engine.vaevictis.odds import AttackPlan, preview
 from engine.vaevictis.state import GameState
 from scenarios import load_game
 from tests.vaevictis.alsace import alsace_game, suggested_set_up
-from tests.vaevictis.test_combat_fixtures import new_state
-from tests.vaevictis.test_random_play import check_invariants, weighted_order
+from tests.vaevictis.combat_setups import new_state
+from tests.vaevictis.random_play import check_invariants, weighted_order
 
 SEEDS = int(os.environ.get("RULE_CITATION_SEEDS", "1"))
 ACTIONS = 250

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.contract import IllegalActionError
+from engine.contract import IllegalActionError, InvalidActionError
 from engine.vaevictis.stacking import eliminate_excess, overstacked_hexes, stacking_limit
 from engine.vaevictis.state import Position
-from tests.vaevictis.test_movement import build, position
+from tests.vaevictis.movement_setups import build, position
 
 
 def test_5_the_limit_is_6_steps() -> None:
@@ -64,3 +64,48 @@ def test_5_eliminate_excess_refuses_a_hex_within_the_limit_or_a_unit_elsewhere()
     with pytest.raises(IllegalActionError) as caught:
         eliminate_excess(state, data, 104, ["us-ccb"])
     assert caught.value.rule == "5" and "within the limit" in caught.value.reason
+
+
+def test_5_each_sides_overstacked_hexes_are_found_wherever_the_other_side_stands() -> None:
+    data = build()
+    state = position(data, {"us-393": ("0304", 0), "us-394": ("0304", 0), "hq-us-v": ("0304", 0)})
+    for unit_id in ("de-326", "de-272", "de-peiper"):
+        state.units[unit_id].hex = 505  # 3 + 3 + 2 = 8 steps
+    state.units["us-ccb"].hex, state.units["de-116"].hex = 101, 1201  # a lone unit of each side elsewhere
+    assert overstacked_hexes(Position(data, state), "allied") == {304: 3}
+    assert overstacked_hexes(Position(data, state), "german") == {505: 2}
+
+
+def test_5_a_hex_of_exactly_6_steps_has_nothing_to_eliminate() -> None:
+    data = build()
+    state = position(data, {"us-393": ("0304", 0), "us-cav": ("0304", 0)})
+    with pytest.raises(IllegalActionError) as caught:
+        eliminate_excess(state, data, 304, ["us-cav"])
+    assert caught.value.rule == "5" and "holds 6 steps, within the limit of 6" in caught.value.reason
+
+
+def test_5_an_elimination_may_leave_exactly_6_steps_and_no_more_units_than_needed() -> None:
+    data = build()
+    state = position(data, {"us-393": ("0304", 0), "us-394": ("0304", 0), "us-cav": ("0304", 0)})  # 10 steps
+    with pytest.raises(IllegalActionError) as caught:
+        eliminate_excess(state, data, 304, ["us-394", "us-cav"])
+    assert caught.value.rule == "5" and "14 Cav need not be eliminated" in caught.value.reason
+    events = eliminate_excess(state, data, 304, ["us-394"])
+    assert events[0].text == "394/99 eliminated: 0304 held 10 steps, more than 6 (5)"
+    assert overstacked_hexes(Position(data, state), "allied") == {}
+
+
+def test_5_the_words_of_a_refused_elimination_name_every_unit_chosen() -> None:
+    data = build()
+    placed = {"us-393": ("0304", 0), "us-394": ("0304", 0), "us-cav": ("0304", 0), "hq-us-v": ("0304", 0)}
+    state = position(data, placed)
+    with pytest.raises(IllegalActionError) as caught:
+        eliminate_excess(state, data, 304, ["hq-us-v", "us-cav"])
+    assert (
+        caught.value.reason
+        == "eliminating V and 14 Cav leaves 8 steps in 0304, more than the 6 allowed: choose more units"
+    )
+    with pytest.raises(InvalidActionError, match=r"^a unit is named twice$"):
+        eliminate_excess(state, data, 304, ["us-cav", "us-cav"])
+    with pytest.raises(InvalidActionError, match="there is no unit 'ghost'"):
+        eliminate_excess(state, data, 304, ["ghost"])

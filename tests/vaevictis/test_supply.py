@@ -7,10 +7,15 @@ hexside.
 
 from __future__ import annotations
 
-from engine.vaevictis.data import GameData
-from engine.vaevictis.state import Position
-from engine.vaevictis.supply import SupplyNet, update_statuses
+import pytest
+
+from engine.vaevictis.data import SIDES, GameData
+from engine.vaevictis.game import VaeVictisGame
+from engine.vaevictis.state import GameState, MapMarker, Position, UnitState
+from engine.vaevictis.supply import SupplyNet, command_range, road_only_hexes, update_statuses
+from tests.vaevictis.combat_setups import add_independents
 from tests.vaevictis.positions import mini_data, position
+from tests.vaevictis.record_engine_digests import play
 
 DATA: GameData = mini_data()
 
@@ -136,6 +141,16 @@ def test_8_2_units_out_of_command_get_the_status_and_lose_it_back_in_range() -> 
     assert not unit.out_of_command
 
 
+def test_16_3_an_independent_is_in_command_however_far_from_every_hq() -> None:
+    """[16.3] An independent has no HQ and is always in command; a unit of a formation as far from its HQ is
+    out of command (8.2)."""
+    data = mini_data(add_independents)
+    pos = position(data, {"hq-de-1ss": 803, "de-ind-4": 203, "de-12-vg": 204, "hq-us-v": 206})
+    update_statuses(pos, "german")
+    assert not pos.state.units["de-ind-4"].out_of_command
+    assert pos.state.units["de-12-vg"].out_of_command
+
+
 def test_17_1_all_us_units_in_command_on_turn_one() -> None:
     pos = position(DATA, {"hq-us-v": 101, "us-2-id": 806, "hq-de-1ss": 801})
     update_statuses(pos, "allied", all_in_command=True)
@@ -148,3 +163,95 @@ def test_8_1_command_area_is_the_hexes_a_line_of_command_reaches() -> None:
     assert 403 not in area and 402 not in area  # enemy-held hexes stop a line of command
     assert 503 in area and 404 in area  # 0404 is reached round the enemy, within 4
     assert all(DATA.map.grid.distance(803, h) <= 4 for h in area)
+
+
+def _in_command_by_one_search_per_unit(net: SupplyNet, unit: UnitState) -> bool:
+    """[8.1] The line of command searched from the HQ to this unit alone (how it was found before one search
+    from each HQ answered for all its units)."""
+    data, state = net.data, net.pos.state
+    formation = data.formations[data.units[unit.id].formation]
+    if formation.independent or net._british_beyond_the_river(unit):
+        return True
+    if formation.hq is None:
+        return False
+    hq = state.units[formation.hq]
+    if not hq.on_map or unit.hex is None or hq.hex is None:
+        return False
+    return unit.id == hq.id or net._within(hq.hex, unit.hex, command_range(data, net.side), net.enemy_hexes, False)
+
+
+def _supplied_by_one_search_per_unit(net: SupplyNet, unit: UnitState) -> bool:
+    """[10.2] The line of supply searched from each HQ to this unit alone (as it was before)."""
+    data, state = net.data, net.pos.state
+    if unit.hex is None:
+        return False
+    if net._british_beyond_the_river(unit):
+        return True
+    if data.units[unit.id].is_hq:
+        return net.hq_supplied(unit.id)
+    road_only = road_only_hexes(data) if data.units[unit.id].is_mechanized else frozenset()
+    if net._near_supplied_road(unit.hex, road_only):
+        return True
+    for hq_id in net.supplying_hqs(unit.id):
+        hq = state.units[hq_id]
+        if hq.hex is None or not hq.on_map or not net.hq_supplied(hq_id):
+            continue
+        closed = net.supply_closed - {hq.hex, unit.hex}
+        if net._within(hq.hex, unit.hex, command_range(data, net.side), closed, rivers=True, road_only=road_only):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("game_id", ["ardennes44", "alsace44"])
+def test_8_1_10_2_one_search_per_hq_finds_the_lines_a_search_per_unit_finds(game_id: str) -> None:
+    """[8.1, 10.1, 10.2] Lines of command and of supply are found by one search from each HQ (issue 27): over
+    seeded random play of both games, every unit of both sides is in command and supplied exactly when a search
+    from its HQ to it alone finds the line, in every position."""
+    checked = [0]
+
+    def check(game: VaeVictisGame, state: GameState) -> None:
+        compare(game, state)
+        blocking = game.data.events_with_effect("blocks-hex", "blocks-hex-on-roll")
+        if blocking and len(checked) % 3 == 0:  # a unit standing in a hex closed to its lines by a marker
+            marked = state.copy()
+            for unit in list(marked.on_map())[::2]:
+                for kind in blocking:
+                    assert unit.hex is not None
+                    marked.markers.append(MapMarker(kind, unit.hex, game.data.events[kind].side, marked.turn))
+            compare(game, marked)
+        checked.append(0)
+
+    def compare(game: VaeVictisGame, state: GameState) -> None:
+        pos = Position(game.data, state)
+        for side in SIDES:
+            net = SupplyNet(pos, side)
+            for unit in state.on_map():
+                if game.data.side_of(unit.id) == side:
+                    assert net.in_command(unit) == _in_command_by_one_search_per_unit(net, unit), unit.id
+                    assert net.is_supplied(unit) == _supplied_by_one_search_per_unit(net, unit), unit.id
+                    checked[0] += 1
+
+    play(game_id, "entire-battle", {}, 27, 150, check=check)
+    assert checked[0] > 5_000
+
+
+def test_10_3_the_supply_phase_reports_each_change_of_status_once() -> None:
+    """[8.2, 10.3] The supply phase lists each unit whose status changed, with its new status, and nothing for a
+    unit whose status stands."""
+    pos = position(DATA, {"hq-us-v": 105, "us-2-id": 206, "hq-de-1ss": 806})
+
+    def division() -> list[tuple[str, str]]:
+        return [change for change in update_statuses(pos, "allied") if change[0] == "us-2-id"]
+
+    assert division() == [("us-2-id", "isolated")]
+    assert division() == [("us-2-id", "unsupplied")]
+    assert division() == []
+    pos.state.units["us-2-id"].hex = 203
+    pos.invalidate()
+    assert division() == [("us-2-id", "supplied")]
+    assert division() == []
+    pos = position(DATA, {"hq-de-1ss": 803, "de-12-vg": 203, "hq-us-v": 206})
+    assert ("de-12-vg", "out-of-command") in update_statuses(pos, "german")
+    pos.state.units["de-12-vg"].hex = 603
+    pos.invalidate()
+    assert ("de-12-vg", "in-command") in update_statuses(pos, "german")

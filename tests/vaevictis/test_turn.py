@@ -39,6 +39,14 @@ def seed_for(predicate: Any) -> bytes:
 # --- Support phase (1.6) ---------------------------------------------------------------------------------
 
 
+def test_0_1_each_turn_begins_with_its_own_two_days_and_weather() -> None:
+    """[0.1] A turn is two days: the log opens each turn with its dates and weather from the turn track."""
+    table = Table(placements=FRONT)
+    table.act("german", "pass")
+    events = table.act("allied", "pass")
+    assert [e.text for e in events if e.kind == "turn"] == ["Turn 2 (18-19 December 1944, clear) begins."]
+
+
 def test_1_6_support_markers_go_from_the_pool_to_hqs_up_to_their_rating() -> None:
     game = VaeVictisGame(DATA)
     state = game.new_game("test", {}, b"\x01" * 32)

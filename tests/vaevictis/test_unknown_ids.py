@@ -8,8 +8,8 @@ import pytest
 
 from engine.contract import Action, RulesError
 from engine.vaevictis.odds import AttackPlan
+from tests.vaevictis.combat_setups import mini_game, new_state, seed_for
 from tests.vaevictis.gameplay import FRONT, Table
-from tests.vaevictis.test_combat_fixtures import mini_game, new_state, seed_for
 
 OPERATIONS: list[tuple[str, dict[str, Any]]] = [
     ("move", {"units": "no-such-unit", "to": "0504"}),

@@ -15,7 +15,7 @@ from engine.vaevictis.state import GameState, Position
 from engine.vaevictis.supply import SupplyNet
 from scenarios import load_game
 from tests.play_budget import play_seeds
-from tests.vaevictis.test_random_play import check_invariants, weighted_order
+from tests.vaevictis.random_play import check_invariants, weighted_order
 
 
 @pytest.fixture(scope="module")

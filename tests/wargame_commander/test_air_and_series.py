@@ -225,6 +225,30 @@ def test_5_1_bands_and_the_ledger_sum(fresh: SeriesState, board: Board) -> None:
     assert [line["n"] for line in fresh.ledger] == [1, 2]
 
 
+def test_5_1_the_result_names_the_difference_its_band_and_the_side_ahead(fresh: SeriesState, board: Board) -> None:
+    first, second = board.sides
+    line = scoring.score(fresh, first, 5, "5.1", "test", "a bomber step")
+    assert line == {
+        "n": 1,
+        "frame": fresh.frame,
+        "phase": fresh.phase,
+        "side": first,
+        "points": 5,
+        "rule": "5.1",
+        "source": "test",
+        "text": "a bomber step",
+    }
+    scoring.score(fresh, second, 5, "5.1", "test", "a fighter step")
+    names = f"{first.title()} 5, {second.title()} 5"
+    assert scoring.final_result(fresh, board) == (None, f"{names}: difference 0, a draw (5.1)")
+    scoring.score(fresh, second, 17, "5.1", "test", "a depot")
+    ahead = f"{first.title()} 5, {second.title()} 22: difference 17, a minor victory for the {second.title()} side"
+    ahead += " (5.1)"
+    assert scoring.final_result(fresh, board) == (second, ahead)
+    scoring.score(fresh, first, 40, "5.1", "test", "a breakthrough")
+    assert scoring.final_result(fresh, board)[0] == first
+
+
 def test_4_0_whole_series_of_random_legal_play_keep_their_invariants(doc: dict[str, Any]) -> None:
     for seed in range(SERIES_SEEDS):
         state = series.new_game(doc, bytes([seed + 1]) * 32)

@@ -179,3 +179,31 @@ def test_3_2_after_frame_1_the_allies_move_first(fresh: SeriesState) -> None:
     assert state.phase == "blitz"
     state, _ = act(state, "german", "blitz", units="")
     assert state.phase == "move_german_corps"
+
+
+def test_2_3_a_refused_move_says_which_rule_and_why(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "move_allied_corps", us_1=807, us_7=907, us_5=1007)
+    name = board.units["us-7"].name
+    refusals = {
+        "occupied": (1007, "2.3g", "hex 1007 is occupied"),
+        "far": (1707, "2.3", f"{name} cannot reach 1707 with 12 MP (terrain, enemy ZOC and Army Control costs, "),
+    }
+    for to, rule, reason in refusals.values():
+        with pytest.raises(IllegalActionError) as caught:
+            ground.check_move(state, board, "us-7", to)
+        assert caught.value.rule == rule and caught.value.reason.startswith(reason)
+    assert caught.value.reason.endswith("enemy units block; Army HQs may not enter enemy ZOC)")
+    state.moved.append("us-7")
+    with pytest.raises(IllegalActionError) as caught:
+        ground.check_move(state, board, "us-7", 1107)
+    assert (caught.value.rule, caught.value.reason) == ("2.3a", f"{name} has already moved this phase")
+    state.units["us-7"].engaged = True
+    with pytest.raises(IllegalActionError) as caught:
+        ground.check_move(state, board, "us-7", 1107)
+    assert (caught.value.rule, caught.value.reason) == ("2.47", f"{name} is Engaged and cannot move this phase")
+
+
+def test_2_3b_a_corps_exactly_at_the_army_control_range_is_in_reserve(fresh: SeriesState, board: Board) -> None:
+    state = position(fresh, "move_allied_corps", us_1=807, us_7=1307)
+    assert board.grid.distance(807, 1307) == ground.ARMY_CONTROL_RANGE
+    assert ground.movement_points(state, board, "us-7") == 12

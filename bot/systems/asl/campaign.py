@@ -19,7 +19,7 @@ to add an item, one to take one out, and Commit. The basket lives in the custom 
 until the commit and a basket survives a restart. Only the commit reaches the engine, sealed: the channel sees
 the receipt, never the content.
 
-About 620 lines: the campaign commands and the basket they share (the basket's codes are its custom ids).
+One module: the campaign commands and the basket they share (the basket's codes are its custom ids).
 """
 
 from __future__ import annotations

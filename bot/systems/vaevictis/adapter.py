@@ -86,6 +86,10 @@ class VaeVictisAdapter:
     def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         return self.game.apply(state, action)
 
+    def apply_owned(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        """:meth:`apply` on a state the caller drops (a replay from the set-up): no copy of it is made."""
+        return self.game.apply_owned(state, action)
+
     def view(self, state: GameState, seat: str | None) -> dict[str, Any]:
         return self.game.view(state, seat)  # type: ignore[arg-type]
 

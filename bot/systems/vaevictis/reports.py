@@ -9,7 +9,7 @@ unit may move, ``io`` one formation of the order of battle, ``ip`` one past acti
 A past position is rebuilt by replaying the log from the game's seed (:func:`replay_activations`); the
 pictures are drawn from the asking seat's view of that position.
 
-About 630 lines, one idea: the wording of every answer (one function per topic, each short); split by topic,
+One idea: the wording of every answer (one function per topic, each short); split by topic,
 the shared helpers (names, hexes, the seat's view) would have to move to a third module.
 """
 
@@ -24,8 +24,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.service.game_service import Info
+from engine import arguments
 from engine.contract import Action, Event, InvalidActionError
-from engine.hexgrid import Hex, hex_name, parse_hex
+from engine.hexgrid import Hex, hex_name
 from engine.vaevictis import history, legal, reports
 from engine.vaevictis.data import SIDES, Side, hq_name
 from engine.vaevictis.game import OPTIONS, VaeVictisGame
@@ -61,7 +62,7 @@ def inform(
     :raises InvalidActionError: for an unknown topic, hex, unit or turn.
     """
     if topic == "hex":
-        return hex_info(game, state, seat, _hex_arg(game, key), log)
+        return hex_info(game, state, seat, arguments.hex_on_map(key, game.data.map.grid), log)
     if topic == "unit":
         return unit_info(game, state, seat, key)
     if topic == "hq":
@@ -84,22 +85,14 @@ def inform(
     if topic == "attackers":
         if seat is None:
             raise InvalidActionError("only a seated player's units attack")
-        return Info(attackers_text(game, state, seat, _hex_arg(game, key)))
+        return Info(attackers_text(game, state, seat, arguments.hex_on_map(key, game.data.map.grid)))
     if topic == "attack-group":
-        return Info(",".join(attack_group(game, state, seat, _hex_arg(game, key))) if seat else "")
+        return Info(
+            ",".join(attack_group(game, state, seat, arguments.hex_on_map(key, game.data.map.grid))) if seat else ""
+        )
     if topic == "combats":
         return combats_info(game, state, seat, key, log, region)
     raise InvalidActionError(f"nothing to say about {topic!r}")
-
-
-def _hex_arg(game: VaeVictisGame, key: str) -> Hex:
-    try:
-        where = parse_hex(key)
-    except ValueError as error:
-        raise InvalidActionError(str(error)) from None
-    if not game.data.map.grid.contains(where):
-        raise InvalidActionError(f"hex {key} is not on the map")
-    return where
 
 
 def _mp(value: float) -> str:

@@ -18,7 +18,7 @@ from bot.service.game_service import GameService
 from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import BLUE, CHANNEL, RED, started
 from tests.bot.doubles import duel_systems
-from tests.bot.test_store_scale import play
+from tests.bot.store_play import play
 
 HERE = Path(__file__).parent
 
