@@ -8,9 +8,8 @@ from bot.transports.cogs.league_deadlines import LeagueDeadlines
 from bot.transports.cogs.reminders import Reminders
 from bot.transports.discord_app import UmpireBot
 from bot.transports.views import FormModal, PromptButton, PromptSelect
-from engine.asl import refit, roster, units
+from engine.asl import roster, units
 from engine.vaevictis import odds
-from engine.vaevictis.opponent import analysis
 from tests.bot import test_discord, test_discord_ardennes
 
 _ = object()  # stands for an object whose attribute a library sets or reads
@@ -58,8 +57,3 @@ _._ardennes  # an autouse fixture (tests/bot/test_channel_messages.py)
 
 # The rule index's subject column, parsed into each row with the others (tests/vaevictis/test_rules_index.py).
 _.subject
-
-# Unused now, in modules being reworked (the refit package, the computer opponent's analysis): remove them
-# there if they stay unused.
-refit.SECRET_STEP_KINDS
-analysis.Objectives.in_area, analysis.front_distance

@@ -12,5 +12,5 @@ RULES_VERSION = 2
 action's arguments read by the shared reader, ``engine/arguments.py``: a yes/no argument typed as ``false`` or
 ``no`` is no, and a fraction or an empty value where a whole number is needed is refused)."""
 
-RULES_FINGERPRINT = "c734b9c96e6bf229995ec317942466def353acdfce6489bb11c78271c0d38c82"
+RULES_FINGERPRINT = "fad55f04787bcae288fc894d9fe9215c9b0729dd484b6b0429a9c536d5a4f758"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -38,7 +38,6 @@ from engine.asl.refit.vocabulary import (
     ORGANISER,
     ORGANISER_VERBS,
     ROSTER_VERBS,
-    SECRET_STEP_KINDS,
     WINDY,
 )
 
@@ -48,7 +47,6 @@ __all__ = [
     "ORGANISER",
     "ORGANISER_VERBS",
     "ROSTER_VERBS",
-    "SECRET_STEP_KINDS",
     "WINDY",
     "ModuleSource",
     "apply",

@@ -8,7 +8,6 @@ from engine.contract import Seat
 ORGANISER: Seat = "organiser"
 """The pseudo-seat of the campaign's organiser (the bot checks the moderator role)."""
 
-SECRET_STEP_KINDS = ("cpp", "rg_purchase", "rg_rolls", "fortifications")
 ORGANISER_VERBS = ("load_table", "corrected")
 """What the organiser's pseudo-seat may do: load tables, and mark a moderator's correction."""
 ROSTER_VERBS = ("add_units", "update_units", "recombine", "areas")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from engine.hexgrid import Hex
 from engine.vaevictis.data import SIDES, GameData, Side, VictoryCondition, other_side
 from engine.vaevictis.geography import beyond_meuse
-from engine.vaevictis.state import GameState, Position
+from engine.vaevictis.state import Position
 from engine.vaevictis.supply import SupplyNet, no_entry_hexes
 from engine.vaevictis.victory import flat
 from engine.vaevictis.zoc import enemy_zoc
@@ -63,9 +63,6 @@ class Objectives:
 
     def place_at(self, hex_: Hex) -> Place | None:
         return next((p for p in self.places if hex_ in p.hexes), None)
-
-    def in_area(self, hex_: Hex) -> bool:
-        return any(hex_ in area for area in self.areas)
 
 
 _CACHE: dict[tuple[int, str], tuple[GameData, Objectives]] = {}
@@ -217,7 +214,3 @@ def enemy_hexes(pos: Position, side: Side) -> dict[Hex, list[str]]:
     return {h: [u.id for u in units] for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
 
 
-def front_distance(data: GameData, state: GameState, side: Side) -> dict[Hex, int]:
-    """Each hex's distance to the nearest enemy unit of ``side``."""
-    pos = Position(data, state)
-    return distance_map(data, enemy_hexes(pos, side))
