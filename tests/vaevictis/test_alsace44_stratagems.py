@@ -319,7 +319,7 @@ def test_15_3_after_lack_of_ss_elan_the_30th_ss_is_not_offered_for_reactivation(
     """The prompt offers only what Confirm accepts: once the stratagem stopped a reactivation, the formation's
     activation is no longer a choice while its HQ has been activated this turn, and asking for it is refused
     for 15.3 and changes nothing."""
-    state, ss, move = ss_reactivation(game)
+    state, _, move = ss_reactivation(game)
     held, _ = game.apply(state, move)
     stopped, _ = game.apply(held, Action("allied", "react", {"play": True}))
     hq = game.data.formations["de-30-ss"].hq
