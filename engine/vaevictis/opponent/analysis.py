@@ -56,6 +56,9 @@ class Objectives:
     """Per side, each hex's distance to that side's nearest goal."""
     goal_maps: tuple[dict[Hex, int], ...] = ()
     """Each goal of the attacker on its own (a place, an area's edge): each hex's distance to it."""
+    together: tuple[tuple[int, ...], ...] = ()
+    """[Ardennes 17.1] Groups of places (indices into ``places`` and ``goal_maps``) the attacker must hold all
+    of at once: while one of a group is not held, the attacker's units are drawn to the ones it lacks."""
 
     @property
     def defender(self) -> Side:
@@ -92,7 +95,13 @@ def objectives(data: GameData, scenario: str) -> Objectives:
     goal_maps = tuple(distance_map(data, p.hexes) for p in unique) + tuple(
         distance_map(data, _front_of(data, area)) for area in areas
     )
-    result = Objectives(attacker, tuple(unique), tuple(areas), distance, goal_maps)
+    index = {p.name: i for i, p in enumerate(unique)}
+    together = tuple(
+        tuple(index[c] for c in condition.cities)
+        for condition in conditions
+        if condition.kind == "hold-cities" and condition.count >= len(condition.cities) > 1
+    )
+    result = Objectives(attacker, tuple(unique), tuple(areas), distance, goal_maps, together)
     _CACHE[(id(data), scenario)] = (data, result)
     return result
 
@@ -212,5 +221,3 @@ def supply_cut(pos: Position, side: Side) -> set[str]:
 def enemy_hexes(pos: Position, side: Side) -> dict[Hex, list[str]]:
     """The hexes the enemy of ``side`` holds, with its units there."""
     return {h: [u.id for u in units] for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
-
-

@@ -29,7 +29,7 @@ The weights are set by hand (docs/ai.md tells how they were chosen).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.hexgrid import Hex
@@ -140,6 +140,7 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
         "duty": 0.0,
     }
     nearest = {side: FAR, enemy: FAR}
+    attacker_distance = goal_distance(data, pos, goals)
     for unit in state.units.values():
         if not unit.on_map or unit.hex is None:
             continue
@@ -153,7 +154,7 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
             terms["duty"] += _duty_cost(data, pos, unit)
         if unit.fatigued:
             terms["fatigue"] -= sign[owner] * FATIGUE_WEIGHT * unit.steps * step_value(data, unit)
-        distance = goals.distance[owner].get(unit.hex, FAR)
+        distance = attacker_distance(unit) if owner == goals.attacker else goals.distance[owner].get(unit.hex, FAR)
         nearest[owner] = min(nearest[owner], distance)
         terms["reach"] -= sign[owner] * REACH_WEIGHT * min(distance, REACH_CAP)
     attacker = goals.attacker
@@ -165,6 +166,54 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
     terms["supply"] = _cut_value(data, state, enemy_cut) - _cut_value(data, state, own_cut)
     terms["threat"] += _threats(data, pos, side)
     return Evaluation(sum(terms.values()), terms, frozenset(enemy_cut))
+
+
+def lacking_maps(data: GameData, pos: Position, goals: Objectives) -> list[dict[Hex, int]]:
+    """[Ardennes 17.1] While the attacker lacks a place of a group it must hold all of (it holds none of that
+    place's hexes), the distance maps of the places it lacks and of the areas it may reach; else none."""
+    lacking = [
+        i
+        for group in goals.together
+        for i in group
+        if not any(_holder(data, pos, h) == goals.attacker for h in goals.places[i].hexes)
+    ]
+    if not lacking:
+        return []
+    return [goals.goal_maps[i] for i in lacking] + list(goals.goal_maps[len(goals.places) :])
+
+
+def attacker_target(data: GameData, pos: Position, goals: Objectives) -> Callable[[Hex], int]:
+    """Each hex's distance to the goals the attacker still needs: the nearest place it lacks of a group it
+    must hold together (:func:`lacking_maps`), else the nearest of its goals."""
+    maps = lacking_maps(data, pos, goals)
+    if not maps:
+        default = goals.distance[goals.attacker]
+        return lambda hex_: default.get(hex_, FAR)
+    return lambda hex_: min(m.get(hex_, FAR) for m in maps)
+
+
+def goal_distance(data: GameData, pos: Position, goals: Objectives) -> Callable[[UnitState], int]:
+    """How far an attacker's combat unit stands from the goals it still needs, as the ``reach`` term reads it.
+
+    Without a group of places to hold together, the distance to the nearest goal. [Ardennes 17.1] While the
+    attacker lacks one place of a group it must hold all of, a unit counts its distance to the nearest place
+    it lacks (or area to reach), except the first unit met in each held place's hex, its garrison, which counts
+    0: so the units not needed to hold what is taken are drawn on to the rest, instead of crowding the cities
+    nearest to them."""
+    target = attacker_target(data, pos, goals)
+    places = {h for p in goals.places for h in p.hexes}
+    garrisoned: set[Hex] = set()
+
+    def distance(unit: UnitState) -> int:
+        hex_ = unit.hex
+        if hex_ is None:
+            return FAR
+        if hex_ in places and hex_ not in garrisoned:
+            garrisoned.add(hex_)
+            return 0
+        return target(hex_)
+
+    return distance
 
 
 def _objectives(data: GameData, pos: Position, side: Side, goals: Objectives) -> float:
