@@ -59,6 +59,9 @@ class Objectives:
     together: tuple[tuple[int, ...], ...] = ()
     """[Ardennes 17.1] Groups of places (indices into ``places`` and ``goal_maps``) the attacker must hold all
     of at once: while one of a group is not held, the attacker's units are drawn to the ones it lacks."""
+    sudden: tuple[int, ...] = ()
+    """[Ardennes 17.1] The goal maps (indices into ``goal_maps``) of the areas whose entry by a supplied unit wins
+    the game at once (the far bank of the Meuse, "any-time"): the attacker's race to them is scored apart."""
 
     @property
     def defender(self) -> Side:
@@ -101,7 +104,12 @@ def objectives(data: GameData, scenario: str) -> Objectives:
         for condition in conditions
         if condition.kind == "hold-cities" and condition.count >= len(condition.cities) > 1
     )
-    result = Objectives(attacker, tuple(unique), tuple(areas), distance, goal_maps, together)
+    sudden: list[int] = []
+    for condition in conditions:
+        if condition.kind == "cross-meuse" and condition.when == "any-time":
+            area = beyond_meuse(data, condition.river or None)
+            sudden += [len(unique) + i for i, a in enumerate(areas) if a == area]
+    result = Objectives(attacker, tuple(unique), tuple(areas), distance, goal_maps, together, tuple(sudden))
     _CACHE[(id(data), scenario)] = (data, result)
     return result
 

@@ -181,8 +181,8 @@ def _sequence(
         scored.append(Scored(action, worth, why, tried.after))
     ranked = sorted(scored, key=lambda s: (-s.score, action_key(s.action)))
     worth_it: list[Scored] = []
-    for tried, candidate in enumerate(ranked[:TRIED_BEFORE_PASSING]):
-        if tried >= CHECKED_ACTIVATIONS and worth_it:
+    for rank, candidate in enumerate(ranked[:TRIED_BEFORE_PASSING]):
+        if rank >= CHECKED_ACTIVATIONS and worth_it:
             break
         assert candidate.after is not None
         inner = game.prompts(candidate.after).get(side)

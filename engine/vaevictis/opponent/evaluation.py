@@ -6,7 +6,9 @@ A linear sum of terms, each in "steps" (one step of a full-strength unit is wort
 - ``objectives``: the places of the victory conditions each side holds (17; Alsace 19), and for the attacker
   a supplied combat unit inside an area it wins by reaching (the far bank of the Meuse, the Rhine bank);
 - ``reach``: how far each side's combat units stand from their goals (the attacker from the places and
-  areas it needs, the defender from the places it covers), and the attacker's spearhead;
+  areas it needs, the defender from the places it covers; while the attacker lacks one of places it must hold
+  together, from the ones it lacks, a garrison left in the others), the attacker's spearhead, and its race to
+  an area whose entry wins at once (Ardennes 17.1, the Meuse);
 - ``front``: how near the attacker could come to its goals through the gaps of the defender's zones of
   control (4), by :func:`engine.vaevictis.opponent.analysis.open_reach`: a plugged gap or a closed road
   counts for the defender, a hole punched for the attacker;
@@ -49,6 +51,9 @@ THREAT_WEIGHT = 1.0
 OPPORTUNITY_WEIGHT = 0.4
 SUPPORT_VALUE = 0.4
 REACH_CAP = 25
+RACE_WEIGHT = 0.3
+"""[Ardennes 17.1] What each hex between the attacker's nearest supplied combat unit and an area whose entry
+wins at once (the far bank of the Meuse) costs it: the race for a sudden win, on top of ``reach``."""
 FATIGUE_WEIGHT = 0.3
 """What a fatigued step costs, as a share of its worth."""
 HQ_EXPOSED = 1.5
@@ -159,6 +164,7 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
         terms["reach"] -= sign[owner] * REACH_WEIGHT * min(distance, REACH_CAP)
     attacker = goals.attacker
     terms["reach"] -= sign[attacker] * SPEARHEAD_WEIGHT * min(nearest[attacker], REACH_CAP)
+    terms["reach"] -= sign[attacker] * RACE_WEIGHT * _race(data, state, goals)
     terms["front"] = -sign[attacker] * FRONT_WEIGHT * sum(open_reach(pos, attacker, goals, REACH_CAP))
     terms["objectives"] += _objectives(data, pos, side, goals)
     own_cut = supply_cut(pos, side) if supply else set()
@@ -166,6 +172,21 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
     terms["supply"] = _cut_value(data, state, enemy_cut) - _cut_value(data, state, own_cut)
     terms["threat"] += _threats(data, pos, side)
     return Evaluation(sum(terms.values()), terms, frozenset(enemy_cut))
+
+
+def _race(data: GameData, state: GameState, goals: Objectives) -> int:
+    """[17.1] The least distance from a supplied combat unit of the attacker to an area whose entry wins at once
+    (0 when the scenario has none), at most :data:`REACH_CAP`."""
+    if not goals.sudden:
+        return 0
+    best = REACH_CAP
+    for unit in state.units.values():
+        if unit.hex is None or not unit.on_map or data.side_of(unit.id) != goals.attacker:
+            continue
+        if data.units[unit.id].is_hq or unit.isolated or unit.unsupplied:
+            continue
+        best = min(best, *(goals.goal_maps[i].get(unit.hex, FAR) for i in goals.sudden))
+    return best
 
 
 def lacking_maps(data: GameData, pos: Position, goals: Objectives) -> list[dict[Hex, int]]:
