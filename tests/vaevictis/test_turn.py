@@ -186,9 +186,11 @@ def test_2_2_once_a_side_has_activated_everything_the_other_rolls_2d6_from_its_s
     for unit in ("hq-us-v", "us-2-id"):
         table.state.units[unit].activations = 1
     table.act("german", "activate_general")
+    table.act("german", "move", units="de-hansen", to="0603")  # a sequence that activates no unit is a pass
     table.act("german", "end_activation")
     assert table.state.active == "german"  # the Allies have nothing left to activate
     table.act("german", "activate_general")
+    table.act("german", "move", units="hq-de-1ss", to="0605")
     events = table.act("german", "end_activation")
     check = [e for e in events if e.kind == "roll" and e.data.get("rule") == "2.2"]
     assert len(check) == 1
