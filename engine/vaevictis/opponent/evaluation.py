@@ -3,8 +3,9 @@
 A linear sum of terms, each in "steps" (one step of a full-strength unit is worth about 1):
 
 - ``material``: the steps on the map, weighted by each counter's strength per step (an HQ counts as a few);
-- ``objectives``: the places of the victory conditions each side holds (17; Alsace 19), and for the attacker
-  a supplied combat unit inside an area it wins by reaching (the far bank of the Meuse, the Rhine bank);
+- ``objectives``: the places of the victory conditions each side holds (17; Alsace 19), more for the attacker
+  holding every place of a group it must hold together (Ardennes 17.1), and for the attacker a supplied
+  combat unit inside an area it wins by reaching (the far bank of the Meuse, the Rhine bank);
 - ``reach``: how far each side's combat units stand from their goals (the attacker from the places and
   areas it needs, the defender from the places it covers; while the attacker lacks one of places it must hold
   together, from the ones it lacks, a garrison left in the others), the attacker's spearhead, and its race to
@@ -43,6 +44,9 @@ from engine.vaevictis.state import GameState, Position, UnitState
 HQ_VALUE = 3.0
 PLACE_VALUE = 6.0
 AREA_VALUE = 30.0
+TOGETHER_VALUE = 12.0
+"""[Ardennes 17.1] What holding every place of a group that must be held together adds to the places' own
+worth: the whole group is the win, any part of it nothing."""
 REACH_WEIGHT = 0.12
 SPEARHEAD_WEIGHT = 0.25
 FRONT_WEIGHT = 0.2
@@ -246,6 +250,9 @@ def _objectives(data: GameData, pos: Position, side: Side, goals: Objectives) ->
             if held:
                 score += PLACE_VALUE if owner == side else -PLACE_VALUE
     attacker = goals.attacker
+    for group in goals.together:
+        if all(any(_holder(data, pos, h) == attacker for h in goals.places[i].hexes) for i in group):
+            score += TOGETHER_VALUE if attacker == side else -TOGETHER_VALUE
     for area in goals.areas:
         inside = any(
             pos.side_of(u.id) == attacker
