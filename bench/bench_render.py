@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageChops
 
@@ -27,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.midgame import bench_game, game_argument
 from bench.timing import sized
-from engine.vaevictis.data import GameData
+from engine.contract import Event
+from engine.vaevictis.data import GameData, Side
 from render import basemap, counters
 from render.samples import midgame
 from render.snapshot import PALETTE_SAMPLE, PNG_COMPRESS_LEVEL, render_map, to_png
@@ -93,6 +95,14 @@ def main() -> None:
     data = game.data
     on_map = sum(s["count"] for s in view["stacks"])
     print(f"position: {data.name}, {position.actions} actions, turn {state.turn}, {on_map} units, {len(events)} events")
+    image = whole_map(data, view, events, seat)
+    palette_choices(image)
+    close_ups(data, view, events, seat)
+    cache_memory(view, events)
+
+
+def whole_map(data: GameData, view: dict[str, Any], events: list[Event], seat: Side) -> Image.Image:
+    """The whole map's snapshot: first and cached, its drawing and its encoding apart; the drawn image."""
 
     def snapshot() -> bytes:
         return to_png(render_map(picture_from_view(data, view, events, seat=seat)))
@@ -105,13 +115,6 @@ def main() -> None:
     def pillow_encode() -> bytes:
         buffer = io.BytesIO()
         image.save(buffer, format="PNG")
-        return buffer.getvalue()
-
-    palette_image = Image.open(io.BytesIO(to_png(image)))
-
-    def palette_encode(level: int) -> bytes:
-        buffer = io.BytesIO()
-        palette_image.save(buffer, format="PNG", compress_level=level)
         return buffer.getvalue()
 
     full = median_ms(snapshot)
@@ -127,6 +130,18 @@ def main() -> None:
     print(f"  Pillow alone, Image.save(format='PNG') of the same image in full colour: {pillow:.1f} ms")
     print(f"  the project's own encode of it (to_png: palette of 256, level {PNG_COMPRESS_LEVEL}): {encode:.1f} ms")
     print(f"  ratio snapshot / the project's encode: {full / encode:.2f} (the drawing's share: {draw_only:.1f} ms)")
+    return image
+
+
+def palette_choices(image: Image.Image) -> None:
+    """The PNG palette chosen over every pixel or from a sample, and the encoding at each zlib level."""
+    palette_image = Image.open(io.BytesIO(to_png(image)))
+
+    def palette_encode(level: int) -> bytes:
+        buffer = io.BytesIO()
+        palette_image.save(buffer, format="PNG", compress_level=level)
+        return buffer.getvalue()
+
     octree = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     quantize = cpu_ms(lambda: image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
     step = PALETTE_SAMPLE
@@ -146,6 +161,9 @@ def main() -> None:
         print(f"    level {level}: {median_ms(lambda level=level: palette_encode(level)):.1f} ms, "
               f"{len(palette_encode(level)) / 1e3:.0f} kB")  # fmt: skip
 
+
+def close_ups(data: GameData, view: dict[str, Any], events: list[Event], seat: Side) -> None:
+    """Close-ups round a dozen stacks, their base layers warm: wall and CPU time, PNG size."""
     hexes = [s["hex"] for s in view["stacks"]][:: max(1, len(view["stacks"]) // 12)][: sized(12, 1)]
     for hex_ in hexes:  # warm the close-up base layer
         render_map(picture_from_view(data, view, events, seat=seat), region=(hex_, 4))
@@ -166,7 +184,9 @@ def main() -> None:
         f"CPU median {statistics.median(cpu) * 1000:.1f} ms, PNG {statistics.median(sizes) / 1e3:.0f} kB"
     )
 
-    # Memory: many games, each with its own copy of the map data, at two zooms.
+
+def cache_memory(view: dict[str, Any], events: list[Event]) -> None:
+    """Memory: many games, each with its own copy of the map data, at two zooms; the caches stay bounded."""
     from scenarios import load_game
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -165,7 +165,8 @@ def start_formation_activation(state: GameState, data: GameData, formation_id: s
 def formation_activation_problem(
     state: GameState, data: GameData, formation_id: str, side: Side | None
 ) -> IllegalActionError | None:
-    """[3.2, 16.1, 16.3, 17.1] Why ``side`` may not activate the formation now, or ``None`` if it may."""
+    """[3.2, 3.5.2, 15.3, 16.1, 16.3, 17.1] Why ``side`` may not activate the formation now, or ``None`` if it
+    may (the prompt offers only the formations this allows)."""
     formation = data.formations.get(formation_id)
     if formation is None or side is None or data.armies[formation.army].side != side:
         return IllegalActionError(f"{formation_id!r} is not one of your formations", "3.2")
@@ -181,6 +182,8 @@ def formation_activation_problem(
         return IllegalActionError(
             f"the HQ of {formation.name} is not on the map, so the formation cannot be activated", "3.2"
         )
+    if hq.activations >= 1 and reactivation_barred(data, state, formation.hq):
+        return IllegalActionError(f"{formation.name} may not be reactivated this turn: a stratagem forbids it", "15.3")
     if hq.activations >= 1 and hq.fatigued:
         return IllegalActionError(
             f"the HQ of {formation.name} is fatigued and cannot be reactivated until it recovers", "3.5.2"

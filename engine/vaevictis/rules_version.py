@@ -12,5 +12,5 @@ RULES_VERSION = 3
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33; 3: an activation sequence that activated no unit counts as a pass, 2.2, issue 30)."""
 
-RULES_FINGERPRINT = "0901794e66b6fdabdfcdb247dc252fb0ac5d28c7f3a5fd399bf9af1f18a4ebe1"
+RULES_FINGERPRINT = "fbcc89abe907bb904008b6337cc3f9a31016f8b2098ce21c15a8b3c528e4e617"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""

@@ -315,6 +315,26 @@ def test_15_3_lack_of_ss_elan_is_offered_at_the_moment_of_a_reactivation_and_sto
     act.check_can_join(stopped, data, stopped.units[other])  # other formations are not concerned
 
 
+def test_15_3_after_lack_of_ss_elan_the_30th_ss_is_not_offered_for_reactivation(game: VaeVictisGame) -> None:
+    """The prompt offers only what Confirm accepts: once the stratagem stopped a reactivation, the formation's
+    activation is no longer a choice while its HQ has been activated this turn, and asking for it is refused
+    for 15.3 and changes nothing."""
+    state, ss, move = ss_reactivation(game)
+    held, _ = game.apply(state, move)
+    stopped, _ = game.apply(held, Action("allied", "react", {"play": True}))
+    hq = game.data.formations["de-30-ss"].hq
+    assert hq is not None
+    stopped.units[hq].hex, stopped.units[hq].arrived = 3107, True  # on the map (the area round the move is clear)
+    stopped.units[hq].activations = 1  # and activated earlier this turn
+    stopped.activation = None  # the German's next sequence
+    offered = {c.args.get("formation") for c in game.prompts(stopped)["german"].choices}
+    assert "de-30-ss" not in offered and "de-189-id" in offered
+    before = stopped.to_json()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(stopped, Action("german", "activate_formation", {"formation": "de-30-ss"}))
+    assert refused.value.rule == "15.3" and stopped.to_json() == before
+
+
 def test_15_3_lack_of_ss_elan_declined_lets_the_reactivation_happen(game: VaeVictisGame) -> None:
     state, ss, move = ss_reactivation(game)
     held, _ = game.apply(state, move)
