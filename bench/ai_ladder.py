@@ -9,7 +9,8 @@ sample of legal actions (passing and ending less often), the scripted baseline i
 interval, and the decision times of the computer (median, worst).
 
 Run: ``nice -n 19 python bench/ai_ladder.py --game ardennes44 --scenario initial-assault --opponent random --level
-normal --seeds 4`` (``--skip 2`` starts at the third seed of the list); ``--smoke`` plays one short game per
+normal --seeds 4`` (``--skip 2`` starts at the third seed of the list; ``--side german`` plays the computer on
+that side only); ``--smoke`` plays one short game per
 opponent with the easiest level (a check that the ladder runs, not a measure).
 """
 
@@ -129,6 +130,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--skip", type=int, default=0, help="leave out the first SKIP seeds of the list")
     parser.add_argument("--max-actions", type=int, default=4000)
+    parser.add_argument("--side", choices=("both", "german", "allied"), default="both", help="the computer's side(s)")
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     print_load()
@@ -145,7 +147,7 @@ def main() -> None:
     played = {"german": 0, "allied": 0}
     times: list[float] = []
     for seed in seeds:
-        for side in ("german", "allied"):
+        for side in ("german", "allied") if args.side == "both" else (args.side,):
             other = "allied" if side == "german" else "german"
             started = time.perf_counter()
             record = play(

@@ -202,3 +202,28 @@ def test_7_4_the_scripted_baseline_and_the_opponent_do_not_keep_changing_the_qua
     assert ScriptedBaseline(game).decide(view, prompt, "scripted", b"s").action.verb == "supports_done"
     verbs = {game.computer_player.decide(view, prompt, "normal", bytes([seed])).action.verb for seed in range(6)}
     assert "choose_quality" not in verbs
+
+
+def test_17_1_the_attacker_is_drawn_to_the_city_it_lacks_and_leaves_a_garrison_in_the_others() -> None:
+    """[17.1] The German wins The Initial Assault only by holding St. Vith, Bastogne and Marche together: once it
+    holds St. Vith and Bastogne, a unit's reach counts its distance to Marche (not to the city it stands next to),
+    and the first unit in each held city counts 0, its garrison; a second unit there is drawn on to Marche."""
+    from engine.vaevictis.opponent.analysis import objectives
+    from engine.vaevictis.opponent.evaluation import goal_distance
+    from engine.vaevictis.state import Position
+    from tests.vaevictis.opponent_puzzles import ardennes, board
+
+    data = ardennes().data
+    goals = objectives(data, "initial-assault")
+    marche = goals.goal_maps[[p.name for p in goals.places].index("Marche")]
+    placements = {"de-1-ss-peiper": "2610", "de-1-ss-hansen": "2610", "de-1-ss-sandig": "1817", "de-2-pz-boehm": "2611"}
+    state = board(placements)
+    distance = goal_distance(data, Position(data, state), goals)
+    seen = {u: distance(state.units[u]) for u in placements}
+    assert seen["de-1-ss-peiper"] == 0 and seen["de-1-ss-sandig"] == 0
+    assert seen["de-1-ss-hansen"] == marche[state.units["de-1-ss-hansen"].hex] > 5
+    assert seen["de-2-pz-boehm"] == marche[state.units["de-2-pz-boehm"].hex]
+    state.units["de-1-ss-sandig"].hex = None  # Bastogne given up: the nearest city lacked counts again
+    state.units["de-1-ss-sandig"].eliminated = True
+    distance = goal_distance(data, Position(data, state), goals)
+    assert distance(state.units["de-2-pz-boehm"]) < marche[state.units["de-2-pz-boehm"].hex]

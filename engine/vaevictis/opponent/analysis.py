@@ -56,6 +56,12 @@ class Objectives:
     """Per side, each hex's distance to that side's nearest goal."""
     goal_maps: tuple[dict[Hex, int], ...] = ()
     """Each goal of the attacker on its own (a place, an area's edge): each hex's distance to it."""
+    together: tuple[tuple[int, ...], ...] = ()
+    """[Ardennes 17.1] Groups of places (indices into ``places`` and ``goal_maps``) the attacker must hold all
+    of at once: while one of a group is not held, the attacker's units are drawn to the ones it lacks."""
+    sudden: tuple[int, ...] = ()
+    """[Ardennes 17.1] The goal maps (indices into ``goal_maps``) of the areas whose entry by a supplied unit wins
+    the game at once (the far bank of the Meuse, "any-time"): the attacker's race to them is scored apart."""
 
     @property
     def defender(self) -> Side:
@@ -92,7 +98,18 @@ def objectives(data: GameData, scenario: str) -> Objectives:
     goal_maps = tuple(distance_map(data, p.hexes) for p in unique) + tuple(
         distance_map(data, _front_of(data, area)) for area in areas
     )
-    result = Objectives(attacker, tuple(unique), tuple(areas), distance, goal_maps)
+    index = {p.name: i for i, p in enumerate(unique)}
+    together = tuple(
+        tuple(index[c] for c in condition.cities)
+        for condition in conditions
+        if condition.kind == "hold-cities" and condition.count >= len(condition.cities) > 1
+    )
+    sudden: list[int] = []
+    for condition in conditions:
+        if condition.kind == "cross-meuse" and condition.when == "any-time":
+            area = beyond_meuse(data, condition.river or None)
+            sudden += [len(unique) + i for i, a in enumerate(areas) if a == area]
+    result = Objectives(attacker, tuple(unique), tuple(areas), distance, goal_maps, together, tuple(sudden))
     _CACHE[(id(data), scenario)] = (data, result)
     return result
 
@@ -212,5 +229,3 @@ def supply_cut(pos: Position, side: Side) -> set[str]:
 def enemy_hexes(pos: Position, side: Side) -> dict[Hex, list[str]]:
     """The hexes the enemy of ``side`` holds, with its units there."""
     return {h: [u.id for u in units] for h, units in pos.occupants.items() if pos.side_of(units[0].id) != side}
-
-

@@ -32,7 +32,13 @@ from engine.vaevictis.opponent.candidates import (
     side_of,
     try_action,
 )
-from engine.vaevictis.opponent.evaluation import Evaluation, evaluate, expected_loss, stack_defence
+from engine.vaevictis.opponent.evaluation import (
+    Evaluation,
+    attacker_target,
+    evaluate,
+    expected_loss,
+    stack_defence,
+)
 from engine.vaevictis.opponent.levels import Budget, Level, action_key
 from engine.vaevictis.opponent.noise import uniform
 from engine.vaevictis.state import GameState, Position
@@ -43,6 +49,9 @@ ROUGH_ODDS_FLOOR = 0.5
 """Below these rough odds (1:2) an attack is not worth estimating unless a unit owes one (4.2)."""
 CHECKED_ACTIVATIONS = 3
 """How many of the most promising activations are tried before one is chosen."""
+TRIED_BEFORE_PASSING = 8
+"""How many activations, in order of promise, are tried before passing when none of the first was worth it:
+a pass may end the turn (2.2), and the rough promise can miss the one formation with something to do."""
 
 
 @dataclass(frozen=True)
@@ -152,8 +161,9 @@ def _sequence(
 ) -> Scored | None:
     """[2.1, 3.2, 3.3] Activate the formation whose units promise most now, or pass.
 
-    The most promising activations are tried: one may be chosen only if its first decision acts and gains at
-    least :data:`MIN_GAIN` (an activation that would do nothing is a pass in all but name, 2.2). It passes only
+    The :data:`CHECKED_ACTIVATIONS` most promising activations are tried (and more, up to
+    :data:`TRIED_BEFORE_PASSING`, while none is worth it): one may be chosen only if its first decision acts and
+    gains at least :data:`MIN_GAIN` (an activation that would do nothing is a pass in all but name, 2.2). It passes only
     when none does: a sequence not taken is a tempo lost, and two passes in succession end the turn."""
     scored: list[Scored] = []
     passing: list[Scored] = []
@@ -171,7 +181,9 @@ def _sequence(
         scored.append(Scored(action, worth, why, tried.after))
     ranked = sorted(scored, key=lambda s: (-s.score, action_key(s.action)))
     worth_it: list[Scored] = []
-    for candidate in ranked[:CHECKED_ACTIVATIONS]:
+    for rank, candidate in enumerate(ranked[:TRIED_BEFORE_PASSING]):
+        if rank >= CHECKED_ACTIVATIONS and worth_it:
+            break
         assert candidate.after is not None
         inner = game.prompts(candidate.after).get(side)
         trial = Budget(level.budget)
@@ -198,6 +210,7 @@ def _promise(game: Referee, state: GameState, side: Side, goals: Objectives) -> 
         if u.on_map and u.hex is not None and data.side_of(u.id) == side and _in_activation(game, state, u.id)
     ]
     per_unit: list[tuple[float, float, float]] = []
+    target = attacker_target(data, pos, goals) if side == goals.attacker else None
     for unit in members:
         assert unit.hex is not None
         if data.units[unit.id].is_hq:
@@ -212,7 +225,7 @@ def _promise(game: Referee, state: GameState, side: Side, goals: Objectives) -> 
                 attack = max(
                     attack, expected_loss(data, float(pos.strength(unit)), defence, sum(u.steps for u in around))
                 )
-        distance = goals.distance[side].get(unit.hex, FAR)
+        distance = target(unit.hex) if target is not None else goals.distance[side].get(unit.hex, FAR)
         if not enemies and fresh:
             ground += min(distance, 6) * 0.12
         threat = sum(
@@ -455,12 +468,16 @@ def _first_score(game: Referee, state: GameState, side: Side, goals: Objectives,
     unit_id = str(action.args.get("units") or action.args.get("unit") or "").split(",")[0]
     unit = state.units.get(unit_id)
     start = unit.hex if unit is not None and unit.hex is not None else None
-    distance = goals.distance[side]
-    gain = (distance.get(start, FAR) if start is not None else FAR) - distance.get(hex_, FAR)
+    pos = Position(data, state)
+    if side == goals.attacker:
+        distance = attacker_target(data, pos, goals)
+    else:
+        defended = goals.distance[side]
+        distance = lambda h: defended.get(h, FAR)  # noqa: E731
+    gain = (distance(start) if start is not None else FAR) - distance(hex_)
     score = gain * 0.3
     if goals.place_at(hex_) is not None:
         score += 3.0
-    pos = Position(data, state)
     if any((s := pos.side_at(n)) is not None and s != side for n in data.map.grid.neighbours(hex_)):
         score += 0.5
     if action.verb == "enter":

@@ -3,10 +3,13 @@
 A linear sum of terms, each in "steps" (one step of a full-strength unit is worth about 1):
 
 - ``material``: the steps on the map, weighted by each counter's strength per step (an HQ counts as a few);
-- ``objectives``: the places of the victory conditions each side holds (17; Alsace 19), and for the attacker
-  a supplied combat unit inside an area it wins by reaching (the far bank of the Meuse, the Rhine bank);
+- ``objectives``: the places of the victory conditions each side holds (17; Alsace 19), more for the attacker
+  holding every place of a group it must hold together (Ardennes 17.1), and for the attacker a supplied
+  combat unit inside an area it wins by reaching (the far bank of the Meuse, the Rhine bank);
 - ``reach``: how far each side's combat units stand from their goals (the attacker from the places and
-  areas it needs, the defender from the places it covers), and the attacker's spearhead;
+  areas it needs, the defender from the places it covers; while the attacker lacks one of places it must hold
+  together, from the ones it lacks, a garrison left in the others), the attacker's spearhead, and its race to
+  an area whose entry wins at once (Ardennes 17.1, the Meuse);
 - ``front``: how near the attacker could come to its goals through the gaps of the defender's zones of
   control (4), by :func:`engine.vaevictis.opponent.analysis.open_reach`: a plugged gap or a closed road
   counts for the defender, a hole punched for the attacker;
@@ -29,7 +32,7 @@ The weights are set by hand (docs/ai.md tells how they were chosen).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.hexgrid import Hex
@@ -41,6 +44,9 @@ from engine.vaevictis.state import GameState, Position, UnitState
 HQ_VALUE = 3.0
 PLACE_VALUE = 6.0
 AREA_VALUE = 30.0
+TOGETHER_VALUE = 12.0
+"""[Ardennes 17.1] What holding every place of a group that must be held together adds to the places' own
+worth: the whole group is the win, any part of it nothing."""
 REACH_WEIGHT = 0.12
 SPEARHEAD_WEIGHT = 0.25
 FRONT_WEIGHT = 0.2
@@ -49,6 +55,9 @@ THREAT_WEIGHT = 1.0
 OPPORTUNITY_WEIGHT = 0.4
 SUPPORT_VALUE = 0.4
 REACH_CAP = 25
+RACE_WEIGHT = 0.3
+"""[Ardennes 17.1] What each hex between the attacker's nearest supplied combat unit and an area whose entry
+wins at once (the far bank of the Meuse) costs it: the race for a sudden win, on top of ``reach``."""
 FATIGUE_WEIGHT = 0.3
 """What a fatigued step costs, as a share of its worth."""
 HQ_EXPOSED = 1.5
@@ -140,6 +149,7 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
         "duty": 0.0,
     }
     nearest = {side: FAR, enemy: FAR}
+    attacker_distance = goal_distance(data, pos, goals)
     for unit in state.units.values():
         if not unit.on_map or unit.hex is None:
             continue
@@ -153,11 +163,12 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
             terms["duty"] += _duty_cost(data, pos, unit)
         if unit.fatigued:
             terms["fatigue"] -= sign[owner] * FATIGUE_WEIGHT * unit.steps * step_value(data, unit)
-        distance = goals.distance[owner].get(unit.hex, FAR)
+        distance = attacker_distance(unit) if owner == goals.attacker else goals.distance[owner].get(unit.hex, FAR)
         nearest[owner] = min(nearest[owner], distance)
         terms["reach"] -= sign[owner] * REACH_WEIGHT * min(distance, REACH_CAP)
     attacker = goals.attacker
     terms["reach"] -= sign[attacker] * SPEARHEAD_WEIGHT * min(nearest[attacker], REACH_CAP)
+    terms["reach"] -= sign[attacker] * RACE_WEIGHT * _race(data, state, goals)
     terms["front"] = -sign[attacker] * FRONT_WEIGHT * sum(open_reach(pos, attacker, goals, REACH_CAP))
     terms["objectives"] += _objectives(data, pos, side, goals)
     own_cut = supply_cut(pos, side) if supply else set()
@@ -165,6 +176,69 @@ def evaluate(data: GameData, state: GameState, side: Side, goals: Objectives, su
     terms["supply"] = _cut_value(data, state, enemy_cut) - _cut_value(data, state, own_cut)
     terms["threat"] += _threats(data, pos, side)
     return Evaluation(sum(terms.values()), terms, frozenset(enemy_cut))
+
+
+def _race(data: GameData, state: GameState, goals: Objectives) -> int:
+    """[17.1] The least distance from a supplied combat unit of the attacker to an area whose entry wins at once
+    (0 when the scenario has none), at most :data:`REACH_CAP`."""
+    if not goals.sudden:
+        return 0
+    best = REACH_CAP
+    for unit in state.units.values():
+        if unit.hex is None or not unit.on_map or data.side_of(unit.id) != goals.attacker:
+            continue
+        if data.units[unit.id].is_hq or unit.isolated or unit.unsupplied:
+            continue
+        best = min(best, *(goals.goal_maps[i].get(unit.hex, FAR) for i in goals.sudden))
+    return best
+
+
+def lacking_maps(data: GameData, pos: Position, goals: Objectives) -> list[dict[Hex, int]]:
+    """[Ardennes 17.1] While the attacker lacks a place of a group it must hold all of (it holds none of that
+    place's hexes), the distance maps of the places it lacks and of the areas it may reach; else none."""
+    lacking = [
+        i
+        for group in goals.together
+        for i in group
+        if not any(_holder(data, pos, h) == goals.attacker for h in goals.places[i].hexes)
+    ]
+    if not lacking:
+        return []
+    return [goals.goal_maps[i] for i in lacking] + list(goals.goal_maps[len(goals.places) :])
+
+
+def attacker_target(data: GameData, pos: Position, goals: Objectives) -> Callable[[Hex], int]:
+    """Each hex's distance to the goals the attacker still needs: the nearest place it lacks of a group it
+    must hold together (:func:`lacking_maps`), else the nearest of its goals."""
+    maps = lacking_maps(data, pos, goals)
+    if not maps:
+        default = goals.distance[goals.attacker]
+        return lambda hex_: default.get(hex_, FAR)
+    return lambda hex_: min(m.get(hex_, FAR) for m in maps)
+
+
+def goal_distance(data: GameData, pos: Position, goals: Objectives) -> Callable[[UnitState], int]:
+    """How far an attacker's combat unit stands from the goals it still needs, as the ``reach`` term reads it.
+
+    Without a group of places to hold together, the distance to the nearest goal. [Ardennes 17.1] While the
+    attacker lacks one place of a group it must hold all of, a unit counts its distance to the nearest place
+    it lacks (or area to reach), except the first unit met in each held place's hex, its garrison, which counts
+    0: so the units not needed to hold what is taken are drawn on to the rest, instead of crowding the cities
+    nearest to them."""
+    target = attacker_target(data, pos, goals)
+    places = {h for p in goals.places for h in p.hexes}
+    garrisoned: set[Hex] = set()
+
+    def distance(unit: UnitState) -> int:
+        hex_ = unit.hex
+        if hex_ is None:
+            return FAR
+        if hex_ in places and hex_ not in garrisoned:
+            garrisoned.add(hex_)
+            return 0
+        return target(hex_)
+
+    return distance
 
 
 def _objectives(data: GameData, pos: Position, side: Side, goals: Objectives) -> float:
@@ -176,6 +250,9 @@ def _objectives(data: GameData, pos: Position, side: Side, goals: Objectives) ->
             if held:
                 score += PLACE_VALUE if owner == side else -PLACE_VALUE
     attacker = goals.attacker
+    for group in goals.together:
+        if all(any(_holder(data, pos, h) == attacker for h in goals.places[i].hexes) for i in group):
+            score += TOGETHER_VALUE if attacker == side else -TOGETHER_VALUE
     for area in goals.areas:
         inside = any(
             pos.side_of(u.id) == attacker
