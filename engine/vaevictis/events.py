@@ -438,15 +438,7 @@ def _play_enemy_loses_ap(
     stack = _active_stack(state, other_side(side), hex_)
     for unit in stack:
         unit.action_points = max(0, unit.action_points - 1)
-    names = ", ".join(data.units[u.id].name for u in stack)
-    return [
-        Event(
-            "event",
-            f"German plays {_name(data, event_id)} on {names} at {hex_name(hex_)}: each loses 1 AP, and the marker "
-            "is removed.",
-            {**base, "units": [u.id for u in stack]},
-        )
-    ]
+    return _played_on_stack(data, event_id, stack, hex_, "each loses 1 AP, and the marker is removed.", base)
 
 
 def _play_zoc_infiltration(
@@ -455,15 +447,8 @@ def _play_zoc_infiltration(
     """[15.2] The stack in the hex may, on 5-6, ignore an enemy zone of control during this activation."""
     stack = _stack_that_may_act(data, state, side, hex_)
     state.flags[_BRIGADE_FLAG] = {"units": [u.id for u in stack], "activation": _activation_key(state)}
-    names = ", ".join(data.units[u.id].name for u in stack)
-    return [
-        Event(
-            "event",
-            f"German plays {_name(data, event_id)} on {names} at {hex_name(hex_)}: on 5-6 the stack may ignore an "
-            "enemy zone of control.",
-            {**base, "units": [u.id for u in stack]},
-        )
-    ]
+    effect = "on 5-6 the stack may ignore an enemy zone of control."
+    return _played_on_stack(data, event_id, stack, hex_, effect, base)
 
 
 def _play_stack_gains_ap(
@@ -478,14 +463,16 @@ def _play_stack_gains_ap(
         record = {"activation": _activation_key(state), "units": []}
     record["units"] = [*record["units"], *(u.id for u in stack)]
     state.flags[_FUEL_FLAG] = record
+    return _played_on_stack(data, event_id, stack, hex_, "each gains 1 AP.", base)
+
+
+def _played_on_stack(
+    data: GameData, event_id: EventId, stack: list[UnitState], hex_: Hex, effect: str, base: dict[str, Any]
+) -> list[Event]:
+    """The event of a German stratagem played on a stack: its units, its hex and what it does to them."""
     names = ", ".join(data.units[u.id].name for u in stack)
-    return [
-        Event(
-            "event",
-            f"German plays {_name(data, event_id)} on {names} at {hex_name(hex_)}: each gains 1 AP.",
-            {**base, "units": [u.id for u in stack]},
-        )
-    ]
+    text = f"German plays {_name(data, event_id)} on {names} at {hex_name(hex_)}: {effect}"
+    return [Event("event", text, {**base, "units": [u.id for u in stack]})]
 
 
 def _play_air_supply(data: GameData, state: GameState, hex_: Hex, base: dict[str, Any]) -> list[Event]:

@@ -12,5 +12,5 @@ RULES_VERSION = 3
 before versions were recorded count as 0; 2: the standing order ``retreat`` takes the retreat that loses least,
 issue 33; 3: an activation sequence that activated no unit counts as a pass, 2.2, issue 30)."""
 
-RULES_FINGERPRINT = "fbcc89abe907bb904008b6337cc3f9a31016f8b2098ce21c15a8b3c528e4e617"
+RULES_FINGERPRINT = "414c9234c831be0d3ccc4f9d6c4af9e3ca195b31cd0a7dead2b70a3606d4b667"
 """The fingerprint of the rules code and data that :data:`RULES_VERSION` was last checked against."""
